@@ -1,0 +1,40 @@
+// bench.h: `blockscope bench <lab> ...`. Each lab registers its own subcommand here; the shared helpers print
+// result rows in one table format so every lab's output reads the same.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace bs::cli {
+
+// Set by a bench callback: 0 on success, non-zero (with a message on stderr) on bad input or failure.
+struct BenchContext {
+  int exit_code = 0;
+};
+
+void register_heat_bench(CLI::App& bench, BenchContext& ctx);
+void register_interop_bench(CLI::App& bench, BenchContext& ctx);
+void register_montecarlo_bench(CLI::App& bench, BenchContext& ctx);
+void register_vector_bench(CLI::App& bench, BenchContext& ctx);
+// Labs added later declare their register_<lab>_bench here and call it from register_all_benches.
+void register_all_benches(CLI::App& bench, BenchContext& ctx);
+
+// Top-level `occupancy` and `anatomy` commands (app/cli_anatomy.cpp).
+void register_anatomy_commands(CLI::App& app, BenchContext& ctx);
+
+// A plain text table: a header row, then rows, columns padded to the widest cell.
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  void print(std::ostream& out) const;
+};
+std::string fmt_fixed(double v, int decimals);
+
+// "--device gpu|cpu|all" shared by the benches.
+enum class BenchDevice { All, Gpu, Cpu };
+void add_device_option(CLI::App& sub, BenchDevice& device);
+
+}  // namespace bs::cli

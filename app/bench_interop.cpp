@@ -1,0 +1,104 @@
+// bench_interop.cpp: `blockscope bench interop --size N --frames F`: what one frame of the field costs on its way
+// into GL, through CUDA-GL interop (map, kernel writes the texture, unmap) and through the host (device-to-host
+// copy into pinned memory, glTexSubImage2D), measured in the same run on the same field.
+#include <glad/gl.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "app/bench.h"
+#include "gpu/common/device_info.h"
+#include "gpu/common/stats.h"
+#include "gpu/heat/heat.h"
+#include "gpu/interop/gl_interop.h"
+#include "ui/gl/context.h"
+#include "ui/gl/field_renderer.h"
+
+namespace bs::cli {
+
+namespace {
+struct InteropBenchArgs {
+  std::string size = "2048";
+  int frames = 200;
+};
+
+int run(const InteropBenchArgs& a) {
+  const ParsedDim2 sz = parse_size2(a.size, "--size");
+  if (!sz.value) return std::fprintf(stderr, "blockscope: %s\n", sz.error.c_str()), 2;
+  heat::Params p;
+  p.nx = sz.value->x;
+  p.ny = sz.value->y;
+  if (auto err = heat::validate(p)) return std::fprintf(stderr, "blockscope: --size: %s\n", err->c_str()), 2;
+  const DeviceInfo dev = query_device();
+  if (!dev.available) return std::fprintf(stderr, "blockscope: bench interop: no CUDA device: %s\n", dev.reason.c_str()), 1;
+  std::string err;
+  auto ctx = gl::create_headless(64, 64, &err);
+  if (!ctx) return std::fprintf(stderr, "blockscope: bench interop: %s\n", err.c_str()), 1;
+  std::printf("GL: %s (%s); CUDA: %s\n", ctx->info().renderer.c_str(), ctx->info().platform.c_str(), dev.name.c_str());
+
+  gl::FieldRenderer renderer;
+  renderer.resize_field(static_cast<int>(p.nx), static_cast<int>(p.ny));
+  heat::GpuSolver solver(p);
+  solver.upload(heat::make_initial(p, heat::InitialPattern::HotSpots));
+  solver.step(10);
+  solver.sync();
+  interop::HostStaging staging;
+  auto interop = interop::TextureInterop::create(renderer.field_texture(), static_cast<int>(p.nx), static_cast<int>(p.ny), &err);
+
+  using clock = std::chrono::steady_clock;
+  auto time_frames = [&](auto&& frame) {
+    std::vector<double> us;
+    for (int i = 0; i < a.frames + 10; ++i) {
+      glFinish();
+      const auto t0 = clock::now();
+      frame();
+      glFinish();  // the texture is ready for GL to sample
+      const auto t1 = clock::now();
+      if (i >= 10) us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());  // 10 warm-up frames
+    }
+    return summarize(us);
+  };
+  const double mib = p.cells() * 4.0 / (1 << 20);
+  Table t{{"path", "us/frame (median)", "p10", "p90", "field MiB"}, {}};
+  Summary s_interop{}, s_host{};
+  if (interop) {
+    s_interop = time_frames([&] {
+      interop->write(solver.device_field(), solver.stream_handle());
+      solver.sync();
+    });
+    t.rows.push_back({"interop: map, kernel writes texture, unmap", fmt_fixed(s_interop.median, 1), fmt_fixed(s_interop.p10, 1),
+                      fmt_fixed(s_interop.p90, 1), fmt_fixed(mib, 1)});
+  } else {
+    std::printf("interop unavailable here: %s\n", err.c_str());
+  }
+  s_host = time_frames([&] {
+    renderer.upload(staging.download(solver.device_field(), static_cast<size_t>(p.cells()), solver.stream_handle()));
+  });
+  t.rows.push_back({"host copy: D2H to pinned, glTexSubImage2D", fmt_fixed(s_host.median, 1), fmt_fixed(s_host.p10, 1),
+                    fmt_fixed(s_host.p90, 1), fmt_fixed(mib, 1)});
+  t.print(std::cout);
+  if (interop) std::printf("interop is %.1fx faster than the host-copy path at %s\n", s_host.median / s_interop.median,
+                           to_string(*sz.value).c_str());
+  std::printf("%d frames each after 10 warm-up frames; host clock around each frame with glFinish on both sides\n", a.frames);
+  return 0;
+}
+}  // namespace
+
+void register_interop_bench(CLI::App& bench, BenchContext& ctx) {
+  auto args = std::make_shared<InteropBenchArgs>();
+  CLI::App* sub = bench.add_subcommand("interop", "Field to GL texture: interop vs host copy (needs CUDA and EGL)");
+  sub->add_option("--size", args->size, "Field: N or NXxNY");
+  sub->add_option("--frames", args->frames, "Timed frames per path")->check(CLI::Range(1, 100000));
+  sub->callback([args, &ctx] {
+    try {
+      ctx.exit_code = run(*args);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "blockscope: %s\n", e.what());
+      ctx.exit_code = 1;
+    }
+  });
+}
+
+}  // namespace bs::cli

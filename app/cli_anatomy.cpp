@@ -1,0 +1,249 @@
+// cli_anatomy.cpp: the top-level subcommands of the kernel-anatomy lab:
+//   blockscope occupancy --arch sm_90|...|device [--threads N] [--regs R] [--smem B] [--curve] [--kernel
+//   NAME] blockscope anatomy heat [--size N] [--block XxY] --out DIR
+// Bad input prints "blockscope: <message naming the argument>" to stderr and sets exit code 2; a missing GPU
+// or a CUDA failure sets 1. Never exit(), never crash.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "app/bench.h"
+#include "gpu/anatomy/anatomy.h"
+#include "gpu/anatomy/occupancy.h"
+#include "gpu/common/gpu_error.h"
+#include "gpu/common/launch.h"
+#include "gpu/heat/heat.h"
+
+namespace bs::cli {
+
+void register_anatomy_commands(CLI::App& app, BenchContext& ctx);
+
+namespace {
+
+void fail(BenchContext& ctx, const std::string& msg, int code) {
+  std::fprintf(stderr, "blockscope: %s\n", msg.c_str());
+  ctx.exit_code = code;
+}
+
+// Runs `body`, turning exceptions into the CLI's messages and exit codes.
+template <class F>
+void guarded(BenchContext& ctx, F&& body) {
+  try {
+    body();
+  } catch (const InvalidRequest& e) {
+    fail(ctx, e.what(), 2);
+  } catch (const GpuError& e) {
+    fail(ctx, e.what(), 1);
+  } catch (const std::exception& e) {
+    fail(ctx, e.what(), 1);
+  }
+}
+
+struct OccupancyOptions {
+  std::string arch;
+  int threads = 256;
+  int regs = 32;
+  std::string smem = "0";
+  std::string static_smem = "0";
+  int carveout = -1;
+  bool curve = false;
+  std::string kernel = "heat";
+};
+
+std::string pct(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * f);
+  return buf;
+}
+
+void run_device_occupancy(const OccupancyOptions& o, int64_t dynamic_smem, bool table_inputs_given) {
+  if (table_inputs_given)
+    std::fprintf(stderr,
+                 "blockscope: note: with --arch device, registers and static shared memory come from "
+                 "kernel '%s'; --regs/--static-smem are ignored\n",
+                 o.kernel.c_str());
+  if (o.carveout != -1) throw InvalidRequest("--carveout works with the table model only (--arch sm_XX)");
+  const anatomy::KernelAttributes k = anatomy::kernel_attributes(o.kernel);
+  std::cout << "kernel '" << k.name << "': " << k.regs_per_thread << " registers/thread, " << k.static_smem
+            << " B static shared memory, " << k.local_bytes << " B local memory/thread, at most "
+            << k.max_threads_per_block << " threads/block (binary sm_" << k.binary_version << ")\n";
+  if (!o.curve) {
+    const anatomy::DeviceOccupancy d = anatomy::device_occupancy(o.kernel, o.threads, dynamic_smem);
+    std::cout << anatomy::format_occupancy(d.arch, d.usage, d.model);
+    std::cout << "  cudaOccupancyMaxActiveBlocksPerMultiprocessor: " << d.runtime_blocks_per_sm
+              << " blocks per SM (" << (d.agrees() ? "the model agrees" : "THE MODEL DIFFERS") << ")\n";
+    return;
+  }
+  const anatomy::ArchSpec arch = anatomy::device_arch();
+  std::cout << "Occupancy vs block size of '" << k.name << "' on " << arch.name << " (" << arch.family
+            << "), " << dynamic_smem << " B dynamic shared memory\n";
+  std::printf("%8s %10s %10s %10s  %-14s %s\n", "threads", "model", "runtime", "occupancy", "limited by", "");
+  int differ = 0;
+  for (int t = 32; t <= std::min(arch.max_threads_per_block, k.max_threads_per_block); t += 32) {
+    const anatomy::DeviceOccupancy d = anatomy::device_occupancy(o.kernel, t, dynamic_smem);
+    differ += d.agrees() ? 0 : 1;
+    std::printf("%8d %10d %10d %10s  %-14s %s\n", t, d.model.blocks_per_sm, d.runtime_blocks_per_sm,
+                pct(d.model.occupancy).c_str(), anatomy::limiter_label(d.model.limiter),
+                d.agrees() ? "" : "MODEL DIFFERS");
+  }
+  std::cout << "model = blocks/SM from the occupancy model; runtime = "
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor; "
+            << (differ ? std::to_string(differ) + " block sizes differ" : std::string("all agree")) << "\n";
+}
+
+void run_occupancy(const OccupancyOptions& o, bool regs_given, bool static_given, bool kernel_given,
+                   BenchContext& ctx) {
+  const auto dyn = anatomy::parse_bytes(o.smem);
+  if (!dyn) return fail(ctx, "--smem: '" + o.smem + "' is not a byte count (e.g. 0, 4096, 48K)", 2);
+  const auto stat = anatomy::parse_bytes(o.static_smem);
+  if (!stat)
+    return fail(ctx, "--static-smem: '" + o.static_smem + "' is not a byte count (e.g. 0, 4096, 48K)", 2);
+  if (o.arch == "device") {
+    guarded(ctx, [&] { run_device_occupancy(o, *dyn, regs_given || static_given); });
+    if (ctx.exit_code == 1)
+      std::fprintf(stderr, "blockscope: without a GPU, --arch %s gives the model\n",
+                   anatomy::arch_names().c_str());
+    return;
+  }
+  const auto arch = anatomy::find_arch(o.arch);
+  if (!arch)
+    return fail(ctx, "--arch: '" + o.arch + "' is not one of " + anatomy::arch_names() + ", device", 2);
+  if (kernel_given)
+    return fail(ctx, "--kernel: needs --arch device; the table model takes --regs and --smem instead", 2);
+  anatomy::KernelUsage u;
+  u.threads_per_block = o.threads;
+  u.regs_per_thread = o.regs;
+  u.static_smem = *stat;
+  u.dynamic_smem = *dyn;
+  u.carveout_percent = o.carveout;
+  guarded(ctx, [&] {
+    if (o.curve) {
+      std::cout << anatomy::format_curve(*arch, u, anatomy::occupancy_curve(*arch, u));
+      std::cout << "(a model of the occupancy calculator's rules, not a measurement)\n";
+    } else {
+      std::cout << anatomy::format_occupancy(*arch, u, anatomy::compute_occupancy(*arch, u));
+    }
+  });
+}
+
+struct AnatomyHeatOptions {
+  std::string size = "1024";
+  std::string block = "32x8";
+  std::string out;
+};
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f) throw std::runtime_error("cannot write " + path.string());
+}
+
+void run_anatomy_heat(const AnatomyHeatOptions& o, BenchContext& ctx) {
+  // --size N means N x N; NXxNY gives a rectangle.
+  const ParsedDim2 size = parse_size2(o.size, "--size");
+  if (!size.value) return fail(ctx, size.error, 2);
+  for (int64_t v : {size.value->x, size.value->y})
+    if (v < 1 || v > heat::k_max_size)
+      return fail(ctx,
+                  "--size: " + to_string(*size.value) + " is outside 1x1 .. " +
+                      std::to_string(heat::k_max_size) + "x" + std::to_string(heat::k_max_size),
+                  2);
+  const ParsedDim2 block = parse_dim2(o.block, "--block");
+  if (!block.value) return fail(ctx, block.error, 2);
+  if (auto err = validate_block(*block.value, DeviceLimits{})) return fail(ctx, "--block: " + *err, 2);
+  if (o.out.empty()) return fail(ctx, "--out: give a directory for blocks.csv and timeline.svg", 2);
+
+  guarded(ctx, [&] {
+    anatomy::HeatRecordRequest req;
+    req.nx = size.value->x;
+    req.ny = size.value->y;
+    req.block = *block.value;
+    const anatomy::HeatRecord r = anatomy::record_heat_blocks(req);
+    const int resident = r.runtime_blocks_per_sm;
+    std::cout << "Instrumented heat stencil (a variant for anatomy only: its barriers and atomics change "
+                 "timing, so "
+                 "it is never timed)\n";
+    std::cout << "  field " << to_string({r.nx, r.ny}) << ", block " << to_string(r.block) << " ("
+              << r.block.count() << " threads), grid " << to_string(r.grid) << " = " << r.grid.count()
+              << " blocks\n";
+    std::cout << "  device: " << r.device_name << ", " << r.sm_count << " SMs (%nsmid " << r.nsmid << ")\n";
+    std::cout << "  resident blocks per SM: " << resident
+              << " (cudaOccupancyMaxActiveBlocksPerMultiprocessor; model " << r.model.blocks_per_sm
+              << ", limited by " << anatomy::limiter_label(r.model.limiter) << ", " << r.regs_per_thread
+              << " registers/thread)\n";
+    if (static_cast<int64_t>(r.appended) != r.grid.count())
+      throw std::runtime_error("the kernel recorded " + std::to_string(r.appended) + " blocks, expected " +
+                               std::to_string(r.grid.count()));
+    const anatomy::Timeline t = anatomy::build_timeline(r.blocks, r.sm_count, std::max(resident, 1));
+    std::cout << "  waves predicted: " << t.predicted_waves << " = ceil(" << t.block_count << " blocks / ("
+              << r.sm_count << " SMs x " << t.blocks_per_sm << " resident))\n";
+    std::cout << "  waves observed:  " << t.observed_waves
+              << " = max over SMs of ceil(blocks run on that SM / " << t.blocks_per_sm << ")\n";
+    std::cout << "  blocks per SM: min " << t.min_blocks_on_sm << ", max " << t.max_blocks_on_sm
+              << "; idle SMs: " << t.idle_sms << " of " << r.sm_count << "\n";
+    char line[200];
+    std::snprintf(
+        line, sizeof line,
+        "  kernel span %.2f us; median block run time %.2f us; the timer's step appears to be %lld ns\n",
+        t.span_ns / 1e3, t.median_block_ns / 1e3, static_cast<long long>(t.timer_tick_ns));
+    std::cout << line;
+
+    const std::filesystem::path dir(o.out);
+    std::filesystem::create_directories(dir);
+    write_file(dir / "blocks.csv", anatomy::blocks_csv(r.blocks));
+    std::ostringstream title;
+    title << "Instrumented heat stencil " << to_string({r.nx, r.ny}) << ", block " << to_string(r.block)
+          << " on " << r.device_name;
+    write_file(dir / "timeline.svg", anatomy::timeline_svg(t, title.str()));
+    std::cout << "  wrote " << (dir / "blocks.csv").string() << " (" << r.blocks.size()
+              << " blocks; times in ns from the first block's start) and " << (dir / "timeline.svg").string()
+              << "\n";
+  });
+}
+
+}  // namespace
+
+void register_anatomy_commands(CLI::App& app, BenchContext& ctx) {
+  auto occ_opt = std::make_shared<OccupancyOptions>();
+  CLI::App* occ = app.add_subcommand(
+      "occupancy",
+      "Occupancy: resident blocks and warps per SM for a block size, and which resource limits them");
+  occ->add_option("--arch", occ_opt->arch,
+                  "sm_75 | sm_80 | sm_86 | sm_89 | sm_90 (the model) | device (the GPU)")
+      ->required();
+  occ->add_option("--threads", occ_opt->threads, "Threads per block (default 256)");
+  CLI::Option* regs =
+      occ->add_option("--regs", occ_opt->regs, "Registers per thread (default 32; table model)");
+  occ->add_option("--smem", occ_opt->smem,
+                  "Dynamic shared memory per block in bytes, e.g. 4096 or 48K (default 0)");
+  CLI::Option* stat =
+      occ->add_option("--static-smem", occ_opt->static_smem, "Static shared memory per block (table model)");
+  occ->add_option("--carveout", occ_opt->carveout,
+                  "Preferred shared-memory carve-out in percent, -1 = default");
+  occ->add_flag("--curve", occ_opt->curve, "Print occupancy for block sizes 32..1024 in steps of 32");
+  CLI::Option* kernel = occ->add_option("--kernel", occ_opt->kernel,
+                                        "With --arch device: heat | heat_instrumented | demo_regs | "
+                                        "demo_smem_static | demo_smem_dynamic (default heat)");
+  occ->callback([occ_opt, regs, stat, kernel, &ctx] {
+    run_occupancy(*occ_opt, regs->count() > 0, stat->count() > 0, kernel->count() > 0, ctx);
+  });
+
+  auto heat_opt = std::make_shared<AnatomyHeatOptions>();
+  CLI::App* anat = app.add_subcommand("anatomy", "Kernel anatomy: which SM ran each block, and when");
+  anat->require_subcommand(1);
+  CLI::App* heat = anat->add_subcommand(
+      "heat",
+      "Record the instrumented heat stencil's blocks: DIR/blocks.csv and DIR/timeline.svg, and waves");
+  heat->add_option("--size", heat_opt->size, "Field size: N (N x N) or NXxNY, 1..8192 (default 1024)");
+  heat->add_option("--block", heat_opt->block, "Block shape XxY (default 32x8)");
+  heat->add_option("--out", heat_opt->out, "Directory for blocks.csv and timeline.svg")->required();
+  heat->callback([heat_opt, &ctx] { run_anatomy_heat(*heat_opt, ctx); });
+}
+
+}  // namespace bs::cli

@@ -1,0 +1,364 @@
+// heat_lab.cpp: see heat_lab.h.
+#include "app/heat_lab.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "gpu/common/gpu_error.h"
+#include "ui/field_view.h"
+
+namespace bs {
+
+namespace {
+heat::InitialPattern pattern_of(int i) {
+  return i == 1 ? heat::InitialPattern::Gaussian : i == 2 ? heat::InitialPattern::Noise : heat::InitialPattern::HotSpots;
+}
+// On the CPU fallback the live simulation gets at most this much time per frame, so the UI stays responsive.
+constexpr double k_cpu_frame_budget_ms = 25.0;
+}  // namespace
+
+HeatLab::HeatLab(LabEnv& env, const HeatLabOptions& opt) : m_env(env) {
+  m_model.size[0] = static_cast<int>(opt.nx);
+  m_model.size[1] = static_cast<int>(opt.ny);
+  m_model.block[0] = static_cast<int>(opt.block.x);
+  m_model.block[1] = static_cast<int>(opt.block.y);
+  if (opt.grid) {
+    m_model.manual_grid = true;
+    m_model.grid[0] = static_cast<int>(opt.grid->x);
+    m_model.grid[1] = static_cast<int>(opt.grid->y);
+  }
+  m_model.steps_per_frame = opt.steps_per_frame;
+  m_params.nx = opt.nx;
+  m_params.ny = opt.ny;
+  m_model.params = m_params;
+  m_renderer = std::make_unique<gl::FieldRenderer>();
+  for (int i = 0; i < 2; ++i) m_model.cpu[i].label = heat::cpu_mode_label(i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads);
+  rebuild();
+}
+
+HeatLab::~HeatLab() = default;
+
+void HeatLab::set_error(const std::string& msg) { m_model.runtime_error = msg; }
+
+void HeatLab::rebuild() {
+  m_interop.reset();
+  m_gpu.reset();
+  m_staging.reset();
+  const bool gpu = m_env.path.path != RenderPath::Cpu;
+  m_model.gpu = gpu;
+  m_model.compute_label = gpu ? "GPU: " + m_env.device.name : std::string(heat::cpu_mode_label(heat::CpuMode::AllThreads)) +
+                                                                   " (CPU fallback: " + m_env.path.reason + ")";
+  m_renderer->resize_field(static_cast<int>(m_params.nx), static_cast<int>(m_params.ny));
+  if (gpu) {
+    m_gpu = std::make_unique<heat::GpuSolver>(m_params);
+    m_staging = std::make_unique<interop::HostStaging>();
+    ensure_interop();
+  }
+  apply_launch();
+  reset_field();
+}
+
+void HeatLab::ensure_interop() {
+  if (!m_gpu || m_env.path.path != RenderPath::Interop || m_interop) return;
+  std::string err;
+  m_interop = interop::TextureInterop::create(m_renderer->field_texture(), static_cast<int>(m_params.nx),
+                                              static_cast<int>(m_params.ny), &err);
+  if (!m_interop) {
+    // Step down the ladder: CUDA keeps computing, frames go through host memory.
+    m_env.path = settle_interop(m_env.path, false, err, m_env.gl->info().renderer, m_env.gl->info().software());
+  }
+}
+
+void HeatLab::abandon_gpu() noexcept {
+  if (m_gpu) m_gpu->abandon();
+  if (m_interop) m_interop->abandon();
+  if (m_staging) m_staging->abandon();
+  // abandon() made the destructors harmless: they free nothing the reset already freed.
+  m_interop.reset();
+  m_staging.reset();
+  m_gpu.reset();
+}
+
+void HeatLab::reset_field() {
+  m_initial = heat::make_initial(m_params, pattern_of(m_model.pattern));
+  const auto [lo, hi] = std::minmax_element(m_initial.begin(), m_initial.end());
+  m_range_lo = *lo;
+  m_range_hi = *hi;
+  if (m_params.boundary == heat::Boundary::Fixed) {
+    m_range_lo = std::min(m_range_lo, m_params.boundary_temp);
+    m_range_hi = std::max(m_range_hi, m_params.boundary_temp);
+  }
+  if (m_gpu) {
+    m_gpu->upload(m_initial);
+  } else {
+    m_cpu_field = m_initial;
+    m_cpu_tmp.assign(m_cpu_field.size(), 0.0f);
+  }
+  m_samples.clear();
+  m_history.clear();
+  m_steps_done = 0;
+  m_dirty = true;
+}
+
+void HeatLab::apply_size() {
+  heat::Params p = m_params;
+  p.nx = m_model.size[0];
+  p.ny = m_model.size[1];
+  if (p.nx < heat::k_ui_min_size || p.ny < heat::k_ui_min_size) {
+    m_model.param_error = "the live view takes grids from 64x64 to 8192x8192 (smaller ones: blockscope bench heat)";
+    return;
+  }
+  if (auto err = heat::validate(p)) {
+    m_model.param_error = *err;
+    return;
+  }
+  const heat::Params old = m_params;
+  m_params = p;
+  m_model.param_error.clear();
+  try {
+    rebuild();
+  } catch (const InvalidRequest& e) {
+    m_model.param_error = e.what();
+    m_params = old;
+    rebuild();
+  }
+}
+
+void HeatLab::apply_physics() {
+  heat::Params p = m_model.params;
+  p.nx = m_params.nx;
+  p.ny = m_params.ny;
+  if (auto err = heat::validate(p)) {
+    m_model.param_error = *err;
+    return;
+  }
+  m_model.param_error.clear();
+  m_params = p;
+  if (m_gpu) m_gpu->set_physics(p);
+  if (p.boundary == heat::Boundary::Fixed) {
+    m_range_lo = std::min(m_range_lo, p.boundary_temp);
+    m_range_hi = std::max(m_range_hi, p.boundary_temp);
+  }
+}
+
+void HeatLab::apply_launch() {
+  const Dim2 domain{m_params.nx, m_params.ny};
+  const Dim2 block{m_model.block[0], m_model.block[1]};
+  const DeviceLimits limits = m_env.device.available ? m_env.device.limits : DeviceLimits{};
+  m_model.launch_error.clear();
+  m_model.launch_advice.clear();
+  m_model.default_grid = covering_grid(block, domain);
+  if (auto err = validate_block(block, limits)) {
+    m_model.launch_error = *err + " - the kernel keeps its previous configuration";
+    return;
+  }
+  const Dim2 grid = m_model.manual_grid ? Dim2{m_model.grid[0], m_model.grid[1]} : m_model.default_grid;
+  if (auto err = validate_grid(grid, limits)) {
+    m_model.launch_error = *err + " - the kernel keeps its previous configuration";
+    return;
+  }
+  if (auto adv = block_advice(block, limits)) m_model.launch_advice = *adv;
+  if (m_gpu) {
+    try {
+      m_gpu->set_launch(block, grid);
+    } catch (const InvalidRequest& e) {
+      m_model.launch_error = e.what();
+      return;
+    }
+    m_model.coverage = m_gpu->coverage();
+  } else {
+    // The CPU computes every cell, so nothing is hatched; say what the GPU launch would have left out.
+    m_model.coverage = coverage_of(m_model.default_grid, block, domain);
+    const Coverage gpu_cov = coverage_of(grid, block, domain);
+    if (!gpu_cov.full())
+      m_model.launch_advice = "on a GPU this grid would leave " + std::to_string(gpu_cov.uncovered_cells) +
+                              " cells without a thread; the CPU fallback computes every cell";
+  }
+  m_samples.clear();
+  m_history.clear();
+}
+
+void HeatLab::paint(double cx, double cy, float value) {
+  const heat::Brush b{cx, cy, m_model.brush_radius, value};
+  if (m_gpu) m_gpu->paint(b);
+  else heat::apply_brush_cpu(m_cpu_field, m_params.nx, m_params.ny, b);
+  m_range_lo = std::min(m_range_lo, value);
+  m_range_hi = std::max(m_range_hi, value);
+  m_dirty = true;
+}
+
+void HeatLab::simulate(int steps) {
+  if (steps <= 0) return;
+  if (m_gpu) {
+    m_gpu->step(steps);
+  } else {
+    // CPU fallback: all threads, within a time budget per frame.
+    const auto t0 = std::chrono::steady_clock::now();
+    int done = 0;
+    while (done < steps) {
+      heat::step_cpu(m_cpu_field.data(), m_cpu_tmp.data(), m_params, heat::CpuMode::AllThreads);
+      m_cpu_field.swap(m_cpu_tmp);
+      ++done;
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (ms > k_cpu_frame_budget_ms) break;
+    }
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    m_samples.push(ms / done);
+    m_history.push_back(ms / done);
+    steps = done;
+  }
+  m_steps_done += steps;
+  m_dirty = true;
+}
+
+void HeatLab::collect_timings() {
+  if (!m_gpu) return;
+  for (double ms : m_gpu->poll_step_ms()) {
+    m_samples.push(ms);
+    m_history.push_back(ms);
+  }
+}
+
+void HeatLab::upload_field() {
+  if (!m_dirty) return;
+  if (m_gpu && m_interop) {
+    m_interop->write(m_gpu->device_field(), m_gpu->stream_handle());
+  } else if (m_gpu) {
+    m_renderer->upload(m_staging->download(m_gpu->device_field(), static_cast<size_t>(m_params.cells()), m_gpu->stream_handle()));
+  } else {
+    m_renderer->upload(m_cpu_field.data());
+  }
+  m_dirty = false;
+}
+
+void HeatLab::start_cpu_job(int i) {
+  const heat::CpuMode mode = i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads;
+  auto result = std::make_shared<heat::BenchRow>();
+  m_cpu[i].result = result;
+  m_cpu[i].cells = m_params.cells();
+  m_model.cpu[i].status.clear();
+  const heat::Params p = m_params;
+  const int steps = m_model.cpu_steps;
+  m_cpu[i].job.start(heat::cpu_mode_label(mode), [p, mode, steps, result](JobControl& ctl) {
+    *result = heat::bench_cpu(p, mode, steps, &ctl);
+  });
+}
+
+void HeatLab::poll_cpu_jobs() {
+  for (int i = 0; i < 2; ++i) {
+    CpuSlot& s = m_cpu[i];
+    ui::CpuBaselineView& v = m_model.cpu[i];
+    v.running = s.job.running();
+    v.progress = s.job.progress();
+    switch (s.job.state()) {
+      case CpuJob::State::Done:
+        v.ms_per_step = s.result->ms_per_step;
+        v.measured_cells = s.cells;
+        v.status.clear();
+        break;
+      case CpuJob::State::Cancelled: v.status = "cancelled"; break;
+      case CpuJob::State::Failed: v.status = s.job.error(); break;
+      default: break;
+    }
+  }
+}
+
+void HeatLab::draw_ui() {
+  m_actions = {};
+  // Read-outs for the panel.
+  m_model.step_ms = m_samples.summary();
+  m_model.first_step_ms = m_samples.first_sample();
+  m_model.warmup_discarded = m_samples.discarded();
+  m_model.steps_done = m_steps_done;
+  m_model.simulated_time = static_cast<double>(m_steps_done) * m_params.dt;
+  while (m_history.size() > 240) m_history.pop_front();
+  m_model.history_x.clear();
+  m_model.history_ms.assign(m_history.begin(), m_history.end());
+  m_model.history_lo.clear();
+  m_model.history_hi.clear();
+  for (size_t i = 0; i < m_history.size(); ++i) {
+    m_model.history_x.push_back(static_cast<double>(i));
+    // Band: p10-p90 over the 15 batches ending here.
+    const size_t from = i >= 14 ? i - 14 : 0;
+    const std::vector<double> win(m_history.begin() + static_cast<std::ptrdiff_t>(from), m_history.begin() + static_cast<std::ptrdiff_t>(i + 1));
+    const Summary s = summarize(win);
+    m_model.history_lo.push_back(s.p10);
+    m_model.history_hi.push_back(s.p90);
+  }
+  poll_cpu_jobs();
+
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float panel_w = std::min(vp->WorkSize.x * 0.42f, ImGui::GetFontSize() * 36);
+  ImGui::SetNextWindowPos(vp->WorkPos, ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - panel_w, vp->WorkSize.y), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Field")) {
+    if (m_model.auto_range) {
+      m_model.range[0] = m_range_lo;
+      m_model.range[1] = m_range_hi;
+    }
+    ui::FieldViewInput in;
+    in.texture = m_view_texture;
+    in.nx = static_cast<int>(m_params.nx);
+    in.ny = static_cast<int>(m_params.ny);
+    in.colormap = m_model.colormap;
+    in.range_min = m_model.range[0];
+    in.range_max = m_model.range[1];
+    in.caption = std::to_string(m_params.nx) + "x" + std::to_string(m_params.ny) + " cells, " + to_string(m_env.path.path) +
+                 (m_model.coverage.full() ? "" : ", hatched cells: no thread");
+    const ui::FieldViewResult r = ui::draw_field_view(in);
+    m_view_w = r.image_w;
+    m_view_h = r.image_h;
+    // Painting touches the GPU, so it happens in update(), outside the ImGui window.
+    if (r.cell_x && (r.paint_hot || r.paint_cold))
+      m_paint = PaintRequest{*r.cell_x, *r.cell_y, r.paint_hot ? m_model.brush_hot : m_model.brush_cold};
+  }
+  ImGui::End();
+
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - panel_w, vp->WorkPos.y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(panel_w, vp->WorkSize.y - ImGui::GetFrameHeight() * 1.5f), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Heat lab")) ui::draw_heat_panel(m_model, m_actions);
+  ImGui::End();
+}
+
+void HeatLab::update() {
+  try {
+    if (m_actions.apply_size) apply_size();
+    if (m_actions.physics_changed) apply_physics();
+    if (m_actions.launch_changed) apply_launch();
+    if (m_actions.reset) reset_field();
+    for (int i = 0; i < 2; ++i) {
+      if (m_actions.run_cpu[i]) start_cpu_job(i);
+      if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
+    }
+    if (m_actions.measure_copy && m_gpu) {
+      const heat::GpuBench b = heat::bench_gpu(m_params, Dim2{m_model.block[0], m_model.block[1]}, 20, 3);
+      m_model.copy_gb_per_s = b.copy_gb_per_s;
+    }
+    if (m_paint) paint(m_paint->x, m_paint->y, m_paint->value);
+    m_paint.reset();
+    int steps = m_model.paused ? 0 : m_model.steps_per_frame;
+    if (m_actions.step_once) steps += 1;
+    simulate(steps);
+    collect_timings();
+    upload_field();
+    m_model.runtime_error.clear();
+  } catch (const InvalidRequest& e) {
+    set_error(e.what());
+  }
+  gl::FieldStyle style;
+  style.range_min = m_model.range[0];
+  style.range_max = m_model.range[1];
+  style.colormap = m_model.colormap;
+  style.covered_x = m_model.coverage.covered_x;
+  style.covered_y = m_model.coverage.covered_y;
+  style.block_lines = m_model.block_lines;
+  style.block_x = m_model.block[0];
+  style.block_y = m_model.block[1];
+  m_view_texture = m_renderer->render(m_view_w, m_view_h, style);
+}
+
+}  // namespace bs

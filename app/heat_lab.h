@@ -1,0 +1,89 @@
+// heat_lab.h: the heat lab: a live 2D heat-diffusion field on the GPU (or the CPU fallback), drawn through
+// interop or a host copy, with its panel, CPU baselines and timing.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "app/lab.h"
+#include "gpu/common/cpu_job.h"
+#include "gpu/common/stats.h"
+#include "gpu/heat/heat.h"
+#include "gpu/interop/gl_interop.h"
+#include "ui/gl/field_renderer.h"
+#include "ui/heat_panel.h"
+
+namespace bs {
+
+struct HeatLabOptions {
+  int64_t nx = 1024, ny = 1024;
+  Dim2 block{32, 8};
+  std::optional<Dim2> grid;
+  int steps_per_frame = 10;
+};
+
+class HeatLab final : public Lab {
+ public:
+  HeatLab(LabEnv& env, const HeatLabOptions& opt);
+  ~HeatLab() override;
+  const char* id() const override { return "heat"; }
+  const char* title() const override { return "Heat diffusion"; }
+  void draw_ui() override;
+  void update() override;
+  void abandon_gpu() noexcept override;
+  void rebuild() override;
+
+  // For tests and headless runs.
+  const heat::Params& params() const { return m_params; }
+  int64_t steps_done() const { return m_steps_done; }
+
+ private:
+  void apply_size();
+  void apply_physics();
+  void apply_launch();
+  void reset_field();
+  void simulate(int steps);
+  void upload_field();
+  void collect_timings();
+  void poll_cpu_jobs();
+  void start_cpu_job(int i);
+  void paint(double cx, double cy, float value);
+  void ensure_interop();
+  void set_error(const std::string& msg);
+
+  LabEnv& m_env;
+  ui::HeatPanelModel m_model;
+  ui::HeatPanelActions m_actions;
+  heat::Params m_params;
+  std::vector<float> m_initial;
+  std::unique_ptr<heat::GpuSolver> m_gpu;
+  std::vector<float> m_cpu_field, m_cpu_tmp;
+  std::unique_ptr<gl::FieldRenderer> m_renderer;
+  std::unique_ptr<interop::TextureInterop> m_interop;
+  std::unique_ptr<interop::HostStaging> m_staging;
+  bool m_dirty = true;
+  int m_pending_steps = 0;
+  RollingSamples m_samples{120, 3};
+  std::deque<double> m_history;
+  int64_t m_batches = 0;
+  int64_t m_steps_done = 0;
+  float m_range_lo = 0, m_range_hi = 1;
+  struct PaintRequest {
+    double x, y;
+    float value;
+  };
+  std::optional<PaintRequest> m_paint;
+  int m_view_w = 640, m_view_h = 640;
+  unsigned m_view_texture = 0;
+
+  struct CpuSlot {
+    CpuJob job;
+    std::shared_ptr<heat::BenchRow> result;
+    int64_t cells = 0;
+  };
+  CpuSlot m_cpu[2];
+};
+
+}  // namespace bs

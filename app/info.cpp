@@ -1,0 +1,61 @@
+// info.cpp: see info.h.
+#include "app/info.h"
+
+#include <glad/gl.h>
+
+#include <cstdio>
+
+#include "app/render_path.h"
+#include "gpu/common/device_info.h"
+#include "gpu/interop/gl_interop.h"
+#include "ui/gl/context.h"
+
+namespace bs {
+
+int run_info(const InfoOptions& opt) {
+  const auto request = parse_path_request(opt.render_path);
+  if (!request) {
+    std::fprintf(stderr, "blockscope: --render-path: '%s' is not one of auto, interop, host, cpu\n", opt.render_path.c_str());
+    return 2;
+  }
+  const DeviceInfo d = query_device();
+  std::printf("blockscope 0.1.0\n");
+  if (d.available) {
+    std::printf("CUDA device:   %s (compute capability %s, %d SMs, %.1f GiB, PCI %s)\n", d.name.c_str(),
+                d.compute_capability().c_str(), d.sm_count, d.total_mem / 1073741824.0, d.pci_bus_id.c_str());
+    std::printf("CUDA driver:   %s, runtime %s\n", version_string(d.driver_version).c_str(),
+                version_string(d.runtime_version).c_str());
+    std::printf("peaks:         FP32 %.1f TFLOP/s, DRAM %.0f GB/s (theoretical)\n", peak_fp32_gflops(d) / 1e3,
+                peak_dram_gbs(d));
+  } else {
+    std::printf("CUDA device:   none (%s)\n", d.reason.c_str());
+  }
+  std::string err;
+  auto ctx = gl::create_headless(256, 256, &err);
+  if (!ctx) {
+    std::printf("GL:            no headless context (%s)\n", err.c_str());
+    const PathDecision p = decide_path(*request, d.available, d.reason, "unknown", false);
+    std::printf("render path:   %s (%s)\n", to_string(p.path), p.reason.c_str());
+    return 0;
+  }
+  const auto& gi = ctx->info();
+  std::printf("GL renderer:   %s\nGL version:    %s\nGL platform:   %s\n", gi.renderer.c_str(), gi.version.c_str(),
+              gi.platform.c_str());
+  PathDecision p = decide_path(*request, d.available, d.reason, gi.renderer, gi.software());
+  if (p.try_interop) {
+    // A real registration attempt on a small R32F texture: the same test the app makes.
+    GLuint tex = 0;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, 64, 64, 0, GL_RED, GL_FLOAT, nullptr);
+    std::string reg_err;
+    auto t = interop::TextureInterop::create(tex, 64, 64, &reg_err);
+    p = settle_interop(p, t != nullptr, reg_err, gi.renderer, gi.software());
+    t.reset();
+    glDeleteTextures(1, &tex);
+  }
+  std::printf("render path:   %s (%s)\n", to_string(p.path), p.reason.c_str());
+  return 0;
+}
+
+}  // namespace bs

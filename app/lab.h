@@ -1,0 +1,35 @@
+// lab.h: what the frame loop needs from a lab (heat, and later matmul, Monte Carlo, vector). A lab owns its
+// workload (GPU or CPU), its GL resources and its UI model; app/ wires it to ui/ panels and gpu/ interfaces.
+#pragma once
+
+#include <string>
+
+#include "app/render_path.h"
+#include "gpu/common/device_info.h"
+#include "ui/gl/context.h"
+
+namespace bs {
+
+// Shared, explicit state every lab sees (owned by App; passed by reference).
+struct LabEnv {
+  DeviceInfo device;
+  gl::Context* gl = nullptr;
+  PathRequest request = PathRequest::Auto;
+  PathDecision path;  // the path in force; a lab may step it down (interop -> host copy) and say why
+};
+
+class Lab {
+ public:
+  virtual ~Lab() = default;
+  virtual const char* id() const = 0;
+  virtual const char* title() const = 0;
+  // Builds the lab's windows (called between ImGui::NewFrame and ImGui::Render).
+  virtual void draw_ui() = 0;
+  // Simulates and writes the field into GL (after the UI changed parameters, before ImGui renders).
+  virtual void update() = 0;
+  // Device-reset support: forget GPU handles (the reset freed them), then rebuild on the current path.
+  virtual void abandon_gpu() noexcept = 0;
+  virtual void rebuild() = 0;
+};
+
+}  // namespace bs

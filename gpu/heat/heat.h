@@ -1,0 +1,132 @@
+// heat.h: the 2D heat-diffusion workload's host interface (pure C++; ui/ and app/ include it).
+// Explicit 5-point stencil, float32, ping-pong buffers:
+//   u'(x,y) = u + r * (u(x-1,y) + u(x+1,y) + u(x,y-1) + u(x,y+1) - 4u),  r = alpha * dt / dx^2 <= 1/4.
+// Boundaries: Fixed holds a ring of ghost cells outside the grid at `boundary_temp` (Dirichlet); Insulated
+// mirrors the edge cell (zero flux, Neumann), so total heat is conserved.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu/common/cpu_job.h"
+#include "gpu/common/launch.h"
+
+namespace bs::heat {
+
+enum class Boundary { Fixed, Insulated };
+
+constexpr int64_t k_min_size = 1;
+constexpr int64_t k_ui_min_size = 64;
+constexpr int64_t k_max_size = 8192;
+
+struct Params {
+  int64_t nx = 1024;
+  int64_t ny = 1024;
+  float alpha = 1.0f;  // diffusivity
+  float dx = 1.0f;     // cell size
+  float dt = 0.2f;     // time step
+  Boundary boundary = Boundary::Fixed;
+  float boundary_temp = 0.0f;
+
+  float r() const { return alpha * dt / (dx * dx); }
+  int64_t cells() const { return nx * ny; }
+};
+
+// The stability limit of the explicit scheme: dt <= dx^2 / (4 alpha).
+float max_stable_dt(float alpha, float dx);
+// nullopt when the parameters can run; otherwise a message (size range, stability limit, positive alpha/dx).
+std::optional<std::string> validate(const Params& p);
+
+// Initial fields. Never all zeros: tests and timings on zeros prove nothing.
+enum class InitialPattern { HotSpots, Gaussian, Noise };
+std::vector<float> make_initial(const Params& p, InitialPattern pattern, uint32_t seed = 1);
+// A centred Gaussian bump exp(-r^2 / (2 sigma^2)) * amplitude (cell units), used by the analytic test.
+std::vector<float> make_gaussian(const Params& p, double sigma_cells, double amplitude);
+
+// Adds `value` (heat) or sets towards it within a disc: used for painting with the mouse.
+struct Brush {
+  double cx = 0, cy = 0;  // cell coordinates
+  double radius = 8;
+  float value = 1.0f;     // target temperature
+};
+void apply_brush_cpu(std::vector<float>& field, int64_t nx, int64_t ny, const Brush& b);
+
+// --- CPU baselines ----------------------------------------------------------------------------------------------
+enum class CpuMode { OneThread, AllThreads };
+const char* cpu_mode_label(CpuMode m);  // "CPU, 1 thread" / "CPU, all N threads (OpenMP)"
+int cpu_thread_count();
+
+// One step from `in` to `out` (each nx*ny floats).
+void step_cpu(const float* in, float* out, const Params& p, CpuMode mode);
+// `steps` steps in place on `field` (ping-pong internally). Reports progress and honours cancel via `ctl`.
+void run_cpu(std::vector<float>& field, const Params& p, int steps, CpuMode mode, JobControl* ctl = nullptr);
+
+double total_heat(const std::vector<float>& field);
+
+// --- GPU solver --------------------------------------------------------------------------------------------------
+// Owns the device buffers and a stream. All methods throw bs::GpuError on CUDA failure and bs::InvalidRequest on
+// a launch configuration the device cannot run.
+class GpuSolver {
+ public:
+  explicit GpuSolver(const Params& p);
+  ~GpuSolver();
+  GpuSolver(const GpuSolver&) = delete;
+  GpuSolver& operator=(const GpuSolver&) = delete;
+
+  const Params& params() const;
+  // Changes physics parameters of the same size (dt, alpha, boundary) without touching the field.
+  void set_physics(const Params& p);
+  void upload(const std::vector<float>& field);
+  std::vector<float> download();
+
+  // block: any shape the device accepts. grid: nullopt = covering grid (ceil-div); a smaller grid leaves cells
+  // that no thread computes (they keep their old values, and the renderer marks them).
+  void set_launch(Dim2 block, std::optional<Dim2> grid = std::nullopt);
+  Dim2 block() const;
+  Dim2 grid() const;
+  Coverage coverage() const;
+
+  // Issues `steps` steps on the solver's stream, timed with CUDA events (read later by poll_timings).
+  void step(int steps);
+  void paint(const Brush& b);
+  // Per-step milliseconds of every completed batch since the last call (non-blocking).
+  std::vector<double> poll_step_ms();
+  void sync();
+
+  // The current field on the device (nx*ny floats, row-major) and the stream that last wrote it; void* keeps
+  // CUDA types out of this header.
+  const float* device_field() const;
+  void* stream_handle() const;
+
+  // After a device reset everything the solver held is gone: forget the handles without freeing them.
+  void abandon() noexcept;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
+
+// --- Benchmark ---------------------------------------------------------------------------------------------------
+struct BenchRow {
+  std::string variant;   // "GPU stencil", "CPU, 1 thread", ...
+  std::string device;    // GPU or CPU name
+  double ms_per_step = 0;
+  double p10 = 0, p90 = 0;
+  double mcells_per_s = 0;
+  double gb_per_s = 0;   // effective: 8 bytes per cell per step (one read, one write)
+  int steps = 0;
+  std::string note;
+};
+struct GpuBench {
+  BenchRow stencil;
+  double copy_gb_per_s = 0;  // device-to-device copy kernel over the same bytes, same run
+  double copy_ms = 0;
+};
+// Times `steps` GPU steps per repetition (after warm-up), and a float4 copy kernel of the same footprint.
+GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions = 7);
+BenchRow bench_cpu(const Params& p, CpuMode mode, int steps, JobControl* ctl = nullptr);
+
+}  // namespace bs::heat

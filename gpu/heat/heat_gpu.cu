@@ -1,0 +1,228 @@
+// heat_gpu.cu: the heat stencil on the GPU (one thread per cell, as the launch panel shows), the brush, the
+// copy kernel used as the bandwidth ceiling, and the GpuSolver host interface.
+#include <algorithm>
+#include <cmath>
+
+#include "gpu/common/device_buffer.h"
+#include "gpu/common/device_info.h"
+#include "gpu/common/gpu_timer.h"
+#include "gpu/common/stats.h"
+#include "gpu/heat/heat.h"
+#include "gpu/heat/stencil.h"
+
+namespace bs::heat {
+
+namespace {
+
+// Thread (x, y) updates cell (x, y). Out-of-domain threads (the ragged edge of a covering grid) return at once.
+// Neighbours come through the read-only path; the four loads of a warp's neighbours hit L1/L2, so DRAM sees
+// roughly one read and one write per cell.
+template <bool Fixed>
+__global__ void step_kernel(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, float r, float bt) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= nx || y >= ny) return;
+  const size_t i = static_cast<size_t>(y) * nx + x;
+  const float c = __ldg(in + i);
+  const float w = x > 0 ? __ldg(in + i - 1) : (Fixed ? bt : c);
+  const float e = x + 1 < nx ? __ldg(in + i + 1) : (Fixed ? bt : c);
+  const float n = y > 0 ? __ldg(in + i - nx) : (Fixed ? bt : c);
+  const float s = y + 1 < ny ? __ldg(in + i + nx) : (Fixed ? bt : c);
+  out[i] = stencil_update(c, w, e, n, s, r);
+}
+
+__global__ void brush_kernel(float* field, int nx, int ny, int x0, int y0, int w, int h, float cx, float cy, float r2,
+                             float value) {
+  const int x = x0 + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = y0 + static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x >= x0 + w || y >= y0 + h || x >= nx || y >= ny) return;
+  const float dx = x + 0.5f - cx, dy = y + 0.5f - cy;
+  if (dx * dx + dy * dy <= r2) field[static_cast<size_t>(y) * nx + x] = value;
+}
+
+// Grid-stride float4 copy: the practical DRAM ceiling for a kernel that reads and writes each byte once.
+__global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ out, size_t n4) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n4;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x)
+    out[i] = in[i];
+}
+
+}  // namespace
+
+struct GpuSolver::Impl {
+  Params params;
+  DeviceBuffer<float> buf[2];
+  int cur = 0;
+  Stream stream;
+  EventTimer timer;
+  Dim2 block{32, 8};
+  Dim2 grid{};
+  DeviceLimits limits;
+
+  void launch_step() {
+    const float* in = buf[cur].data();
+    float* out = buf[cur ^ 1].data();
+    const dim3 b(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y));
+    const dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y));
+    const int nx = static_cast<int>(params.nx), ny = static_cast<int>(params.ny);
+    if (params.boundary == Boundary::Fixed)
+      step_kernel<true><<<g, b, 0, stream.get()>>>(in, out, nx, ny, params.r(), params.boundary_temp);
+    else
+      step_kernel<false><<<g, b, 0, stream.get()>>>(in, out, nx, ny, params.r(), params.boundary_temp);
+    BS_CUDA_CHECK_LAUNCH();
+    cur ^= 1;
+  }
+};
+
+GpuSolver::GpuSolver(const Params& p) : m(std::make_unique<Impl>()) {
+  if (auto err = validate(p)) throw InvalidRequest(*err);
+  m->params = p;
+  // Errors here go through BS_CUDA_CHECK, so a poisoned context is reported as such (sticky).
+  m->limits = current_device_limits();
+  size_t free_b = 0, total_b = 0;
+  BS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  const size_t n = static_cast<size_t>(p.cells());
+  if (2 * n * sizeof(float) > free_b)
+    throw InvalidRequest("a " + std::to_string(p.nx) + "x" + std::to_string(p.ny) + " field needs " +
+                         std::to_string(2 * n * sizeof(float) >> 20) + " MiB of device memory; " +
+                         std::to_string(free_b >> 20) + " MiB are free");
+  m->buf[0].resize(n);
+  m->buf[1].resize(n);
+  m->grid = covering_grid(m->block, {p.nx, p.ny});
+}
+
+GpuSolver::~GpuSolver() = default;
+
+const Params& GpuSolver::params() const { return m->params; }
+
+void GpuSolver::set_physics(const Params& p) {
+  if (p.nx != m->params.nx || p.ny != m->params.ny) throw InvalidRequest("set_physics cannot change the grid size");
+  if (auto err = validate(p)) throw InvalidRequest(*err);
+  m->params = p;
+}
+
+void GpuSolver::upload(const std::vector<float>& field) {
+  if (field.size() != m->buf[0].size()) throw InvalidRequest("field size does not match the solver's grid");
+  // Both buffers get the field, so that cells a too-small grid never writes hold the same value in each.
+  for (auto& b : m->buf)
+    BS_CUDA_CHECK(cudaMemcpyAsync(b.data(), field.data(), b.bytes(), cudaMemcpyHostToDevice, m->stream.get()));
+  BS_CUDA_CHECK(cudaStreamSynchronize(m->stream.get()));
+}
+
+std::vector<float> GpuSolver::download() {
+  std::vector<float> out(m->buf[m->cur].size());
+  BS_CUDA_CHECK(cudaMemcpyAsync(out.data(), m->buf[m->cur].data(), m->buf[m->cur].bytes(), cudaMemcpyDeviceToHost,
+                                m->stream.get()));
+  BS_CUDA_CHECK(cudaStreamSynchronize(m->stream.get()));
+  return out;
+}
+
+void GpuSolver::set_launch(Dim2 block, std::optional<Dim2> grid) {
+  if (auto err = validate_block(block, m->limits)) throw InvalidRequest(*err);
+  const Dim2 g = grid.value_or(covering_grid(block, {m->params.nx, m->params.ny}));
+  if (auto err = validate_grid(g, m->limits)) throw InvalidRequest(*err);
+  m->block = block;
+  m->grid = g;
+}
+
+Dim2 GpuSolver::block() const { return m->block; }
+Dim2 GpuSolver::grid() const { return m->grid; }
+Coverage GpuSolver::coverage() const { return coverage_of(m->grid, m->block, {m->params.nx, m->params.ny}); }
+
+void GpuSolver::step(int steps) {
+  if (steps <= 0) return;
+  m->timer.begin(m->stream.get());
+  for (int i = 0; i < steps; ++i) m->launch_step();
+  m->timer.end(m->stream.get(), steps);
+}
+
+void GpuSolver::paint(const Brush& b) {
+  const int nx = static_cast<int>(m->params.nx), ny = static_cast<int>(m->params.ny);
+  const int x0 = std::max(0, static_cast<int>(std::floor(b.cx - b.radius)));
+  const int y0 = std::max(0, static_cast<int>(std::floor(b.cy - b.radius)));
+  const int x1 = std::min(nx - 1, static_cast<int>(std::ceil(b.cx + b.radius)));
+  const int y1 = std::min(ny - 1, static_cast<int>(std::ceil(b.cy + b.radius)));
+  if (x1 < x0 || y1 < y0) return;
+  const int w = x1 - x0 + 1, h = y1 - y0 + 1;
+  const dim3 blk(16, 16), grd(static_cast<unsigned>(ceil_div(w, 16)), static_cast<unsigned>(ceil_div(h, 16)));
+  // Both buffers, so that the painted value survives in cells a too-small grid leaves unwritten.
+  for (auto& buf : m->buf) {
+    brush_kernel<<<grd, blk, 0, m->stream.get()>>>(buf.data(), nx, ny, x0, y0, w, h, static_cast<float>(b.cx),
+                                                    static_cast<float>(b.cy), static_cast<float>(b.radius * b.radius),
+                                                    b.value);
+    BS_CUDA_CHECK_LAUNCH();
+  }
+}
+
+std::vector<double> GpuSolver::poll_step_ms() {
+  std::vector<double> out;
+  for (const auto& s : m->timer.poll()) out.push_back(s.ms / s.work_units);
+  return out;
+}
+
+void GpuSolver::sync() { m->stream.sync(); }
+const float* GpuSolver::device_field() const { return m->buf[m->cur].data(); }
+void* GpuSolver::stream_handle() const { return m->stream.get(); }
+
+void GpuSolver::abandon() noexcept {
+  for (auto& b : m->buf) b.abandon();
+  m->stream.abandon();
+  m->timer.abandon();
+}
+
+GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions) {
+  GpuBench out;
+  GpuSolver solver(p);
+  solver.set_launch(block);
+  solver.upload(make_initial(p, InitialPattern::HotSpots));
+  const DeviceInfo info = query_device();
+  cudaStream_t s = static_cast<cudaStream_t>(solver.stream_handle());
+  Event e0, e1;
+
+  // Warm-up: module load, first launches, clocks ramping up.
+  solver.step(std::max(steps / 4, 3));
+  solver.sync();
+  std::vector<double> per_step;
+  for (int r = 0; r < repetitions; ++r) {
+    e0.record(s);
+    for (int i = 0; i < steps; ++i) solver.step(1);
+    e1.record(s);
+    BS_CUDA_CHECK(cudaEventSynchronize(e1.get()));
+    per_step.push_back(elapsed_ms(e0, e1) / steps);
+  }
+  (void)solver.poll_step_ms();
+  const Summary sum = summarize(per_step);
+  BenchRow& row = out.stencil;
+  row.variant = "GPU stencil, block " + to_string(block);
+  row.device = info.name;
+  row.steps = steps;
+  row.ms_per_step = sum.median;
+  row.p10 = sum.p10;
+  row.p90 = sum.p90;
+  row.mcells_per_s = p.cells() / (sum.median * 1e-3) / 1e6;
+  row.gb_per_s = 8.0 * p.cells() / (sum.median * 1e-3) / 1e9;
+
+  // Copy kernel over the same footprint (one read and one write of nx*ny floats), same stream, same run.
+  const size_t n4 = static_cast<size_t>(ceil_div(p.cells(), 4));
+  DeviceBuffer<float4> a(n4), b(n4);
+  BS_CUDA_CHECK(cudaMemsetAsync(a.data(), 0x3f, a.bytes(), s));  // 0x3f3f3f3f: 0.75f, not zero
+  const int threads = 256;
+  const int blocks = info.sm_count * 8;
+  std::vector<double> copy_ms;
+  for (int r = 0; r < repetitions + 2; ++r) {
+    e0.record(s);
+    for (int i = 0; i < steps; ++i) {
+      copy_kernel<<<blocks, threads, 0, s>>>(a.data(), b.data(), n4);
+      BS_CUDA_CHECK_LAUNCH();
+    }
+    e1.record(s);
+    BS_CUDA_CHECK(cudaEventSynchronize(e1.get()));
+    if (r >= 2) copy_ms.push_back(elapsed_ms(e0, e1) / steps);
+  }
+  const Summary cs = summarize(copy_ms);
+  out.copy_ms = cs.median;
+  out.copy_gb_per_s = 2.0 * a.bytes() / (cs.median * 1e-3) / 1e9;
+  return out;
+}
+
+}  // namespace bs::heat

@@ -1,0 +1,156 @@
+// montecarlo_cpu.cpp: the CPU baselines of the Monte Carlo lab: one thread, and all threads with OpenMP. Both
+// walk the same fixed chunks of samples with one std::mt19937_64 per chunk, so the result depends on the seed
+// only, never on the thread count or the scheduling.
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <random>
+
+#include "gpu/common/gpu_error.h"
+#include "gpu/montecarlo/gbm.h"
+#include "gpu/montecarlo/montecarlo.h"
+
+namespace bs::montecarlo {
+
+int cpu_thread_count() {
+  return omp_get_max_threads();
+}
+
+std::string cpu_mode_label(CpuMode m) {
+  if (m == CpuMode::OneThread) return "CPU, 1 thread";
+  return "CPU, all " + std::to_string(cpu_thread_count()) + " threads (OpenMP)";
+}
+
+namespace {
+
+// Chunk c's generator: seeded through seed_seq from every bit of (seed, c) plus a tag, so neighbouring chunks
+// and neighbouring seeds start from unrelated states.
+std::mt19937_64 chunk_generator(uint64_t seed, int64_t chunk) {
+  const uint64_t c = static_cast<uint64_t>(chunk);
+  std::seed_seq seq{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32), static_cast<uint32_t>(c),
+                    static_cast<uint32_t>(c >> 32), 0x6d6f6e74u};
+  return std::mt19937_64(seq);
+}
+
+// Samples [skip, skip + count) of chunk `chunk`. The skipped samples' normals are drawn and dropped, so that
+// a batch starting inside a chunk sees the same numbers as the run that covers the chunk whole.
+template <OptionType Opt, bool Anti>
+Moments simulate_chunk(const PathConstants& c, uint64_t seed, int64_t chunk, int64_t skip, int64_t count) {
+  std::mt19937_64 gen = chunk_generator(seed, chunk);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (int64_t i = 0; i < skip * c.steps; ++i)
+    (void)normal(gen);
+  Moments m;
+  for (int64_t i = 0; i < count; ++i) {
+    PathAccumulator<Opt, Anti> acc;
+    for (int k = 1; k <= c.steps; ++k)
+      acc.step(c, k, normal(gen));
+    const double v = acc.finish(c).value;
+    m.n += 1;
+    m.sum += v;
+    m.sum_sq += v * v;
+  }
+  return m;
+}
+
+using ChunkFn = Moments (*)(const PathConstants&, uint64_t, int64_t, int64_t, int64_t);
+
+template <bool Anti>
+ChunkFn pick_chunk_fn(OptionType o) {
+  switch (o) {
+    case OptionType::Call:
+      return simulate_chunk<OptionType::Call, Anti>;
+    case OptionType::Put:
+      return simulate_chunk<OptionType::Put, Anti>;
+    case OptionType::AsianCall:
+      return simulate_chunk<OptionType::AsianCall, Anti>;
+  }
+  return simulate_chunk<OptionType::Call, Anti>;
+}
+
+}  // namespace
+
+Moments simulate_cpu(const Params& p, SampleRange r, CpuMode mode, JobControl* ctl) {
+  if (auto err = validate(p)) throw InvalidRequest(*err);
+  const int64_t samples = sample_count(p);
+  if (r.first < 0 || r.count < 1 || r.end() > samples)
+    throw InvalidRequest("samples [" + std::to_string(r.first) + ", " + std::to_string(r.end()) +
+                         ") are not inside this run's [0, " + std::to_string(samples) + ")");
+  const PathConstants c = path_constants(p);
+  const ChunkFn fn = p.antithetic ? pick_chunk_fn<true>(p.option) : pick_chunk_fn<false>(p.option);
+  const int64_t first_chunk = r.first / k_cpu_chunk;
+  const int64_t chunks = (r.end() - 1) / k_cpu_chunk - first_chunk + 1;
+  std::vector<Moments> parts(static_cast<size_t>(chunks));
+  std::atomic<int64_t> done{0};
+
+  auto run_chunk = [&](int64_t j) {
+    const int64_t chunk = first_chunk + j;
+    const int64_t lo = std::max(r.first, chunk * k_cpu_chunk);
+    const int64_t hi = std::min(r.end(), (chunk + 1) * k_cpu_chunk);
+    parts[static_cast<size_t>(j)] = fn(c, p.seed, chunk, lo - chunk * k_cpu_chunk, hi - lo);
+    const int64_t d = done.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (ctl) ctl->set_progress(static_cast<double>(d) / static_cast<double>(chunks));
+  };
+
+  if (mode == CpuMode::OneThread) {
+    for (int64_t j = 0; j < chunks; ++j) {
+      if (ctl && ctl->cancelled()) throw JobCancelled{};
+      run_chunk(j);
+    }
+  } else {
+    std::atomic<bool> cancelled{false};
+    // Dynamic scheduling balances the chunks; the result does not depend on which thread ran which chunk.
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t j = 0; j < chunks; ++j) {
+      if (cancelled.load(std::memory_order_relaxed)) continue;
+      if (ctl && ctl->cancelled()) {
+        cancelled.store(true, std::memory_order_relaxed);
+        continue;
+      }
+      run_chunk(j);
+    }
+    if (cancelled.load()) throw JobCancelled{};
+  }
+
+  Moments total;
+  for (const Moments& m : parts)
+    total += m;  // chunk order: the same sums for any thread count
+  return total;
+}
+
+Result run_cpu(const Params& p, CpuMode mode, JobControl* ctl) {
+  if (auto err = validate(p)) throw InvalidRequest(*err);
+  Result res;
+  res.variant = cpu_mode_label(mode);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Moments m = simulate_cpu(p, {0, sample_count(p)}, mode, ctl);
+  const auto t1 = std::chrono::steady_clock::now();
+  res.ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  res.estimate = make_estimate(m, p);
+  res.path_steps_per_s = static_cast<double>(res.estimate.paths) * p.steps / (res.ms * 1e-3);
+  res.note = "std::mt19937_64 + std::normal_distribution<float>, one generator per chunk of " +
+             std::to_string(k_cpu_chunk) + " samples";
+  return res;
+}
+
+BenchRow bench_cpu(const Params& p, CpuMode mode, JobControl* ctl) {
+  // A short warm-up run starts the OpenMP thread pool and faults in the code, outside the timing.
+  Params warm = p;
+  warm.paths = std::min<int64_t>(p.paths, 2 * k_cpu_chunk);
+  (void)simulate_cpu(warm, {0, sample_count(warm)}, mode, nullptr);
+  const Result r = run_cpu(p, mode, ctl);
+  BenchRow row;
+  row.variant = r.variant;
+  row.device = "CPU";
+  row.estimate = r.estimate;
+  row.reference = reference_price(p);
+  row.ms = row.p10 = row.p90 = r.ms;
+  row.repetitions = 1;
+  row.gpath_steps_per_s = r.path_steps_per_s / 1e9;
+  row.note = "std::mt19937_64 per chunk of " + std::to_string(k_cpu_chunk) + " samples";
+  return row;
+}
+
+}  // namespace bs::montecarlo

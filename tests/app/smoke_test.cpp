@@ -1,0 +1,91 @@
+// smoke_test.cpp: the whole UI renders: headless through EGL, and in a real GLFW window under Xvfb. The
+// screenshot must show the field (many distinct colours), not a blank or a single-colour frame.
+#include <gtest/gtest.h>
+
+#include <stb_image.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "run_util.h"
+#include "test_util.h"
+
+namespace bs {
+
+namespace {
+std::string out_path(const std::string& name) {
+  const char* env = std::getenv("BLOCKSCOPE_TEST_OUT");
+  const std::string dir = env && *env ? env : BS_TEST_OUT;
+  std::filesystem::create_directories(dir);
+  const std::string p = dir + "/" + name;
+  std::filesystem::remove(p);
+  return p;
+}
+
+// Distinct RGB colours inside the left (field) half of the image.
+size_t distinct_field_colours(const std::string& png, int* w_out = nullptr, int* h_out = nullptr) {
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
+  if (!px) return 0;
+  std::set<uint32_t> colours;
+  for (int y = h / 8; y < h * 7 / 8; ++y)
+    for (int x = w / 16; x < w / 2; ++x) {
+      const unsigned char* p = px + 3 * (static_cast<size_t>(y) * w + x);
+      colours.insert(p[0] | (p[1] << 8) | (p[2] << 16));
+    }
+  stbi_image_free(px);
+  if (w_out) *w_out = w;
+  if (h_out) *h_out = h;
+  return colours.size();
+}
+}  // namespace
+
+TEST(Smoke, HeadlessEglScreenshotShowsTheField) {
+  const std::string png = out_path("headless.png");
+  const auto r = test::run_blockscope("--headless --scene heat --frames 12 --width 1280 --height 720 --screenshot " + png);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  int w = 0, h = 0;
+  const size_t colours = distinct_field_colours(png, &w, &h);
+  EXPECT_EQ(w, 1280);
+  EXPECT_EQ(h, 720);
+  EXPECT_GT(colours, 100u) << r.output;
+}
+
+TEST(Smoke, HeadlessForcedCpuPathSaysSo) {
+  const std::string png = out_path("headless_cpu.png");
+  const auto r = test::run_blockscope("--headless --render-path cpu --frames 5 --screenshot " + png);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("path: CPU (forced by --render-path cpu)"), std::string::npos) << r.output;
+  EXPECT_GT(distinct_field_colours(png), 100u);
+}
+
+TEST(Smoke, WindowUnderXvfbScreenshotShowsTheField) {
+  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run not installed";
+  const std::string png = out_path("window.png");
+  const auto r = test::run_blockscope("--scene heat --frames 12 --width 1280 --height 720 --screenshot " + png,
+                                      "xvfb-run -a -s '-screen 0 1600x1000x24'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("GLFW window"), std::string::npos) << r.output;
+  EXPECT_GT(distinct_field_colours(png), 100u) << r.output;
+}
+
+TEST(Smoke, HeadlessInteropPathOnTheGpu) {
+  BS_REQUIRE_GPU();
+  const std::string png = out_path("headless_interop.png");
+  const auto r = test::run_blockscope("--headless --render-path interop --frames 12 --screenshot " + png);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("path: CUDA + interop"), std::string::npos) << r.output;
+  EXPECT_GT(distinct_field_colours(png), 100u);
+}
+
+TEST(Smoke, HeadlessHostCopyPathOnTheGpu) {
+  BS_REQUIRE_GPU();
+  const std::string png = out_path("headless_host.png");
+  const auto r = test::run_blockscope("--headless --render-path host --frames 12 --screenshot " + png);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("path: CUDA + host copy"), std::string::npos) << r.output;
+  EXPECT_GT(distinct_field_colours(png), 100u);
+}
+
+}  // namespace bs

@@ -1,0 +1,118 @@
+// field_renderer.cpp: see field_renderer.h.
+#include "ui/gl/field_renderer.h"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+
+#include "ui/embedded.h"
+
+namespace bs::gl {
+
+FieldRenderer::FieldRenderer()
+    : m_program(Program::build(embedded::find("field.vert.glsl"), embedded::find("field.frag.glsl"), "field")) {
+  glGenVertexArrays(1, &m_vao);
+}
+
+FieldRenderer::~FieldRenderer() {
+  glDeleteVertexArrays(1, &m_vao);
+  if (m_field_tex) glDeleteTextures(1, &m_field_tex);
+  if (m_cmap_tex) glDeleteTextures(1, &m_cmap_tex);
+  if (m_out_tex) glDeleteTextures(1, &m_out_tex);
+  if (m_fbo) glDeleteFramebuffers(1, &m_fbo);
+}
+
+bool FieldRenderer::resize_field(int nx, int ny) {
+  if (nx == m_nx && ny == m_ny && m_field_tex) return false;
+  if (m_field_tex) glDeleteTextures(1, &m_field_tex);
+  glGenTextures(1, &m_field_tex);
+  glBindTexture(GL_TEXTURE_2D, m_field_tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, ny, 0, GL_RED, GL_FLOAT, nullptr);
+  // Nearest: each cell stays a crisp square when zoomed in, so block boundaries are exact.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  m_nx = nx;
+  m_ny = ny;
+  return true;
+}
+
+void FieldRenderer::upload(const float* host) {
+  glBindTexture(GL_TEXTURE_2D, m_field_tex);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, m_nx, m_ny, GL_RED, GL_FLOAT, host);
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+void FieldRenderer::ensure_output(int w, int h) {
+  if (w == m_out_w && h == m_out_h && m_out_tex) return;
+  if (!m_fbo) glGenFramebuffers(1, &m_fbo);
+  if (m_out_tex) glDeleteTextures(1, &m_out_tex);
+  glGenTextures(1, &m_out_tex);
+  glBindTexture(GL_TEXTURE_2D, m_out_tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glBindFramebuffer(GL_FRAMEBUFFER, m_fbo);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_out_tex, 0);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  m_out_w = w;
+  m_out_h = h;
+}
+
+void FieldRenderer::ensure_colormap(int index) {
+  const auto& maps = builtin_colormaps();
+  index = std::clamp(index, 0, static_cast<int>(maps.size()) - 1);
+  if (index == m_cmap_index && m_cmap_tex) return;
+  if (!m_cmap_tex) glGenTextures(1, &m_cmap_tex);
+  glBindTexture(GL_TEXTURE_2D, m_cmap_tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, maps[static_cast<size_t>(index)].rgba.data());
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  m_cmap_index = index;
+}
+
+unsigned FieldRenderer::render(int w, int h, const FieldStyle& s) {
+  w = std::max(w, 1);
+  h = std::max(h, 1);
+  ensure_output(w, h);
+  ensure_colormap(s.colormap);
+  GLint prev_fbo = 0, prev_viewport[4];
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &prev_fbo);
+  glGetIntegerv(GL_VIEWPORT, prev_viewport);
+  glBindFramebuffer(GL_FRAMEBUFFER, m_fbo);
+  glViewport(0, 0, w, h);
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glUseProgram(m_program.id());
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, m_field_tex);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, m_cmap_tex);
+  glUniform1i(m_program.uniform("u_field"), 0);
+  glUniform1i(m_program.uniform("u_colormap"), 1);
+  glUniform2f(m_program.uniform("u_range"), s.range_min, s.range_max);
+  glUniform2i(m_program.uniform("u_size"), m_nx, m_ny);
+  glUniform2i(m_program.uniform("u_covered"), static_cast<int>(std::min<int64_t>(s.covered_x, m_nx)),
+              static_cast<int>(std::min<int64_t>(s.covered_y, m_ny)));
+  glUniform1i(m_program.uniform("u_grid_lines"), s.block_lines ? 1 : 0);
+  glUniform2i(m_program.uniform("u_block"), static_cast<int>(std::max<int64_t>(1, s.block_x)),
+              static_cast<int>(std::max<int64_t>(1, s.block_y)));
+  glBindVertexArray(m_vao);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glUseProgram(0);
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(prev_fbo));
+  glViewport(prev_viewport[0], prev_viewport[1], prev_viewport[2], prev_viewport[3]);
+  return m_out_tex;
+}
+
+}  // namespace bs::gl

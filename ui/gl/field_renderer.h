@@ -1,0 +1,57 @@
+// field_renderer.h: draws a scalar field (one float per cell) colormapped into an offscreen RGBA image that the
+// UI shows with ImGui::Image. The field lives in a GL_R32F texture that CUDA writes through interop, or that is
+// filled from host memory (host-copy and CPU paths).
+#pragma once
+
+#include <cstdint>
+
+#include "ui/colormap.h"
+#include "ui/gl/shader.h"
+
+namespace bs::gl {
+
+struct FieldStyle {
+  float range_min = 0.0f;
+  float range_max = 1.0f;
+  int colormap = 0;            // index into builtin_colormaps()
+  int64_t covered_x = INT64_MAX;  // cells at or beyond are hatched (not computed by any thread)
+  int64_t covered_y = INT64_MAX;
+  bool block_lines = false;    // draw block boundaries
+  int64_t block_x = 32, block_y = 8;
+};
+
+class FieldRenderer {
+ public:
+  FieldRenderer();
+  ~FieldRenderer();
+  FieldRenderer(const FieldRenderer&) = delete;
+  FieldRenderer& operator=(const FieldRenderer&) = delete;
+
+  // (Re)creates the field texture when the size changes; returns true if it was recreated (interop must then
+  // register the new texture).
+  bool resize_field(int nx, int ny);
+  unsigned field_texture() const { return m_field_tex; }
+  int nx() const { return m_nx; }
+  int ny() const { return m_ny; }
+  // Host paths: copies nx*ny floats into the field texture.
+  void upload(const float* host);
+
+  // Renders into the output image of w x h pixels; returns its texture (for ImGui::Image).
+  unsigned render(int w, int h, const FieldStyle& style);
+  unsigned output_texture() const { return m_out_tex; }
+
+ private:
+  void ensure_output(int w, int h);
+  void ensure_colormap(int index);
+
+  Program m_program;
+  unsigned m_vao = 0;
+  unsigned m_field_tex = 0;
+  unsigned m_cmap_tex = 0;
+  int m_cmap_index = -1;
+  unsigned m_fbo = 0, m_out_tex = 0;
+  int m_out_w = 0, m_out_h = 0;
+  int m_nx = 0, m_ny = 0;
+};
+
+}  // namespace bs::gl

@@ -1,0 +1,224 @@
+// heat_panel.cpp: see heat_panel.h.
+#include "ui/heat_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "ui/colormap.h"
+#include "ui/plot.h"
+
+namespace bs::ui {
+
+namespace {
+
+void error_text(const std::string& s) {
+  if (!s.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", s.c_str());
+}
+void section_title(const char* title) {
+  ImGui::Spacing();
+  ImGui::Separator();
+  ImGui::TextDisabled("%s", title);
+}
+void advice_text(const std::string& s) {
+  if (!s.empty()) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", s.c_str());
+}
+
+void physics_section(HeatPanelModel& m, HeatPanelActions& a) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  ImGui::InputInt2("grid nx, ny", m.size);
+  ImGui::SameLine();
+  const char* patterns[] = {"hot spots", "gaussian", "noise"};
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  ImGui::Combo("##pattern", &m.pattern, patterns, 3);
+  ImGui::SameLine();
+  if (ImGui::Button("Apply")) a.apply_size = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rebuild the grid at this size (64..8192 each side, any size)");
+  for (int v : {256, 1000, 2048, 4096, 8192}) {
+    char label[16];
+    std::snprintf(label, sizeof label, "%d", v);
+    if (ImGui::SmallButton(label)) {
+      m.size[0] = m.size[1] = v;
+      a.apply_size = true;
+    }
+    ImGui::SameLine();
+  }
+  if (ImGui::SmallButton("1000x777")) {
+    m.size[0] = 1000, m.size[1] = 777;
+    a.apply_size = true;
+  }
+
+  const float limit = heat::max_stable_dt(m.params.alpha, m.params.dx);
+  bool changed = false;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  changed |= ImGui::InputFloat("alpha", &m.params.alpha, 0.0f, 0.0f, "%.4g");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  changed |= ImGui::InputFloat("dx", &m.params.dx, 0.0f, 0.0f, "%.4g");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  changed |= ImGui::InputFloat("dt", &m.params.dt, 0.0f, 0.0f, "%.4g");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("dt = limit")) {
+    m.params.dt = limit;
+    changed = true;
+  }
+  ImGui::TextDisabled("stability: dt <= dx^2/(4 alpha) = %.4g   (r = %.3f of max 0.25)", limit, m.params.r());
+  int boundary = m.params.boundary == heat::Boundary::Fixed ? 0 : 1;
+  changed |= ImGui::RadioButton("fixed temperature", &boundary, 0);
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("insulated", &boundary, 1);
+  m.params.boundary = boundary == 0 ? heat::Boundary::Fixed : heat::Boundary::Insulated;
+  if (boundary == 0) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    changed |= ImGui::InputFloat("T edge", &m.params.boundary_temp, 0.0f, 0.0f, "%.3g");
+  }
+  if (changed) a.physics_changed = true;
+  error_text(m.param_error);
+}
+
+void run_section(HeatPanelModel& m, HeatPanelActions& a) {
+  if (ImGui::Button(m.paused ? "Run" : "Pause")) m.paused = !m.paused;
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) a.step_once = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) a.reset = true;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderInt("steps/frame", &m.steps_per_frame, 1, 500, "%d", ImGuiSliderFlags_Logarithmic);
+  ImGui::Text("t = %.4g   steps = %lld", m.simulated_time, static_cast<long long>(m.steps_done));
+}
+
+void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
+  bool changed = false;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  changed |= ImGui::InputInt2("blockDim x, y", m.block);
+  for (auto [bx, by] : {std::pair{32, 8}, std::pair{16, 16}, std::pair{32, 32}, std::pair{64, 4}, std::pair{8, 8},
+                        std::pair{256, 1}}) {
+    char label[16];
+    std::snprintf(label, sizeof label, "%dx%d", bx, by);
+    if (ImGui::SmallButton(label)) {
+      m.block[0] = bx, m.block[1] = by;
+      changed = true;
+    }
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+  changed |= ImGui::Checkbox("set grid by hand", &m.manual_grid);
+  if (m.manual_grid) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    changed |= ImGui::InputInt2("gridDim x, y", m.grid);
+    if (ImGui::SmallButton("floor division (the tutorial mistake)")) {
+      m.grid[0] = std::max(1, m.size[0] / std::max(1, m.block[0]));
+      m.grid[1] = std::max(1, m.size[1] / std::max(1, m.block[1]));
+      changed = true;
+    }
+  } else {
+    ImGui::SameLine();
+    ImGui::TextDisabled("grid = ceil(n / block) = %lldx%lld", static_cast<long long>(m.default_grid.x),
+                        static_cast<long long>(m.default_grid.y));
+  }
+  if (changed) a.launch_changed = true;
+  error_text(m.launch_error);
+  advice_text(m.launch_advice);
+  if (m.launch_error.empty()) {
+    if (m.coverage.full()) {
+      ImGui::TextDisabled("every cell has a thread");
+    } else {
+      ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.8f, 1.0f), "%lld cells have no thread (hatched): the grid covers %lldx%lld",
+                         static_cast<long long>(m.coverage.uncovered_cells), static_cast<long long>(m.coverage.covered_x),
+                         static_cast<long long>(m.coverage.covered_y));
+    }
+  }
+}
+
+void view_section(HeatPanelModel& m) {
+  const auto& maps = builtin_colormaps();
+  std::vector<const char*> names;
+  for (const auto& c : maps) names.push_back(c.name.c_str());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::Combo("colormap", &m.colormap, names.data(), static_cast<int>(names.size()));
+  ImGui::SameLine();
+  ImGui::Checkbox("auto range", &m.auto_range);
+  if (!m.auto_range) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    ImGui::InputFloat2("range", m.range);
+  }
+  ImGui::Checkbox("show block boundaries", &m.block_lines);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderFloat("brush radius", &m.brush_radius, 1.0f, 200.0f, "%.0f cells", ImGuiSliderFlags_Logarithmic);
+  ImGui::TextDisabled("paint: left drag = heat (%.2g), right drag = cold (%.2g)", m.brush_hot, m.brush_cold);
+}
+
+void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
+  const double cells = static_cast<double>(m.params.nx) * static_cast<double>(m.params.ny);
+  ImGui::Text("%s", m.compute_label.c_str());
+  if (m.step_ms.count > 0) {
+    const double mcells = cells / (m.step_ms.median * 1e-3) / 1e6;
+    const double gbs = 8.0 * cells / (m.step_ms.median * 1e-3) / 1e9;
+    ImGui::Text("per step: median %.4f ms  (p10 %.4f, p90 %.4f, n=%zu)", m.step_ms.median, m.step_ms.p10, m.step_ms.p90,
+                m.step_ms.count);
+    ImGui::Text("%.0f Mcell/s   %.1f GB/s effective (8 B/cell/step)", mcells, gbs);
+    if (m.copy_gb_per_s > 0)
+      ImGui::Text("= %.0f%% of the copy kernel's %.0f GB/s on this GPU", 100.0 * gbs / m.copy_gb_per_s, m.copy_gb_per_s);
+    ImGui::TextDisabled("first batch %.3f ms/step and %zu warm-up batches excluded", m.first_step_ms, m.warmup_discarded);
+  } else {
+    ImGui::TextDisabled("no timings yet (run the simulation)");
+  }
+  if (m.gpu && ImGui::SmallButton("measure copy-kernel bandwidth")) a.measure_copy = true;
+
+  section_title("CPU baselines (same stencil, same grid)");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  ImGui::InputInt("CPU steps", &m.cpu_steps);
+  m.cpu_steps = std::clamp(m.cpu_steps, 1, 10000);
+  for (int i = 0; i < 2; ++i) {
+    CpuBaselineView& c = m.cpu[i];
+    ImGui::PushID(i);
+    if (c.running) {
+      if (ImGui::SmallButton("cancel")) a.cancel_cpu[i] = true;
+      ImGui::SameLine();
+      char overlay[64];
+      std::snprintf(overlay, sizeof overlay, "%s %.0f%%", c.label.c_str(), c.progress * 100.0);
+      ImGui::ProgressBar(static_cast<float>(c.progress), ImVec2(-1, 0), overlay);
+    } else {
+      if (ImGui::SmallButton("run")) a.run_cpu[i] = true;
+      ImGui::SameLine();
+      ImGui::Text("%s", c.label.c_str());
+      if (c.ms_per_step) {
+        ImGui::SameLine();
+        const bool stale = c.measured_cells != static_cast<int64_t>(cells);
+        ImGui::Text(": %.3f ms/step%s", *c.ms_per_step, stale ? " (other grid size)" : "");
+        if (!stale && m.step_ms.count > 0 && m.gpu) {
+          ImGui::SameLine();
+          ImGui::TextColored(ImVec4(0.4f, 1.0f, 0.5f, 1.0f), "GPU speedup x%.1f", *c.ms_per_step / m.step_ms.median);
+        }
+      }
+      if (!c.status.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(%s)", c.status.c_str());
+      }
+    }
+    ImGui::PopID();
+  }
+
+  section_title("recent per-step times");
+  const PlotSeries s{.label = "ms/step (median, p10-p90 band)", .x = m.history_x, .y = m.history_ms,
+                     .color = IM_COL32(255, 170, 60, 255), .y_lo = m.history_lo, .y_hi = m.history_hi};
+  PlotAxes axes{.x_label = "batch", .y_label = "ms per step"};
+  plot_lines("heat_timing", ImVec2(0, ImGui::GetFontSize() * 9), axes, std::span(&s, 1));
+}
+
+}  // namespace
+
+void draw_heat_panel(HeatPanelModel& m, HeatPanelActions& a) {
+  if (ImGui::CollapsingHeader("Grid and physics", ImGuiTreeNodeFlags_DefaultOpen)) physics_section(m, a);
+  if (ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) run_section(m, a);
+  if (ImGui::CollapsingHeader("Launch configuration", ImGuiTreeNodeFlags_DefaultOpen)) launch_section(m, a);
+  if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) view_section(m);
+  if (ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(m, a);
+  error_text(m.runtime_error);
+}
+
+}  // namespace bs::ui
