@@ -11,6 +11,7 @@ void register_all_benches(CLI::App& bench, BenchContext& ctx) {
   register_interop_bench(bench, ctx);
   register_montecarlo_bench(bench, ctx);
   register_vector_bench(bench, ctx);
+  register_matmul_bench(bench, ctx);
 }
 
 void Table::print(std::ostream& out) const {

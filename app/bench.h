@@ -19,6 +19,7 @@ void register_heat_bench(CLI::App& bench, BenchContext& ctx);
 void register_interop_bench(CLI::App& bench, BenchContext& ctx);
 void register_montecarlo_bench(CLI::App& bench, BenchContext& ctx);
 void register_vector_bench(CLI::App& bench, BenchContext& ctx);
+void register_matmul_bench(CLI::App& bench, BenchContext& ctx);
 // Labs added later declare their register_<lab>_bench here and call it from register_all_benches.
 void register_all_benches(CLI::App& bench, BenchContext& ctx);
 

@@ -1,6 +1,6 @@
 // bench_interop.cpp: `blockscope bench interop --size N --frames F`: what one frame of the field costs on its way
 // into GL, through CUDA-GL interop (map, kernel writes the texture, unmap) and through the host (device-to-host
-// copy into pinned memory, glTexSubImage2D), measured in the same run on the same field.
+// copy into pinned memory, glBufferSubData), measured in the same run on the same field.
 #include <glad/gl.h>
 
 #include <chrono>
@@ -45,7 +45,7 @@ int run(const InteropBenchArgs& a) {
   solver.step(10);
   solver.sync();
   interop::HostStaging staging;
-  auto interop = interop::TextureInterop::create(renderer.field_texture(), static_cast<int>(p.nx), static_cast<int>(p.ny), &err);
+  auto interop = interop::FieldInterop::create(renderer.field_buffer(), static_cast<size_t>(p.cells()), &err);
 
   using clock = std::chrono::steady_clock;
   auto time_frames = [&](auto&& frame) {
@@ -68,7 +68,7 @@ int run(const InteropBenchArgs& a) {
       interop->write(solver.device_field(), solver.stream_handle());
       solver.sync();
     });
-    t.rows.push_back({"interop: map, kernel writes texture, unmap", fmt_fixed(s_interop.median, 1), fmt_fixed(s_interop.p10, 1),
+    t.rows.push_back({"interop: map, kernel writes the GL buffer, unmap", fmt_fixed(s_interop.median, 1), fmt_fixed(s_interop.p10, 1),
                       fmt_fixed(s_interop.p90, 1), fmt_fixed(mib, 1)});
   } else {
     std::printf("interop unavailable here: %s\n", err.c_str());
@@ -76,7 +76,7 @@ int run(const InteropBenchArgs& a) {
   s_host = time_frames([&] {
     renderer.upload(staging.download(solver.device_field(), static_cast<size_t>(p.cells()), solver.stream_handle()));
   });
-  t.rows.push_back({"host copy: D2H to pinned, glTexSubImage2D", fmt_fixed(s_host.median, 1), fmt_fixed(s_host.p10, 1),
+  t.rows.push_back({"host copy: D2H to pinned, glBufferSubData", fmt_fixed(s_host.median, 1), fmt_fixed(s_host.p10, 1),
                     fmt_fixed(s_host.p90, 1), fmt_fixed(mib, 1)});
   t.print(std::cout);
   if (interop) std::printf("interop is %.1fx faster than the host-copy path at %s\n", s_host.median / s_interop.median,

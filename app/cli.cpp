@@ -28,7 +28,7 @@ int run_cli(int argc, char** argv) {
   CLI::App cli{"blockscope: see how CUDA kernels run, live, and time them honestly against the CPU"};
   cli.set_version_flag("--version", "blockscope 0.1.0");
   AppOptions opt;
-  std::string render_path = "auto", size = "1024", block = "32x8", grid, scene = "heat";
+  std::string render_path = "auto", size = "1024", block = "64x4", grid, scene = "heat";
   cli.add_flag("--headless", opt.headless, "Render offscreen through EGL (no window, no X server)");
   cli.add_option("--scene", scene, "Lab to open: heat");
   cli.add_option("--frames", opt.frames, "Exit after this many frames")->check(CLI::PositiveNumber);
@@ -36,6 +36,8 @@ int run_cli(int argc, char** argv) {
   cli.add_option("--render-path", render_path, "auto | interop | host | cpu");
   cli.add_option("--size", size, "Heat grid: N or NXxNY (64..8192)");
   cli.add_option("--block", block, "Heat kernel block: XxY");
+  cli.add_option("--cells-per-thread", opt.heat.cells_per_thread, "Heat cells per thread down y: 1, 2, 4, 8")
+      ->check(CLI::IsMember({1, 2, 4, 8}));
   cli.add_option("--grid", grid, "Heat kernel grid by hand: XxY (default: ceil-div covering grid)");
   cli.add_option("--steps-per-frame", opt.heat.steps_per_frame, "Heat steps per frame")->check(CLI::Range(1, 10000));
   cli.add_option("--width", opt.width, "Window or image width")->check(CLI::Range(64, 16384));

@@ -26,6 +26,7 @@ HeatLab::HeatLab(LabEnv& env, const HeatLabOptions& opt) : m_env(env) {
   m_model.size[1] = static_cast<int>(opt.ny);
   m_model.block[0] = static_cast<int>(opt.block.x);
   m_model.block[1] = static_cast<int>(opt.block.y);
+  m_model.cells_per_thread = opt.cells_per_thread;
   if (opt.grid) {
     m_model.manual_grid = true;
     m_model.grid[0] = static_cast<int>(opt.grid->x);
@@ -65,8 +66,7 @@ void HeatLab::rebuild() {
 void HeatLab::ensure_interop() {
   if (!m_gpu || m_env.path.path != RenderPath::Interop || m_interop) return;
   std::string err;
-  m_interop = interop::TextureInterop::create(m_renderer->field_texture(), static_cast<int>(m_params.nx),
-                                              static_cast<int>(m_params.ny), &err);
+  m_interop = interop::FieldInterop::create(m_renderer->field_buffer(), static_cast<size_t>(m_params.cells()), &err);
   if (!m_interop) {
     // Step down the ladder: CUDA keeps computing, frames go through host memory.
     m_env.path = settle_interop(m_env.path, false, err, m_env.gl->info().renderer, m_env.gl->info().software());
@@ -151,7 +151,9 @@ void HeatLab::apply_launch() {
   const DeviceLimits limits = m_env.device.available ? m_env.device.limits : DeviceLimits{};
   m_model.launch_error.clear();
   m_model.launch_advice.clear();
-  m_model.default_grid = covering_grid(block, domain);
+  const int cpt = m_model.cells_per_thread;
+  const Dim2 region = heat::cells_of(block, cpt);  // the cells one block covers
+  m_model.default_grid = covering_grid(region, domain);
   if (auto err = validate_block(block, limits)) {
     m_model.launch_error = *err + " - the kernel keeps its previous configuration";
     return;
@@ -164,7 +166,7 @@ void HeatLab::apply_launch() {
   if (auto adv = block_advice(block, limits)) m_model.launch_advice = *adv;
   if (m_gpu) {
     try {
-      m_gpu->set_launch(block, grid);
+      m_gpu->set_launch(block, grid, cpt);
     } catch (const InvalidRequest& e) {
       m_model.launch_error = e.what();
       return;
@@ -172,8 +174,8 @@ void HeatLab::apply_launch() {
     m_model.coverage = m_gpu->coverage();
   } else {
     // The CPU computes every cell, so nothing is hatched; say what the GPU launch would have left out.
-    m_model.coverage = coverage_of(m_model.default_grid, block, domain);
-    const Coverage gpu_cov = coverage_of(grid, block, domain);
+    m_model.coverage = coverage_of(m_model.default_grid, region, domain);
+    const Coverage gpu_cov = coverage_of(grid, region, domain);
     if (!gpu_cov.full())
       m_model.launch_advice = "on a GPU this grid would leave " + std::to_string(gpu_cov.uncovered_cells) +
                               " cells without a thread; the CPU fallback computes every cell";
@@ -335,7 +337,8 @@ void HeatLab::update() {
       if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
     }
     if (m_actions.measure_copy && m_gpu) {
-      const heat::GpuBench b = heat::bench_gpu(m_params, Dim2{m_model.block[0], m_model.block[1]}, 20, 3);
+      const heat::GpuBench b =
+          heat::bench_gpu(m_params, Dim2{m_model.block[0], m_model.block[1]}, 20, 3, m_model.cells_per_thread);
       m_model.copy_gb_per_s = b.copy_gb_per_s;
     }
     if (m_paint) paint(m_paint->x, m_paint->y, m_paint->value);
@@ -357,7 +360,7 @@ void HeatLab::update() {
   style.covered_y = m_model.coverage.covered_y;
   style.block_lines = m_model.block_lines;
   style.block_x = m_model.block[0];
-  style.block_y = m_model.block[1];
+  style.block_y = static_cast<int64_t>(m_model.block[1]) * m_model.cells_per_thread;
   m_view_texture = m_renderer->render(m_view_w, m_view_h, style);
 }
 

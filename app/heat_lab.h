@@ -19,7 +19,8 @@ namespace bs {
 
 struct HeatLabOptions {
   int64_t nx = 1024, ny = 1024;
-  Dim2 block{32, 8};
+  Dim2 block{64, 4};
+  int cells_per_thread = heat::k_default_cells_per_thread;
   std::optional<Dim2> grid;
   int steps_per_frame = 10;
 };
@@ -61,7 +62,7 @@ class HeatLab final : public Lab {
   std::unique_ptr<heat::GpuSolver> m_gpu;
   std::vector<float> m_cpu_field, m_cpu_tmp;
   std::unique_ptr<gl::FieldRenderer> m_renderer;
-  std::unique_ptr<interop::TextureInterop> m_interop;
+  std::unique_ptr<interop::FieldInterop> m_interop;
   std::unique_ptr<interop::HostStaging> m_staging;
   bool m_dirty = true;
   int m_pending_steps = 0;

@@ -43,16 +43,17 @@ int run_info(const InfoOptions& opt) {
               gi.platform.c_str());
   PathDecision p = decide_path(*request, d.available, d.reason, gi.renderer, gi.software());
   if (p.try_interop) {
-    // A real registration attempt on a small R32F texture: the same test the app makes.
-    GLuint tex = 0;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, 64, 64, 0, GL_RED, GL_FLOAT, nullptr);
+    // A real registration attempt on a small field buffer: the same test the app makes.
+    GLuint buf = 0;
+    glGenBuffers(1, &buf);
+    glBindBuffer(GL_TEXTURE_BUFFER, buf);
+    glBufferData(GL_TEXTURE_BUFFER, 64 * 64 * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
     std::string reg_err;
-    auto t = interop::TextureInterop::create(tex, 64, 64, &reg_err);
+    auto t = interop::FieldInterop::create(buf, 64 * 64, &reg_err);
     p = settle_interop(p, t != nullptr, reg_err, gi.renderer, gi.software());
     t.reset();
-    glDeleteTextures(1, &tex);
+    glDeleteBuffers(1, &buf);
   }
   std::printf("render path:   %s (%s)\n", to_string(p.path), p.reason.c_str());
   return 0;

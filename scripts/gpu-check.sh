@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (see scripts/make-devbin.sh): GPU tests, compute-sanitizer, benchmarks, screenshots.
 # Everything goes to one log, $OUT/gpu-check.log (or /tmp when OUT is unset); screenshots to $OUT/shots.
-#   bash scripts/gpu-check.sh tests sanitize bench shots     (default: all four)
+#   bash scripts/gpu-check.sh tests sanitize bench labs shots     (default: all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/gpu-check}
@@ -12,9 +12,10 @@ export LD_LIBRARY_PATH="$PWD/.devbin/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH
 export BLOCKSCOPE_BIN="$PWD/.devbin/blockscope" BLOCKSCOPE_TEST_OUT="$out/shots"
 bin=.devbin
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(tests sanitize bench shots)
+[ ${#steps[@]} -gt 0 ] || steps=(tests sanitize bench labs shots)
 say() { echo "=== $*" | tee -a "$log"; }
-run() { say "\$ $*"; "$@" >>"$log" 2>&1; local rc=$?; echo "rc=$rc" >>"$log"; echo "    rc=$rc"; }
+# Every command gets a time limit, so one hang cannot eat the GPU machine's lease.
+run() { say "\$ $*"; timeout -k 5 "${LIMIT:-240}" "$@" >>"$log" 2>&1; local rc=$?; echo "rc=$rc" >>"$log"; echo "    rc=$rc"; }
 
 say "$(date -u '+%Y-%m-%d %H:%M UTC') $(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader)"
 for s in "${steps[@]}"; do
@@ -23,16 +24,26 @@ for s in "${steps[@]}"; do
       for t in "$bin"/*_tests; do run "$t" --gtest_brief=1; done ;;
     sanitize)
       # The sticky-error test makes an illegal access on purpose: excluded from memcheck.
-      for t in "$bin"/*_tests; do
-        filter=$(grep -qa "HeatGpu" "$t" && echo 'HeatGpu.*:-*Sticky*' || echo '*Gpu*:-*Sticky*')
-        run compute-sanitizer --tool memcheck --error-exitcode 9 "$t" --gtest_brief=1 "--gtest_filter=$filter"
-        run compute-sanitizer --tool racecheck --error-exitcode 9 "$t" --gtest_brief=1 "--gtest_filter=$filter"
-      done ;;
+      run compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/heat_tests" --gtest_brief=1 '--gtest_filter=HeatGpu.*:-*Sticky*'
+      run compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/heat_tests" --gtest_brief=1 '--gtest_filter=HeatGpu.*:-*Sticky*'
+      run compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/matmul_tests" --gtest_brief=1 '--gtest_filter=*Gpu*:-*Large*:*Bench*'
+      run compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/matmul_tests" --gtest_brief=1 '--gtest_filter=*Gpu*:-*Large*:*Bench*'
+      run compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/vector_tests" --gtest_brief=1 '--gtest_filter=*Gpu*'
+      run compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/montecarlo_tests" --gtest_brief=1 '--gtest_filter=*Histogram*' ;;
     bench)
       run "$bin/blockscope" info
       run "$bin/blockscope" bench heat --size 8192 --steps 100 --cpu-steps 3
       run "$bin/blockscope" bench heat --size 8192 --steps 100 --block 16x16 --device gpu
+      run "$bin/blockscope" bench heat --size 8192 --steps 100 --block 64x4 --device gpu
       run "$bin/blockscope" bench interop --size 2048 --frames 300 ;;
+    labs)
+      run "$bin/blockscope" bench matmul --m 4096 --n 4096 --k 4096 --device gpu
+      run "$bin/blockscope" bench montecarlo --device gpu
+      run "$bin/blockscope" bench montecarlo --paths 1000000 --steps 256 --device all
+      run "$bin/blockscope" bench vector --n 256M --pinned
+      run "$bin/blockscope" bench vector --n 256M --op formula --pinned --streams 8
+      run "$bin/blockscope" occupancy --arch device --curve
+      run "$bin/blockscope" anatomy heat --size 1024 --block 32x8 --out "$out/anatomy" ;;
     shots)
       run "$bin/blockscope" --headless --render-path interop --frames 60 --size 2048 --screenshot "$out/shots/heat_interop.png"
       run "$bin/blockscope" --headless --render-path interop --frames 30 --size 1000x777 --grid 31x97 --screenshot "$out/shots/heat_uncovered.png" ;;

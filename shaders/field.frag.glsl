@@ -3,7 +3,7 @@
 // launch's coverage) are hatched; NaN or infinite cells are drawn magenta so a broken kernel is visible.
 in vec2 v_uv;
 out vec4 frag;
-uniform sampler2D u_field;     // R32F, nx x ny
+uniform samplerBuffer u_field; // R32F texels, row-major nx x ny (a GL buffer that CUDA writes)
 uniform sampler2D u_colormap;  // RGBA8, 256 x 1
 uniform vec2 u_range;          // value mapped to the colormap's ends
 uniform ivec2 u_size;          // nx, ny
@@ -13,8 +13,8 @@ uniform ivec2 u_block;
 void main() {
   // Row 0 of the field is drawn at the top.
   vec2 uv = vec2(v_uv.x, 1.0 - v_uv.y);
-  float v = texture(u_field, uv).r;
-  ivec2 cell = ivec2(floor(uv * vec2(u_size)));
+  ivec2 cell = clamp(ivec2(floor(uv * vec2(u_size))), ivec2(0), u_size - 1);
+  float v = texelFetch(u_field, cell.y * u_size.x + cell.x).r;
   vec3 color;
   if (isnan(v) || isinf(v)) {
     color = vec3(1.0, 0.0, 1.0);

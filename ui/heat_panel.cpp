@@ -105,6 +105,18 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
     ImGui::SameLine();
   }
   ImGui::NewLine();
+  {
+    const char* choices[] = {"1 (one thread per cell)", "2", "4", "8"};
+    int idx = m.cells_per_thread == 1 ? 0 : m.cells_per_thread == 2 ? 1 : m.cells_per_thread == 4 ? 2 : 3;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+    if (ImGui::Combo("cells per thread (down y)", &idx, choices, 4)) {
+      m.cells_per_thread = heat::k_cells_per_thread_choices[idx];
+      changed = true;
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Thread (x, y) computes cells (x, y*C) .. (x, y*C + C-1).\nMore cells per thread keep more loads in "
+                        "flight: the\nstencil gets closer to the memory system's real ceiling.");
+  }
   changed |= ImGui::Checkbox("set grid by hand", &m.manual_grid);
   if (m.manual_grid) {
     ImGui::SameLine();
@@ -112,12 +124,12 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
     changed |= ImGui::InputInt2("gridDim x, y", m.grid);
     if (ImGui::SmallButton("floor division (the tutorial mistake)")) {
       m.grid[0] = std::max(1, m.size[0] / std::max(1, m.block[0]));
-      m.grid[1] = std::max(1, m.size[1] / std::max(1, m.block[1]));
+      m.grid[1] = std::max(1, m.size[1] / std::max(1, m.block[1] * m.cells_per_thread));
       changed = true;
     }
   } else {
     ImGui::SameLine();
-    ImGui::TextDisabled("grid = ceil(n / block) = %lldx%lld", static_cast<long long>(m.default_grid.x),
+    ImGui::TextDisabled("grid = ceil(n / (block x cells)) = %lldx%lld", static_cast<long long>(m.default_grid.x),
                         static_cast<long long>(m.default_grid.y));
   }
   if (changed) a.launch_changed = true;

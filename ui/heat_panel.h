@@ -28,7 +28,8 @@ struct HeatPanelModel {
   int pattern = 0;  // heat::InitialPattern
   int steps_per_frame = 10;
   bool paused = false;
-  int block[2] = {32, 8};
+  int block[2] = {64, 4};
+  int cells_per_thread = heat::k_default_cells_per_thread;
   bool manual_grid = false;
   int grid[2] = {32, 128};
   int colormap = 0;

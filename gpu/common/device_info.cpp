@@ -3,6 +3,9 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
+#include <thread>
+
 #include "gpu/common/cuda_check.h"
 
 namespace bs {
@@ -118,8 +121,17 @@ double peak_dram_gbs(const DeviceInfo& d) { return 2.0 * (d.mem_clock_khz * 1e3)
 namespace bs {
 bool reset_cuda_device(int index, std::string* error) {
   cudaError_t err = cudaDeviceReset();
-  if (err == cudaSuccess) err = cudaSetDevice(index);
-  if (err == cudaSuccess) err = cudaFree(nullptr);
+  // Right after a fault the driver may still be tearing the old context down and answer "busy or unavailable"
+  // for a moment: retry for up to about three seconds before giving up on the GPU.
+  for (int attempt = 0; attempt < 30; ++attempt) {
+    if (err == cudaSuccess || err == cudaErrorDevicesUnavailable) {
+      (void)cudaGetLastError();
+      err = cudaSetDevice(index);
+      if (err == cudaSuccess) err = cudaFree(nullptr);
+    }
+    if (err != cudaErrorDevicesUnavailable) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
   if (err != cudaSuccess) {
     if (error) *error = std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
     (void)cudaGetLastError();

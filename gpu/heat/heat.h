@@ -54,6 +54,13 @@ struct Brush {
 };
 void apply_brush_cpu(std::vector<float>& field, int64_t nx, int64_t ny, const Brush& b);
 
+// Coarsening: each thread computes `cells_per_thread` cells down its column (1, 2, 4 or 8). The region one block
+// covers is then block.x by block.y * cells_per_thread cells.
+constexpr int k_cells_per_thread_choices[] = {1, 2, 4, 8};
+constexpr int k_default_cells_per_thread = 4;
+std::optional<std::string> validate_cells_per_thread(int c);
+inline Dim2 cells_of(Dim2 block, int cells_per_thread) { return {block.x, block.y * cells_per_thread}; }
+
 // --- CPU baselines ----------------------------------------------------------------------------------------------
 enum class CpuMode { OneThread, AllThreads };
 const char* cpu_mode_label(CpuMode m);  // "CPU, 1 thread" / "CPU, all N threads (OpenMP)"
@@ -82,11 +89,13 @@ class GpuSolver {
   void upload(const std::vector<float>& field);
   std::vector<float> download();
 
-  // block: any shape the device accepts. grid: nullopt = covering grid (ceil-div); a smaller grid leaves cells
-  // that no thread computes (they keep their old values, and the renderer marks them).
-  void set_launch(Dim2 block, std::optional<Dim2> grid = std::nullopt);
+  // block: any shape the device accepts. cells_per_thread (1, 2, 4, 8): each thread computes that many cells
+  // down its column. grid: nullopt = covering grid (ceil-div); a smaller grid leaves cells that no thread
+  // computes (they keep their old values, and the renderer marks them).
+  void set_launch(Dim2 block, std::optional<Dim2> grid = std::nullopt, int cells_per_thread = 1);
   Dim2 block() const;
   Dim2 grid() const;
+  int cells_per_thread() const;
   Coverage coverage() const;
 
   // Issues `steps` steps on the solver's stream, timed with CUDA events (read later by poll_timings).
@@ -126,7 +135,7 @@ struct GpuBench {
   double copy_ms = 0;
 };
 // Times `steps` GPU steps per repetition (after warm-up), and a float4 copy kernel of the same footprint.
-GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions = 7);
+GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions = 7, int cells_per_thread = 1);
 BenchRow bench_cpu(const Params& p, CpuMode mode, int steps, JobControl* ctl = nullptr);
 
 }  // namespace bs::heat

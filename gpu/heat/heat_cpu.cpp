@@ -33,6 +33,12 @@ std::optional<std::string> validate(const Params& p) {
   return std::nullopt;
 }
 
+std::optional<std::string> validate_cells_per_thread(int c) {
+  for (int k : k_cells_per_thread_choices)
+    if (c == k) return std::nullopt;
+  return "cells per thread must be 1, 2, 4 or 8 (got " + std::to_string(c) + ")";
+}
+
 std::vector<float> make_initial(const Params& p, InitialPattern pattern, uint32_t seed) {
   std::vector<float> f(static_cast<size_t>(p.cells()));
   const double sx = static_cast<double>(p.nx), sy = static_cast<double>(p.ny);

@@ -14,21 +14,46 @@ namespace bs::heat {
 
 namespace {
 
-// Thread (x, y) updates cell (x, y). Out-of-domain threads (the ragged edge of a covering grid) return at once.
-// Neighbours come through the read-only path; the four loads of a warp's neighbours hit L1/L2, so DRAM sees
-// roughly one read and one write per cell.
-template <bool Fixed>
+// Thread (x, y) updates the C cells (x, y*C) .. (x, y*C + C - 1): with C = 1 this is the textbook kernel, one
+// thread per cell. Out-of-domain threads (the ragged edge of a covering grid) return at once. The C + 2 loads of
+// a thread's column are independent, so a thread keeps several DRAM requests in flight: the textbook kernel's one
+// 4-byte load per thread is too little to cover memory latency on a large GPU. West and east neighbours hit
+// L1 (the warp loaded those lines), so DRAM still sees about one read and one write per cell.
+template <bool Fixed, int C>
 __global__ void step_kernel(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, float r, float bt) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= nx || y >= ny) return;
-  const size_t i = static_cast<size_t>(y) * nx + x;
-  const float c = __ldg(in + i);
-  const float w = x > 0 ? __ldg(in + i - 1) : (Fixed ? bt : c);
-  const float e = x + 1 < nx ? __ldg(in + i + 1) : (Fixed ? bt : c);
-  const float n = y > 0 ? __ldg(in + i - nx) : (Fixed ? bt : c);
-  const float s = y + 1 < ny ? __ldg(in + i + nx) : (Fixed ? bt : c);
-  out[i] = stencil_update(c, w, e, n, s, r);
+  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * C;
+  if (x >= nx || y0 >= ny) return;
+  float col[C + 2];  // rows y0 - 1 .. y0 + C of column x
+#pragma unroll
+  for (int k = 0; k < C + 2; ++k) {
+    const int yy = y0 - 1 + k;
+    col[k] = (yy >= 0 && yy < ny) ? __ldg(in + static_cast<size_t>(yy) * nx + x) : bt;
+  }
+#pragma unroll
+  for (int k = 0; k < C; ++k) {
+    const int y = y0 + k;
+    if (y >= ny) break;
+    const size_t i = static_cast<size_t>(y) * nx + x;
+    const float c = col[k + 1];
+    // Off-grid neighbours: the fixed edge temperature (Dirichlet), or the cell itself (insulated, zero flux).
+    const float n = y > 0 ? col[k] : (Fixed ? bt : c);
+    const float s = y + 1 < ny ? col[k + 2] : (Fixed ? bt : c);
+    const float w = x > 0 ? __ldg(in + i - 1) : (Fixed ? bt : c);
+    const float e = x + 1 < nx ? __ldg(in + i + 1) : (Fixed ? bt : c);
+    out[i] = stencil_update(c, w, e, n, s, r);
+  }
+}
+
+template <bool Fixed>
+void launch_stencil(int cells_per_thread, dim3 g, dim3 b, cudaStream_t st, const float* in, float* out, int nx, int ny,
+                 float r, float bt) {
+  switch (cells_per_thread) {
+    case 1: step_kernel<Fixed, 1><<<g, b, 0, st>>>(in, out, nx, ny, r, bt); break;
+    case 2: step_kernel<Fixed, 2><<<g, b, 0, st>>>(in, out, nx, ny, r, bt); break;
+    case 4: step_kernel<Fixed, 4><<<g, b, 0, st>>>(in, out, nx, ny, r, bt); break;
+    default: step_kernel<Fixed, 8><<<g, b, 0, st>>>(in, out, nx, ny, r, bt); break;
+  }
 }
 
 __global__ void brush_kernel(float* field, int nx, int ny, int x0, int y0, int w, int h, float cx, float cy, float r2,
@@ -57,6 +82,7 @@ struct GpuSolver::Impl {
   EventTimer timer;
   Dim2 block{32, 8};
   Dim2 grid{};
+  int cells_per_thread = 1;
   DeviceLimits limits;
 
   void launch_step() {
@@ -66,9 +92,9 @@ struct GpuSolver::Impl {
     const dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y));
     const int nx = static_cast<int>(params.nx), ny = static_cast<int>(params.ny);
     if (params.boundary == Boundary::Fixed)
-      step_kernel<true><<<g, b, 0, stream.get()>>>(in, out, nx, ny, params.r(), params.boundary_temp);
+      launch_stencil<true>(cells_per_thread, g, b, stream.get(), in, out, nx, ny, params.r(), params.boundary_temp);
     else
-      step_kernel<false><<<g, b, 0, stream.get()>>>(in, out, nx, ny, params.r(), params.boundary_temp);
+      launch_stencil<false>(cells_per_thread, g, b, stream.get(), in, out, nx, ny, params.r(), params.boundary_temp);
     BS_CUDA_CHECK_LAUNCH();
     cur ^= 1;
   }
@@ -88,7 +114,7 @@ GpuSolver::GpuSolver(const Params& p) : m(std::make_unique<Impl>()) {
                          std::to_string(free_b >> 20) + " MiB are free");
   m->buf[0].resize(n);
   m->buf[1].resize(n);
-  m->grid = covering_grid(m->block, {p.nx, p.ny});
+  m->grid = covering_grid(cells_of(m->block, 1), {p.nx, p.ny});
 }
 
 GpuSolver::~GpuSolver() = default;
@@ -117,17 +143,22 @@ std::vector<float> GpuSolver::download() {
   return out;
 }
 
-void GpuSolver::set_launch(Dim2 block, std::optional<Dim2> grid) {
+void GpuSolver::set_launch(Dim2 block, std::optional<Dim2> grid, int cells_per_thread) {
   if (auto err = validate_block(block, m->limits)) throw InvalidRequest(*err);
-  const Dim2 g = grid.value_or(covering_grid(block, {m->params.nx, m->params.ny}));
+  if (auto err = validate_cells_per_thread(cells_per_thread)) throw InvalidRequest(*err);
+  const Dim2 g = grid.value_or(covering_grid(cells_of(block, cells_per_thread), {m->params.nx, m->params.ny}));
   if (auto err = validate_grid(g, m->limits)) throw InvalidRequest(*err);
   m->block = block;
   m->grid = g;
+  m->cells_per_thread = cells_per_thread;
 }
 
 Dim2 GpuSolver::block() const { return m->block; }
 Dim2 GpuSolver::grid() const { return m->grid; }
-Coverage GpuSolver::coverage() const { return coverage_of(m->grid, m->block, {m->params.nx, m->params.ny}); }
+int GpuSolver::cells_per_thread() const { return m->cells_per_thread; }
+Coverage GpuSolver::coverage() const {
+  return coverage_of(m->grid, cells_of(m->block, m->cells_per_thread), {m->params.nx, m->params.ny});
+}
 
 void GpuSolver::step(int steps) {
   if (steps <= 0) return;
@@ -170,10 +201,10 @@ void GpuSolver::abandon() noexcept {
   m->timer.abandon();
 }
 
-GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions) {
+GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions, int cells_per_thread) {
   GpuBench out;
   GpuSolver solver(p);
-  solver.set_launch(block);
+  solver.set_launch(block, std::nullopt, cells_per_thread);
   solver.upload(make_initial(p, InitialPattern::HotSpots));
   const DeviceInfo info = query_device();
   cudaStream_t s = static_cast<cudaStream_t>(solver.stream_handle());
@@ -193,7 +224,8 @@ GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions) {
   (void)solver.poll_step_ms();
   const Summary sum = summarize(per_step);
   BenchRow& row = out.stencil;
-  row.variant = "GPU stencil, block " + to_string(block);
+  row.variant = "GPU stencil, block " + to_string(block) + ", " + std::to_string(cells_per_thread) +
+                (cells_per_thread == 1 ? " cell/thread" : " cells/thread");
   row.device = info.name;
   row.steps = steps;
   row.ms_per_step = sum.median;

@@ -2,72 +2,73 @@
 #include <glad/gl.h>  // before cuda_gl_interop.h, which would otherwise pull in the system GL/gl.h
 #include <cuda_gl_interop.h>
 
+#include <algorithm>
+
 #include "gpu/common/device_buffer.h"
 #include "gpu/interop/gl_interop.h"
 
 namespace bs::interop {
 
 namespace {
-__global__ void field_to_surface(const float* __restrict__ field, cudaSurfaceObject_t surf, int nx, int ny) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= nx || y >= ny) return;
-  surf2Dwrite(field[static_cast<size_t>(y) * nx + x], surf, x * static_cast<int>(sizeof(float)), y);
+// float4 copy where the pointers allow it, scalar tail; grid-stride so any size works with a fixed grid.
+__global__ void copy_field(const float* __restrict__ src, float* __restrict__ dst, size_t n) {
+  const size_t n4 = n / 4;
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  const size_t t = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  const float4* s4 = reinterpret_cast<const float4*>(src);
+  float4* d4 = reinterpret_cast<float4*>(dst);
+  for (size_t i = t; i < n4; i += stride) d4[i] = s4[i];
+  for (size_t i = n4 * 4 + t; i < n; i += stride) dst[i] = src[i];
 }
 }  // namespace
 
-struct TextureInterop::Impl {
+struct FieldInterop::Impl {
   cudaGraphicsResource_t resource = nullptr;
-  int nx = 0, ny = 0;
+  size_t count = 0;
+  int blocks = 0;
 };
 
-std::unique_ptr<TextureInterop> TextureInterop::create(unsigned gl_texture, int nx, int ny, std::string* error) {
+std::unique_ptr<FieldInterop> FieldInterop::create(unsigned gl_buffer, size_t count, std::string* error) {
   cudaGraphicsResource_t res = nullptr;
-  const cudaError_t err =
-      cudaGraphicsGLRegisterImage(&res, gl_texture, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsSurfaceLoadStore);
+  const cudaError_t err = cudaGraphicsGLRegisterBuffer(&res, gl_buffer, cudaGraphicsRegisterFlagsWriteDiscard);
   if (err != cudaSuccess) {
     (void)cudaGetLastError();
     if (error)
-      *error = std::string("cudaGraphicsGLRegisterImage failed: ") + cudaGetErrorName(err) + " (" +
+      *error = std::string("cudaGraphicsGLRegisterBuffer failed: ") + cudaGetErrorName(err) + " (" +
                cudaGetErrorString(err) + ")";
     return nullptr;
   }
-  std::unique_ptr<TextureInterop> t(new TextureInterop());
+  std::unique_ptr<FieldInterop> t(new FieldInterop());
   t->m = std::make_unique<Impl>();
   t->m->resource = res;
-  t->m->nx = nx;
-  t->m->ny = ny;
+  t->m->count = count;
+  int sms = 0, dev = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  t->m->blocks = std::max(1, sms) * 4;
   return t;
 }
 
-TextureInterop::~TextureInterop() {
+FieldInterop::~FieldInterop() {
   if (m && m->resource) BS_CUDA_LOG(cudaGraphicsUnregisterResource(m->resource));
 }
 
-void TextureInterop::abandon() noexcept {
+void FieldInterop::abandon() noexcept {
   if (m) m->resource = nullptr;
 }
 
-void TextureInterop::write(const float* device_field, void* stream_handle) {
+void FieldInterop::write(const float* device_field, void* stream_handle) {
   auto stream = static_cast<cudaStream_t>(stream_handle);
   BS_CUDA_CHECK(cudaGraphicsMapResources(1, &m->resource, stream));
-  cudaArray_t array = nullptr;
-  cudaError_t err = cudaGraphicsSubResourceGetMappedArray(&array, m->resource, 0, 0);
-  cudaSurfaceObject_t surf = 0;
+  void* ptr = nullptr;
+  size_t bytes = 0;
+  cudaError_t err = cudaGraphicsResourceGetMappedPointer(&ptr, &bytes, m->resource);
+  if (err == cudaSuccess && bytes < m->count * sizeof(float)) err = cudaErrorInvalidValue;
   if (err == cudaSuccess) {
-    cudaResourceDesc desc{};
-    desc.resType = cudaResourceTypeArray;
-    desc.res.array.array = array;
-    err = cudaCreateSurfaceObject(&surf, &desc);
-  }
-  if (err == cudaSuccess) {
-    const dim3 block(32, 8);
-    const dim3 grid(static_cast<unsigned>((m->nx + 31) / 32), static_cast<unsigned>((m->ny + 7) / 8));
-    field_to_surface<<<grid, block, 0, stream>>>(device_field, surf, m->nx, m->ny);
+    copy_field<<<m->blocks, 256, 0, stream>>>(device_field, static_cast<float*>(ptr), m->count);
     err = cudaGetLastError();
-    BS_CUDA_LOG(cudaDestroySurfaceObject(surf));
   }
-  // Always unmap, even after a failure, so GL can use the texture again.
+  // Always unmap, even after a failure, so GL can use the buffer again.
   const cudaError_t unmap_err = cudaGraphicsUnmapResources(1, &m->resource, stream);
   BS_CUDA_CHECK(err);
   BS_CUDA_CHECK(unmap_err);

@@ -8,23 +8,25 @@
 
 namespace bs::interop {
 
-// A GL_R32F texture of nx x ny registered with CUDA; write() runs a kernel that stores the field into the
-// texture's memory through a surface object, between map and unmap. The texture must not be used by GL while
-// mapped; write() unmaps before it returns (the unmap orders the GL work after the CUDA work).
-class TextureInterop {
+// The GL buffer behind the field's texture (a GL_TEXTURE_BUFFER of nx*ny R32F texels), registered with CUDA.
+// write() maps it, runs a copy kernel from the device field into it, and unmaps. A buffer is linear memory that
+// CUDA writes in place (registering a 2D texture instead makes the driver convert layouts on every unmap, which
+// costs several times more). GL must not use the buffer while mapped; write() unmaps before it returns, and the
+// unmap orders later GL work after the CUDA work.
+class FieldInterop {
  public:
   // Returns nullptr and fills `error` when registration fails (GL on another GPU, Mesa, WSL, remote X); the CUDA
   // error is cleared so the caller can fall back and keep going.
-  static std::unique_ptr<TextureInterop> create(unsigned gl_texture, int nx, int ny, std::string* error);
-  ~TextureInterop();
-  TextureInterop(const TextureInterop&) = delete;
-  TextureInterop& operator=(const TextureInterop&) = delete;
+  static std::unique_ptr<FieldInterop> create(unsigned gl_buffer, size_t count, std::string* error);
+  ~FieldInterop();
+  FieldInterop(const FieldInterop&) = delete;
+  FieldInterop& operator=(const FieldInterop&) = delete;
 
   void write(const float* device_field, void* stream);
   void abandon() noexcept;  // after a device reset
 
  private:
-  TextureInterop() = default;
+  FieldInterop() = default;
   struct Impl;
   std::unique_ptr<Impl> m;
 };

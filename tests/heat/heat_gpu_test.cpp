@@ -36,13 +36,17 @@ TEST(HeatGpu, MatchesCpuAfter100StepsForManyBlockShapes) {
     const auto init = ref;
     run_cpu(ref, p, 100, CpuMode::AllThreads);
     for (Dim2 block : {Dim2{32, 8}, Dim2{16, 16}, Dim2{7, 13}, Dim2{256, 1}, Dim2{1, 64}, Dim2{32, 32}}) {
-      GpuSolver s(p);
-      s.set_launch(block);
-      s.upload(init);
-      s.step(100);
-      const auto gpu = s.download();
-      // Same formula; the GPU may fuse multiply-adds (one rounding instead of two): differences stay ~1e-7.
-      EXPECT_LE(test::max_abs_diff(gpu, ref), 1e-5) << "block " << to_string(block) << ", boundary " << int(b);
+      for (int cells : k_cells_per_thread_choices) {
+        GpuSolver s(p);
+        s.set_launch(block, std::nullopt, cells);
+        ASSERT_TRUE(s.coverage().full());
+        s.upload(init);
+        s.step(100);
+        const auto gpu = s.download();
+        // Same formula; the GPU may fuse multiply-adds (one rounding instead of two): differences stay ~1e-7.
+        EXPECT_LE(test::max_abs_diff(gpu, ref), 1e-5)
+            << "block " << to_string(block) << ", " << cells << " cells/thread, boundary " << int(b);
+      }
     }
   }
 }
@@ -82,6 +86,7 @@ TEST(HeatGpu, RefusesIllegalLaunchesWithTheRule) {
   }
   EXPECT_THROW(s.set_launch({0, 8}), InvalidRequest);
   EXPECT_THROW(s.set_launch({32, 8}, Dim2{0, 1}), InvalidRequest);
+  EXPECT_THROW(s.set_launch({32, 8}, std::nullopt, 3), InvalidRequest);
   EXPECT_EQ(s.block(), (Dim2{32, 8}));  // unchanged after refusals
 }
 
@@ -97,6 +102,10 @@ TEST(HeatGpu, TooSmallGridLeavesUncoveredCellsUntouched) {
   s.upload(init);
   s.step(11);
   const auto out = s.download();
+  // With 4 cells per thread a floor-division grid leaves a band at the bottom too.
+  GpuSolver s4(p);
+  s4.set_launch(block, Dim2{p.nx / 32, p.ny / (8 * 4)}, 4);
+  EXPECT_EQ(s4.coverage().covered_y, (p.ny / 32) * 32);
   size_t untouched = 0, changed_inside = 0;
   for (int64_t y = 0; y < p.ny; ++y)
     for (int64_t x = 0; x < p.nx; ++x) {

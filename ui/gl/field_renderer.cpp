@@ -4,6 +4,8 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "ui/embedded.h"
 
@@ -17,6 +19,7 @@ FieldRenderer::FieldRenderer()
 FieldRenderer::~FieldRenderer() {
   glDeleteVertexArrays(1, &m_vao);
   if (m_field_tex) glDeleteTextures(1, &m_field_tex);
+  if (m_field_buf) glDeleteBuffers(1, &m_field_buf);
   if (m_cmap_tex) glDeleteTextures(1, &m_cmap_tex);
   if (m_out_tex) glDeleteTextures(1, &m_out_tex);
   if (m_fbo) glDeleteFramebuffers(1, &m_fbo);
@@ -24,26 +27,29 @@ FieldRenderer::~FieldRenderer() {
 
 bool FieldRenderer::resize_field(int nx, int ny) {
   if (nx == m_nx && ny == m_ny && m_field_tex) return false;
-  if (m_field_tex) glDeleteTextures(1, &m_field_tex);
-  glGenTextures(1, &m_field_tex);
-  glBindTexture(GL_TEXTURE_2D, m_field_tex);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, ny, 0, GL_RED, GL_FLOAT, nullptr);
-  // Nearest: each cell stays a crisp square when zoomed in, so block boundaries are exact.
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  glBindTexture(GL_TEXTURE_2D, 0);
+  GLint limit = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &limit);
+  const int64_t cells = static_cast<int64_t>(nx) * ny;
+  if (cells > limit)
+    throw std::runtime_error("a " + std::to_string(nx) + "x" + std::to_string(ny) + " field has " + std::to_string(cells) +
+                             " cells; this GL draws at most " + std::to_string(limit) + " (GL_MAX_TEXTURE_BUFFER_SIZE)");
+  if (!m_field_buf) glGenBuffers(1, &m_field_buf);
+  glBindBuffer(GL_TEXTURE_BUFFER, m_field_buf);
+  glBufferData(GL_TEXTURE_BUFFER, cells * static_cast<GLsizeiptr>(sizeof(float)), nullptr, GL_DYNAMIC_DRAW);
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  if (!m_field_tex) glGenTextures(1, &m_field_tex);
+  glBindTexture(GL_TEXTURE_BUFFER, m_field_tex);
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_R32F, m_field_buf);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
   m_nx = nx;
   m_ny = ny;
   return true;
 }
 
 void FieldRenderer::upload(const float* host) {
-  glBindTexture(GL_TEXTURE_2D, m_field_tex);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, m_nx, m_ny, GL_RED, GL_FLOAT, host);
-  glBindTexture(GL_TEXTURE_2D, 0);
+  glBindBuffer(GL_TEXTURE_BUFFER, m_field_buf);
+  glBufferSubData(GL_TEXTURE_BUFFER, 0, static_cast<GLsizeiptr>(m_nx) * m_ny * static_cast<GLsizeiptr>(sizeof(float)), host);
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
 void FieldRenderer::ensure_output(int w, int h) {
@@ -90,7 +96,7 @@ unsigned FieldRenderer::render(int w, int h, const FieldStyle& s) {
   glDisable(GL_SCISSOR_TEST);
   glUseProgram(m_program.id());
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, m_field_tex);
+  glBindTexture(GL_TEXTURE_BUFFER, m_field_tex);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, m_cmap_tex);
   glUniform1i(m_program.uniform("u_field"), 0);
@@ -108,7 +114,7 @@ unsigned FieldRenderer::render(int w, int h, const FieldStyle& s) {
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, 0);
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, 0);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
   glUseProgram(0);
   glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(prev_fbo));
   glViewport(prev_viewport[0], prev_viewport[1], prev_viewport[2], prev_viewport[3]);

@@ -1,6 +1,6 @@
 // field_renderer.h: draws a scalar field (one float per cell) colormapped into an offscreen RGBA image that the
-// UI shows with ImGui::Image. The field lives in a GL_R32F texture that CUDA writes through interop, or that is
-// filled from host memory (host-copy and CPU paths).
+// UI shows with ImGui::Image. The field lives in a GL buffer bound as an R32F buffer texture (GL_TEXTURE_BUFFER):
+// CUDA writes the buffer in place through interop, or it is filled from host memory (host-copy and CPU paths).
 #pragma once
 
 #include <cstdint>
@@ -27,10 +27,10 @@ class FieldRenderer {
   FieldRenderer(const FieldRenderer&) = delete;
   FieldRenderer& operator=(const FieldRenderer&) = delete;
 
-  // (Re)creates the field texture when the size changes; returns true if it was recreated (interop must then
-  // register the new texture).
+  // (Re)creates the field buffer when the size changes; returns true if it was recreated (interop must then
+  // register the new buffer). Throws std::runtime_error when GL's texture-buffer limit is smaller than the field.
   bool resize_field(int nx, int ny);
-  unsigned field_texture() const { return m_field_tex; }
+  unsigned field_buffer() const { return m_field_buf; }
   int nx() const { return m_nx; }
   int ny() const { return m_ny; }
   // Host paths: copies nx*ny floats into the field texture.
@@ -46,6 +46,7 @@ class FieldRenderer {
 
   Program m_program;
   unsigned m_vao = 0;
+  unsigned m_field_buf = 0;
   unsigned m_field_tex = 0;
   unsigned m_cmap_tex = 0;
   int m_cmap_index = -1;

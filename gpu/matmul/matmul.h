@@ -1,0 +1,255 @@
+// matmul.h: the matrix-multiplication workload's host interface (pure C++; ui/ and app/ include it).
+// C = A x B in float32, all three row-major: A is M x K, B is K x N, C is M x N. Any M, N, K from 1 to 8192.
+// A ladder of GPU kernels (naive -> shared-memory tiles -> register blocking -> warp tiling -> double
+// buffering), cuBLAS SGEMM in strict FP32 as the reference, and three labelled CPU baselines.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpu/common/cpu_job.h"
+#include "gpu/common/device_info.h"
+#include "gpu/common/launch.h"
+#include "gpu/common/stats.h"
+
+namespace bs::matmul {
+
+constexpr int64_t k_min_dim = 1;
+constexpr int64_t k_max_dim = 8192;
+// Device memory kept free beyond A, B and C: cuBLAS workspace and allocator slack.
+constexpr size_t k_device_reserve_bytes = size_t{64} << 20;
+
+struct Problem {
+  int64_t m = 1024;
+  int64_t n = 1024;
+  int64_t k = 1024;
+  friend bool operator==(const Problem&, const Problem&) = default;
+  double flops() const {
+    return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  }
+  size_t a_count() const { return static_cast<size_t>(m * k); }
+  size_t b_count() const { return static_cast<size_t>(k * n); }
+  size_t c_count() const { return static_cast<size_t>(m * n); }
+};
+std::string to_string(const Problem& p);  // "1000x777x333 (M x N x K)"
+
+// nullopt when every dimension is in [1, 8192]; otherwise a message naming the dimension, e.g.
+// "K = 0: every dimension must be at least 1".
+std::optional<std::string> validate(const Problem& p);
+// Device bytes the GPU runner allocates (A, B, C in float32) plus k_device_reserve_bytes.
+size_t device_bytes_needed(const Problem& p);
+// nullopt when the problem fits in `free_bytes` of device memory; otherwise "... needs X MiB ...; Y MiB are
+// free". Pure function so it can be tested with a made-up free-memory figure.
+std::optional<std::string> validate_memory(const Problem& p, size_t free_bytes);
+
+// --- Variants ----------------------------------------------------------------------------------------------
+enum class Variant {
+  NaiveUncoalesced,  // one thread per output, consecutive threads walk down a column of C
+  NaiveCoalesced,    // same, consecutive threads walk along a row of C
+  SmemTile8,         // shared-memory tiles, 8x8
+  SmemTile16,        // 16x16
+  SmemTile32,        // 32x32 (the tutorials' kernel)
+  RegBlock1D,        // 64x64 block tile, BK 8, each thread 8 outputs in a column
+  RegBlock2D,        // 128x128 block tile, BK 8, each thread an 8x8 micro-tile, float4 loads
+  WarpTile,          // + warp tiling: conflict-free shared-memory reads
+  WarpTileDb,        // + double-buffered shared memory with register prefetch
+  WarpTileDbK16,     // same, BK 16
+  WarpTileDb128x64,  // same, 128x64 block tile of 128 threads (more blocks per SM)
+  WarpTileDb16x8,    // same, 4 warps of 64x64, 16x8 outputs per thread
+  Cublas,            // cuBLAS SGEMM, strict FP32 (no TF32)
+};
+
+struct VariantInfo {
+  Variant id;
+  const char* name;         // command-line name, e.g. "smem_tile32"
+  const char* title;        // short label, e.g. "shared-memory tiles 32x32"
+  const char* description;  // one or two sentences for a lecture: what changed and why it helps
+};
+// All GPU variants in ladder order (cuBLAS last).
+std::span<const VariantInfo> gpu_variants();
+const VariantInfo& info(Variant v);
+std::optional<Variant> parse_variant(std::string_view name);
+
+// The tiling a variant uses, for drawing tile overlays and the k-loop steps. Rows of C are M, columns N.
+struct TileGeometry {
+  int bm = 1, bn = 1;              // C tile computed by one block (rows x cols)
+  int bk = 0;                      // k-step per shared-memory stage (0: no shared-memory tiling)
+  int tm = 1, tn = 1;              // C outputs per thread (rows x cols)
+  int wm = 0, wn = 0;              // C tile per warp (0: no warp tiling)
+  int threads = 0;                 // threads per block
+  int stages = 0;                  // shared-memory buffers per operand (0 none, 1 single, 2 double-buffered)
+  bool vector_loads = false;       // float4 global loads (used only when K and N are multiples of 4)
+  bool a_transposed_smem = false;  // A tile stored k-major in shared memory
+  bool known = true;               // false for cuBLAS: the library picks its own kernel
+};
+TileGeometry tile_geometry(Variant v);
+
+// Block and grid of the launch for problem `p` (x indexes columns of C except for NaiveUncoalesced, whose x
+// indexes rows: that is the point of the variant). cuBLAS: both {0, 0}.
+struct LaunchShape {
+  Dim2 block{0, 0};
+  Dim2 grid{0, 0};
+};
+LaunchShape launch_shape(Variant v, const Problem& p);
+
+// --- Inputs and correctness --------------------------------------------------------------------------------
+// rows x cols values uniform in (-1, 1), never exactly zero, deterministic in (seed, index) and independent
+// of the thread count (a counter-based hash, filled with OpenMP).
+std::vector<float> make_matrix(int64_t rows, int64_t cols, uint32_t seed);
+
+// Relative Frobenius error ||C - ref|| / ||ref|| allowed for a float32 product with inner dimension k:
+// float32 rounding grows like sqrt(k) for random inputs (about 0.4 * 2^-24 * sqrt(k) in practice); we allow
+// 8 * 2^-24 * sqrt(k) (floor 1e-6). TF32 (10-bit mantissa) gives about 2e-4 at every k and fails it.
+double tolerance(int64_t k);
+
+struct CheckResult {
+  double rel_error = 0;  // ||C - ref||_F / ||ref||_F (NaN when C holds NaN)
+  double tolerance = 0;
+  size_t nan_count = 0;  // cells still holding NaN: never written (C is poisoned with NaN before each run)
+  bool pass = false;
+  std::string reference;        // what `ref` was, e.g. "float64 CPU (OpenBLAS dgemm)"
+  std::string summary() const;  // "rel err 3.1e-07 <= 2.4e-05: pass" or "... 12 cells never written: FAIL"
+};
+CheckResult check_result(std::span<const float> c, std::span<const double> ref, int64_t k,
+                         std::string reference_label = "float64 reference");
+
+// Float64 reference C = A x B on the CPU (OpenBLAS dgemm, all its threads), computed in row panels so that
+// progress is reported and cancel honoured between panels (throws JobCancelled).
+std::vector<double> reference_cpu(std::span<const float> a, std::span<const float> b, const Problem& p,
+                                  JobControl* ctl = nullptr);
+// Where the bench takes its reference from: the CPU up to this many multiply-adds, cuBLAS DGEMM on the GPU
+// above.
+constexpr double k_cpu_reference_max_fmas = 2048.0 * 2048.0 * 2048.0;
+
+// --- CPU baselines -----------------------------------------------------------------------------------------
+enum class CpuVariant { Naive, Blocked, OpenBlas };
+struct CpuVariantInfo {
+  CpuVariant id;
+  const char* name;  // "cpu_naive", "cpu_blocked", "cpu_openblas"
+  const char* description;
+};
+std::span<const CpuVariantInfo> cpu_variants();
+const CpuVariantInfo& info(CpuVariant v);
+std::optional<CpuVariant> parse_cpu_variant(std::string_view name);
+// "CPU naive triple loop, 1 thread", "CPU cache-blocked, 16 threads (OpenMP)", "CPU OpenBLAS sgemm, 16
+// threads".
+std::string cpu_label(CpuVariant v);
+// The bench runs the naive CPU loop only up to this many multiply-adds (1024^3: about a second or more).
+constexpr double k_cpu_naive_bench_max_fmas = 1024.0 * 1024.0 * 1024.0;
+
+// C (M x N) = A x B on the CPU. Reports progress and throws JobCancelled when `ctl` is cancelled: the naive
+// loop checks every 64 outputs, the blocked loop every block, OpenBLAS between row panels.
+void run_cpu(CpuVariant v, std::span<const float> a, std::span<const float> b, std::span<float> c,
+             const Problem& p, JobControl* ctl = nullptr);
+
+// --- GPU runner --------------------------------------------------------------------------------------------
+struct KernelAttributes {
+  bool known = false;  // false for cuBLAS (kernel chosen inside the library)
+  int regs_per_thread = 0;
+  size_t static_smem_bytes = 0;  // shared memory per block
+  size_t local_bytes = 0;        // local memory per thread: > 0 means registers spilled
+  int max_threads_per_block = 0;
+  int blocks_per_sm = 0;  // occupancy: resident blocks per SM for this kernel at its block size
+  int warps_per_sm = 0;
+};
+
+// Owns A, B and C on the device, a stream and (lazily) a cuBLAS handle. Throws bs::InvalidRequest for a
+// problem that cannot run (bad size, not enough free device memory; checked before any allocation) and
+// bs::GpuError on CUDA failures.
+class GpuRunner {
+ public:
+  explicit GpuRunner(const Problem& p);
+  ~GpuRunner();
+  GpuRunner(const GpuRunner&) = delete;
+  GpuRunner& operator=(const GpuRunner&) = delete;
+
+  const Problem& problem() const;
+  const DeviceInfo& device() const;  // queried once, at construction
+  void set_inputs(std::span<const float> a, std::span<const float> b);
+
+  // Fills C with NaN, so that cells a kernel never writes fail the check and show up in a picture.
+  void poison_c();
+  // Blocking: poison C, one launch of `v`, wait. C then holds that variant's result.
+  void run_once(Variant v);
+  // Non-blocking: one launch of `v` on the runner's stream, bracketed by events read later by poll_ms().
+  void enqueue(Variant v);
+  std::vector<double> poll_ms();
+  // Blocking: `warmup` untimed launches, then `repetitions` launches each timed with CUDA events (ms each).
+  std::vector<double> time_runs(Variant v, int warmup, int repetitions);
+  void sync();
+
+  std::vector<float> download_c();
+  // Device pointers (M*K, K*N, M*N floats, row-major) for rendering, and the stream that writes them.
+  const float* device_a() const;
+  const float* device_b() const;
+  const float* device_c() const;
+  void* stream_handle() const;
+
+  KernelAttributes attributes(Variant v);
+  LaunchShape launch(Variant v) const;  // launch_shape(v, problem())
+
+  // Float64 reference on the GPU: cuBLAS DGEMM on double copies of A and B (allocated for the call, then
+  // freed). Throws bs::InvalidRequest if the double copies do not fit in free device memory.
+  std::vector<double> reference_f64();
+  // How cuBLAS was configured, e.g. "cublasGemmEx, CUBLAS_COMPUTE_32F, CUBLAS_DEFAULT_MATH (no TF32)".
+  static std::string cublas_mode();
+
+  // After a device reset everything the runner held is gone: forget the handles without freeing them.
+  void abandon() noexcept;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
+
+// --- Benchmark ---------------------------------------------------------------------------------------------
+struct BenchRow {
+  std::string variant;  // variant name ("warptile_db", "cpu_openblas", ...)
+  std::string label;    // title or CPU label
+  std::string device;   // GPU name or "CPU"
+  bool gpu = false;
+  Summary ms;  // per run
+  int runs = 0;
+  double gflops = 0;
+  double pct_cublas = -1;  // < 0: not measured
+  double pct_peak = -1;    // % of the GPU's FP32 peak; < 0 for CPU rows
+  KernelAttributes attr;
+  LaunchShape launch;
+  CheckResult check;
+  bool checked = false;
+  std::string note;
+};
+
+// The float64 reference a bench checks against, shared by its GPU and CPU rows.
+struct Reference {
+  std::vector<double> values;  // M x N, row-major; empty: not computed yet
+  std::string label;           // "float64 CPU (OpenBLAS dgemm)" or "float64 GPU (cuBLAS DGEMM)"
+};
+
+struct GpuBenchResult {
+  std::string device;
+  double peak_gflops = 0;
+  std::vector<BenchRow> rows;  // requested variants in ladder order; cuBLAS always included
+  std::vector<std::string> notes;
+};
+// Uploads `a` and `b` and runs each variant: a poisoned correctness run checked against `ref` (computed here
+// when empty: on the CPU up to k_cpu_reference_max_fmas, else by cuBLAS DGEMM, falling back to the CPU if the
+// double copies do not fit), then `warmup` + timed runs (fewer when a run is slow: about `budget_s` seconds
+// of timed runs per variant, at least 3). cuBLAS is always measured, before and after the others; the faster
+// of the two is its row and the reference of the % cuBLAS column.
+GpuBenchResult bench_gpu(const Problem& p, std::span<const float> a, std::span<const float> b, Reference& ref,
+                         std::span<const Variant> variants, int repetitions = 10, double budget_s = 2.0);
+
+// CPU row: an untimed warm-up only when a run is short, then up to `repetitions` runs within about
+// `budget_s`. `ref` may be empty (no check). Honours cancel through `ctl`.
+BenchRow bench_cpu(CpuVariant v, const Problem& p, std::span<const float> a, std::span<const float> b,
+                   const Reference& ref, int repetitions = 3, double budget_s = 3.0,
+                   JobControl* ctl = nullptr);
+
+}  // namespace bs::matmul

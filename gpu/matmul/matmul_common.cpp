@@ -1,0 +1,311 @@
+// matmul_common.cpp: the parts of the matmul lab that need neither a GPU nor a BLAS: size and memory
+// validation, the variant table with its tile geometry and launch shapes, input matrices, and the correctness
+// check.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "gpu/matmul/configs.h"
+#include "gpu/matmul/matmul.h"
+
+namespace bs::matmul {
+
+std::string to_string(const Problem& p) {
+  return std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k) + " (M x N x K)";
+}
+
+std::optional<std::string> validate(const Problem& p) {
+  const std::array<std::pair<const char*, int64_t>, 3> dims{{{"M", p.m}, {"N", p.n}, {"K", p.k}}};
+  for (const auto& [name, v] : dims) {
+    if (v < 0)
+      return std::string(name) + " = " + std::to_string(v) +
+             " is negative: every dimension must be at least 1";
+    if (v < k_min_dim)
+      return std::string(name) + " = " + std::to_string(v) + ": every dimension must be at least 1";
+    if (v > k_max_dim)
+      return std::string(name) + " = " + std::to_string(v) + " exceeds " + std::to_string(k_max_dim) +
+             ", the largest size the matmul lab runs";
+  }
+  return std::nullopt;
+}
+
+size_t device_bytes_needed(const Problem& p) {
+  return (p.a_count() + p.b_count() + p.c_count()) * sizeof(float) + k_device_reserve_bytes;
+}
+
+std::optional<std::string> validate_memory(const Problem& p, size_t free_bytes) {
+  const size_t need = device_bytes_needed(p);
+  if (need <= free_bytes) return std::nullopt;
+  const auto mib = [](size_t b) { return std::to_string((b + (size_t{1} << 20) - 1) >> 20); };
+  return "C = A x B at " + to_string(p) + " needs " + mib(need) +
+         " MiB of device memory (A, B and C in float32 plus " + mib(k_device_reserve_bytes) +
+         " MiB for cuBLAS and the allocator); only " + std::to_string(free_bytes >> 20) +
+         " MiB are free: choose smaller sizes";
+}
+
+// --- Variant table -----------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::array<VariantInfo, 13> k_variants{{
+    {Variant::NaiveUncoalesced, "naive_uncoalesced", "naive, uncoalesced",
+     "One thread per output of C, in the tutorials' index order: threadIdx.x walks down a column of C, so "
+     "the 32 "
+     "threads of a warp read 32 different rows of A and write 32 different rows of C (32 memory transactions "
+     "where one would do)."},
+    {Variant::NaiveCoalesced, "naive_coalesced", "naive, coalesced",
+     "The same kernel with the index order swapped: threadIdx.x walks along a row of C, so a warp reads one "
+     "value of A (broadcast) and 32 consecutive values of B, and writes 32 consecutive values of C."},
+    {Variant::SmemTile8, "smem_tile8", "shared-memory tiles 8x8",
+     "Each block stages an 8x8 tile of A and of B in shared memory, then every thread reads 8 values from "
+     "there "
+     "instead of global memory. Small tiles: little reuse, many __syncthreads."},
+    {Variant::SmemTile16, "smem_tile16", "shared-memory tiles 16x16",
+     "Shared-memory tiling with 16x16 tiles: each value loaded from global memory is used 16 times."},
+    {Variant::SmemTile32, "smem_tile32", "shared-memory tiles 32x32",
+     "The tutorials' kernel: 32x32 tiles of A and B in shared memory, one output per thread, each global "
+     "value "
+     "reused 32 times. Now shared-memory bandwidth, not DRAM, is the limit: two shared loads per "
+     "multiply-add."},
+    {Variant::RegBlock1D, "reg_1d", "register blocking 1D (64x64, 8 per thread)",
+     "Each thread computes 8 outputs down a column, keeping them in registers: one shared-memory read of B "
+     "serves 8 multiply-adds. Block tile 64x64, k-step 8, 512 threads."},
+    {Variant::RegBlock2D, "reg_2d", "register blocking 2D (128x128, 8x8 per thread, float4)",
+     "Each thread computes an 8x8 micro-tile: 16 shared-memory values feed 64 multiply-adds. float4 global "
+     "loads; the A tile is stored transposed so a thread's 8 A values are contiguous. Block tile 128x128, "
+     "k-step 8, 256 threads. Contiguous micro-tiles cause 2-way shared-memory bank conflicts."},
+    {Variant::WarpTile, "warptile", "warp tiling (128x128, warp 64x32)",
+     "As reg_2d, but each warp owns a 64x32 sub-tile and each thread four 4x4 pieces of it spaced 32 rows "
+     "and 16 "
+     "columns apart: every float4 shared-memory read is conflict-free; the A tile is padded so that its "
+     "transposing stores are conflict-free too."},
+    {Variant::WarpTileDb, "warptile_db", "warp tiling + double buffering (128x128x8)",
+     "As warptile, with two shared-memory buffers: the next k-tile is loaded from global memory into "
+     "registers "
+     "while the current one is computed, then stored into the other buffer. One __syncthreads per k-step, "
+     "and "
+     "global-memory latency hidden behind the math."},
+    {Variant::WarpTileDbK16, "warptile_db_k16", "warp tiling + double buffering (128x128x16)",
+     "warptile_db with a k-step of 16: half as many __syncthreads and loop iterations per multiply-add, "
+     "twice "
+     "the shared memory."},
+    {Variant::WarpTileDb128x64, "warptile_db_128x64",
+     "warp tiling + double buffering (128x64x8, 128 threads)",
+     "warptile_db with a 128x64 block tile of 4 warps: twice as many blocks, which fills the GPU better for "
+     "mid-sized matrices."},
+    {Variant::WarpTileDb16x8, "warptile_db_16x8",
+     "warp tiling + double buffering (128x128x8, 16x8 per thread)",
+     "warptile_db with 4 warps of 64x64 and a 16x8 micro-tile per thread (128 accumulators): 6 float4 "
+     "shared-memory reads feed 128 multiply-adds, at the price of fewer resident warps (the shape cuBLAS's "
+     "own "
+     "FP32 kernels use)."},
+    {Variant::Cublas, "cublas", "cuBLAS SGEMM (FP32, no TF32)",
+     "NVIDIA's library: cublasGemmEx with CUBLAS_COMPUTE_32F and the default math mode, so no TF32 tensor "
+     "cores. Row-major C = A B is computed as column-major C^T = B^T A^T, with no copies."},
+}};
+
+constexpr std::array<CpuVariantInfo, 3> k_cpu_variants{{
+    {CpuVariant::Naive, "cpu_naive",
+     "The textbook triple loop (i, j, k) on one thread: B is read down a column, one cache miss per value."},
+    {CpuVariant::Blocked, "cpu_blocked",
+     "Cache-blocked loops (64 rows x 256 columns of C, 256 values of k at a time) in i-k-j order so the "
+     "inner loop "
+     "is contiguous and vectorised, blocks spread over all threads with OpenMP."},
+    {CpuVariant::OpenBlas, "cpu_openblas",
+     "OpenBLAS cblas_sgemm: hand-tuned assembly kernels with packing and all cores (OpenBLAS's own "
+     "threads)."},
+}};
+
+template <class Cfg>
+TileGeometry block_tile_geometry() {
+  TileGeometry g;
+  g.bm = Cfg::bm;
+  g.bn = Cfg::bn;
+  g.bk = Cfg::bk;
+  g.tm = Cfg::tm;
+  g.tn = Cfg::tn;
+  g.wm = Cfg::warp_layout ? Cfg::wm : 0;
+  g.wn = Cfg::warp_layout ? Cfg::wn : 0;
+  g.threads = Cfg::threads;
+  g.stages = Cfg::double_buffer ? 2 : 1;
+  g.vector_loads = true;
+  g.a_transposed_smem = true;
+  return g;
+}
+
+}  // namespace
+
+std::span<const VariantInfo> gpu_variants() {
+  return k_variants;
+}
+
+const VariantInfo& info(Variant v) {
+  for (const auto& i : k_variants)
+    if (i.id == v) return i;
+  return k_variants.back();
+}
+
+std::optional<Variant> parse_variant(std::string_view name) {
+  for (const auto& i : k_variants)
+    if (name == i.name) return i.id;
+  return std::nullopt;
+}
+
+std::span<const CpuVariantInfo> cpu_variants() {
+  return k_cpu_variants;
+}
+
+const CpuVariantInfo& info(CpuVariant v) {
+  for (const auto& i : k_cpu_variants)
+    if (i.id == v) return i;
+  return k_cpu_variants.front();
+}
+
+std::optional<CpuVariant> parse_cpu_variant(std::string_view name) {
+  for (const auto& i : k_cpu_variants)
+    if (name == i.name) return i.id;
+  return std::nullopt;
+}
+
+TileGeometry tile_geometry(Variant v) {
+  TileGeometry g;
+  switch (v) {
+    case Variant::NaiveUncoalesced:
+    case Variant::NaiveCoalesced:
+      g.bm = g.bn = cfg::k_naive_block;
+      g.threads = cfg::k_naive_block * cfg::k_naive_block;
+      return g;
+    case Variant::SmemTile8:
+    case Variant::SmemTile16:
+    case Variant::SmemTile32: {
+      const int t = v == Variant::SmemTile8 ? 8 : v == Variant::SmemTile16 ? 16 : 32;
+      g.bm = g.bn = g.bk = t;
+      g.threads = t * t;
+      g.stages = 1;
+      return g;
+    }
+    case Variant::RegBlock1D:
+      g.bm = cfg::RegBlock1D::bm;
+      g.bn = cfg::RegBlock1D::bn;
+      g.bk = cfg::RegBlock1D::bk;
+      g.tm = cfg::RegBlock1D::tm;
+      g.threads = cfg::RegBlock1D::threads;
+      g.stages = 1;
+      return g;
+    case Variant::RegBlock2D:
+      return block_tile_geometry<cfg::RegBlock2D>();
+    case Variant::WarpTile:
+      return block_tile_geometry<cfg::WarpTile>();
+    case Variant::WarpTileDb:
+      return block_tile_geometry<cfg::WarpTileDb>();
+    case Variant::WarpTileDbK16:
+      return block_tile_geometry<cfg::WarpTileDbK16>();
+    case Variant::WarpTileDb128x64:
+      return block_tile_geometry<cfg::WarpTileDb128x64>();
+    case Variant::WarpTileDb16x8:
+      return block_tile_geometry<cfg::WarpTileDb16x8>();
+    case Variant::Cublas:
+      g.known = false;
+      g.bm = g.bn = 0;
+      g.tm = g.tn = 0;
+      return g;
+  }
+  return g;
+}
+
+LaunchShape launch_shape(Variant v, const Problem& p) {
+  const TileGeometry g = tile_geometry(v);
+  LaunchShape s;
+  switch (v) {
+    case Variant::Cublas:
+      return s;
+    case Variant::NaiveUncoalesced:
+      // x indexes rows of C: consecutive threads, consecutive rows.
+      s.block = {cfg::k_naive_block, cfg::k_naive_block};
+      s.grid = {ceil_div(p.m, g.bm), ceil_div(p.n, g.bn)};
+      return s;
+    case Variant::NaiveCoalesced:
+    case Variant::SmemTile8:
+    case Variant::SmemTile16:
+    case Variant::SmemTile32:
+      s.block = {g.bn, g.bm};
+      s.grid = {ceil_div(p.n, g.bn), ceil_div(p.m, g.bm)};
+      return s;
+    default:
+      s.block = {g.threads, 1};
+      s.grid = {ceil_div(p.n, g.bn), ceil_div(p.m, g.bm)};
+      return s;
+  }
+}
+
+// --- Inputs and correctness --------------------------------------------------------------------------------
+
+std::vector<float> make_matrix(int64_t rows, int64_t cols, uint32_t seed) {
+  const int64_t count = rows * cols;
+  std::vector<float> out(static_cast<size_t>(std::max<int64_t>(count, 0)));
+  const uint64_t base = static_cast<uint64_t>(seed) << 40;
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < count; ++i) {
+    // splitmix64 of (seed, index): the same value for an index whatever the thread count.
+    uint64_t z = base + static_cast<uint64_t>(i) + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    const uint32_t u = static_cast<uint32_t>(z >> 40);  // 24 bits
+    // (2u + 1) / 2^24 - 1: an odd multiple of 2^-24 in (-1, 1), exact in float32 and never zero.
+    out[static_cast<size_t>(i)] = static_cast<float>((2.0 * u + 1.0) / 16777216.0 - 1.0);
+  }
+  return out;
+}
+
+double tolerance(int64_t k) {
+  const double u = std::ldexp(1.0, -24);  // float32 unit roundoff
+  return std::max(1e-6, 8.0 * u * std::sqrt(static_cast<double>(std::max<int64_t>(k, 1))));
+}
+
+std::string CheckResult::summary() const {
+  char buf[200];
+  if (nan_count > 0)
+    std::snprintf(buf, sizeof buf, "%zu cells NaN (never written, or overflow): FAIL", nan_count);
+  else
+    std::snprintf(buf, sizeof buf, "rel err %.2e %s %.2e: %s", rel_error, pass ? "<=" : ">", tolerance,
+                  pass ? "pass" : "FAIL");
+  return buf;
+}
+
+CheckResult check_result(std::span<const float> c, std::span<const double> ref, int64_t k,
+                         std::string reference_label) {
+  CheckResult r;
+  r.tolerance = tolerance(k);
+  r.reference = std::move(reference_label);
+  if (c.size() != ref.size() || c.empty()) {
+    r.rel_error = std::numeric_limits<double>::quiet_NaN();
+    return r;
+  }
+  double num = 0, den = 0;
+  int64_t nans = 0;
+  const int64_t n = static_cast<int64_t>(c.size());
+#pragma omp parallel for reduction(+ : num, den, nans) schedule(static)
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = c[static_cast<size_t>(i)];
+    const double x = ref[static_cast<size_t>(i)];
+    if (std::isnan(v)) {
+      ++nans;
+      continue;
+    }
+    num += (v - x) * (v - x);
+    den += x * x;
+  }
+  r.nan_count = static_cast<size_t>(nans);
+  if (nans > 0)
+    r.rel_error = std::numeric_limits<double>::quiet_NaN();
+  else
+    r.rel_error = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+  // Written so that NaN (or infinity) fails.
+  r.pass = r.nan_count == 0 && r.rel_error <= r.tolerance;
+  return r;
+}
+
+}  // namespace bs::matmul

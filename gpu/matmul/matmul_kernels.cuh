@@ -1,0 +1,337 @@
+// matmul_kernels.cuh: the GPU kernels of the matmul ladder (device code; included by matmul_gpu.cu only).
+// Every kernel computes C = A x B for row-major float32 A (m x k), B (k x n), C (m x n), any m, n, k >= 1,
+// and writes every cell of C exactly once. Indices fit in int: the lab caps each dimension at 8192, so the
+// largest offset is 8192 * 8192 - 1 < 2^31.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "gpu/matmul/configs.h"
+
+namespace bs::matmul::kernels {
+
+using KernelFn = void (*)(const float*, const float*, float*, int, int, int);
+
+// --- 1. Naive ----------------------------------------------------------------------------------------------
+
+// The tutorials' index order: x (the fastest-varying thread index, consecutive lanes of a warp) picks the
+// ROW. A warp's 32 threads share a column, so they read 32 different rows of A (32 separate cache lines per
+// k) and write 32 values N floats apart.
+__global__ void __launch_bounds__(cfg::k_naive_threads)
+    naive_uncoalesced(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
+                      int n, int k) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  const int col = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row >= m || col >= n) return;
+  float acc = 0.0f;
+  for (int i = 0; i < k; ++i)
+    acc += a[row * k + i] * b[i * n + col];
+  c[row * n + col] = acc;
+}
+
+// Swapped: x picks the COLUMN. A warp reads one value of A (a broadcast) and 32 consecutive values of B per
+// k, and writes 32 consecutive values of C: every access is coalesced.
+__global__ void __launch_bounds__(cfg::k_naive_threads)
+    naive_coalesced(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
+                    int n, int k) {
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row >= m || col >= n) return;
+  float acc = 0.0f;
+  for (int i = 0; i < k; ++i)
+    acc += a[row * k + i] * b[i * n + col];
+  c[row * n + col] = acc;
+}
+
+// --- 2. Shared-memory tiles --------------------------------------------------------------------------------
+
+// The tutorials' tiled kernel: a T x T block stages T x T tiles of A and B in shared memory, one output per
+// thread. Threads outside C still load (zeros past the edges) and reach every __syncthreads; only the store
+// is guarded.
+template <int T>
+__global__ void __launch_bounds__(cfg::tile_threads(T))
+    smem_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
+              int k) {
+  // 16-byte aligned so the compiler may read a thread's row of as[ty][...] four floats at a time.
+  __shared__ __align__(16) float as[T][T];
+  __shared__ __align__(16) float bs[T][T];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * T + ty;
+  const int col = blockIdx.x * T + tx;
+  float acc = 0.0f;
+  for (int k0 = 0; k0 < k; k0 += T) {
+    as[ty][tx] = (row < m && k0 + tx < k) ? a[row * k + k0 + tx] : 0.0f;
+    bs[ty][tx] = (k0 + ty < k && col < n) ? b[(k0 + ty) * n + col] : 0.0f;
+    __syncthreads();  // the tiles are complete
+#pragma unroll
+    for (int i = 0; i < T; ++i)
+      acc += as[ty][i] * bs[i][tx];
+    __syncthreads();  // everyone is done reading before the next tiles overwrite them
+  }
+  if (row < m && col < n) c[row * n + col] = acc;
+}
+
+// --- 3. 1D register blocking -------------------------------------------------------------------------------
+
+// 64x64 C tile, k-step 8, 512 threads. Thread t computes 8 outputs down column t % 64 (rows 8 * (t / 64)
+// ...): each value of B read from shared memory feeds 8 multiply-adds held in registers.
+__global__ void __launch_bounds__(cfg::RegBlock1D::threads)
+    reg_block_1d(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
+                 int n, int k) {
+  using Cfg = cfg::RegBlock1D;
+  constexpr int BM = Cfg::bm, BN = Cfg::bn, BK = Cfg::bk, TM = Cfg::tm;
+  static_assert(BM * BK == Cfg::threads && BK * BN == Cfg::threads, "one element of each tile per thread");
+  __shared__ float as[BM][BK];
+  __shared__ float bs[BK][BN];
+  const int tid = threadIdx.x;
+  const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+  const int a_r = tid / BK, a_c = tid % BK;  // this thread's element of the A tile
+  const int b_r = tid / BN, b_c = tid % BN;  // ... and of the B tile
+  const int t_col = tid % BN, t_row = (tid / BN) * TM;
+  float acc[TM] = {};
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    const int ar = bm + a_r, ak = k0 + a_c;
+    as[a_r][a_c] = (ar < m && ak < k) ? a[ar * k + ak] : 0.0f;
+    const int bk = k0 + b_r, bc = bn + b_c;
+    bs[b_r][b_c] = (bk < k && bc < n) ? b[bk * n + bc] : 0.0f;
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < BK; ++i) {
+      const float bv = bs[i][t_col];
+#pragma unroll
+      for (int r = 0; r < TM; ++r)
+        acc[r] += as[t_row + r][i] * bv;
+    }
+    __syncthreads();
+  }
+  const int col = bn + t_col;
+  if (col >= n) return;
+#pragma unroll
+  for (int r = 0; r < TM; ++r) {
+    const int row = bm + t_row + r;
+    if (row < m) c[row * n + col] = acc[r];
+  }
+}
+
+// --- 4. 2D block tiles: register blocking, warp tiling, double buffering -----------------------------------
+
+// One template for reg_2d and the warptile family (see cfg::BlockTile). Per block: a BM x BN tile of C,
+// k-steps of BK. Per thread: a TM x TN micro-tile in registers, fed per k by TM values of A and TN of B read
+// as float4s from shared memory (8x8: four float4 reads for 64 multiply-adds).
+//
+// Global -> shared: each thread loads float4s. A is stored transposed (as[k][m]) so that a thread's A values
+// for one k are contiguous. Float4 number f of the A tile covers row (f / 2) % BM, k-quad (f % 2) + 2 * (f /
+// (2 BM)): pairs of threads read 32 contiguous bytes of a row (full sectors), and, with rows padded by 4
+// floats, the transposing scalar stores of a warp hit 32 different banks.
+//
+// Edges: loads outside A or B are replaced by zeros (guards computed once per thread and k-step; they cost a
+// few instructions against TM * TN * BK multiply-adds), stores outside C are skipped. Vec = true (K and N
+// multiples of 4, so a float4 is either wholly inside or wholly outside) uses float4 loads and stores; Vec =
+// false falls back to guarded scalar loads for any K and N.
+//
+// Double buffering: while k-tile t is computed from buffer t % 2, tile t + 1 is loaded into registers (its
+// latency hidden behind the math) and then stored into the other buffer; one __syncthreads per k-step
+// separates "everyone finished reading buffer s" from "someone overwrites buffer s" two steps later.
+template <class Cfg, bool Vec>
+__global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
+    block_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
+               int k) {
+  constexpr int BM = Cfg::bm, BN = Cfg::bn, BK = Cfg::bk;
+  constexpr int THREADS = Cfg::threads;
+  constexpr int STAGES = Cfg::double_buffer ? 2 : 1;
+  // Padding of the A tile's rows; reg_2d keeps the plain layout (and its store conflicts) on purpose.
+  constexpr int PAD = Cfg::warp_layout ? 4 : 0;
+  constexpr int A_F4 = BM * BK / 4 / THREADS;  // float4s of A per thread per k-step
+  constexpr int B_F4 = BK * BN / 4 / THREADS;
+  static_assert(BK % 8 == 0, "the A load mapping pairs k-quads");
+  static_assert(A_F4 >= 1 && A_F4 * THREADS * 4 == BM * BK, "A tile must split evenly into float4s");
+  static_assert(B_F4 >= 1 && B_F4 * THREADS * 4 == BK * BN, "B tile must split evenly into float4s");
+
+  __shared__ __align__(16) float as[STAGES][BK][BM + PAD];
+  __shared__ __align__(16) float bs[STAGES][BK][BN];
+
+  const int tid = threadIdx.x;
+  const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+
+  // This thread's float4s of the A and B tiles. Float4 0 sits at (a_row0, a_kq0) and (b_row0, b_col0); float4
+  // i adds compile-time row and k offsets, so the whole mapping costs a handful of registers.
+  static_assert(THREADS <= 2 * BM && (2 * BM) % THREADS == 0, "A mapping: pairs of threads per row");
+  static_assert(THREADS % (BN / 4) == 0, "B mapping: whole rows of float4s per pass");
+  constexpr int A_ROWS_PER_PASS = THREADS / 2;  // rows covered by one pass of all threads over A
+  constexpr int B_ROWS_PER_PASS = THREADS / (BN / 4);
+  const int a_row0 = tid / 2, a_kq0 = (tid % 2) * 4;
+  const int b_row0 = tid / (BN / 4), b_col0 = (tid % (BN / 4)) * 4;
+  // Float4 i of A: row a_row0 + a_drow(i), k a_kq0 + a_dk(i) (passes first go down the rows, then across k).
+  auto a_drow = [](int i) { return (i * A_ROWS_PER_PASS) % BM; };
+  auto a_dk = [](int i) { return 8 * ((i * A_ROWS_PER_PASS) / BM); };
+  // Offsets rather than pointers: 32-bit, and the base pointers stay in the kernel-parameter bank.
+  const int a_src = (bm + a_row0) * k + a_kq0;  // dereferenced only where the guards allow
+  const int b_src = b_row0 * n + bn + b_col0;
+  const int a_klim = k - a_kq0;        // float4 i is inside A's columns iff k0 + a_dk(i) (+ r) < a_klim
+  const int b_klim = k - b_row0;       // ... B's rows iff k0 + b_drow (+ 0) < b_klim
+  const int b_cols = n - bn - b_col0;  // ... B's columns iff r < b_cols
+  const int a_rows = m - bm - a_row0;  // ... A's rows iff a_drow(i) < a_rows
+
+  float4 ra[A_F4], rb[B_F4];
+  auto load_tile = [&](int k0) {
+#pragma unroll
+    for (int i = 0; i < A_F4; ++i) {
+      const bool row_ok = a_drow(i) < a_rows;
+      const int kk = k0 + a_dk(i);
+      const float* p = a + (a_src + a_drow(i) * k + kk);
+      if constexpr (Vec) {
+        ra[i] = (row_ok && kk < a_klim) ? __ldg(reinterpret_cast<const float4*>(p))
+                                        : make_float4(0.f, 0.f, 0.f, 0.f);
+      } else {
+        ra[i].x = (row_ok && kk + 0 < a_klim) ? __ldg(p + 0) : 0.0f;
+        ra[i].y = (row_ok && kk + 1 < a_klim) ? __ldg(p + 1) : 0.0f;
+        ra[i].z = (row_ok && kk + 2 < a_klim) ? __ldg(p + 2) : 0.0f;
+        ra[i].w = (row_ok && kk + 3 < a_klim) ? __ldg(p + 3) : 0.0f;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < B_F4; ++i) {
+      const int kr = k0 + i * B_ROWS_PER_PASS;
+      const bool row_ok = kr < b_klim;
+      const float* p = b + (b_src + kr * n);
+      if constexpr (Vec) {
+        rb[i] = (row_ok && 0 < b_cols) ? __ldg(reinterpret_cast<const float4*>(p))
+                                       : make_float4(0.f, 0.f, 0.f, 0.f);
+      } else {
+        rb[i].x = (row_ok && 0 < b_cols) ? __ldg(p + 0) : 0.0f;
+        rb[i].y = (row_ok && 1 < b_cols) ? __ldg(p + 1) : 0.0f;
+        rb[i].z = (row_ok && 2 < b_cols) ? __ldg(p + 2) : 0.0f;
+        rb[i].w = (row_ok && 3 < b_cols) ? __ldg(p + 3) : 0.0f;
+      }
+    }
+  };
+  auto store_tile = [&](int s) {
+#pragma unroll
+    for (int i = 0; i < A_F4; ++i) {
+      float* dst = &as[s][a_kq0 + a_dk(i)][a_row0 + a_drow(i)];
+      dst[0 * (BM + PAD)] = ra[i].x;
+      dst[1 * (BM + PAD)] = ra[i].y;
+      dst[2 * (BM + PAD)] = ra[i].z;
+      dst[3 * (BM + PAD)] = ra[i].w;
+    }
+#pragma unroll
+    for (int i = 0; i < B_F4; ++i)
+      *reinterpret_cast<float4*>(&bs[s][b_row0 + i * B_ROWS_PER_PASS][b_col0]) = rb[i];
+  };
+
+  // This thread's micro-tile: TM/4 x TN/4 pieces of 4x4; piece (pi, pj) starts at row t_row0 + pi * ROW_STEP
+  // and column t_col0 + pj * COL_STEP of the block tile.
+  constexpr int TM = Cfg::tm, TN = Cfg::tn;
+  constexpr int ROW_STEP = Cfg::warp_layout ? Cfg::wm / (TM / 4) : 4;
+  constexpr int COL_STEP = Cfg::warp_layout ? Cfg::wn / (TN / 4) : 4;
+  int t_row0, t_col0;
+  if constexpr (Cfg::warp_layout) {
+    constexpr int WM = Cfg::wm, WN = Cfg::wn;
+    constexpr int LANES_N = WN / TN;  // a warp's lanes form (WM / TM) x (WN / TN)
+    const int warp = tid / 32, lane = tid % 32;
+    const int wm0 = (warp / (BN / WN)) * WM, wn0 = (warp % (BN / WN)) * WN;
+    t_row0 = wm0 + (lane / LANES_N) * 4;
+    t_col0 = wn0 + (lane % LANES_N) * 4;
+  } else {
+    t_row0 = (tid / (BN / TN)) * TM;
+    t_col0 = (tid % (BN / TN)) * TN;
+  }
+
+  float acc[TM][TN];
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int j = 0; j < TN; ++j)
+      acc[i][j] = 0.0f;
+
+  auto compute_tile = [&](int s) {
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+      float av[TM], bv[TN];
+#pragma unroll
+      for (int pi = 0; pi < TM / 4; ++pi) {
+        const float4 v = *reinterpret_cast<const float4*>(&as[s][kk][t_row0 + pi * ROW_STEP]);
+        av[4 * pi + 0] = v.x;
+        av[4 * pi + 1] = v.y;
+        av[4 * pi + 2] = v.z;
+        av[4 * pi + 3] = v.w;
+      }
+#pragma unroll
+      for (int pj = 0; pj < TN / 4; ++pj) {
+        const float4 v = *reinterpret_cast<const float4*>(&bs[s][kk][t_col0 + pj * COL_STEP]);
+        bv[4 * pj + 0] = v.x;
+        bv[4 * pj + 1] = v.y;
+        bv[4 * pj + 2] = v.z;
+        bv[4 * pj + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+    }
+  };
+
+  const int ktiles = (k + BK - 1) / BK;
+  if constexpr (Cfg::double_buffer) {
+    load_tile(0);
+    store_tile(0);
+    __syncthreads();
+    for (int t = 0; t < ktiles; ++t) {
+      const int s = t & 1;
+      const bool more = t + 1 < ktiles;
+      // Vec: the next tile's loads are in flight while we compute. The scalar path has four times as many
+      // loads and guards; keeping them live across the math would spill registers, so it loads after
+      // computing and relies on the other resident warps to hide the latency.
+      if constexpr (Vec) {
+        if (more) load_tile((t + 1) * BK);
+        compute_tile(s);
+      } else {
+        compute_tile(s);
+        if (more) load_tile((t + 1) * BK);
+      }
+      // Buffer s ^ 1 was last read in step t - 1, which every thread finished before the barrier ending it.
+      if (more) store_tile(s ^ 1);
+      __syncthreads();
+    }
+  } else {
+    for (int t = 0; t < ktiles; ++t) {
+      load_tile(t * BK);
+      store_tile(0);
+      __syncthreads();  // tile complete
+      compute_tile(0);
+      __syncthreads();  // everyone finished reading before the next store
+    }
+  }
+
+  // Epilogue: row i of the micro-tile, in runs of 4 columns.
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const int row = bm + t_row0 + (i / 4) * ROW_STEP + i % 4;
+    if (row >= m) continue;
+#pragma unroll
+    for (int pj = 0; pj < TN / 4; ++pj) {
+      const int col = bn + t_col0 + pj * COL_STEP;
+      float* dst = c + row * n + col;
+      const float* v = &acc[i][4 * pj];
+      if (Vec && col + 3 < n) {
+        *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          if (col + j < n) dst[j] = v[j];
+      }
+    }
+  }
+}
+
+// --- Helpers -----------------------------------------------------------------------------------------------
+
+// float -> double, for the float64 cuBLAS reference.
+__global__ void widen(const float* __restrict__ in, double* __restrict__ out, size_t count) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x)
+    out[i] = in[i];
+}
+
+}  // namespace bs::matmul::kernels

@@ -1,0 +1,336 @@
+// matmul_cpu_test.cpp: the matmul lab without a GPU: size and memory validation, the variant table and its
+// geometry, inputs, the correctness check (and that it catches NaN and TF32-sized errors), the CPU baselines
+// against a float64 reference and each other, and cancel.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <future>
+#include <limits>
+#include <set>
+#include <thread>
+
+#include "gpu/common/gpu_error.h"
+#include "gpu/matmul/matmul.h"
+#include "test_util.h"
+
+namespace bs::matmul {
+namespace {
+
+// --- Validation --------------------------------------------------------------------------------------------
+
+TEST(MatmulValidate, AcceptsTheWholeRange) {
+  EXPECT_FALSE(validate({1, 1, 1}));
+  EXPECT_FALSE(validate({8192, 8192, 8192}));
+  EXPECT_FALSE(validate({1000, 777, 333}));
+}
+
+TEST(MatmulValidate, ZeroNegativeAndTooLargeNameTheDimension) {
+  const auto zero = validate({0, 5, 5});
+  ASSERT_TRUE(zero);
+  EXPECT_NE(zero->find("M = 0"), std::string::npos) << *zero;
+  EXPECT_NE(zero->find("at least 1"), std::string::npos) << *zero;
+
+  const auto neg = validate({5, -3, 5});
+  ASSERT_TRUE(neg);
+  EXPECT_NE(neg->find("N = -3"), std::string::npos) << *neg;
+  EXPECT_NE(neg->find("negative"), std::string::npos) << *neg;
+
+  const auto big = validate({5, 5, 8193});
+  ASSERT_TRUE(big);
+  EXPECT_NE(big->find("K = 8193"), std::string::npos) << *big;
+  EXPECT_NE(big->find("8192"), std::string::npos) << *big;
+}
+
+TEST(MatmulValidate, MemoryCheckWithMadeUpFreeMemory) {
+  const Problem p{8192, 8192, 8192};
+  // 3 matrices of 8192^2 floats = 768 MiB, plus the reserve.
+  EXPECT_EQ(device_bytes_needed(p), size_t{3} * 8192 * 8192 * 4 + k_device_reserve_bytes);
+  EXPECT_FALSE(validate_memory(p, size_t{80} << 30));
+  const auto err = validate_memory(p, size_t{512} << 20);
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->find("832 MiB"), std::string::npos) << *err;  // 768 + 64
+  EXPECT_NE(err->find("512 MiB are free"), std::string::npos) << *err;
+  EXPECT_FALSE(validate_memory({1, 1, 1}, k_device_reserve_bytes + 12));
+  EXPECT_TRUE(validate_memory({1, 1, 1}, k_device_reserve_bytes + 11));
+}
+
+TEST(MatmulValidate, RunnerRejectsBadSizesBeforeTouchingTheGpu) {
+  // Validation comes first, so these throw InvalidRequest with or without a device.
+  EXPECT_THROW(GpuRunner({0, 4, 4}), InvalidRequest);
+  EXPECT_THROW(GpuRunner({4, -1, 4}), InvalidRequest);
+  EXPECT_THROW(GpuRunner({4, 4, 9000}), InvalidRequest);
+  try {
+    GpuRunner r({4, 4, 0});
+    FAIL() << "K = 0 accepted";
+  } catch (const InvalidRequest& e) {
+    EXPECT_NE(std::string(e.what()).find("K = 0"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MatmulValidate, RunnerWithoutGpuSaysWhy) {
+  if (test::device().available) GTEST_SKIP() << "a CUDA device is present";
+  try {
+    GpuRunner r({4, 4, 4});
+    FAIL() << "constructed without a device";
+  } catch (const GpuError& e) {
+    EXPECT_NE(std::string(e.what()).find("no CUDA device"), std::string::npos) << e.what();
+  }
+}
+
+// --- Variant table and geometry ----------------------------------------------------------------------------
+
+TEST(MatmulVariants, NamesAreUniqueAndParse) {
+  std::set<std::string> names;
+  for (const auto& v : gpu_variants()) {
+    EXPECT_TRUE(names.insert(v.name).second) << v.name;
+    EXPECT_EQ(parse_variant(v.name), v.id);
+    EXPECT_GT(std::strlen(v.description), 20u) << v.name;
+  }
+  for (const auto& v : cpu_variants()) {
+    EXPECT_TRUE(names.insert(v.name).second) << v.name;
+    EXPECT_EQ(parse_cpu_variant(v.name), v.id);
+  }
+  EXPECT_FALSE(parse_variant("nope"));
+  EXPECT_EQ(gpu_variants().back().id, Variant::Cublas);
+}
+
+TEST(MatmulVariants, LaunchCoversEveryOutputAndMatchesGeometry) {
+  for (const Problem p :
+       {Problem{1, 1, 1}, Problem{1000, 777, 333}, Problem{8192, 8192, 8192}, Problem{33, 65, 17}}) {
+    for (const auto& vi : gpu_variants()) {
+      SCOPED_TRACE(std::string(vi.name) + " at " + to_string(p));
+      const TileGeometry g = tile_geometry(vi.id);
+      const LaunchShape s = launch_shape(vi.id, p);
+      if (!g.known) {
+        EXPECT_EQ(s.block.count(), 0);
+        continue;
+      }
+      EXPECT_EQ(s.block.count(), g.threads);
+      EXPECT_LE(s.block.count(), 1024);
+      EXPECT_EQ(static_cast<int64_t>(g.threads) * g.tm * g.tn, static_cast<int64_t>(g.bm) * g.bn)
+          << "threads x outputs per thread must equal the block tile";
+      const bool rows_on_x = vi.id == Variant::NaiveUncoalesced;
+      const int64_t rows_covered = (rows_on_x ? s.grid.x : s.grid.y) * g.bm;
+      const int64_t cols_covered = (rows_on_x ? s.grid.y : s.grid.x) * g.bn;
+      EXPECT_GE(rows_covered, p.m);
+      EXPECT_GE(cols_covered, p.n);
+      EXPECT_LT(rows_covered - p.m, g.bm) << "no block lies wholly outside C";
+      EXPECT_LT(cols_covered - p.n, g.bn);
+      EXPECT_LE(s.grid.y, 65535);
+      if (g.wm > 0) {
+        EXPECT_EQ((g.bm / g.wm) * (g.bn / g.wn) * 32, g.threads);
+      }
+    }
+  }
+}
+
+// --- Inputs and the check ----------------------------------------------------------------------------------
+
+TEST(MatmulInputs, RandomNeverZeroAndDeterministic) {
+  const auto a = make_matrix(300, 301, 7);
+  ASSERT_EQ(a.size(), 300u * 301u);
+  for (const float v : a) {
+    ASSERT_NE(v, 0.0f);
+    ASSERT_GT(v, -1.0f);
+    ASSERT_LT(v, 1.0f);
+  }
+  EXPECT_EQ(a, make_matrix(300, 301, 7));
+  EXPECT_NE(a, make_matrix(300, 301, 8));
+  double mean = 0;
+  for (const float v : a)
+    mean += v;
+  EXPECT_LT(std::abs(mean / a.size()), 0.02);  // centred: signs mixed, as in real data
+}
+
+TEST(MatmulCheck, ExactPassesNanAndLargeErrorsFail) {
+  const std::vector<double> ref{1.0, -2.0, 3.0, 4.0};
+  const std::vector<float> same{1.0f, -2.0f, 3.0f, 4.0f};
+  const CheckResult ok = check_result(same, ref, 16);
+  EXPECT_TRUE(ok.pass) << ok.summary();
+  EXPECT_EQ(ok.rel_error, 0.0);
+
+  std::vector<float> poisoned = same;
+  poisoned[2] = std::numeric_limits<float>::quiet_NaN();
+  const CheckResult nan = check_result(poisoned, ref, 16);
+  EXPECT_FALSE(nan.pass);
+  EXPECT_EQ(nan.nan_count, 1u);
+  EXPECT_NE(nan.summary().find("FAIL"), std::string::npos);
+
+  std::vector<float> off = same;
+  off[3] = 4.01f;
+  EXPECT_FALSE(check_result(off, ref, 16).pass);
+  EXPECT_FALSE(check_result(std::vector<float>{1.0f}, ref, 16).pass) << "size mismatch must fail";
+}
+
+// Rounds to TF32 (10 explicit mantissa bits, round to nearest even), as tensor cores do to their inputs.
+float to_tf32(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  u = (u + 0xFFFu + ((u >> 13) & 1u)) & ~0x1FFFu;
+  std::memcpy(&x, &u, 4);
+  return x;
+}
+
+TEST(MatmulCheck, ToleranceSeparatesFp32FromTf32) {
+  // The tolerance must let float32 through and stop TF32, at both ends of the k range we test.
+  for (const Problem p : {Problem{64, 64, 1024}, Problem{48, 40, 8192}}) {
+    SCOPED_TRACE(to_string(p));
+    const auto a = make_matrix(p.m, p.k, 1), b = make_matrix(p.k, p.n, 2);
+    const auto ref = reference_cpu(a, b, p);
+    std::vector<float> c(p.c_count());
+    run_cpu(CpuVariant::Naive, a, b, c, p);  // plain float32 sequential sums: the worst-rounding variant
+    const CheckResult fp32 = check_result(c, ref, p.k);
+    EXPECT_TRUE(fp32.pass) << fp32.summary();
+    EXPECT_LT(fp32.rel_error * 4, fp32.tolerance) << "at least 4x margin for float32";
+
+    std::vector<float> a32(a.size()), b32(b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      a32[i] = to_tf32(a[i]);
+    for (size_t i = 0; i < b.size(); ++i)
+      b32[i] = to_tf32(b[i]);
+    const auto tf = reference_cpu(a32, b32, p);  // exact products of TF32-rounded inputs: TF32's best case
+    std::vector<float> tf_f(tf.begin(), tf.end());
+    const CheckResult tf32 = check_result(tf_f, ref, p.k);
+    EXPECT_FALSE(tf32.pass) << tf32.summary();
+    EXPECT_GT(tf32.rel_error, 3 * tf32.tolerance) << "TF32 must fail by a wide margin";
+  }
+}
+
+TEST(MatmulCheck, ToleranceGrowsWithK) {
+  EXPECT_DOUBLE_EQ(tolerance(1), 1e-6);
+  EXPECT_GT(tolerance(8192), tolerance(1024));
+  EXPECT_LT(tolerance(8192), 1e-4);
+}
+
+// --- CPU baselines -----------------------------------------------------------------------------------------
+
+// A plain float64 triple loop: the reference's reference.
+std::vector<double> triple_loop_f64(const std::vector<float>& a, const std::vector<float>& b,
+                                    const Problem& p) {
+  std::vector<double> c(p.c_count());
+  for (int64_t i = 0; i < p.m; ++i)
+    for (int64_t j = 0; j < p.n; ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < p.k; ++k)
+        s += static_cast<double>(a[static_cast<size_t>(i * p.k + k)]) * b[static_cast<size_t>(k * p.n + j)];
+      c[static_cast<size_t>(i * p.n + j)] = s;
+    }
+  return c;
+}
+
+TEST(MatmulCpu, ReferenceMatchesPlainFloat64Loop) {
+  for (const Problem p : {Problem{1, 1, 1}, Problem{33, 65, 17}, Problem{70, 3, 129}}) {
+    const auto a = make_matrix(p.m, p.k, 3), b = make_matrix(p.k, p.n, 4);
+    const auto ref = reference_cpu(a, b, p);
+    // Both float64 with different summation orders: agreement to ~1e-15 relative.
+    EXPECT_LT(test::rel_l2_error(ref, triple_loop_f64(a, b, p)), 1e-13) << to_string(p);
+  }
+}
+
+class MatmulCpuSizes : public ::testing::TestWithParam<Problem> {};
+
+TEST_P(MatmulCpuSizes, EveryCpuVariantMatchesReferenceAndTheOthers) {
+  const Problem p = GetParam();
+  const auto a = make_matrix(p.m, p.k, 11), b = make_matrix(p.k, p.n, 12);
+  const auto ref = reference_cpu(a, b, p);
+  std::vector<std::vector<float>> results;
+  for (const auto& vi : cpu_variants()) {
+    std::vector<float> c(p.c_count(), std::numeric_limits<float>::quiet_NaN());
+    run_cpu(vi.id, a, b, c, p);
+    // Tolerance: see matmul::tolerance (float32 rounding grows like sqrt(K); 8 * 2^-24 * sqrt(K)).
+    const CheckResult r = check_result(c, ref, p.k, "float64 CPU");
+    EXPECT_TRUE(r.pass) << vi.name << ": " << r.summary();
+    std::printf("  %-14s %s: %s\n", vi.name, to_string(p).c_str(), r.summary().c_str());
+    results.push_back(std::move(c));
+  }
+  // Against each other: two float32 results, each within tolerance of the truth, differ by at most twice it.
+  for (size_t i = 1; i < results.size(); ++i)
+    EXPECT_LT(test::rel_l2_error(results[i], results[0]), 2 * tolerance(p.k)) << cpu_variants()[i].name;
+}
+
+std::string size_name(const ::testing::TestParamInfo<Problem>& info) {
+  return "m" + std::to_string(info.param.m) + "_n" + std::to_string(info.param.n) + "_k" +
+         std::to_string(info.param.k);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, MatmulCpuSizes,
+                         ::testing::Values(Problem{1000, 777, 333}, Problem{1, 1, 1}, Problem{33, 65, 17},
+                                           Problem{257, 129, 511}, Problem{260, 196, 132}),
+                         size_name);
+
+TEST(MatmulCpu, RejectsMismatchedBuffers) {
+  const Problem p{4, 4, 4};
+  std::vector<float> a(16, 1.0f), b(15, 1.0f), c(16);
+  EXPECT_THROW(run_cpu(CpuVariant::Naive, a, b, c, p), InvalidRequest);
+  EXPECT_THROW(run_cpu(CpuVariant::Blocked, a, std::vector<float>(16, 1.0f), c, {0, 4, 4}), InvalidRequest);
+}
+
+TEST(MatmulCpu, LabelsSayThreads) {
+  EXPECT_NE(cpu_label(CpuVariant::Naive).find("1 thread"), std::string::npos);
+  EXPECT_NE(cpu_label(CpuVariant::Blocked).find("OpenMP"), std::string::npos);
+  EXPECT_NE(cpu_label(CpuVariant::OpenBlas).find("OpenBLAS"), std::string::npos);
+}
+
+TEST(MatmulCpu, CancelledBeforeStartThrows) {
+  const Problem p{256, 256, 256};
+  const auto a = make_matrix(p.m, p.k, 1), b = make_matrix(p.k, p.n, 2);
+  std::vector<float> c(p.c_count());
+  for (const auto& vi : cpu_variants()) {
+    JobControl ctl;
+    ctl.cancel();
+    EXPECT_THROW(run_cpu(vi.id, a, b, c, p, &ctl), JobCancelled) << vi.name;
+  }
+  JobControl ctl;
+  ctl.cancel();
+  EXPECT_THROW(reference_cpu(a, b, p, &ctl), JobCancelled);
+}
+
+TEST(MatmulCpu, NaiveAndBlockedStopPromptlyWhenCancelled) {
+  // Minutes for the naive loop; the blocked one takes ~0.2 s on a 16-core machine (seen on the GPU machine), so
+  // the cancel comes after 20 ms. Each must stop within about a second.
+  const Problem p{4096, 4096, 4096};
+  const auto a = make_matrix(p.m, p.k, 1), b = make_matrix(p.k, p.n, 2);
+  for (const CpuVariant v : {CpuVariant::Naive, CpuVariant::Blocked}) {
+    std::vector<float> c(p.c_count());
+    JobControl ctl;
+    auto fut = std::async(std::launch::async, [&] {
+      try {
+        run_cpu(v, a, b, c, p, &ctl);
+        return false;
+      } catch (const JobCancelled&) {
+        return true;
+      }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const double progress_at_cancel = ctl.progress();
+    const auto t0 = std::chrono::steady_clock::now();
+    ctl.cancel();
+    ASSERT_EQ(fut.wait_for(std::chrono::seconds(5)), std::future_status::ready)
+        << info(v).name << " ignored cancel";
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_TRUE(fut.get()) << info(v).name << " finished before the cancel (machine too fast for this test?)";
+    EXPECT_LT(waited, 2.0) << info(v).name;
+    EXPECT_LT(progress_at_cancel, 1.0);
+  }
+}
+
+TEST(MatmulCpu, BenchRowIsLabelledAndChecked) {
+  const Problem p{96, 80, 64};
+  const auto a = make_matrix(p.m, p.k, 1), b = make_matrix(p.k, p.n, 2);
+  Reference ref{reference_cpu(a, b, p), "float64 CPU (OpenBLAS dgemm)"};
+  for (const auto& vi : cpu_variants()) {
+    const BenchRow row = bench_cpu(vi.id, p, a, b, ref, 3, 0.5);
+    EXPECT_EQ(row.variant, vi.name);
+    EXPECT_FALSE(row.gpu);
+    EXPECT_TRUE(row.checked);
+    EXPECT_TRUE(row.check.pass) << row.check.summary();
+    EXPECT_GT(row.ms.median, 0.0);
+    EXPECT_GT(row.gflops, 0.0);
+    EXPECT_GE(row.runs, 1);
+  }
+}
+
+}  // namespace
+}  // namespace bs::matmul

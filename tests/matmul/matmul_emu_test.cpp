@@ -1,0 +1,122 @@
+// matmul_emu_test.cpp: the real kernel source (gpu/matmul/matmul_kernels.cuh) run on the CPU through a tiny
+// CUDA stand-in (cuda_emu/cuda_runtime.h): every hand-written variant against the float64 reference at
+// awkward sizes, on a NaN-filled C, on machines without a GPU. Catches wrong indices, missing edge guards and
+// a thread that skips a __syncthreads (the barrier would hang: the test has a watchdog). Not a substitute for
+// the GPU tests.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <future>
+#include <limits>
+#include <thread>
+#include <vector>
+
+#include "gpu/matmul/matmul.h"
+#include "gpu/matmul/matmul_kernels.cuh"
+
+namespace bs::matmul {
+namespace {
+
+// Must list the same kernels as kernel_for() in matmul_gpu.cu; a variant missing here fails the test below.
+kernels::KernelFn emu_kernel_for(Variant v, bool vec) {
+  using namespace kernels;
+  switch (v) {
+    case Variant::NaiveUncoalesced:
+      return naive_uncoalesced;
+    case Variant::NaiveCoalesced:
+      return naive_coalesced;
+    case Variant::SmemTile8:
+      return smem_tile<8>;
+    case Variant::SmemTile16:
+      return smem_tile<16>;
+    case Variant::SmemTile32:
+      return smem_tile<32>;
+    case Variant::RegBlock1D:
+      return reg_block_1d;
+    case Variant::RegBlock2D:
+      return vec ? block_tile<cfg::RegBlock2D, true> : block_tile<cfg::RegBlock2D, false>;
+    case Variant::WarpTile:
+      return vec ? block_tile<cfg::WarpTile, true> : block_tile<cfg::WarpTile, false>;
+    case Variant::WarpTileDb:
+      return vec ? block_tile<cfg::WarpTileDb, true> : block_tile<cfg::WarpTileDb, false>;
+    case Variant::WarpTileDbK16:
+      return vec ? block_tile<cfg::WarpTileDbK16, true> : block_tile<cfg::WarpTileDbK16, false>;
+    case Variant::WarpTileDb128x64:
+      return vec ? block_tile<cfg::WarpTileDb128x64, true> : block_tile<cfg::WarpTileDb128x64, false>;
+    case Variant::WarpTileDb16x8:
+      return vec ? block_tile<cfg::WarpTileDb16x8, true> : block_tile<cfg::WarpTileDb16x8, false>;
+    case Variant::Cublas:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+// Runs `fn` over the grid with one std::thread per CUDA thread of a block; the same threads then step through
+// the blocks one after another, a barrier between blocks (no thread leaves a block early in these kernels
+// before its last __syncthreads, so every thread passes the same barriers).
+void emulate(kernels::KernelFn fn, const LaunchShape& s, const float* a, const float* b, float* c,
+             const Problem& p) {
+  blockDim = {static_cast<unsigned>(s.block.x), static_cast<unsigned>(s.block.y), 1};
+  gridDim = {static_cast<unsigned>(s.grid.x), static_cast<unsigned>(s.grid.y), 1};
+  const int threads = static_cast<int>(s.block.count());
+  std::barrier<> bar(threads);
+  bs_emu_barrier = &bar;
+  std::vector<std::thread> pool;
+  pool.reserve(static_cast<size_t>(threads));
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      threadIdx = {static_cast<unsigned>(t % s.block.x), static_cast<unsigned>(t / s.block.x), 1};
+      for (unsigned by = 0; by < gridDim.y; ++by)
+        for (unsigned bx = 0; bx < gridDim.x; ++bx) {
+          blockIdx = {bx, by, 1};
+          fn(a, b, c, static_cast<int>(p.m), static_cast<int>(p.n), static_cast<int>(p.k));
+          bar.arrive_and_wait();  // the block is done before anyone starts the next (shared memory is reused)
+        }
+    });
+  for (auto& th : pool)
+    th.join();
+}
+
+class MatmulEmu : public ::testing::TestWithParam<Problem> {};
+
+TEST_P(MatmulEmu, HandWrittenKernelsMatchReference) {
+  const Problem p = GetParam();
+  const auto a = make_matrix(p.m, p.k, 31), b = make_matrix(p.k, p.n, 32);
+  const auto ref = reference_cpu(a, b, p);
+  const bool vec = p.k % 4 == 0 && p.n % 4 == 0;  // as GpuRunner picks the float4 flavour
+  for (const auto& vi : gpu_variants()) {
+    if (vi.id == Variant::Cublas) continue;
+    const kernels::KernelFn fn = emu_kernel_for(vi.id, vec);
+    ASSERT_NE(fn, nullptr) << vi.name << " is missing from emu_kernel_for";
+    std::vector<float> c(p.c_count(), std::numeric_limits<float>::quiet_NaN());
+    // A thread that skips a barrier would hang the block: run under a watchdog.
+    auto done = std::async(std::launch::async,
+                           [&] { emulate(fn, launch_shape(vi.id, p), a.data(), b.data(), c.data(), p); });
+    ASSERT_EQ(done.wait_for(std::chrono::seconds(120)), std::future_status::ready)
+        << vi.name << " hung (a thread skipped __syncthreads?)";
+    // Tolerance: see matmul::tolerance (8 * 2^-24 * sqrt(K)).
+    const CheckResult r = check_result(c, ref, p.k, "float64 CPU");
+    EXPECT_TRUE(r.pass) << vi.name << " at " << to_string(p) << (vec ? " (float4 path)" : " (scalar path)")
+                        << ": " << r.summary();
+  }
+}
+
+std::string size_name(const ::testing::TestParamInfo<Problem>& info) {
+  std::string s = "m";
+  s += std::to_string(info.param.m);
+  s += "_n";
+  s += std::to_string(info.param.n);
+  s += "_k";
+  s += std::to_string(info.param.k);
+  return s;
+}
+
+// Scalar path (odd K or N): 1x1x1, 33x65x17, 131x67x259. Float4 path with partial tiles on every edge and a
+// partial last k-step: 196x132x68, 129x68x20, 130x8x12.
+INSTANTIATE_TEST_SUITE_P(Sizes, MatmulEmu,
+                         ::testing::Values(Problem{1, 1, 1}, Problem{33, 65, 17}, Problem{131, 67, 259},
+                                           Problem{196, 132, 68}, Problem{129, 68, 20}, Problem{130, 8, 12}),
+                         size_name);
+
+}  // namespace
+}  // namespace bs::matmul
