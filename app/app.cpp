@@ -53,17 +53,32 @@ App::App(const AppOptions& opt) : m_opt(opt) {
     m_labs.clear();
     m_labs.push_back(std::make_unique<HeatLab>(m_env, opt.heat));
   }
-  std::fprintf(stderr, "blockscope: GL %s (%s); path: %s (%s)\n", m_gl->info().renderer.c_str(),
-               m_gl->info().platform.c_str(), to_string(m_env.path.path), m_env.path.reason.c_str());
+  std::fprintf(stderr, "blockscope: GL %s (%s); path: %s (%s)%s%s\n", m_gl->info().renderer.c_str(),
+               m_gl->info().platform.c_str(), to_string(m_env.path.path), m_env.path.reason.c_str(),
+               m_env.path.path == RenderPath::Interop ? "; " : "",
+               m_env.path.path == RenderPath::Interop ? m_env.path.mechanism.c_str() : "");
 }
 
+namespace {
+// BLOCKSCOPE_TRACE=1 prints the shutdown steps: a hang in a driver's teardown then shows where it is.
+void trace(const char* what) {
+  static const bool on = std::getenv("BLOCKSCOPE_TRACE") != nullptr;
+  if (on) std::fprintf(stderr, "blockscope: trace: %s\n", what);
+}
+}  // namespace
+
 App::~App() {
+  trace("destroying labs");
   m_labs.clear();
+  trace("labs destroyed");
   if (m_imgui_ready) {
     ImGui_ImplOpenGL3_Shutdown();
     if (m_gl->window()) ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
   }
+  trace("ImGui shut down; destroying the GL context");
+  m_gl.reset();
+  trace("GL context destroyed");
 }
 
 void App::init_imgui() {
@@ -114,7 +129,7 @@ void App::recover_from(const GpuError& e) {
     }
   }
   m_gpu_message = std::string("GPU error: ") + e.what() + " - the device could not be reset (" + err +
-                  "); running on the CPU";
+                  "); running on the CPU. Restart blockscope to use the GPU again.";
   fall_back_to_cpu(err.empty() ? e.what() : err);
   for (auto& lab : m_labs) lab->rebuild();
 }
@@ -122,7 +137,9 @@ void App::recover_from(const GpuError& e) {
 void App::draw_main_ui() {
   ui::PathView pv;
   pv.path = to_string(m_env.path.path);
-  pv.reason = m_env.path.reason;
+  pv.reason = m_env.path.reason + (m_env.path.mechanism.empty() || m_env.path.path != RenderPath::Interop
+                                        ? ""
+                                        : "; " + m_env.path.mechanism);
   pv.gl_renderer = m_gl->info().renderer;
   pv.gl_version = m_gl->info().version;
   pv.gl_platform = m_gl->info().platform;

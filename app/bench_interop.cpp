@@ -45,7 +45,8 @@ int run(const InteropBenchArgs& a) {
   solver.step(10);
   solver.sync();
   interop::HostStaging staging;
-  auto interop = interop::FieldInterop::create(renderer.field_buffer(), static_cast<size_t>(p.cells()), &err);
+  auto mapped = interop::FieldInterop::create(renderer.field_buffer(), static_cast<size_t>(p.cells()), &err);
+  const std::string map_err = err;
 
   using clock = std::chrono::steady_clock;
   auto time_frames = [&](auto&& frame) {
@@ -54,7 +55,7 @@ int run(const InteropBenchArgs& a) {
       glFinish();
       const auto t0 = clock::now();
       frame();
-      glFinish();  // the texture is ready for GL to sample
+      glFinish();  // whatever GL still had to do before it can sample the field
       const auto t1 = clock::now();
       if (i >= 10) us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());  // 10 warm-up frames
     }
@@ -62,25 +63,44 @@ int run(const InteropBenchArgs& a) {
   };
   const double mib = p.cells() * 4.0 / (1 << 20);
   Table t{{"path", "us/frame (median)", "p10", "p90", "field MiB"}, {}};
-  Summary s_interop{}, s_host{};
-  if (interop) {
-    s_interop = time_frames([&] {
-      interop->write(solver.device_field(), solver.stream_handle());
+  auto row = [&](const std::string& name, const Summary& s) {
+    t.rows.push_back({name, fmt_fixed(s.median, 1), fmt_fixed(s.p10, 1), fmt_fixed(s.p90, 1), fmt_fixed(mib, 1)});
+  };
+  Summary s_map{}, s_shared{}, s_host{};
+  if (mapped) {
+    s_map = time_frames([&] {
+      mapped->write(solver.device_field(), solver.stream_handle());
       solver.sync();
     });
-    t.rows.push_back({"interop: map, kernel writes the GL buffer, unmap", fmt_fixed(s_interop.median, 1), fmt_fixed(s_interop.p10, 1),
-                      fmt_fixed(s_interop.p90, 1), fmt_fixed(mib, 1)});
+    row("interop, map/unmap: map, kernel writes the GL buffer, unmap", s_map);
   } else {
-    std::printf("interop unavailable here: %s\n", err.c_str());
+    std::printf("map/unmap interop unavailable here: %s\n", map_err.c_str());
   }
+  mapped.reset();
   s_host = time_frames([&] {
     renderer.upload(staging.download(solver.device_field(), static_cast<size_t>(p.cells()), solver.stream_handle()));
   });
-  t.rows.push_back({"host copy: D2H to pinned, glBufferSubData", fmt_fixed(s_host.median, 1), fmt_fixed(s_host.p10, 1),
-                    fmt_fixed(s_host.p90, 1), fmt_fixed(mib, 1)});
+  row("host copy: D2H to pinned, glBufferSubData", s_host);
+  // Shared memory last: importing replaces the renderer's buffer.
+  auto shared = interop::SharedFieldMemory::create(static_cast<size_t>(p.cells()), &err);
+  if (shared) {
+    const int fd = shared->export_fd(&err);
+    if (fd < 0 || !renderer.import_field_memory(fd, shared->bytes(), &err)) shared.reset();
+  }
+  if (shared) {
+    s_shared = time_frames([&] {
+      renderer.wait_for_reads();
+      shared->write(solver.device_field(), solver.stream_handle());
+    });
+    row("interop, shared memory: kernel writes memory GL imported", s_shared);
+  } else {
+    std::printf("shared-memory interop unavailable here: %s\n", err.c_str());
+  }
   t.print(std::cout);
-  if (interop) std::printf("interop is %.1fx faster than the host-copy path at %s\n", s_host.median / s_interop.median,
-                           to_string(*sz.value).c_str());
+  const double best = shared ? s_shared.median : mapped || s_map.count ? s_map.median : 0;
+  if (best > 0)
+    std::printf("interop (%s) is %.1fx faster than the host-copy path at %s\n", shared ? "shared memory" : "map/unmap",
+                s_host.median / best, to_string(*sz.value).c_str());
   std::printf("%d frames each after 10 warm-up frames; host clock around each frame with glFinish on both sides\n", a.frames);
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "app/app.h"
@@ -99,10 +100,15 @@ int run_cli(int argc, char** argv) {
   if (!opt.screenshot.empty() && opt.frames <= 0) opt.frames = 30;
 
   try {
-    App app(opt);
-    while (app.frame()) {
+    int code = 0;
+    {
+      App app(opt);
+      while (app.frame()) {
+      }
+      code = app.exit_code();
     }
-    return app.exit_code();
+    if (std::getenv("BLOCKSCOPE_TRACE")) std::fprintf(stderr, "blockscope: trace: app destroyed, exiting\n");
+    return code;
   } catch (const InvalidRequest& e) {
     return fail(e.what());
   } catch (const std::runtime_error& e) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <string>
 
@@ -47,6 +48,7 @@ void HeatLab::set_error(const std::string& msg) { m_model.runtime_error = msg; }
 
 void HeatLab::rebuild() {
   m_interop.reset();
+  m_shared.reset();
   m_gpu.reset();
   m_staging.reset();
   const bool gpu = m_env.path.path != RenderPath::Cpu;
@@ -64,21 +66,44 @@ void HeatLab::rebuild() {
 }
 
 void HeatLab::ensure_interop() {
-  if (!m_gpu || m_env.path.path != RenderPath::Interop || m_interop) return;
-  std::string err;
-  m_interop = interop::FieldInterop::create(m_renderer->field_buffer(), static_cast<size_t>(m_params.cells()), &err);
-  if (!m_interop) {
-    // Step down the ladder: CUDA keeps computing, frames go through host memory.
-    m_env.path = settle_interop(m_env.path, false, err, m_env.gl->info().renderer, m_env.gl->info().software());
+  if (!m_gpu || m_env.path.path != RenderPath::Interop || m_interop || m_shared) return;
+  const size_t cells = static_cast<size_t>(m_params.cells());
+  // First rung: memory CUDA exports and GL imports, shared for good (no per-frame map/unmap).
+  // BLOCKSCOPE_INTEROP=map skips it, to compare the two mechanisms.
+  std::string shared_err;
+  const char* mode = std::getenv("BLOCKSCOPE_INTEROP");
+  if (!(mode && std::string(mode) == "map")) {
+    m_shared = interop::SharedFieldMemory::create(cells, &shared_err);
+    if (m_shared) {
+      const int fd = m_shared->export_fd(&shared_err);
+      if (fd < 0 || !m_renderer->import_field_memory(fd, m_shared->bytes(), &shared_err)) m_shared.reset();
+    }
+  } else {
+    shared_err = "BLOCKSCOPE_INTEROP=map";
   }
+  if (m_shared) {
+    m_env.path.mechanism = "shared CUDA-GL memory";
+    return;
+  }
+  // Second rung: register the GL buffer with CUDA and map/unmap it around each write.
+  std::string err;
+  m_interop = interop::FieldInterop::create(m_renderer->field_buffer(), cells, &err);
+  if (m_interop) {
+    m_env.path.mechanism = "map/unmap per frame (shared memory: " + shared_err + ")";
+    return;
+  }
+  // Step down the ladder: CUDA keeps computing, frames go through host memory.
+  m_env.path = settle_interop(m_env.path, false, err, m_env.gl->info().renderer, m_env.gl->info().software());
 }
 
 void HeatLab::abandon_gpu() noexcept {
   if (m_gpu) m_gpu->abandon();
   if (m_interop) m_interop->abandon();
+  if (m_shared) m_shared->abandon();
   if (m_staging) m_staging->abandon();
   // abandon() made the destructors harmless: they free nothing the reset already freed.
   m_interop.reset();
+  m_shared.reset();
   m_staging.reset();
   m_gpu.reset();
 }
@@ -227,7 +252,10 @@ void HeatLab::collect_timings() {
 
 void HeatLab::upload_field() {
   if (!m_dirty) return;
-  if (m_gpu && m_interop) {
+  if (m_gpu && m_shared) {
+    m_renderer->wait_for_reads();
+    m_shared->write(m_gpu->device_field(), m_gpu->stream_handle());
+  } else if (m_gpu && m_interop) {
     m_interop->write(m_gpu->device_field(), m_gpu->stream_handle());
   } else if (m_gpu) {
     m_renderer->upload(m_staging->download(m_gpu->device_field(), static_cast<size_t>(m_params.cells()), m_gpu->stream_handle()));

@@ -62,7 +62,8 @@ class HeatLab final : public Lab {
   std::unique_ptr<heat::GpuSolver> m_gpu;
   std::vector<float> m_cpu_field, m_cpu_tmp;
   std::unique_ptr<gl::FieldRenderer> m_renderer;
-  std::unique_ptr<interop::FieldInterop> m_interop;
+  std::unique_ptr<interop::SharedFieldMemory> m_shared;  // preferred interop: memory GL and CUDA share for good
+  std::unique_ptr<interop::FieldInterop> m_interop;      // fallback interop: map/unmap per frame
   std::unique_ptr<interop::HostStaging> m_staging;
   bool m_dirty = true;
   int m_pending_steps = 0;

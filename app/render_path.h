@@ -19,6 +19,7 @@ struct PathDecision {
   RenderPath path = RenderPath::Cpu;
   std::string reason;
   bool try_interop = false;  // the caller should attempt registration before settling
+  std::string mechanism;     // for interop: how CUDA reaches GL's memory
 };
 
 // Decides before any interop attempt, from the request, the CUDA device and the GL renderer.

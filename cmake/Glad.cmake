@@ -5,7 +5,7 @@ set(GLAD_OUT "${CMAKE_BINARY_DIR}/glad")
 set(GLAD_EXTENSIONS
     EGL_EXT_platform_base EGL_EXT_platform_device EGL_EXT_device_base EGL_EXT_device_enumeration
     EGL_EXT_device_query EGL_MESA_platform_surfaceless EGL_KHR_surfaceless_context EGL_NV_device_cuda
-    EGL_KHR_create_context)
+    EGL_KHR_create_context GL_EXT_memory_object GL_EXT_memory_object_fd)
 list(JOIN GLAD_EXTENSIONS "," GLAD_EXTENSIONS_CSV)
 set(GLAD_STAMP "${GLAD_OUT}/stamp.txt")
 set(GLAD_ARGS --quiet --reproducible --api gl:core=4.5,egl=1.5 --extensions ${GLAD_EXTENSIONS_CSV}

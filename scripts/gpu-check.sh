@@ -17,6 +17,20 @@ say() { echo "=== $*" | tee -a "$log"; }
 # Every command gets a time limit, so one hang cannot eat the GPU machine's lease.
 run() { say "\$ $*"; timeout -k 5 "${LIMIT:-240}" "$@" >>"$log" 2>&1; local rc=$?; echo "rc=$rc" >>"$log"; echo "    rc=$rc"; }
 
+# Like run, but a process still alive after LIMIT seconds gets its threads' stacks logged before it is killed.
+watch() {
+  say "\$ $*"; "$@" >>"$log" 2>&1 &
+  local pid=$! i
+  for i in $(seq "${LIMIT:-240}"); do kill -0 $pid 2>/dev/null || break; sleep 1; done
+  if kill -0 $pid 2>/dev/null; then
+    echo "HANG after ${LIMIT:-240} s; threads:" >>"$log"
+    for t in /proc/$pid/task/*; do echo "$t $(cat $t/comm) wchan=$(cat $t/wchan)"; done >>"$log" 2>&1
+    command -v gdb >/dev/null && timeout 60 gdb -p $pid -batch -ex "thread apply all bt 12" >>"$log" 2>&1
+    kill -9 $pid
+  fi
+  wait $pid; local rc=$?; echo "rc=$rc" >>"$log"; echo "    rc=$rc"
+}
+
 say "$(date -u '+%Y-%m-%d %H:%M UTC') $(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader)"
 for s in "${steps[@]}"; do
   case "$s" in
@@ -32,10 +46,10 @@ for s in "${steps[@]}"; do
       run compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/montecarlo_tests" --gtest_brief=1 '--gtest_filter=*Histogram*' ;;
     bench)
       run "$bin/blockscope" info
+      run "$bin/blockscope" bench interop --size 2048 --frames 300
       run "$bin/blockscope" bench heat --size 8192 --steps 100 --cpu-steps 3
-      run "$bin/blockscope" bench heat --size 8192 --steps 100 --block 16x16 --device gpu
-      run "$bin/blockscope" bench heat --size 8192 --steps 100 --block 64x4 --device gpu
-      run "$bin/blockscope" bench interop --size 2048 --frames 300 ;;
+      run "$bin/blockscope" bench heat --size 8192 --steps 100 --block 128x2 --device gpu
+      run "$bin/blockscope" bench heat --size 8192 --steps 100 --block 32x8 --device gpu ;;
     labs)
       run "$bin/blockscope" bench matmul --m 4096 --n 4096 --k 4096 --device gpu
       run "$bin/blockscope" bench montecarlo --device gpu
@@ -45,8 +59,11 @@ for s in "${steps[@]}"; do
       run "$bin/blockscope" occupancy --arch device --curve
       run "$bin/blockscope" anatomy heat --size 1024 --block 32x8 --out "$out/anatomy" ;;
     shots)
-      run "$bin/blockscope" --headless --render-path interop --frames 60 --size 2048 --screenshot "$out/shots/heat_interop.png"
-      run "$bin/blockscope" --headless --render-path interop --frames 30 --size 1000x777 --grid 31x97 --screenshot "$out/shots/heat_uncovered.png" ;;
+      export BLOCKSCOPE_TRACE=1
+      watch "$bin/blockscope" --headless --render-path interop --frames 60 --size 2048 --screenshot "$out/shots/heat_interop.png"
+      watch "$bin/blockscope" --headless --render-path interop --frames 30 --size 1000x777 --grid 31x25 --screenshot "$out/shots/heat_uncovered.png"
+      BLOCKSCOPE_INTEROP=map watch "$bin/blockscope" --headless --render-path interop --frames 30 --screenshot "$out/shots/heat_map.png"
+      unset BLOCKSCOPE_TRACE ;;
     *) "$bin/blockscope" "$@" ;;
   esac
 done

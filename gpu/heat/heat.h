@@ -57,7 +57,7 @@ void apply_brush_cpu(std::vector<float>& field, int64_t nx, int64_t ny, const Br
 // Coarsening: each thread computes `cells_per_thread` cells down its column (1, 2, 4 or 8). The region one block
 // covers is then block.x by block.y * cells_per_thread cells.
 constexpr int k_cells_per_thread_choices[] = {1, 2, 4, 8};
-constexpr int k_default_cells_per_thread = 4;
+constexpr int k_default_cells_per_thread = 8;
 std::optional<std::string> validate_cells_per_thread(int c);
 inline Dim2 cells_of(Dim2 block, int cells_per_thread) { return {block.x, block.y * cells_per_thread}; }
 

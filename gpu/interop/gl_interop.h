@@ -31,6 +31,30 @@ class FieldInterop {
   std::unique_ptr<Impl> m;
 };
 
+// Device memory that CUDA allocates as exportable (cuMemCreate with a POSIX file-descriptor handle) and GL
+// imports as a buffer's storage (GL_EXT_memory_object_fd). CUDA and GL then share the same bytes for good: no
+// map and unmap per frame, which is where most of FieldInterop's cost goes. The caller orders access: GL must
+// have finished reading (a fence) before write(), and write() returns once the copy is complete.
+class SharedFieldMemory {
+ public:
+  // nullptr with `error` filled when the driver cannot export memory this way.
+  static std::unique_ptr<SharedFieldMemory> create(size_t count, std::string* error);
+  ~SharedFieldMemory();
+  SharedFieldMemory(const SharedFieldMemory&) = delete;
+  SharedFieldMemory& operator=(const SharedFieldMemory&) = delete;
+
+  // A new file descriptor for the allocation; the importer (GL) takes ownership of it.
+  int export_fd(std::string* error);
+  size_t bytes() const;  // size of the allocation (rounded up to the driver's granularity)
+  void write(const float* device_field, void* stream);
+  void abandon() noexcept;
+
+ private:
+  SharedFieldMemory() = default;
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
+
 // Pinned host staging: copies a device field to host memory for glTexSubImage2D.
 class HostStaging {
  public:

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "gpu/common/cuda_check.h"
 #include "gpu/common/gpu_error.h"
@@ -124,12 +125,12 @@ TEST(HeatGpu, SizeThatDoesNotFitIsRefusedClearly) {
   EXPECT_THROW(GpuSolver{p}, InvalidRequest);
 }
 
-TEST(HeatGpu, RecoversFromAStickyErrorByResettingTheDevice) {
+TEST(HeatGpu, StickyErrorIsDetectedAndHandled) {
   BS_REQUIRE_GPU();
   const cudaError_t err = test::launch_wild_write();
   ASSERT_NE(err, cudaSuccess);
   ASSERT_TRUE(is_sticky_cuda_error(err)) << cudaGetErrorName(err);
-  // The context is poisoned: even a plain allocation fails now.
+  // The context is poisoned: even a plain allocation fails now, and says it is sticky.
   try {
     Params p;
     p.nx = p.ny = 64;
@@ -138,15 +139,24 @@ TEST(HeatGpu, RecoversFromAStickyErrorByResettingTheDevice) {
   } catch (const GpuError& e) {
     EXPECT_TRUE(e.sticky()) << e.what();
   }
+  // Either the device comes back after a reset (older drivers), or the driver keeps it unavailable to this
+  // process (the CUDA documentation: relaunch the process), and the app falls back to the CPU. Both outcomes
+  // must be clean: a working solver, or a message saying why not.
   std::string why;
-  ASSERT_TRUE(reset_cuda_device(test::device().index, &why)) << why;
   const Params p = awkward(Boundary::Fixed);
-  GpuSolver s(p);
   auto ref = make_initial(p, InitialPattern::Noise);
-  s.upload(ref);
-  s.step(5);
+  const auto init = ref;
   run_cpu(ref, p, 5, CpuMode::OneThread);
-  EXPECT_LE(test::max_abs_diff(s.download(), ref), 1e-5);
+  if (reset_cuda_device(test::device().index, &why)) {
+    GpuSolver s(p);
+    s.upload(init);
+    s.step(5);
+    EXPECT_LE(test::max_abs_diff(s.download(), ref), 1e-5);
+  } else {
+    EXPECT_FALSE(why.empty());
+    std::printf("[ info ] device not usable again in this process after the fault: %s (the app falls back to the CPU)\n",
+                why.c_str());
+  }
 }
 
 }  // namespace bs::heat

@@ -19,7 +19,9 @@ FieldRenderer::FieldRenderer()
 FieldRenderer::~FieldRenderer() {
   glDeleteVertexArrays(1, &m_vao);
   if (m_field_tex) glDeleteTextures(1, &m_field_tex);
+  wait_for_reads();
   if (m_field_buf) glDeleteBuffers(1, &m_field_buf);
+  if (m_memory_object) glDeleteMemoryObjectsEXT(1, &m_memory_object);
   if (m_cmap_tex) glDeleteTextures(1, &m_cmap_tex);
   if (m_out_tex) glDeleteTextures(1, &m_out_tex);
   if (m_fbo) glDeleteFramebuffers(1, &m_fbo);
@@ -33,6 +35,14 @@ bool FieldRenderer::resize_field(int nx, int ny) {
   if (cells > limit)
     throw std::runtime_error("a " + std::to_string(nx) + "x" + std::to_string(ny) + " field has " + std::to_string(cells) +
                              " cells; this GL draws at most " + std::to_string(limit) + " (GL_MAX_TEXTURE_BUFFER_SIZE)");
+  wait_for_reads();
+  if (m_memory_object) {
+    // Imported storage cannot be resized: back to a buffer of GL's own (the caller imports again if it wants).
+    glDeleteBuffers(1, &m_field_buf);
+    glDeleteMemoryObjectsEXT(1, &m_memory_object);
+    m_field_buf = 0;
+    m_memory_object = 0;
+  }
   if (!m_field_buf) glGenBuffers(1, &m_field_buf);
   glBindBuffer(GL_TEXTURE_BUFFER, m_field_buf);
   glBufferData(GL_TEXTURE_BUFFER, cells * static_cast<GLsizeiptr>(sizeof(float)), nullptr, GL_DYNAMIC_DRAW);
@@ -44,6 +54,44 @@ bool FieldRenderer::resize_field(int nx, int ny) {
   m_nx = nx;
   m_ny = ny;
   return true;
+}
+
+bool FieldRenderer::import_field_memory(int fd, size_t bytes, std::string* error) {
+  if (!GLAD_GL_EXT_memory_object || !GLAD_GL_EXT_memory_object_fd) {
+    if (error) *error = "this GL has no GL_EXT_memory_object_fd";
+    return false;
+  }
+  while (glGetError() != GL_NO_ERROR) {
+  }
+  GLuint mem = 0, buf = 0;
+  glCreateMemoryObjectsEXT(1, &mem);
+  glImportMemoryFdEXT(mem, bytes, GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd);
+  glGenBuffers(1, &buf);
+  glBindBuffer(GL_TEXTURE_BUFFER, buf);
+  glBufferStorageMemEXT(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(bytes), mem, 0);
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
+    glDeleteBuffers(1, &buf);
+    glDeleteMemoryObjectsEXT(1, &mem);
+    if (error) *error = "GL could not import the CUDA memory (GL error " + std::to_string(e) + ")";
+    return false;
+  }
+  if (m_field_buf) glDeleteBuffers(1, &m_field_buf);
+  if (m_memory_object) glDeleteMemoryObjectsEXT(1, &m_memory_object);
+  m_field_buf = buf;
+  m_memory_object = mem;
+  glBindTexture(GL_TEXTURE_BUFFER, m_field_tex);
+  glTexBufferRange(GL_TEXTURE_BUFFER, GL_R32F, m_field_buf, 0, static_cast<GLsizeiptr>(m_nx) * m_ny * 4);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  return true;
+}
+
+void FieldRenderer::wait_for_reads() {
+  if (!m_read_fence) return;
+  auto fence = static_cast<GLsync>(m_read_fence);
+  glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000);
+  glDeleteSync(fence);
+  m_read_fence = nullptr;
 }
 
 void FieldRenderer::upload(const float* host) {
@@ -111,6 +159,10 @@ unsigned FieldRenderer::render(int w, int h, const FieldStyle& s) {
   glBindVertexArray(m_vao);
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);
+  if (m_memory_object) {
+    wait_for_reads();
+    m_read_fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  }
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, 0);
   glActiveTexture(GL_TEXTURE0);

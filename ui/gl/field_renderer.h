@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "ui/colormap.h"
 #include "ui/gl/shader.h"
@@ -35,6 +36,13 @@ class FieldRenderer {
   int ny() const { return m_ny; }
   // Host paths: copies nx*ny floats into the field texture.
   void upload(const float* host);
+  // Replaces the field buffer's storage with memory exported by CUDA (GL_EXT_memory_object_fd). GL takes
+  // ownership of `fd`. False with `error` when this GL cannot import it; the old buffer then stays in use.
+  bool import_field_memory(int fd, size_t bytes, std::string* error);
+  bool imported() const { return m_memory_object != 0; }
+  // Blocks until GL has finished every command that reads the field (issued before the last render()): call
+  // before CUDA writes shared memory again.
+  void wait_for_reads();
 
   // Renders into the output image of w x h pixels; returns its texture (for ImGui::Image).
   unsigned render(int w, int h, const FieldStyle& style);
@@ -47,6 +55,8 @@ class FieldRenderer {
   Program m_program;
   unsigned m_vao = 0;
   unsigned m_field_buf = 0;
+  unsigned m_memory_object = 0;
+  void* m_read_fence = nullptr;
   unsigned m_field_tex = 0;
   unsigned m_cmap_tex = 0;
   int m_cmap_index = -1;
