@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "app/labs.h"
 #include "gpu/common/gpu_error.h"
 #include "ui/device_panel.h"
 
@@ -45,14 +46,8 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   m_env.path = decide_path(opt.render_path, m_env.device.available, m_env.device.reason, m_gl->info().renderer,
                            m_gl->info().software());
   init_imgui();
-  try {
-    m_labs.push_back(std::make_unique<HeatLab>(m_env, opt.heat));
-  } catch (const GpuError& e) {
-    // The GPU cannot even build the lab (out of memory, broken device): run it on the CPU instead.
-    fall_back_to_cpu(e.what());
-    m_labs.clear();
-    m_labs.push_back(std::make_unique<HeatLab>(m_env, opt.heat));
-  }
+  // ImGui needs a frame begun before labs lay out anything; the first lab is built outside a frame.
+  open_lab(opt.scene);
   std::fprintf(stderr, "blockscope: GL %s (%s); path: %s (%s)%s%s\n", m_gl->info().renderer.c_str(),
                m_gl->info().platform.c_str(), to_string(m_env.path.path), m_env.path.reason.c_str(),
                m_env.path.path == RenderPath::Interop ? "; " : "",
@@ -79,6 +74,27 @@ App::~App() {
   trace("ImGui shut down; destroying the GL context");
   m_gl.reset();
   trace("GL context destroyed");
+}
+
+void App::open_lab(const std::string& id) {
+  for (size_t i = 0; i < m_labs.size(); ++i)
+    if (m_labs[i].first == id) {
+      m_active = i;
+      return;
+    }
+  std::unique_ptr<Lab> lab;
+  try {
+    lab = make_lab(id, m_env, m_opt);
+  } catch (const GpuError& e) {
+    // The GPU cannot even build the lab (out of memory, broken device): run everything on the CPU instead.
+    for (auto& l : m_labs) l.second->abandon_gpu();
+    fall_back_to_cpu(e.what());
+    for (auto& l : m_labs) l.second->rebuild();
+    lab = make_lab(id, m_env, m_opt);
+  }
+  if (!lab) throw std::runtime_error("unknown lab '" + id + "'");
+  m_labs.emplace_back(id, std::move(lab));
+  m_active = m_labs.size() - 1;
 }
 
 void App::init_imgui() {
@@ -116,22 +132,22 @@ void App::recover_from(const GpuError& e) {
     return;
   }
   // The context is poisoned: forget every GPU handle, reset the device, rebuild; or give up on the GPU.
-  for (auto& lab : m_labs) lab->abandon_gpu();
+  for (auto& lab : m_labs) lab.second->abandon_gpu();
   std::string err;
   if (m_env.device.available && reset_cuda_device(m_env.device.index, &err)) {
     m_gpu_message = std::string("GPU error: ") + e.what() + " - device reset, simulation restarted";
     try {
-      for (auto& lab : m_labs) lab->rebuild();
+      for (auto& lab : m_labs) lab.second->rebuild();
       return;
     } catch (const GpuError& again) {
       err = again.what();
-      for (auto& lab : m_labs) lab->abandon_gpu();
+      for (auto& lab : m_labs) lab.second->abandon_gpu();
     }
   }
   m_gpu_message = std::string("GPU error: ") + e.what() + " - the device could not be reset (" + err +
                   "); running on the CPU. Restart blockscope to use the GPU again.";
   fall_back_to_cpu(err.empty() ? e.what() : err);
-  for (auto& lab : m_labs) lab->rebuild();
+  for (auto& lab : m_labs) lab.second->rebuild();
 }
 
 void App::draw_main_ui() {
@@ -150,11 +166,19 @@ void App::draw_main_ui() {
     m_fullscreen = !m_fullscreen;
     m_gl->set_fullscreen(m_fullscreen);
   }
-  m_labs[m_active]->draw_ui();
+  // The lab bar: one entry per lab, the open one checked.
+  std::string switch_to;
+  if (ImGui::BeginMainMenuBar()) {
+    ImGui::TextDisabled("blockscope");
+    for (const LabEntry& e : lab_entries())
+      if (ImGui::MenuItem(e.title, nullptr, m_labs[m_active].first == e.id)) switch_to = e.id;
+    ImGui::EndMainMenuBar();
+  }
+  m_labs[m_active].second->draw_ui();
   if (m_show_device) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float w = std::min(vp->WorkSize.x * 0.42f, ImGui::GetFontSize() * 36);
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - w, vp->WorkPos.y + vp->WorkSize.y - ImGui::GetFrameHeight()),
+    ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - w, vp->Pos.y + vp->Size.y - ImGui::GetFrameHeight()),
                             ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(w, vp->WorkSize.y * 0.2f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
@@ -166,6 +190,13 @@ void App::draw_main_ui() {
     ImGui::End();
   }
   ui::draw_path_overlay(pv);
+  if (!switch_to.empty()) {
+    try {
+      open_lab(switch_to);
+    } catch (const std::exception& e) {
+      m_gpu_message = std::string("cannot open ") + switch_to + ": " + e.what();
+    }
+  }
 }
 
 void App::take_screenshot() {
@@ -199,7 +230,7 @@ bool App::frame() {
   draw_main_ui();
   ImGui::Render();
   try {
-    m_labs[m_active]->update();
+    m_labs[m_active].second->update();
   } catch (const GpuError& e) {
     recover_from(e);
   }

@@ -45,8 +45,10 @@ class App {
   AppOptions m_opt;
   std::unique_ptr<gl::Context> m_gl;
   LabEnv m_env;
-  std::vector<std::unique_ptr<Lab>> m_labs;
+  // Labs are built when first opened and kept (paused) while another one is shown.
+  std::vector<std::pair<std::string, std::unique_ptr<Lab>>> m_labs;
   size_t m_active = 0;
+  void open_lab(const std::string& id);
   std::string m_ini_path;
   std::string m_gpu_message;  // last GPU failure and what was done about it
   int m_frame = 0;

@@ -10,13 +10,12 @@
 #include "app/app.h"
 #include "app/bench.h"
 #include "app/info.h"
+#include "app/labs.h"
 #include "gpu/common/gpu_error.h"
 
 namespace bs {
 
 namespace {
-
-constexpr const char* k_scenes[] = {"heat"};
 
 int fail(const std::string& msg, int code = 2) {
   std::fprintf(stderr, "blockscope: %s\n", msg.c_str());
@@ -31,7 +30,7 @@ int run_cli(int argc, char** argv) {
   AppOptions opt;
   std::string render_path = "auto", size = "1024", block = "64x4", grid, scene = "heat";
   cli.add_flag("--headless", opt.headless, "Render offscreen through EGL (no window, no X server)");
-  cli.add_option("--scene", scene, "Lab to open: heat");
+  cli.add_option("--scene", scene, "Lab to open first: heat, matmul, montecarlo, vector (those built in)");
   cli.add_option("--frames", opt.frames, "Exit after this many frames")->check(CLI::PositiveNumber);
   cli.add_option("--screenshot", opt.screenshot, "Write a PNG of the last frame (with --frames)");
   cli.add_option("--render-path", render_path, "auto | interop | host | cpu");
@@ -76,9 +75,11 @@ int run_cli(int argc, char** argv) {
   const auto request = parse_path_request(render_path);
   if (!request) return fail("--render-path: '" + render_path + "' is not one of auto, interop, host, cpu");
   opt.render_path = *request;
-  bool known = false;
-  for (const char* s : k_scenes) known |= scene == s;
-  if (!known) return fail("--scene: unknown scene '" + scene + "' (known: heat)");
+  if (!is_lab(scene)) {
+    std::string known;
+    for (const LabEntry& e : lab_entries()) known += (known.empty() ? "" : ", ") + std::string(e.id);
+    return fail("--scene: unknown scene '" + scene + "' (known: " + known + ")");
+  }
   opt.scene = scene;
   const ParsedDim2 sz = parse_size2(size, "--size");
   if (!sz.value) return fail(sz.error);

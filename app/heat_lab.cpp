@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cmath>
 #include <string>
 
@@ -22,7 +21,7 @@ heat::InitialPattern pattern_of(int i) {
 constexpr double k_cpu_frame_budget_ms = 25.0;
 }  // namespace
 
-HeatLab::HeatLab(LabEnv& env, const HeatLabOptions& opt) : m_env(env) {
+HeatLab::HeatLab(LabEnv& env, const HeatLabOptions& opt) : m_env(env), m_presenter(env) {
   m_model.size[0] = static_cast<int>(opt.nx);
   m_model.size[1] = static_cast<int>(opt.ny);
   m_model.block[0] = static_cast<int>(opt.block.x);
@@ -37,7 +36,6 @@ HeatLab::HeatLab(LabEnv& env, const HeatLabOptions& opt) : m_env(env) {
   m_params.nx = opt.nx;
   m_params.ny = opt.ny;
   m_model.params = m_params;
-  m_renderer = std::make_unique<gl::FieldRenderer>();
   for (int i = 0; i < 2; ++i) m_model.cpu[i].label = heat::cpu_mode_label(i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads);
   rebuild();
 }
@@ -47,65 +45,21 @@ HeatLab::~HeatLab() = default;
 void HeatLab::set_error(const std::string& msg) { m_model.runtime_error = msg; }
 
 void HeatLab::rebuild() {
-  m_interop.reset();
-  m_shared.reset();
   m_gpu.reset();
-  m_staging.reset();
   const bool gpu = m_env.path.path != RenderPath::Cpu;
   m_model.gpu = gpu;
   m_model.compute_label = gpu ? "GPU: " + m_env.device.name : std::string(heat::cpu_mode_label(heat::CpuMode::AllThreads)) +
                                                                    " (CPU fallback: " + m_env.path.reason + ")";
-  m_renderer->resize_field(static_cast<int>(m_params.nx), static_cast<int>(m_params.ny));
-  if (gpu) {
-    m_gpu = std::make_unique<heat::GpuSolver>(m_params);
-    m_staging = std::make_unique<interop::HostStaging>();
-    ensure_interop();
-  }
+  if (gpu) m_gpu = std::make_unique<heat::GpuSolver>(m_params);
+  m_presenter.resize(static_cast<int>(m_params.nx), static_cast<int>(m_params.ny), gpu);
   apply_launch();
   reset_field();
 }
 
-void HeatLab::ensure_interop() {
-  if (!m_gpu || m_env.path.path != RenderPath::Interop || m_interop || m_shared) return;
-  const size_t cells = static_cast<size_t>(m_params.cells());
-  // First rung: memory CUDA exports and GL imports, shared for good (no per-frame map/unmap).
-  // BLOCKSCOPE_INTEROP=map skips it, to compare the two mechanisms.
-  std::string shared_err;
-  const char* mode = std::getenv("BLOCKSCOPE_INTEROP");
-  if (!(mode && std::string(mode) == "map")) {
-    m_shared = interop::SharedFieldMemory::create(cells, &shared_err);
-    if (m_shared) {
-      const int fd = m_shared->export_fd(&shared_err);
-      if (fd < 0 || !m_renderer->import_field_memory(fd, m_shared->bytes(), &shared_err)) m_shared.reset();
-    }
-  } else {
-    shared_err = "BLOCKSCOPE_INTEROP=map";
-  }
-  if (m_shared) {
-    m_env.path.mechanism = "shared CUDA-GL memory";
-    return;
-  }
-  // Second rung: register the GL buffer with CUDA and map/unmap it around each write.
-  std::string err;
-  m_interop = interop::FieldInterop::create(m_renderer->field_buffer(), cells, &err);
-  if (m_interop) {
-    m_env.path.mechanism = "map/unmap per frame (shared memory: " + shared_err + ")";
-    return;
-  }
-  // Step down the ladder: CUDA keeps computing, frames go through host memory.
-  m_env.path = settle_interop(m_env.path, false, err, m_env.gl->info().renderer, m_env.gl->info().software());
-}
-
 void HeatLab::abandon_gpu() noexcept {
   if (m_gpu) m_gpu->abandon();
-  if (m_interop) m_interop->abandon();
-  if (m_shared) m_shared->abandon();
-  if (m_staging) m_staging->abandon();
-  // abandon() made the destructors harmless: they free nothing the reset already freed.
-  m_interop.reset();
-  m_shared.reset();
-  m_staging.reset();
-  m_gpu.reset();
+  m_presenter.abandon_gpu();
+  m_gpu.reset();  // abandon() made its destructor harmless
 }
 
 void HeatLab::reset_field() {
@@ -252,16 +206,8 @@ void HeatLab::collect_timings() {
 
 void HeatLab::upload_field() {
   if (!m_dirty) return;
-  if (m_gpu && m_shared) {
-    m_renderer->wait_for_reads();
-    m_shared->write(m_gpu->device_field(), m_gpu->stream_handle());
-  } else if (m_gpu && m_interop) {
-    m_interop->write(m_gpu->device_field(), m_gpu->stream_handle());
-  } else if (m_gpu) {
-    m_renderer->upload(m_staging->download(m_gpu->device_field(), static_cast<size_t>(m_params.cells()), m_gpu->stream_handle()));
-  } else {
-    m_renderer->upload(m_cpu_field.data());
-  }
+  if (m_gpu) m_presenter.present_device(m_gpu->device_field(), m_gpu->stream_handle());
+  else m_presenter.present_host(m_cpu_field.data());
   m_dirty = false;
 }
 
@@ -321,11 +267,10 @@ void HeatLab::draw_ui() {
   }
   poll_cpu_jobs();
 
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float panel_w = std::min(vp->WorkSize.x * 0.42f, ImGui::GetFontSize() * 36);
-  ImGui::SetNextWindowPos(vp->WorkPos, ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - panel_w, vp->WorkSize.y), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Field")) {
+  const LabArea view = lab_view_area(), panel = lab_panel_area();
+  ImGui::SetNextWindowPos(ImVec2(view.x, view.y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(view.w, view.h), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Heat field")) {
     if (m_model.auto_range) {
       m_model.range[0] = m_range_lo;
       m_model.range[1] = m_range_hi;
@@ -348,8 +293,8 @@ void HeatLab::draw_ui() {
   }
   ImGui::End();
 
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - panel_w, vp->WorkPos.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(panel_w, vp->WorkSize.y - ImGui::GetFrameHeight() * 1.5f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(panel.x, panel.y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(panel.w, panel.h), ImGuiCond_FirstUseEver);
   if (ImGui::Begin("Heat lab")) ui::draw_heat_panel(m_model, m_actions);
   ImGui::End();
 }
@@ -389,7 +334,7 @@ void HeatLab::update() {
   style.block_lines = m_model.block_lines;
   style.block_x = m_model.block[0];
   style.block_y = static_cast<int64_t>(m_model.block[1]) * m_model.cells_per_thread;
-  m_view_texture = m_renderer->render(m_view_w, m_view_h, style);
+  m_view_texture = m_presenter.render(m_view_w, m_view_h, style);
 }
 
 }  // namespace bs

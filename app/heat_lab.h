@@ -7,12 +7,11 @@
 #include <optional>
 #include <vector>
 
+#include "app/field_presenter.h"
 #include "app/lab.h"
 #include "gpu/common/cpu_job.h"
 #include "gpu/common/stats.h"
 #include "gpu/heat/heat.h"
-#include "gpu/interop/gl_interop.h"
-#include "ui/gl/field_renderer.h"
 #include "ui/heat_panel.h"
 
 namespace bs {
@@ -51,7 +50,6 @@ class HeatLab final : public Lab {
   void poll_cpu_jobs();
   void start_cpu_job(int i);
   void paint(double cx, double cy, float value);
-  void ensure_interop();
   void set_error(const std::string& msg);
 
   LabEnv& m_env;
@@ -61,10 +59,7 @@ class HeatLab final : public Lab {
   std::vector<float> m_initial;
   std::unique_ptr<heat::GpuSolver> m_gpu;
   std::vector<float> m_cpu_field, m_cpu_tmp;
-  std::unique_ptr<gl::FieldRenderer> m_renderer;
-  std::unique_ptr<interop::SharedFieldMemory> m_shared;  // preferred interop: memory GL and CUDA share for good
-  std::unique_ptr<interop::FieldInterop> m_interop;      // fallback interop: map/unmap per frame
-  std::unique_ptr<interop::HostStaging> m_staging;
+  FieldPresenter m_presenter;
   bool m_dirty = true;
   int m_pending_steps = 0;
   RollingSamples m_samples{120, 3};

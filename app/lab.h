@@ -33,3 +33,15 @@ class Lab {
 };
 
 }  // namespace bs
+
+namespace bs {
+
+// Where a lab's windows start the first time they appear (a layout the user can then change): the view on the
+// left, the panel on the right, both below the lab bar.
+struct LabArea {
+  float x, y, w, h;
+};
+LabArea lab_view_area();
+LabArea lab_panel_area();
+
+}  // namespace bs

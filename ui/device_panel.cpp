@@ -32,7 +32,7 @@ void draw_path_overlay(const PathView& path) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float pad = 8.0f;
   // Top-left, just under the field window's title bar.
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + pad, vp->WorkPos.y + ImGui::GetFrameHeight() + pad), ImGuiCond_Always);
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + pad, vp->Pos.y + 2 * ImGui::GetFrameHeight() + pad), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.65f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
