@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "app/labs.h"
+#include "gpu/common/fault.h"
 #include "gpu/common/gpu_error.h"
 #include "ui/device_panel.h"
 
@@ -126,6 +127,10 @@ void App::fall_back_to_cpu(const std::string& why) {
 }
 
 void App::recover_from(const GpuError& e) {
+  struct Report {
+    const std::string& msg;
+    ~Report() { std::fprintf(stderr, "blockscope: %s\n", msg.c_str()); }
+  } report{m_gpu_message};
   if (!e.sticky()) {
     // The error was cleared by the check; the context is fine. Show it and carry on.
     m_gpu_message = std::string("GPU error (recovered): ") + e.what();
@@ -230,6 +235,7 @@ bool App::frame() {
   draw_main_ui();
   ImGui::Render();
   try {
+    if (m_frame == m_opt.debug_fault_frame && m_env.path.path != RenderPath::Cpu) inject_illegal_address();
     m_labs[m_active].second->update();
   } catch (const GpuError& e) {
     recover_from(e);

@@ -20,6 +20,7 @@ struct AppOptions {
   PathRequest render_path = PathRequest::Auto;
   int width = 1600, height = 900;
   HeatLabOptions heat;
+  int debug_fault_frame = -1;  // testing: poison the CUDA context in this frame
 };
 
 class App {

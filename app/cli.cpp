@@ -40,6 +40,8 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::IsMember({1, 2, 4, 8}));
   cli.add_option("--grid", grid, "Heat kernel grid by hand: XxY (default: ceil-div covering grid)");
   cli.add_option("--steps-per-frame", opt.heat.steps_per_frame, "Heat steps per frame")->check(CLI::Range(1, 10000));
+  cli.add_option("--debug-fault-frame", opt.debug_fault_frame, "Testing: make an illegal address in frame N")
+      ->group("");  // hidden: for the recovery tests
   cli.add_option("--width", opt.width, "Window or image width")->check(CLI::Range(64, 16384));
   cli.add_option("--height", opt.height, "Window or image height")->check(CLI::Range(64, 16384));
 

@@ -13,7 +13,8 @@ void FieldPresenter::resize(int nx, int ny, bool gpu) {
   m_mapped.reset();
   m_staging.reset();
   m_gpu = gpu;
-  m_renderer.resize_field(nx, ny);
+  // Always a fresh buffer: the previous one may have imported CUDA memory that a device reset took away.
+  m_renderer.resize_field(nx, ny, true);
   if (gpu) {
     m_staging = std::make_unique<interop::HostStaging>();
     setup_interop();

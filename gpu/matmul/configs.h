@@ -49,4 +49,21 @@ using WarpTileDb128x64 = BlockTile<128, 64,  8, 64, 32,  8,  8, true,  true,  4>
 using WarpTileDb16x8 = BlockTile<  128, 128, 8, 64, 64, 16,  8, true,  true,  2>;
 // clang-format on
 
+// cp.async pipeline (sm_80+): a BlockTile with warp layout whose global -> shared copies are asynchronous and
+// run Stages k-tiles ahead in a ring of Stages shared-memory buffers, with no register staging.
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int Stages, int MinBlocks>
+struct AsyncTile : BlockTile<BM, BN, BK, WM, WN, TM, TN, true, true, MinBlocks> {
+  static constexpr int stages = Stages;
+  static_assert(Stages >= 2, "a pipeline needs at least two buffers");
+  static_assert(BK % 8 == 0, "the A copy mapping covers k in runs of 8");
+};
+
+// clang-format off
+//                             BM   BN  BK  WM  WN  TM  TN stages min_blocks
+// 8 warps of 64x32, 8x8 per thread, 4 stages: 33280 B of shared memory, 2 blocks (16 warps) per SM.
+using AsyncPipe = AsyncTile<   128, 128, 8, 64, 32,  8,  8, 4,     2>;
+// 4 warps of 64x64, 16x8 per thread, 4 stages: as warptile_db_16x8 without the register staging.
+using AsyncPipe16x8 = AsyncTile<128, 128, 8, 64, 64, 16,  8, 4,     2>;
+// clang-format on
+
 }  // namespace bs::matmul::cfg

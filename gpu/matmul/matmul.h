@@ -62,6 +62,8 @@ enum class Variant {
   WarpTileDbK16,     // same, BK 16
   WarpTileDb128x64,  // same, 128x64 block tile of 128 threads (more blocks per SM)
   WarpTileDb16x8,    // same, 4 warps of 64x64, 16x8 outputs per thread
+  AsyncPipe,         // warptile layout fed by a 4-stage cp.async pipeline (sm_80+; plain copies below)
+  AsyncPipe16x8,     // same pipeline, 4 warps of 64x64, 16x8 outputs per thread
   Cublas,            // cuBLAS SGEMM, strict FP32 (no TF32)
 };
 
@@ -83,7 +85,8 @@ struct TileGeometry {
   int tm = 1, tn = 1;              // C outputs per thread (rows x cols)
   int wm = 0, wn = 0;              // C tile per warp (0: no warp tiling)
   int threads = 0;                 // threads per block
-  int stages = 0;                  // shared-memory buffers per operand (0 none, 1 single, 2 double-buffered)
+  int stages = 0;                  // shared-memory buffers per operand (0 none, 1 single, 2 double-buffered,
+                                   // 3+ a cp.async pipeline)
   bool vector_loads = false;       // float4 global loads (used only when K and N are multiples of 4)
   bool a_transposed_smem = false;  // A tile stored k-major in shared memory
   bool known = true;               // false for cuBLAS: the library picks its own kernel

@@ -49,7 +49,7 @@ std::optional<std::string> validate_memory(const Problem& p, size_t free_bytes) 
 
 namespace {
 
-constexpr std::array<VariantInfo, 13> k_variants{{
+constexpr std::array<VariantInfo, 15> k_variants{{
     {Variant::NaiveUncoalesced, "naive_uncoalesced", "naive, uncoalesced",
      "One thread per output of C, in the tutorials' index order: threadIdx.x walks down a column of C, so "
      "the 32 "
@@ -101,6 +101,14 @@ constexpr std::array<VariantInfo, 13> k_variants{{
      "shared-memory reads feed 128 multiply-adds, at the price of fewer resident warps (the shape cuBLAS's "
      "own "
      "FP32 kernels use)."},
+    {Variant::AsyncPipe, "async_pipe", "cp.async 4-stage pipeline (128x128x8, warp 64x32)",
+     "warptile's layout fed by cp.async (sm_80+): each thread starts asynchronous global -> shared copies "
+     "of the k-tile three steps ahead into a ring of 4 buffers and goes on computing; no registers hold "
+     "data in flight and one __syncthreads per k-step. Edges use zero-fill copies."},
+    {Variant::AsyncPipe16x8, "async_pipe_16x8", "cp.async 4-stage pipeline (128x128x8, 16x8 per thread)",
+     "async_pipe with warptile_db_16x8's shape: 4 warps of 64x64, a 16x8 micro-tile per thread. The "
+     "pipeline frees the registers that held the next tile, and 3 tiles in flight hide the memory latency "
+     "that few resident warps cannot."},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM (FP32, no TF32)",
      "NVIDIA's library: cublasGemmEx with CUBLAS_COMPUTE_32F and the default math mode, so no TF32 tensor "
      "cores. Row-major C = A B is computed as column-major C^T = B^T A^T, with no copies."},
@@ -132,6 +140,13 @@ TileGeometry block_tile_geometry() {
   g.stages = Cfg::double_buffer ? 2 : 1;
   g.vector_loads = true;
   g.a_transposed_smem = true;
+  return g;
+}
+
+template <class Cfg>
+TileGeometry async_tile_geometry() {
+  TileGeometry g = block_tile_geometry<Cfg>();
+  g.stages = Cfg::stages;
   return g;
 }
 
@@ -206,6 +221,10 @@ TileGeometry tile_geometry(Variant v) {
       return block_tile_geometry<cfg::WarpTileDb128x64>();
     case Variant::WarpTileDb16x8:
       return block_tile_geometry<cfg::WarpTileDb16x8>();
+    case Variant::AsyncPipe:
+      return async_tile_geometry<cfg::AsyncPipe>();
+    case Variant::AsyncPipe16x8:
+      return async_tile_geometry<cfg::AsyncPipe16x8>();
     case Variant::Cublas:
       g.known = false;
       g.bm = g.bn = 0;

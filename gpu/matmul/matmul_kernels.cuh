@@ -325,6 +325,215 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   }
 }
 
+// --- 5. cp.async pipeline ----------------------------------------------------------------------------------
+
+// cp.async (sm_80+): a copy global -> shared that the thread only starts; it lands in the background and the
+// thread waits for it later. Copies are grouped: commit closes the group of copies started since the last
+// commit, wait<N> blocks until at most N of this thread's groups are still in flight. Another thread sees the
+// data only after the copying thread has waited AND a __syncthreads has followed. `valid` false writes zeros
+// (src-size 0: nothing is read; the source pointer is then the matrix base, a valid address anyway).
+// Below sm_80 the copies are plain synchronous loads and stores and commit/wait do nothing: the same pipeline
+// stays correct, with latency hidden only by other warps. Under the CPU stand-in (BS_CUDA_EMU) the copies are
+// deferred until the wait that allows them, as late as the hardware may land them.
+__device__ __forceinline__ void cp_async_f32(float* dst, const float* src, bool valid) {
+#if defined(BS_CUDA_EMU)
+  bs_emu_cp_async(dst, valid ? src : nullptr, 4);
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src), "r"(valid ? 4 : 0)
+               : "memory");
+#else
+  *dst = valid ? __ldg(src) : 0.0f;
+#endif
+}
+// 16 bytes, both addresses 16-byte aligned; wholly inside or wholly outside the matrix.
+__device__ __forceinline__ void cp_async_f4(float* dst, const float* src, bool valid) {
+#if defined(BS_CUDA_EMU)
+  bs_emu_cp_async(dst, valid ? src : nullptr, 16);
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src), "r"(valid ? 16 : 0)
+               : "memory");
+#else
+  *reinterpret_cast<float4*>(dst) =
+      valid ? __ldg(reinterpret_cast<const float4*>(src)) : make_float4(0.f, 0.f, 0.f, 0.f);
+#endif
+}
+__device__ __forceinline__ void cp_async_commit() {
+#if defined(BS_CUDA_EMU)
+  bs_emu_cp_async_commit();
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+#if defined(BS_CUDA_EMU)
+  bs_emu_cp_async_wait(N);
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+// The warptile layout and inner product of block_tile, fed by a ring of STAGES shared-memory buffers that
+// cp.async fills STAGES - 1 k-tiles ahead. No register holds a tile in flight, so the registers go to the
+// accumulators and the copies need no second pass through the thread.
+//
+// A (transposed into as[k][m] as before): each copy is one float. Copy i of a thread covers row
+// tid / 8 + i * (THREADS / 8) (mod BM) and k tid % 8 (+ 8 per pass over BM): a warp copies 8 consecutive k of
+// 4 rows (four full 32-byte sectors), and its shared stores, at k * (BM + 4) + row, hit 32 different banks.
+// B (bs[k][n]): 16-byte copies of 4 columns (Vec), or 4 one-float copies each guarded (any N).
+//
+// Pipeline, with one commit per k-step whether or not it copied anything (so that group i is always k-tile
+// i): the prologue starts tiles 0 .. STAGES-2. Step t waits until at most STAGES-2 groups are in flight,
+// i.e. tile t has landed for this thread; the __syncthreads then makes everyone's copies of tile t visible,
+// AND guarantees everyone has finished computing tile t - 1, whose buffer (t - 1) % STAGES = (t + STAGES - 1)
+// % STAGES is the one the copies of tile t + STAGES - 1 started next overwrite. One barrier per k-step.
+template <class Cfg, bool Vec>
+__global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
+    async_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
+               int k) {
+  constexpr int BM = Cfg::bm, BN = Cfg::bn, BK = Cfg::bk;
+  constexpr int THREADS = Cfg::threads;
+  constexpr int STAGES = Cfg::stages;
+  constexpr int PAD = 4;
+  constexpr int A_PER = BM * BK / THREADS;  // floats of A per thread per k-tile
+  constexpr int B_F4 = BK * BN / 4 / THREADS;
+  constexpr int A_ROWS_PER_PASS = THREADS / 8;
+  constexpr int B_ROWS_PER_PASS = THREADS / (BN / 4);
+  static_assert(Cfg::warp_layout, "async_tile uses the warp layout");
+  static_assert(THREADS % 32 == 0 && BM % A_ROWS_PER_PASS == 0, "A mapping: whole passes over the rows");
+  static_assert(A_PER >= 1 && A_PER * THREADS == BM * BK, "A tile must split evenly into threads");
+  static_assert(B_F4 >= 1 && B_F4 * THREADS * 4 == BK * BN, "B tile must split evenly into float4s");
+  static_assert(THREADS % (BN / 4) == 0, "B mapping: whole rows of float4s per pass");
+
+  __shared__ __align__(16) float as[STAGES][BK][BM + PAD];
+  __shared__ __align__(16) float bs[STAGES][BK][BN];
+
+  const int tid = threadIdx.x;
+  const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+
+  const int a_row0 = tid / 8, a_k0 = tid % 8;
+  auto a_drow = [](int i) { return (i * A_ROWS_PER_PASS) % BM; };
+  auto a_dk = [](int i) { return 8 * ((i * A_ROWS_PER_PASS) / BM); };
+  const int a_src = (bm + a_row0) * k + a_k0;  // dereferenced only where the guards allow
+  const int a_rows = m - bm - a_row0;          // copy i is inside A's rows iff a_drow(i) < a_rows
+  const int a_klim = k - a_k0;                 // ... A's columns iff k0 + a_dk(i) < a_klim
+  const int b_row0 = tid / (BN / 4), b_col0 = (tid % (BN / 4)) * 4;
+  const int b_src = b_row0 * n + bn + b_col0;
+  const int b_klim = k - b_row0;       // row i is inside B iff k0 + i * B_ROWS_PER_PASS < b_klim
+  const int b_cols = n - bn - b_col0;  // column j is inside B iff j < b_cols
+
+  auto load_tile = [&](int s, int k0) {
+#pragma unroll
+    for (int i = 0; i < A_PER; ++i) {
+      const int kk = k0 + a_dk(i);
+      const bool ok = a_drow(i) < a_rows && kk < a_klim;
+      cp_async_f32(&as[s][a_k0 + a_dk(i)][a_row0 + a_drow(i)], ok ? a + (a_src + a_drow(i) * k + kk) : a, ok);
+    }
+#pragma unroll
+    for (int i = 0; i < B_F4; ++i) {
+      const int kr = k0 + i * B_ROWS_PER_PASS;
+      const bool row_ok = kr < b_klim;
+      float* dst = &bs[s][b_row0 + i * B_ROWS_PER_PASS][b_col0];
+      const int off = b_src + kr * n;
+      if constexpr (Vec) {
+        const bool ok = row_ok && 0 < b_cols;
+        cp_async_f4(dst, ok ? b + off : b, ok);
+      } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          const bool ok = row_ok && j < b_cols;
+          cp_async_f32(dst + j, ok ? b + (off + j) : b, ok);
+        }
+      }
+    }
+  };
+
+  constexpr int TM = Cfg::tm, TN = Cfg::tn;
+  constexpr int WM = Cfg::wm, WN = Cfg::wn;
+  constexpr int ROW_STEP = WM / (TM / 4);
+  constexpr int COL_STEP = WN / (TN / 4);
+  constexpr int LANES_N = WN / TN;
+  const int warp = tid / 32, lane = tid % 32;
+  const int t_row0 = (warp / (BN / WN)) * WM + (lane / LANES_N) * 4;
+  const int t_col0 = (warp % (BN / WN)) * WN + (lane % LANES_N) * 4;
+
+  float acc[TM][TN];
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int j = 0; j < TN; ++j)
+      acc[i][j] = 0.0f;
+
+  auto compute_tile = [&](int s) {
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+      float av[TM], bv[TN];
+#pragma unroll
+      for (int pi = 0; pi < TM / 4; ++pi) {
+        const float4 v = *reinterpret_cast<const float4*>(&as[s][kk][t_row0 + pi * ROW_STEP]);
+        av[4 * pi + 0] = v.x;
+        av[4 * pi + 1] = v.y;
+        av[4 * pi + 2] = v.z;
+        av[4 * pi + 3] = v.w;
+      }
+#pragma unroll
+      for (int pj = 0; pj < TN / 4; ++pj) {
+        const float4 v = *reinterpret_cast<const float4*>(&bs[s][kk][t_col0 + pj * COL_STEP]);
+        bv[4 * pj + 0] = v.x;
+        bv[4 * pj + 1] = v.y;
+        bv[4 * pj + 2] = v.z;
+        bv[4 * pj + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+    }
+  };
+
+  const int ktiles = (k + BK - 1) / BK;
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < ktiles) load_tile(s, s * BK);
+    cp_async_commit();
+  }
+  int rs = 0, ws = STAGES - 1;  // buffer read this step, buffer the step's copies write
+  for (int t = 0; t < ktiles; ++t) {
+    cp_async_wait<STAGES - 2>();  // this thread's copies of tile t have landed
+    __syncthreads();              // everyone's have; everyone finished computing tile t - 1 (buffer ws)
+    const int next = t + STAGES - 1;
+    if (next < ktiles) load_tile(ws, next * BK);
+    cp_async_commit();
+    compute_tile(rs);
+    rs = rs + 1 == STAGES ? 0 : rs + 1;
+    ws = ws + 1 == STAGES ? 0 : ws + 1;
+  }
+  cp_async_wait<0>();  // (only empty groups remain) leave no copy in flight at exit
+
+  // Epilogue as block_tile: row i of the micro-tile, in runs of 4 columns.
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const int row = bm + t_row0 + (i / 4) * ROW_STEP + i % 4;
+    if (row >= m) continue;
+#pragma unroll
+    for (int pj = 0; pj < TN / 4; ++pj) {
+      const int col = bn + t_col0 + pj * COL_STEP;
+      float* dst = c + row * n + col;
+      const float* v = &acc[i][4 * pj];
+      if (Vec && col + 3 < n) {
+        *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          if (col + j < n) dst[j] = v[j];
+      }
+    }
+  }
+}
+
 // --- Helpers -----------------------------------------------------------------------------------------------
 
 // float -> double, for the float64 cuBLAS reference.

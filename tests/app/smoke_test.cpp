@@ -88,4 +88,16 @@ TEST(Smoke, HeadlessHostCopyPathOnTheGpu) {
   EXPECT_GT(distinct_field_colours(png), 100u);
 }
 
+TEST(Smoke, AppSurvivesAContextPoisoningErrorOnTheGpu) {
+  BS_REQUIRE_GPU();
+  const std::string png = out_path("after_fault.png");
+  const auto r = test::run_blockscope("--headless --frames 20 --debug-fault-frame 5 --screenshot " + png);
+  // The app keeps running: a device reset, or (where the driver keeps the device from this process) the CPU.
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("GPU error: cudaErrorIllegalAddress"), std::string::npos) << r.output;
+  EXPECT_TRUE(r.output.find("device reset") != std::string::npos || r.output.find("running on the CPU") != std::string::npos)
+      << r.output;
+  EXPECT_GT(distinct_field_colours(png), 100u) << r.output;
+}
+
 }  // namespace bs

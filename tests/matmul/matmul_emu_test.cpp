@@ -45,6 +45,10 @@ kernels::KernelFn emu_kernel_for(Variant v, bool vec) {
       return vec ? block_tile<cfg::WarpTileDb128x64, true> : block_tile<cfg::WarpTileDb128x64, false>;
     case Variant::WarpTileDb16x8:
       return vec ? block_tile<cfg::WarpTileDb16x8, true> : block_tile<cfg::WarpTileDb16x8, false>;
+    case Variant::AsyncPipe:
+      return vec ? async_tile<cfg::AsyncPipe, true> : async_tile<cfg::AsyncPipe, false>;
+    case Variant::AsyncPipe16x8:
+      return vec ? async_tile<cfg::AsyncPipe16x8, true> : async_tile<cfg::AsyncPipe16x8, false>;
     case Variant::Cublas:
       return nullptr;
   }

@@ -27,8 +27,8 @@ FieldRenderer::~FieldRenderer() {
   if (m_fbo) glDeleteFramebuffers(1, &m_fbo);
 }
 
-bool FieldRenderer::resize_field(int nx, int ny) {
-  if (nx == m_nx && ny == m_ny && m_field_tex) return false;
+bool FieldRenderer::resize_field(int nx, int ny, bool fresh) {
+  if (!fresh && nx == m_nx && ny == m_ny && m_field_tex) return false;
   GLint limit = 0;
   glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &limit);
   const int64_t cells = static_cast<int64_t>(nx) * ny;

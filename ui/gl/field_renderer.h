@@ -30,7 +30,8 @@ class FieldRenderer {
 
   // (Re)creates the field buffer when the size changes; returns true if it was recreated (interop must then
   // register the new buffer). Throws std::runtime_error when GL's texture-buffer limit is smaller than the field.
-  bool resize_field(int nx, int ny);
+  // `fresh` forces a new buffer of GL's own even at the same size (e.g. after the CUDA memory it imported is gone).
+  bool resize_field(int nx, int ny, bool fresh = false);
   unsigned field_buffer() const { return m_field_buf; }
   int nx() const { return m_nx; }
   int ny() const { return m_ny; }

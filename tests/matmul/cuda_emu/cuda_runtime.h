@@ -8,6 +8,12 @@
 #include <barrier>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
+#include <deque>
+#include <vector>
+
+// The kernels take their cp.async helpers from here (see matmul_kernels.cuh).
+#define BS_CUDA_EMU 1
 
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
@@ -28,6 +34,36 @@ inline void __syncthreads() {
 template <class T>
 inline T __ldg(const T* p) {
   return *p;
+}
+
+// cp.async as the hardware may behave at worst: a copy is only recorded when started, and lands when a wait
+// lets it (wait N: all but this thread's N most recent committed groups). A kernel that reads a buffer before
+// the right wait, or overwrites one still being read, sees stale data and fails the check. A null source
+// means zero-fill.
+struct BsEmuCopy {
+  void* dst;
+  const void* src;
+  int bytes;
+};
+inline thread_local std::vector<BsEmuCopy> bs_emu_open_group;
+inline thread_local std::deque<std::vector<BsEmuCopy>> bs_emu_groups;
+inline void bs_emu_cp_async(void* dst, const void* src, int bytes) {
+  bs_emu_open_group.push_back({dst, src, bytes});
+}
+inline void bs_emu_cp_async_commit() {
+  bs_emu_groups.push_back(std::move(bs_emu_open_group));
+  bs_emu_open_group.clear();
+}
+inline void bs_emu_cp_async_wait(int n) {
+  while (bs_emu_groups.size() > static_cast<size_t>(n)) {
+    for (const BsEmuCopy& cp : bs_emu_groups.front()) {
+      if (cp.src)
+        std::memcpy(cp.dst, cp.src, static_cast<size_t>(cp.bytes));
+      else
+        std::memset(cp.dst, 0, static_cast<size_t>(cp.bytes));
+    }
+    bs_emu_groups.pop_front();
+  }
 }
 
 // Internal linkage: the library defines host stubs of the same names for the real kernels.
