@@ -1,6 +1,7 @@
-// matmul_lab.cpp: the matmul lab: C = A x B computed by a ladder of GPU kernels (or the CPU baselines), C shown
-// as a heat map with the selected variant's block grid drawn over it, the k-loop of the hovered tile in an A/B
-// diagram, and a ladder of measured variants (GFLOP/s, % cuBLAS, % peak, correctness) built up run by run.
+// matmul_lab.cpp: the matmul lab: C = A x B computed by a ladder of GPU kernels (or the CPU baselines), C
+// shown as a heat map with the selected variant's block grid drawn over it, the k-loop of the hovered tile in
+// an A/B diagram, and a ladder of measured variants (GFLOP/s, % cuBLAS, % peak, correctness) built up run by
+// run.
 #include <imgui.h>
 
 #include <algorithm>
@@ -32,14 +33,16 @@ constexpr uint32_t k_seed_a = 1, k_seed_b = 2;
 // Up to this many multiply-adds the CPU path computes C right away in the frame (well under a millisecond of
 // OpenBLAS); larger problems run on a CpuJob.
 constexpr double k_cpu_inline_fmas = 4.0e6;
-// GPU timing: about this much time of timed launches per variant, at least 3 and at most 30 of them, and at most
-// this much GPU work enqueued per frame so a slow kernel never stalls the UI.
+// GPU timing: about this much time of timed launches per variant, at least 3 and at most 30 of them, and at
+// most this much GPU work enqueued per frame so a slow kernel never stalls the UI.
 constexpr double k_gpu_budget_ms = 600.0;
 constexpr double k_gpu_frame_ms = 20.0;
 // CPU timing: repeat a run while it is short, within about this budget.
 constexpr double k_cpu_budget_s = 1.0;
 
-double fmas(const mm::Problem& p) { return p.flops() * 0.5; }
+double fmas(const mm::Problem& p) {
+  return p.flops() * 0.5;
+}
 
 // Ladder order: GPU variants as listed, then the CPU baselines.
 int order_of(const std::string& name) {
@@ -94,7 +97,8 @@ class MatmulLab final : public Lab {
     rebuild();
   }
   ~MatmulLab() override {
-    for (auto& s : m_cpu) s.job.cancel();
+    for (auto& s : m_cpu)
+      s.job.cancel();
   }
 
   const char* id() const override { return "matmul"; }
@@ -113,6 +117,7 @@ class MatmulLab final : public Lab {
  private:
   void make_inputs();
   bool apply_size();
+  void queue_run(mm::Variant v);
   void start_gpu_task();
   void step_gpu_task();
   void finish_gpu_task();
@@ -172,14 +177,17 @@ void MatmulLab::rebuild() {
     m_model.compute_label = "GPU: " + m_env.device.name + " (" + to_string(m_env.path.path) +
                             "); CPU baselines on a worker thread";
   } else {
-    m_model.compute_label = "CPU only (" + m_env.path.reason + "): C is computed by the CPU baselines; the overlay "
+    m_model.compute_label = "CPU only (" + m_env.path.reason +
+                            "): C is computed by the CPU baselines; the overlay "
                             "shows how each GPU variant would tile it";
   }
   m_presenter.resize(static_cast<int>(m_problem.n), static_cast<int>(m_problem.m), gpu);
   m_host_c.clear();
   m_model.c_source = "C: not computed yet";
-  if (gpu) m_queue.push_back(mm::gpu_variants()[static_cast<size_t>(m_model.variant)].id);
-  else compute_cpu_inline();
+  if (gpu)
+    queue_run(mm::gpu_variants()[static_cast<size_t>(m_model.variant)].id);
+  else
+    compute_cpu_inline();
 }
 
 bool MatmulLab::apply_size() {
@@ -192,7 +200,8 @@ bool MatmulLab::apply_size() {
     m_model.param_error.clear();
     return true;
   }
-  for (auto& s : m_cpu) s.job.cancel();
+  for (auto& s : m_cpu)
+    s.job.cancel();
   drain_gpu();
   const mm::Problem old = m_problem;
   m_problem = p;
@@ -223,19 +232,27 @@ void MatmulLab::ensure_reference_gpu() {
   if (!m_ref->values.empty() || !m_gpu) return;
   // A new object: CPU jobs may still hold (and read) the old one.
   auto ref = std::make_shared<mm::Reference>();
-  if (fmas(m_problem) <= mm::k_cpu_reference_max_fmas / 8) {
-    // Small: the CPU's dgemm takes milliseconds and needs no extra device memory.
-    ref->values = mm::reference_cpu(*m_a, *m_b, m_problem);
-    ref->label = "float64 CPU (OpenBLAS dgemm)";
-  } else {
-    try {
-      ref->values = m_gpu->reference_f64();
-      ref->label = "float64 GPU (cuBLAS DGEMM)";
-    } catch (const InvalidRequest& e) {
-      ref->label = std::string("none: ") + e.what();
-    }
+  // cuBLAS DGEMM: tens of milliseconds even at 8192^3, where the CPU's dgemm would stall the frame for
+  // seconds. If the double copies do not fit, a CPU baseline run computes the reference on its worker
+  // instead.
+  try {
+    ref->values = m_gpu->reference_f64();
+    ref->label = "float64 GPU (cuBLAS DGEMM)";
+  } catch (const InvalidRequest& e) {
+    ref->label = std::string("none: ") + e.what();
   }
   m_ref = std::move(ref);
+}
+
+// Queues `v`, and cuBLAS after it while this size has no cuBLAS row yet, so % of cuBLAS is always measured in
+// this session, on the same A and B.
+void MatmulLab::queue_run(mm::Variant v) {
+  m_queue.push_back(v);
+  const bool have =
+      std::any_of(m_model.rows.begin(), m_model.rows.end(), [](const auto& r) { return r.cublas; });
+  const bool queued = std::find(m_queue.begin(), m_queue.end(), mm::Variant::Cublas) != m_queue.end() ||
+                      (m_task && m_task->v == mm::Variant::Cublas);
+  if (!have && !queued) m_queue.push_back(mm::Variant::Cublas);
 }
 
 void MatmulLab::start_gpu_task() {
@@ -264,13 +281,15 @@ void MatmulLab::step_gpu_task() {
     m_range = abs_max(c);
     m_present_device = true;
     m_dirty = true;
-    m_model.c_source = std::string("C below: ") + mm::info(t.v).name + " on the GPU (NaN cells: never written)";
+    m_model.c_source = std::string("C below: ") + mm::info(t.v).name +
+                       " on the GPU (magenta cells: never written, still NaN)";
     t.want = std::clamp(static_cast<int>(k_gpu_budget_ms / std::max(t.first_ms, 1e-3)), 3, 30);
     t.phase = 2;
     return;  // C goes into GL this frame, before timed launches queue behind the copy
   }
   // Phase 2: collect finished launches, then top up within the per-frame budget.
-  for (double ms : m_gpu->poll_ms()) t.ms.push_back(ms);
+  for (double ms : m_gpu->poll_ms())
+    t.ms.push_back(ms);
   const int in_flight = t.enqueued - static_cast<int>(t.ms.size());
   if (t.stop) {
     if (in_flight == 0) m_task.reset();
@@ -281,8 +300,10 @@ void MatmulLab::step_gpu_task() {
     return;
   }
   if (in_flight == 0) {
-    const int batch = std::clamp(static_cast<int>(k_gpu_frame_ms / std::max(t.first_ms, 1e-3)), 1, t.want - t.enqueued);
-    for (int i = 0; i < batch; ++i) m_gpu->enqueue(t.v);
+    const int batch =
+        std::clamp(static_cast<int>(k_gpu_frame_ms / std::max(t.first_ms, 1e-3)), 1, t.want - t.enqueued);
+    for (int i = 0; i < batch; ++i)
+      m_gpu->enqueue(t.v);
     t.enqueued += batch;
   }
 }
@@ -308,8 +329,9 @@ void MatmulLab::upsert_row(ui::LadderRow row) {
   auto& rows = m_model.rows;
   std::erase_if(rows, [&](const ui::LadderRow& r) { return r.name == row.name; });
   rows.push_back(std::move(row));
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const ui::LadderRow& a, const ui::LadderRow& b) { return order_of(a.name) < order_of(b.name); });
+  std::stable_sort(rows.begin(), rows.end(), [](const ui::LadderRow& a, const ui::LadderRow& b) {
+    return order_of(a.name) < order_of(b.name);
+  });
 }
 
 void MatmulLab::show_host_c(std::vector<float> c, const std::string& source) {
@@ -323,7 +345,10 @@ void MatmulLab::show_host_c(std::vector<float> c, const std::string& source) {
 // CPU path at a small size: C (OpenBLAS) and its check right away, so the view is never empty.
 void MatmulLab::compute_cpu_inline() {
   if (fmas(m_problem) > k_cpu_inline_fmas) {
-    start_cpu_job(1);  // the blocked OpenMP loop, on the worker
+    // OpenBLAS on the worker: the quickest way to a picture (still cancellable between row panels).
+    const auto cpus = mm::cpu_variants();
+    for (size_t i = 0; i < cpus.size() && i < 3; ++i)
+      if (cpus[i].id == mm::CpuVariant::OpenBlas) start_cpu_job(i);
     return;
   }
   if (m_ref->values.empty()) {
@@ -399,7 +424,8 @@ void MatmulLab::poll_cpu_jobs() {
     v.progress = s.job.progress();
     v.warning.clear();
     if (cpus[i].id == mm::CpuVariant::Naive && fmas(m_problem) > 2e9)
-      v.warning = "naive at this size: about " + std::to_string(static_cast<long long>(fmas(m_problem) / 1e9)) +
+      v.warning = "naive at this size: about " +
+                  std::to_string(static_cast<long long>(fmas(m_problem) / 1e9)) +
                   " s or more on one thread (cancel any time)";
     if (v.running)
       v.status = (s.result && s.result->ref.values.empty() && m_ref->values.empty() &&
@@ -412,7 +438,8 @@ void MatmulLab::poll_cpu_jobs() {
         s.collected = true;
         CpuResult& r = *s.result;
         if (!(r.p == m_problem)) break;  // finished for an older size
-        if (m_ref->values.empty() && !r.ref.values.empty()) m_ref = std::make_shared<mm::Reference>(std::move(r.ref));
+        if (m_ref->values.empty() && !r.ref.values.empty())
+          m_ref = std::make_shared<mm::Reference>(std::move(r.ref));
         upsert_row(r.row);
         v.status.clear();
         // On the CPU path the picture shows the latest CPU result; on the GPU path it keeps the GPU's C.
@@ -427,7 +454,8 @@ void MatmulLab::poll_cpu_jobs() {
         s.collected = true;
         v.status = s.job.error();
         break;
-      default: break;
+      default:
+        break;
     }
   }
 }
@@ -444,7 +472,8 @@ void MatmulLab::draw_ui() {
     const GpuTask& t = *m_task;
     m_model.gpu_status = std::string("running ") + mm::info(t.v).name +
                          (t.phase < 2 ? ": correctness run (C poisoned first)"
-                                      : ": " + std::to_string(t.ms.size()) + " of " + std::to_string(t.want) + " timed launches");
+                                      : ": " + std::to_string(t.ms.size()) + " of " + std::to_string(t.want) +
+                                            " timed launches");
     if (!m_queue.empty()) m_model.gpu_status += ", " + std::to_string(m_queue.size()) + " more queued";
   }
 
@@ -457,7 +486,8 @@ void MatmulLab::draw_ui() {
   if (ImGui::Begin("Matmul: C = A x B")) {
     const float avail = ImGui::GetContentRegionAvail().x;
     const float diagram_w = std::max(avail * 0.33f, ImGui::GetFontSize() * 10);
-    ImGui::BeginChild("c_view", ImVec2(avail - diagram_w - ImGui::GetStyle().ItemSpacing.x, 0));
+    ImGui::BeginChild("c_view", ImVec2(avail - diagram_w - ImGui::GetStyle().ItemSpacing.x, 0), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ui::FieldViewInput in;
     in.texture = m_view_texture;
     in.nx = static_cast<int>(m_problem.n);
@@ -466,14 +496,13 @@ void MatmulLab::draw_ui() {
     in.range_min = -m_range;
     in.range_max = m_range;
     const mm::TileGeometry g = mm::tile_geometry(selected);
-    in.caption = std::to_string(m_problem.m) + " x " + std::to_string(m_problem.n) + " C, " + to_string(m_env.path.path);
+    in.caption = "C " + std::to_string(m_problem.m) + "x" + std::to_string(m_problem.n) + " (" +
+                 to_string(m_env.path.path) + ")";
     if (g.known && g.bm > 0) {
       const ui::TileCover cover{m_problem.m, m_problem.n, g.bm, g.bn};
-      in.caption += "; " + std::to_string(g.bm) + "x" + std::to_string(g.bn) + " tiles: " +
-                    std::to_string(cover.tile_rows()) + " x " + std::to_string(cover.tile_cols()) + " blocks";
-      if (cover.edge_rows() != g.bm || cover.edge_cols() != g.bn)
-        in.caption += ", hatched edge tiles " + std::to_string(cover.edge_rows()) + " rows / " +
-                      std::to_string(cover.edge_cols()) + " cols";
+      in.caption += ": " + std::to_string(cover.tile_rows()) + "x" + std::to_string(cover.tile_cols()) +
+                    " blocks of " + std::to_string(g.bm) + "x" + std::to_string(g.bn);
+      if (cover.edge_rows() != g.bm || cover.edge_cols() != g.bn) in.caption += ", edge tiles hatched";
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ui::FieldViewResult r = ui::draw_field_view(in);
@@ -514,7 +543,7 @@ void MatmulLab::update() {
       if (m_task) m_task->stop = true;
     }
     const auto vars = mm::gpu_variants();
-    if (m_gpu && m_actions.run) m_queue.push_back(vars[static_cast<size_t>(m_model.variant)].id);
+    if (m_gpu && m_actions.run) queue_run(vars[static_cast<size_t>(m_model.variant)].id);
     if (m_gpu && m_actions.run_all) {
       // cuBLAS first: every later row then shows its % of cuBLAS as soon as it lands.
       m_queue.push_back(mm::Variant::Cublas);
@@ -527,8 +556,10 @@ void MatmulLab::update() {
     }
     if (m_gpu) step_gpu_task();
     if (m_dirty) {
-      if (m_present_device && m_gpu) m_presenter.present_device(m_gpu->device_c(), m_gpu->stream_handle());
-      else if (!m_host_c.empty()) m_presenter.present_host(m_host_c.data());
+      if (m_present_device && m_gpu)
+        m_presenter.present_device(m_gpu->device_c(), m_gpu->stream_handle());
+      else if (!m_host_c.empty())
+        m_presenter.present_host(m_host_c.data());
       m_dirty = false;
     }
     m_model.runtime_error.clear();
@@ -545,6 +576,8 @@ void MatmulLab::update() {
 
 }  // namespace
 
-std::unique_ptr<Lab> make_matmul_lab(LabEnv& env) { return std::make_unique<MatmulLab>(env); }
+std::unique_ptr<Lab> make_matmul_lab(LabEnv& env) {
+  return std::make_unique<MatmulLab>(env);
+}
 
 }  // namespace bs

@@ -1,7 +1,7 @@
 // montecarlo_lab.cpp: the Monte Carlo lab in the app: a live option-pricing run in growing batches (GPU
 // GpuPricer, or CPU batches on a worker thread), its sample paths drawn as GL line strips from a buffer CUDA
-// writes through interop (host copy or CPU-simulated paths down the ladder), the terminal-price histogram with
-// the lognormal density, the convergence plot, launch timing and the CPU baselines.
+// writes through interop (host copy or CPU-simulated paths down the ladder), the terminal-price histogram
+// with the lognormal density, the convergence plot, launch timing and the CPU baselines.
 #include <glad/gl.h>
 #include <imgui.h>
 
@@ -31,15 +31,15 @@ namespace mcl = montecarlo;
 // Cumulative path counts grow by this factor per batch: about 24 points from 1k to 16M on the log axis.
 constexpr double k_batch_growth = 1.5;
 // The CPU path's first run: small enough that the whole convergence plot fills in within a second on 2 cores.
-constexpr int64_t k_cpu_default_paths = 50'000;
+constexpr int64_t k_cpu_default_paths = 20'000;
 constexpr int k_cpu_default_steps = 64;
 
 // Draws the sample paths (rows of `len` floats in one GL buffer) as line strips into an offscreen image.
 class PathRenderer {
  public:
   PathRenderer()
-      : m_program(gl::Program::build(embedded::find("mc_paths.vert.glsl"), embedded::find("mc_paths.frag.glsl"),
-                                     "mc_paths")) {
+      : m_program(gl::Program::build(embedded::find("mc_paths.vert.glsl"),
+                                     embedded::find("mc_paths.frag.glsl"), "mc_paths")) {
     glGenVertexArrays(1, &m_vao);
     glGenTextures(1, &m_tex);
   }
@@ -53,15 +53,17 @@ class PathRenderer {
   PathRenderer(const PathRenderer&) = delete;
   PathRenderer& operator=(const PathRenderer&) = delete;
 
-  // (Re)creates the buffer for `paths` rows of `len` floats; true when it is a new buffer (interop must register
-  // it again).
+  // (Re)creates the buffer for `paths` rows of `len` floats; true when it is a new buffer (interop must
+  // register it again).
+  bool same_size(int paths, int len) const { return paths == m_paths && len == m_len && m_buf; }
   bool resize(int paths, int len) {
-    if (paths == m_paths && len == m_len && m_buf) return false;
+    if (same_size(paths, len)) return false;
     if (m_buf) glDeleteBuffers(1, &m_buf);
     glGenBuffers(1, &m_buf);
     m_paths = paths;
     m_len = len;
-    const auto bytes = static_cast<GLsizeiptr>(std::max<int64_t>(1, static_cast<int64_t>(paths) * len) * sizeof(float));
+    const auto bytes =
+        static_cast<GLsizeiptr>(std::max<int64_t>(1, static_cast<int64_t>(paths) * len) * sizeof(float));
     glBindVertexArray(m_vao);
     glBindBuffer(GL_ARRAY_BUFFER, m_buf);
     glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, GL_DYNAMIC_DRAW);
@@ -82,7 +84,8 @@ class PathRenderer {
   size_t floats() const { return static_cast<size_t>(m_paths) * static_cast<size_t>(m_len); }
   void upload(const float* host, size_t count) {
     glBindBuffer(GL_ARRAY_BUFFER, m_buf);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(std::min(count, floats()) * sizeof(float)), host);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(std::min(count, floats()) * sizeof(float)),
+                    host);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
   }
 
@@ -306,7 +309,8 @@ class MonteCarloLab final : public Lab {
     m_model.live_ms = 0;
     m_model.target_paths = mcl::paths_for_samples(mcl::sample_count(p), p.antithetic);
     const int per_sample = p.antithetic ? 2 : 1;
-    m_batches = ui::mc::growing_batches(mcl::sample_count(p), mcl::k_ui_min_paths / per_sample, k_batch_growth);
+    m_batches =
+        ui::mc::growing_batches(mcl::sample_count(p), mcl::k_ui_min_paths / per_sample, k_batch_growth);
     m_next = 0;
     m_model.batches_done = 0;
     m_model.batches_total = static_cast<int>(m_batches.size());
@@ -340,6 +344,8 @@ class MonteCarloLab final : public Lab {
 
   // The GPU's sample paths into the GL vertex buffer: interop when the path has it, else a host copy.
   void upload_gpu_paths(int count, int len) {
+    // CUDA lets go of the old buffer before GL deletes it.
+    if (!m_paths.same_size(count, len)) m_interop.reset();
     const bool fresh = m_paths.resize(count, len);
     m_model.paths_count = count;
     if (count == 0) return;
@@ -358,13 +364,16 @@ class MonteCarloLab final : public Lab {
     }
     const std::vector<float> host = m_gpu->download_sample_paths();
     m_paths.upload(host.data(), host.size());
-    m_model.paths_label = m_env.path.path == RenderPath::Interop ? "GPU paths, host copy (interop failed: " + m_interop_error + ")"
-                                                                  : "GPU paths, host copy";
+    m_model.paths_label = m_env.path.path == RenderPath::Interop
+                              ? "GPU paths, host copy (interop failed: " + m_interop_error + ")"
+                              : "GPU paths, host copy";
   }
 
   void advance() {
-    if (m_gpu) advance_gpu();
-    else advance_cpu();
+    if (m_gpu)
+      advance_gpu();
+    else
+      advance_cpu();
   }
 
   void advance_gpu() {
@@ -387,10 +396,16 @@ class MonteCarloLab final : public Lab {
   void advance_cpu() {
     if (m_live_active) {
       switch (m_live.state()) {
-        case CpuJob::State::Running: return;
-        case CpuJob::State::Done: take_cpu_batch(*m_live_result); break;
-        case CpuJob::State::Failed: m_model.runtime_error = m_live.error(); break;
-        default: break;
+        case CpuJob::State::Running:
+          return;
+        case CpuJob::State::Done:
+          take_cpu_batch(*m_live_result);
+          break;
+        case CpuJob::State::Failed:
+          m_model.runtime_error = m_live.error();
+          break;
+        default:
+          break;
       }
       m_live_active = false;
       if (!m_model.runtime_error.empty()) {
@@ -458,10 +473,11 @@ class MonteCarloLab final : public Lab {
       m_model.launch_rows.push_back(row);
     }
     m_gpu->set_launch(m_launch);
-    m_model.launch_note = "Whole run of " + std::to_string(m_params.paths) + " paths x " + std::to_string(m_params.steps) +
-                          " steps, no histogram, median of 5 after 2 warm-ups (CUDA events). The grid-stride loop "
-                          "launches only the resident grid; one path per thread launches a block per block-size "
-                          "samples and pays more block reductions.";
+    m_model.launch_note =
+        "Whole run of " + std::to_string(m_params.paths) + " paths x " + std::to_string(m_params.steps) +
+        " steps, no histogram, median of 5 after 2 warm-ups (CUDA events). The grid-stride loop "
+        "launches only the resident grid; one path per thread launches a block per block-size "
+        "samples and pays more block reductions.";
   }
 
   void start_cpu_baseline(int i) {
@@ -470,7 +486,8 @@ class MonteCarloLab final : public Lab {
     m_cpu[i].result = result;
     m_model.cpu[i].status.clear();
     const mcl::Params p = m_params;
-    m_cpu[i].job.start(mcl::cpu_mode_label(mode), [p, mode, result](JobControl& ctl) { *result = mcl::run_cpu(p, mode, &ctl); });
+    m_cpu[i].job.start(mcl::cpu_mode_label(mode),
+                       [p, mode, result](JobControl& ctl) { *result = mcl::run_cpu(p, mode, &ctl); });
   }
 
   void poll_cpu_baselines() {
@@ -485,9 +502,14 @@ class MonteCarloLab final : public Lab {
           s.result.reset();
           v.status.clear();
           break;
-        case CpuJob::State::Cancelled: v.status = "cancelled"; break;
-        case CpuJob::State::Failed: v.status = s.job.error(); break;
-        default: break;
+        case CpuJob::State::Cancelled:
+          v.status = "cancelled";
+          break;
+        case CpuJob::State::Failed:
+          v.status = s.job.error();
+          break;
+        default:
+          break;
       }
     }
   }
@@ -530,6 +552,8 @@ class MonteCarloLab final : public Lab {
 
 }  // namespace
 
-std::unique_ptr<Lab> make_montecarlo_lab(LabEnv& env) { return std::make_unique<MonteCarloLab>(env); }
+std::unique_ptr<Lab> make_montecarlo_lab(LabEnv& env) {
+  return std::make_unique<MonteCarloLab>(env);
+}
 
 }  // namespace bs

@@ -59,6 +59,8 @@ class VectorLab final : public Lab {
       m_model.cpu[i].label = vec::cpu_mode_label(i == 0 ? vec::CpuMode::OneThread : vec::CpuMode::AllThreads);
     rebuild();
     apply_params();
+    // The GPU's advantage shows at tens of millions of elements; on 2 CPU cores 16M keeps the sweep short.
+    std::snprintf(m_model.sweep_max_text, sizeof m_model.sweep_max_text, "%s", m_model.gpu ? "64M" : "16M");
     // A first picture without any clicks: a quick sweep up to 1M, then the CPU rows at N, then (GPU) one run.
     m_queue = {Work::QuickSweep, Work::Cpu};
     if (m_model.gpu) m_queue.push_back(Work::Gpu);
@@ -239,7 +241,7 @@ class VectorLab final : public Lab {
   }
 
   void start_cpu() {
-    if (m_cpu_job.running()) return;
+    if (m_cpu_job.running() || m_sweep_job.running()) return;
     m_model.cpu_status.clear();
     auto res = std::make_shared<CpuJobResult>();
     res->n = m_params.n;
@@ -262,7 +264,7 @@ class VectorLab final : public Lab {
   }
 
   void start_sweep(bool quick) {
-    if (m_sweep_job.running() || m_gpu_job.running()) return;
+    if (m_sweep_job.running() || m_gpu_job.running() || m_cpu_job.running()) return;
     m_model.sweep_status.clear();
     vec::SweepOptions o;
     o.op = m_params.op;

@@ -39,7 +39,10 @@ void draw_path_overlay(const PathView& path) {
                                  ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
   if (ImGui::Begin("##path_overlay", nullptr, flags)) {
     ImGui::Text("path: %s   %.0f fps", path.path.c_str(), path.fps);
+    // Wrapped, so a long reason does not cover the lab's view.
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
     ImGui::TextDisabled("%s", path.reason.c_str());
+    ImGui::PopTextWrapPos();
   }
   ImGui::End();
 }

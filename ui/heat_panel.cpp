@@ -8,22 +8,11 @@
 
 #include "ui/colormap.h"
 #include "ui/plot.h"
+#include "ui/widgets.h"
 
 namespace bs::ui {
 
 namespace {
-
-void error_text(const std::string& s) {
-  if (!s.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", s.c_str());
-}
-void section_title(const char* title) {
-  ImGui::Spacing();
-  ImGui::Separator();
-  ImGui::TextDisabled("%s", title);
-}
-void advice_text(const std::string& s) {
-  if (!s.empty()) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", s.c_str());
-}
 
 void physics_section(HeatPanelModel& m, HeatPanelActions& a) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);

@@ -1,4 +1,5 @@
 // matmul_lab_panel.cpp: see matmul_lab_panel.h.
+#include "ui/widgets.h"
 #include "ui/matmul_lab_panel.h"
 
 #include <algorithm>
@@ -13,18 +14,26 @@ namespace mm = matmul;
 
 // --- Tile geometry -----------------------------------------------------------------------------------------
 namespace {
-int64_t cdiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
+int64_t cdiv(int64_t a, int64_t b) {
+  return b > 0 ? (a + b - 1) / b : 0;
+}
 }  // namespace
 
-int64_t TileCover::tile_rows() const { return cdiv(m, bm); }
-int64_t TileCover::tile_cols() const { return cdiv(n, bn); }
+int64_t TileCover::tile_rows() const {
+  return cdiv(m, bm);
+}
+int64_t TileCover::tile_cols() const {
+  return cdiv(n, bn);
+}
 
 std::optional<std::pair<int64_t, int64_t>> TileCover::tile_of(int64_t row, int64_t col) const {
   if (row < 0 || col < 0 || row >= m || col >= n || bm <= 0 || bn <= 0) return std::nullopt;
   return std::pair{row / bm, col / bn};
 }
 
-CellRect TileCover::nominal(int64_t ty, int64_t tx) const { return {ty * bm, tx * bn, bm, bn}; }
+CellRect TileCover::nominal(int64_t ty, int64_t tx) const {
+  return {ty * bm, tx * bn, bm, bn};
+}
 
 CellRect TileCover::tile(int64_t ty, int64_t tx) const {
   CellRect r = nominal(ty, tx);
@@ -33,10 +42,16 @@ CellRect TileCover::tile(int64_t ty, int64_t tx) const {
   return r;
 }
 
-int64_t TileCover::edge_rows() const { return m <= 0 ? 0 : m - (tile_rows() - 1) * bm; }
-int64_t TileCover::edge_cols() const { return n <= 0 ? 0 : n - (tile_cols() - 1) * bn; }
+int64_t TileCover::edge_rows() const {
+  return m <= 0 ? 0 : m - (tile_rows() - 1) * bm;
+}
+int64_t TileCover::edge_cols() const {
+  return n <= 0 ? 0 : n - (tile_cols() - 1) * bn;
+}
 
-int64_t k_steps(int64_t k, int64_t bk) { return bk > 0 ? cdiv(k, bk) : 0; }
+int64_t k_steps(int64_t k, int64_t bk) {
+  return bk > 0 ? cdiv(k, bk) : 0;
+}
 
 CellRect a_row_panel(const TileCover& c, int64_t ty, int64_t k) {
   const CellRect t = c.tile(ty, 0);
@@ -80,14 +95,6 @@ const ImVec4 k_red(1.0f, 0.45f, 0.4f, 1.0f);
 const ImVec4 k_green(0.4f, 1.0f, 0.5f, 1.0f);
 const ImVec4 k_amber(1.0f, 0.8f, 0.3f, 1.0f);
 
-void error_text(const std::string& s) {
-  if (!s.empty()) ImGui::TextColored(k_red, "%s", s.c_str());
-}
-void section_title(const char* t) {
-  ImGui::Spacing();
-  ImGui::Separator();
-  ImGui::TextDisabled("%s", t);
-}
 
 const LadderRow* find_row(const std::vector<LadderRow>& rows, const std::string& name) {
   for (const auto& r : rows)
@@ -106,8 +113,13 @@ std::string geometry_text(mm::Variant v) {
   if (!g.known) return "cuBLAS picks its own kernel and tiling";
   char buf[256];
   int n = std::snprintf(buf, sizeof buf, "block tile %dx%d", g.bm, g.bn);
-  if (g.bk > 0) n += std::snprintf(buf + n, sizeof buf - n, ", BK %d (%s smem)", g.bk, g.stages >= 2 ? "double-buffered" : "single");
-  else n += std::snprintf(buf + n, sizeof buf - n, ", no shared memory");
+  if (g.bk > 0)
+    n += std::snprintf(buf + n, sizeof buf - n, ", BK %d (%s)", g.bk,
+                       g.stages >= 3   ? "multi-stage cp.async pipeline"
+                       : g.stages == 2 ? "double-buffered smem"
+                                       : "one smem stage");
+  else
+    n += std::snprintf(buf + n, sizeof buf - n, ", no shared memory");
   n += std::snprintf(buf + n, sizeof buf - n, ", %dx%d outputs/thread, %d threads", g.tm, g.tn, g.threads);
   if (g.wm > 0) std::snprintf(buf + n, sizeof buf - n, ", warp tile %dx%d", g.wm, g.wn);
   return buf;
@@ -126,8 +138,10 @@ void problem_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   static constexpr Preset gpu_presets[] = {{"1000x777x333", 1000, 777, 333}, {"1024^3", 1024, 1024, 1024},
                                            {"2048^3", 2048, 2048, 2048},     {"4096^3", 4096, 4096, 4096},
                                            {"8192^3", 8192, 8192, 8192},     {"33x17x5", 33, 17, 5}};
-  static constexpr Preset cpu_presets[] = {{"200x155x67", 200, 155, 67}, {"256^3", 256, 256, 256},
-                                           {"500x389x167", 500, 389, 167}, {"1000x777x333", 1000, 777, 333},
+  static constexpr Preset cpu_presets[] = {{"200x155x67", 200, 155, 67},
+                                           {"256^3", 256, 256, 256},
+                                           {"500x389x167", 500, 389, 167},
+                                           {"1000x777x333", 1000, 777, 333},
                                            {"33x17x5", 33, 17, 5}};
   bool first = true;
   auto preset_buttons = [&](auto& list) {
@@ -140,10 +154,13 @@ void problem_section(MatmulPanelModel& m, MatmulPanelActions& a) {
       }
     }
   };
-  if (m.gpu) preset_buttons(gpu_presets);
-  else preset_buttons(cpu_presets);
+  if (m.gpu)
+    preset_buttons(gpu_presets);
+  else
+    preset_buttons(cpu_presets);
   error_text(m.param_error);
-  ImGui::TextDisabled("in force: %s, %.3g GFLOP per product", mm::to_string(m.problem).c_str(), m.problem.flops() * 1e-9);
+  ImGui::TextDisabled("in force: %s, %.3g GFLOP per product", mm::to_string(m.problem).c_str(),
+                      m.problem.flops() * 1e-9);
   ImGui::TextWrapped("%s", m.compute_label.c_str());
 }
 
@@ -151,7 +168,7 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   const auto vars = mm::gpu_variants();
   m.variant = std::clamp(m.variant, 0, static_cast<int>(vars.size()) - 1);
   const mm::VariantInfo& vi = vars[static_cast<size_t>(m.variant)];
-  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
   if (ImGui::BeginCombo("variant", vi.title)) {
     for (size_t i = 0; i < vars.size(); ++i) {
       char label[160];
@@ -163,14 +180,24 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   ImGui::SameLine();
   if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) m.variant = std::max(0, m.variant - 1);
   ImGui::SameLine();
-  if (ImGui::ArrowButton("##next", ImGuiDir_Right)) m.variant = std::min(static_cast<int>(vars.size()) - 1, m.variant + 1);
+  if (ImGui::ArrowButton("##next", ImGuiDir_Right))
+    m.variant = std::min(static_cast<int>(vars.size()) - 1, m.variant + 1);
   ImGui::TextWrapped("%s", vi.description);
   ImGui::TextDisabled("%s", geometry_text(vi.id).c_str());
   const mm::LaunchShape s = mm::launch_shape(vi.id, m.problem);
   if (s.grid.x > 0)
-    ImGui::TextDisabled("launch: grid %lldx%lld = %lld blocks of %lldx%lld threads", static_cast<long long>(s.grid.x),
-                        static_cast<long long>(s.grid.y), static_cast<long long>(s.grid.x * s.grid.y),
-                        static_cast<long long>(s.block.x), static_cast<long long>(s.block.y));
+    ImGui::TextDisabled("launch: grid %lldx%lld = %lld blocks of %lldx%lld threads",
+                        static_cast<long long>(s.grid.x), static_cast<long long>(s.grid.y),
+                        static_cast<long long>(s.grid.x * s.grid.y), static_cast<long long>(s.block.x),
+                        static_cast<long long>(s.block.y));
+  const mm::TileGeometry g = mm::tile_geometry(vi.id);
+  if (g.known && g.bm > 0) {
+    const TileCover cover{m.problem.m, m.problem.n, g.bm, g.bn};
+    if (cover.edge_rows() != g.bm || cover.edge_cols() != g.bn)
+      ImGui::TextDisabled(
+          "edge tiles (hatched): last tile row has %lld of %d rows, last tile column %lld of %d cols",
+          static_cast<long long>(cover.edge_rows()), g.bm, static_cast<long long>(cover.edge_cols()), g.bn);
+  }
 
   ImGui::BeginDisabled(!m.gpu);
   if (ImGui::Button("Run")) a.run = true;
@@ -183,7 +210,8 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("Clear")) a.clear = true;
-  if (!m.gpu) ImGui::TextColored(k_amber, "GPU variants need a GPU; the overlay still shows each variant's tiling.");
+  if (!m.gpu)
+    ImGui::TextColored(k_amber, "GPU variants need a GPU; the overlay still shows each variant's tiling.");
   if (!m.gpu_status.empty()) ImGui::TextColored(k_amber, "%s", m.gpu_status.c_str());
 
   // Read-outs of the selected variant, when measured.
@@ -194,7 +222,7 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   }
   const double cb = cublas_gflops(m.rows);
   ImGui::Text("median %.4f ms  (p10 %.4f, p90 %.4f, n=%zu)", r->ms.median, r->ms.p10, r->ms.p90, r->ms.count);
-  ImGui::Text("%.0f GFLOP/s", r->gflops);
+  ImGui::Text("%.4g GFLOP/s", r->gflops);
   if (cb > 0 && !r->cublas) {
     ImGui::SameLine();
     ImGui::Text("= %.1f%% of cuBLAS", 100.0 * r->gflops / cb);
@@ -204,15 +232,17 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
     ImGui::Text("= %.1f%% of FP32 peak (%.0f GFLOP/s)", 100.0 * r->gflops / m.peak_gflops, m.peak_gflops);
   }
   if (r->attr.known) {
-    ImGui::Text("%d registers/thread, %zu B shared memory/block, %d blocks (%d warps) per SM", r->attr.regs_per_thread,
-                r->attr.static_smem_bytes, r->attr.blocks_per_sm, r->attr.warps_per_sm);
+    ImGui::Text("%d registers/thread, %zu B shared memory/block, %d blocks (%d warps) per SM",
+                r->attr.regs_per_thread, r->attr.static_smem_bytes, r->attr.blocks_per_sm,
+                r->attr.warps_per_sm);
     if (r->attr.local_bytes > 0)
       ImGui::TextColored(k_amber, "%zu B local memory per thread: registers spilled", r->attr.local_bytes);
   } else if (r->cublas) {
     ImGui::TextDisabled("registers / shared memory: chosen inside cuBLAS (%s)", r->note.c_str());
   }
   if (r->check) {
-    ImGui::TextColored(r->check->pass ? k_green : k_red, "||C - ref|| / ||ref||: %s", r->check->summary().c_str());
+    ImGui::TextColored(r->check->pass ? k_green : k_red, "||C - ref|| / ||ref||: %s",
+                       r->check->summary().c_str());
     ImGui::TextDisabled("reference: %s; C poisoned with NaN before the run", r->check->reference.c_str());
   }
 }
@@ -223,38 +253,52 @@ void ladder_section(MatmulPanelModel& m) {
     return;
   }
   const double cb = cublas_gflops(m.rows);
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("ladder", 7, flags)) {
-    ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableSetupColumn("ms (p10-p90)");
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("ladder", 6, flags)) {
+    ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 7.5f);
+    ImGui::TableSetupColumn("ms");
     ImGui::TableSetupColumn("GFLOP/s");
-    ImGui::TableSetupColumn("% cuBLAS");
-    ImGui::TableSetupColumn("% peak");
-    ImGui::TableSetupColumn("regs/smem");
+    ImGui::TableSetupColumn("%cuBLAS");
+    ImGui::TableSetupColumn("%peak");
     ImGui::TableSetupColumn("check");
     ImGui::TableHeadersRow();
     for (const LadderRow& r : m.rows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.name.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.title.c_str());
+      if (ImGui::IsItemHovered()) {
+        if (r.attr.known)
+          ImGui::SetTooltip("%s\n%d registers/thread, %zu B shared memory/block", r.title.c_str(),
+                            r.attr.regs_per_thread, r.attr.static_smem_bytes);
+        else
+          ImGui::SetTooltip("%s", r.title.c_str());
+      }
       ImGui::TableNextColumn();
-      ImGui::Text("%.3f (%.3f-%.3f)", r.ms.median, r.ms.p10, r.ms.p90);
+      // Median with the p10-p90 spread as +-half its width in %, the full numbers on hover.
+      const double spread = r.ms.median > 0 ? 50.0 * (r.ms.p90 - r.ms.p10) / r.ms.median : 0.0;
+      ImGui::Text("%.4g +-%.0f%%", r.ms.median, spread);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("median %.4f ms, p10 %.4f, p90 %.4f, %zu timed runs%s%s", r.ms.median, r.ms.p10,
+                          r.ms.p90, r.ms.count, r.note.empty() ? "" : "\n", r.note.c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%.0f", r.gflops);
+      ImGui::Text("%.4g", r.gflops);
       ImGui::TableNextColumn();
-      if (cb > 0) ImGui::Text("%.1f", 100.0 * r.gflops / cb);
-      else ImGui::TextDisabled("-");
+      if (cb > 0)
+        ImGui::Text("%.1f", 100.0 * r.gflops / cb);
+      else
+        ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
-      if (r.gpu && m.peak_gflops > 0) ImGui::Text("%.1f", 100.0 * r.gflops / m.peak_gflops);
-      else ImGui::TextDisabled("-");
-      ImGui::TableNextColumn();
-      if (r.attr.known) ImGui::Text("%d / %zuK", r.attr.regs_per_thread, r.attr.static_smem_bytes / 1024);
-      else ImGui::TextDisabled("-");
+      if (r.gpu && m.peak_gflops > 0)
+        ImGui::Text("%.1f", 100.0 * r.gflops / m.peak_gflops);
+      else
+        ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
       if (r.check) {
-        ImGui::TextColored(r.check->pass ? k_green : k_red, "%s %.1e", r.check->pass ? "pass" : "FAIL", r.check->rel_error);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nreference: %s", r.check->summary().c_str(), r.check->reference.c_str());
+        ImGui::TextColored(r.check->pass ? k_green : k_red, "%s %.0e", r.check->pass ? "ok" : "FAIL",
+                           r.check->rel_error);
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s\nreference: %s", r.check->summary().c_str(), r.check->reference.c_str());
       } else {
         ImGui::TextDisabled("-");
       }
@@ -289,7 +333,8 @@ void cpu_section(MatmulPanelModel& m, MatmulPanelActions& a) {
         ImGui::Text("%.2f ms, %.1f GFLOP/s", r->ms.median, r->gflops);
         if (r->check) {
           ImGui::SameLine();
-          ImGui::TextColored(r->check->pass ? k_green : k_red, "%s", r->check->pass ? "check pass" : "check FAIL");
+          ImGui::TextColored(r->check->pass ? k_green : k_red, "%s",
+                             r->check->pass ? "check pass" : "check FAIL");
         }
         // Speed-ups against the other CPU rows and the best GPU row.
         std::string ups;
@@ -297,12 +342,14 @@ void cpu_section(MatmulPanelModel& m, MatmulPanelActions& a) {
           const LadderRow* o = find_row(m.rows, cpus[j].name);
           if (j == i || !o || o->gflops <= 0) continue;
           char buf[96];
-          std::snprintf(buf, sizeof buf, "%sx%.1f vs %s", ups.empty() ? "" : ", ", r->gflops / o->gflops, cpus[j].name);
+          std::snprintf(buf, sizeof buf, "%sx%.1f vs %s", ups.empty() ? "" : ", ", r->gflops / o->gflops,
+                        cpus[j].name);
           ups += buf;
         }
         if (!ups.empty()) ImGui::TextDisabled("%s", ups.c_str());
         if (best_gpu && r->gflops > 0)
-          ImGui::TextColored(k_green, "GPU %s is x%.1f faster", best_gpu->name.c_str(), best_gpu->gflops / r->gflops);
+          ImGui::TextColored(k_green, "GPU %s is x%.1f faster", best_gpu->name.c_str(),
+                             best_gpu->gflops / r->gflops);
         ImGui::Unindent();
       }
       if (!c.status.empty()) ImGui::TextDisabled("(%s)", c.status.c_str());
@@ -315,7 +362,8 @@ void cpu_section(MatmulPanelModel& m, MatmulPanelActions& a) {
 void view_section(MatmulPanelModel& m) {
   const auto& maps = builtin_colormaps();
   std::vector<const char*> names;
-  for (const auto& c : maps) names.push_back(c.name.c_str());
+  for (const auto& c : maps)
+    names.push_back(c.name.c_str());
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ImGui::Combo("colormap", &m.colormap, names.data(), static_cast<int>(names.size()));
   ImGui::SameLine();
@@ -328,7 +376,8 @@ void view_section(MatmulPanelModel& m) {
 void draw_matmul_panel(MatmulPanelModel& m, MatmulPanelActions& a) {
   if (ImGui::CollapsingHeader("Problem", ImGuiTreeNodeFlags_DefaultOpen)) problem_section(m, a);
   if (ImGui::CollapsingHeader("Variant", ImGuiTreeNodeFlags_DefaultOpen)) variant_section(m, a);
-  if (ImGui::CollapsingHeader("Ladder (this session, this size)", ImGuiTreeNodeFlags_DefaultOpen)) ladder_section(m);
+  if (ImGui::CollapsingHeader("Ladder (this session, this size)", ImGuiTreeNodeFlags_DefaultOpen))
+    ladder_section(m);
   if (ImGui::CollapsingHeader("CPU baselines (same A, B)", ImGuiTreeNodeFlags_DefaultOpen)) cpu_section(m, a);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) view_section(m);
   error_text(m.runtime_error);
@@ -337,7 +386,8 @@ void draw_matmul_panel(MatmulPanelModel& m, MatmulPanelActions& a) {
 void draw_ladder_chart(const std::vector<LadderRow>& rows, float width) {
   if (rows.empty()) return;
   double top = 0;
-  for (const auto& r : rows) top = std::max(top, r.gflops);
+  for (const auto& r : rows)
+    top = std::max(top, r.gflops);
   if (top <= 0) return;
   const double cb = cublas_gflops(rows);
   const float fs = ImGui::GetFontSize();
@@ -351,12 +401,18 @@ void draw_ladder_chart(const std::vector<LadderRow>& rows, float width) {
     const float y = p.y + static_cast<float>(i) * (bar_h + gap);
     dl->AddText(ImVec2(p.x, y), ImGui::GetColorU32(ImGuiCol_Text), r.name.c_str());
     const float len = static_cast<float>(r.gflops / top) * bar_w;
-    const ImU32 col = r.cublas ? IM_COL32(120, 200, 255, 230) : r.gpu ? IM_COL32(255, 170, 60, 230) : IM_COL32(170, 170, 190, 230);
-    dl->AddRectFilled(ImVec2(p.x + label_w, y), ImVec2(p.x + label_w + std::max(len, 1.0f), y + bar_h - 1), col, 2.0f);
+    const ImU32 col = r.cublas ? IM_COL32(120, 200, 255, 230)
+                      : r.gpu  ? IM_COL32(255, 170, 60, 230)
+                               : IM_COL32(170, 170, 190, 230);
+    dl->AddRectFilled(ImVec2(p.x + label_w, y), ImVec2(p.x + label_w + std::max(len, 1.0f), y + bar_h - 1),
+                      col, 2.0f);
     char buf[64];
-    if (cb > 0) std::snprintf(buf, sizeof buf, "%.0f  (%.0f%%)", r.gflops, 100.0 * r.gflops / cb);
-    else std::snprintf(buf, sizeof buf, "%.0f", r.gflops);
-    dl->AddText(ImVec2(p.x + label_w + std::max(len, 1.0f) + fs * 0.3f, y), ImGui::GetColorU32(ImGuiCol_Text), buf);
+    if (cb > 0)
+      std::snprintf(buf, sizeof buf, "%.4g  (%.0f%%)", r.gflops, 100.0 * r.gflops / cb);
+    else
+      std::snprintf(buf, sizeof buf, "%.4g", r.gflops);
+    dl->AddText(ImVec2(p.x + label_w + std::max(len, 1.0f) + fs * 0.3f, y), ImGui::GetColorU32(ImGuiCol_Text),
+                buf);
   }
   ImGui::Dummy(ImVec2(w, static_cast<float>(rows.size()) * (bar_h + gap)));
   ImGui::TextDisabled("GFLOP/s (%% of cuBLAS); orange GPU kernels, blue cuBLAS, grey CPU");
@@ -369,13 +425,15 @@ namespace {
 std::pair<ImVec2, ImVec2> screen_rect(const CellRect& r, int64_t rows, int64_t cols, ImVec2 lo, ImVec2 hi) {
   const float sx = (hi.x - lo.x) / static_cast<float>(cols), sy = (hi.y - lo.y) / static_cast<float>(rows);
   return {ImVec2(lo.x + sx * static_cast<float>(r.col0), lo.y + sy * static_cast<float>(r.row0)),
-          ImVec2(lo.x + sx * static_cast<float>(r.col0 + r.cols), lo.y + sy * static_cast<float>(r.row0 + r.rows))};
+          ImVec2(lo.x + sx * static_cast<float>(r.col0 + r.cols),
+                 lo.y + sy * static_cast<float>(r.row0 + r.rows))};
 }
 
 void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float spacing) {
   dl->PushClipRect(a, b, true);
   const float h = b.y - a.y;
-  for (float x = a.x - h; x < b.x; x += spacing) dl->AddLine(ImVec2(x, b.y), ImVec2(x + h, a.y), col, 1.0f);
+  for (float x = a.x - h; x < b.x; x += spacing)
+    dl->AddLine(ImVec2(x, b.y), ImVec2(x + h, a.y), col, 1.0f);
   dl->PopClipRect();
 }
 
@@ -393,13 +451,14 @@ void draw_block_overlay(const OverlayInput& in, OverlayState& st) {
   dl->PushClipRect(lo, hi, true);
   // Every block as a translucent rectangle, when blocks are big enough on screen to tell apart.
   if (!in.draw_grid) {
-  } else if (px_w >= 3.0f && px_h >= 3.0f) {
+  } else if (px_w >= 5.0f && px_h >= 5.0f) {
     for (int64_t ty = 0; ty < cover.tile_rows(); ++ty)
       for (int64_t tx = 0; tx < cover.tile_cols(); ++tx) {
         const auto [bx, by] = block_index(in.variant, ty, tx);
-        const int64_t gx = in.variant == mm::Variant::NaiveUncoalesced ? cover.tile_rows() : cover.tile_cols();
+        const int64_t gx =
+            in.variant == mm::Variant::NaiveUncoalesced ? cover.tile_rows() : cover.tile_cols();
         const auto [a, b] = screen_rect(cover.tile(ty, tx), in.p.m, in.p.n, lo, hi);
-        dl->AddRectFilled(a, b, block_colour(by * gx + bx, 70));
+        dl->AddRectFilled(a, b, block_colour(by * gx + bx, 55));
         dl->AddRect(a, b, IM_COL32(0, 0, 0, 110));
         if (cover.partial(ty, tx)) hatch(dl, a, b, IM_COL32(255, 255, 255, 90), 6.0f);
       }
@@ -411,22 +470,26 @@ void draw_block_overlay(const OverlayInput& in, OverlayState& st) {
 
   std::optional<std::pair<int64_t, int64_t>> hovered;
   if (in.cell_x && in.cell_y)
-    hovered = cover.tile_of(static_cast<int64_t>(std::floor(*in.cell_y)), static_cast<int64_t>(std::floor(*in.cell_x)));
+    hovered = cover.tile_of(static_cast<int64_t>(std::floor(*in.cell_y)),
+                            static_cast<int64_t>(std::floor(*in.cell_x)));
   if (hovered && in.clicked) st.pinned = hovered;
-  if (st.pinned && (st.pinned->first >= cover.tile_rows() || st.pinned->second >= cover.tile_cols())) st.pinned.reset();
+  if (st.pinned && (st.pinned->first >= cover.tile_rows() || st.pinned->second >= cover.tile_cols()))
+    st.pinned.reset();
   st.shown = hovered ? hovered : st.pinned;
   if (!st.shown) return;
   const auto [ty, tx] = *st.shown;
   const CellRect t = cover.tile(ty, tx);
   const auto [a, b] = screen_rect(t, in.p.m, in.p.n, lo, hi);
-  dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), IM_COL32(255, 255, 255, 255), 0.0f, 0, 3.0f);
+  dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), IM_COL32(255, 255, 255, 255), 0.0f, 0,
+              3.0f);
   if (hovered) {
     const auto [bx, by] = block_index(in.variant, ty, tx);
-    ImGui::SetTooltip("blockIdx (%lld, %lld): C rows %lld..%lld, cols %lld..%lld\n%lld x %lld outputs%s\nclick to pin",
-                      static_cast<long long>(bx), static_cast<long long>(by), static_cast<long long>(t.row0),
-                      static_cast<long long>(t.row0 + t.rows - 1), static_cast<long long>(t.col0),
-                      static_cast<long long>(t.col0 + t.cols - 1), static_cast<long long>(t.rows),
-                      static_cast<long long>(t.cols), cover.partial(ty, tx) ? " (edge tile: some threads idle)" : "");
+    ImGui::SetTooltip(
+        "blockIdx (%lld, %lld): C rows %lld..%lld, cols %lld..%lld\n%lld x %lld outputs%s\nclick to pin",
+        static_cast<long long>(bx), static_cast<long long>(by), static_cast<long long>(t.row0),
+        static_cast<long long>(t.row0 + t.rows - 1), static_cast<long long>(t.col0),
+        static_cast<long long>(t.col0 + t.cols - 1), static_cast<long long>(t.rows),
+        static_cast<long long>(t.cols), cover.partial(ty, tx) ? " (edge tile: some threads idle)" : "");
   }
 }
 
@@ -434,6 +497,7 @@ void draw_ab_diagram(const mm::Problem& p, mm::Variant v, const OverlayState& st
                      ImVec2 size) {
   const mm::TileGeometry g = mm::tile_geometry(v);
   const float fs = ImGui::GetFontSize();
+  const float start_y = ImGui::GetCursorScreenPos().y;
   const int64_t steps = g.known ? k_steps(p.k, g.bk) : 0;
   // Controls first: the k-step slider for shared-memory variants.
   if (steps > 0) {
@@ -450,7 +514,9 @@ void draw_ab_diagram(const mm::Problem& p, mm::Variant v, const OverlayState& st
                                 : "cuBLAS: tiling unknown");
   }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float avail_h = std::max(size.y - (ImGui::GetCursorScreenPos().y - ImGui::GetWindowPos().y), fs * 8);
+  // Room left below the controls, keeping three lines for the legend.
+  const float avail_h =
+      std::max(size.y - (origin.y - start_y) - ImGui::GetTextLineHeightWithSpacing() * 3.5f, fs * 8);
   // Layout in matrix cells: A (M x K) left of C (M x N), B (K x N) above C, with a gap.
   const double kk = static_cast<double>(p.k), mm_ = static_cast<double>(p.m), nn = static_cast<double>(p.n);
   const double gap = 0.06 * std::max({kk, mm_, nn});
@@ -465,7 +531,8 @@ void draw_ab_diagram(const mm::Problem& p, mm::Variant v, const OverlayState& st
   const ImVec2 b_lo(c_lo.x, oy);
   const ImVec2 b_hi(c_hi.x, oy + static_cast<float>(kk * s));
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImU32 fill = IM_COL32(60, 64, 80, 255), edge = IM_COL32(150, 150, 170, 255), text = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 fill = IM_COL32(60, 64, 80, 255), edge = IM_COL32(150, 150, 170, 255),
+              text = ImGui::GetColorU32(ImGuiCol_Text);
   for (auto [lo, hi, name] : {std::tuple{a_lo, a_hi, "A (M x K)"}, std::tuple{b_lo, b_hi, "B (K x N)"},
                               std::tuple{c_lo, c_hi, "C (M x N)"}}) {
     dl->AddRectFilled(lo, hi, fill);
@@ -475,11 +542,14 @@ void draw_ab_diagram(const mm::Problem& p, mm::Variant v, const OverlayState& st
   if (st.shown && g.known && g.bm > 0) {
     const TileCover cover{p.m, p.n, g.bm, g.bn};
     const auto [ty, tx] = *st.shown;
-    const auto draw = [&](const CellRect& r, int64_t rows, int64_t cols, ImVec2 lo, ImVec2 hi, ImU32 c, bool outline) {
+    const auto draw = [&](const CellRect& r, int64_t rows, int64_t cols, ImVec2 lo, ImVec2 hi, ImU32 c,
+                          bool outline) {
       const auto [a, b] = screen_rect(r, rows, cols, lo, hi);
       const ImVec2 b2(std::max(b.x, a.x + 2), std::max(b.y, a.y + 2));  // stay visible when thin
-      if (outline) dl->AddRect(a, b2, c, 0.0f, 0, 2.0f);
-      else dl->AddRectFilled(a, b2, c);
+      if (outline)
+        dl->AddRect(a, b2, c, 0.0f, 0, 2.0f);
+      else
+        dl->AddRectFilled(a, b2, c);
     };
     draw(a_row_panel(cover, ty, p.k), p.m, p.k, a_lo, a_hi, IM_COL32(255, 170, 60, 90), false);
     draw(b_col_panel(cover, tx, p.k), p.k, p.n, b_lo, b_hi, IM_COL32(255, 170, 60, 90), false);
@@ -492,10 +562,13 @@ void draw_ab_diagram(const mm::Problem& p, mm::Variant v, const OverlayState& st
   }
   ImGui::Dummy(ImVec2(size.x - fs, static_cast<float>(total_h * s) + 2 * label));
   if (st.shown) {
-    ImGui::TextColored(ImVec4(1.0f, 0.67f, 0.24f, 1.0f), "orange: the A row-panel and B column-panel");
-    ImGui::TextColored(ImVec4(1.0f, 0.67f, 0.24f, 1.0f), "that feed the white C tile");
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.67f, 0.24f, 1.0f),
+                       "orange: the A row-panel and B column-panel that feed the white C tile");
     if (steps > 0)
-      ImGui::TextColored(ImVec4(0.31f, 0.9f, 1.0f, 1.0f), "cyan: A and B tiles in shared memory at this step");
+      ImGui::TextColored(ImVec4(0.31f, 0.9f, 1.0f, 1.0f),
+                         "cyan: the A and B tiles in shared memory at this k step");
+    ImGui::PopTextWrapPos();
   } else {
     ImGui::TextDisabled("hover a tile of C (click pins it)");
   }

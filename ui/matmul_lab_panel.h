@@ -1,6 +1,6 @@
 // matmul_lab_panel.h: the matmul lab's ImGui side: the panel (problem size, variant ladder, run / run all,
-// per-variant read-outs, CPU baselines, the ladder bar chart), the block-grid overlay drawn over the C heat map,
-// the A/B side diagram of the k-loop, and the pure tile geometry behind them (tested without ImGui).
+// per-variant read-outs, CPU baselines, the ladder bar chart), the block-grid overlay drawn over the C heat
+// map, the A/B side diagram of the k-loop, and the pure tile geometry behind them (tested without ImGui).
 #pragma once
 
 #include <imgui.h>
@@ -72,7 +72,7 @@ struct CpuRunView {
   std::string label;  // "CPU naive triple loop, 1 thread"
   bool running = false;
   double progress = 0;
-  std::string status;  // "cancelled", error text, or "computing the float64 reference"
+  std::string status;   // "cancelled", error text, or "computing the float64 reference"
   std::string warning;  // e.g. "naive at this size takes minutes: cancel any time"
 };
 
@@ -104,10 +104,10 @@ struct MatmulPanelModel {
 
 struct MatmulPanelActions {
   bool apply_size = false;
-  bool run = false;       // run the selected GPU variant
-  bool run_all = false;   // the whole ladder, one variant at a time across frames
-  bool stop = false;      // drop the queue
-  bool clear = false;     // forget measured rows
+  bool run = false;      // run the selected GPU variant
+  bool run_all = false;  // the whole ladder, one variant at a time across frames
+  bool stop = false;     // drop the queue
+  bool clear = false;    // forget measured rows
   bool run_cpu[3] = {false, false, false};
   bool cancel_cpu[3] = {false, false, false};
 };
@@ -133,8 +133,8 @@ struct OverlayState {
 // Draws the block grid over C on the window's draw list, highlights the hovered (or pinned) tile and sets a
 // tooltip. Updates `st.shown`.
 void draw_block_overlay(const OverlayInput& in, OverlayState& st);
-// The A / B / C layout (A left of C, B above it) with the shown tile's A row-panel and B column-panel, and for
-// tiled variants the A and B tiles in shared memory at k step `k_step`. Draws into a region of `size`.
+// The A / B / C layout (A left of C, B above it) with the shown tile's A row-panel and B column-panel, and
+// for tiled variants the A and B tiles in shared memory at k step `k_step`. Draws into a region of `size`.
 void draw_ab_diagram(const matmul::Problem& p, matmul::Variant v, const OverlayState& st, int& k_step,
                      bool& animate, ImVec2 size);
 

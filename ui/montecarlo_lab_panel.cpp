@@ -1,4 +1,5 @@
 // montecarlo_lab_panel.cpp: see montecarlo_lab_panel.h.
+#include "ui/widgets.h"
 #include "ui/montecarlo_lab_panel.h"
 
 #include <imgui.h>
@@ -62,12 +63,13 @@ std::vector<double> ConvergenceTrack::ys(bool has_reference) const {
   return y;
 }
 
-std::vector<double> ConvergenceTrack::guide(const std::vector<double>& x) const {
+std::vector<double> ConvergenceTrack::guide(const std::vector<double>& x, bool has_reference) const {
   std::vector<double> g;
   if (m_points.empty()) return g;
   const ConvergencePoint& last = m_points.back();
+  const double anchor = has_reference ? last.std_error : last.half_width;
   for (double n : x)
-    g.push_back(n > 0 ? last.std_error * std::sqrt(static_cast<double>(last.paths) / n) : 0.0);
+    g.push_back(n > 0 ? anchor * std::sqrt(static_cast<double>(last.paths) / n) : 0.0);
   return g;
 }
 
@@ -93,14 +95,6 @@ namespace {
 const ImVec4 k_error_colour(1.0f, 0.45f, 0.4f, 1.0f);
 const ImVec4 k_note_colour(1.0f, 0.8f, 0.3f, 1.0f);
 
-void error_text(const std::string& s) {
-  if (!s.empty()) ImGui::TextColored(k_error_colour, "%s", s.c_str());
-}
-void section_title(const char* title) {
-  ImGui::Spacing();
-  ImGui::Separator();
-  ImGui::TextDisabled("%s", title);
-}
 // The message of check() goes right after the control it names.
 void param_message(const PanelModel& m, const char* param) {
   if (m.param_error && m.param_error->param == param) {
@@ -111,10 +105,14 @@ void param_message(const PanelModel& m, const char* param) {
 }
 std::string fmt_count(double v) {
   char b[32];
-  if (v >= 1e9) std::snprintf(b, sizeof b, "%.2fG", v / 1e9);
-  else if (v >= 1e6) std::snprintf(b, sizeof b, "%.2fM", v / 1e6);
-  else if (v >= 1e3) std::snprintf(b, sizeof b, "%.1fk", v / 1e3);
-  else std::snprintf(b, sizeof b, "%.0f", v);
+  if (v >= 1e9)
+    std::snprintf(b, sizeof b, "%.2fG", v / 1e9);
+  else if (v >= 1e6)
+    std::snprintf(b, sizeof b, "%.2fM", v / 1e6);
+  else if (v >= 1e3)
+    std::snprintf(b, sizeof b, "%.1fk", v / 1e3);
+  else
+    std::snprintf(b, sizeof b, "%.0f", v);
   return b;
 }
 
@@ -130,7 +128,8 @@ void params_section(PanelModel& m, PanelActions& a) {
   };
   input_double("S0 (spot)", &p.s0, "s0", "Price of the underlying today");
   input_double("K (strike)", &p.strike, "strike", "Strike price");
-  input_double("r (rate)", &p.rate, "rate", "Risk-free rate per year, continuously compounded (also the drift)");
+  input_double("r (rate)", &p.rate, "rate",
+               "Risk-free rate per year, continuously compounded (also the drift)");
   input_double("sigma (volatility)", &p.sigma, "sigma", "Volatility per sqrt(year)");
   input_double("T (years)", &p.maturity, "maturity", "Time to maturity in years");
 
@@ -167,11 +166,13 @@ void params_section(PanelModel& m, PanelActions& a) {
   const char* gens[] = {"Philox4_32_10", "XORWOW"};
   ImGui::SetNextItemWidth(w * 1.4f);
   changed |= ImGui::Combo("generator", &m.generator, gens, 2);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("cuRAND device generator (the CPU always uses std::mt19937_64)");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("cuRAND device generator (the CPU always uses std::mt19937_64)");
   param_message(m, "generator");
 
   ImGui::SetNextItemWidth(w);
-  changed |= ImGui::InputInt("sample paths drawn", &m.sample_paths, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
+  changed |=
+      ImGui::InputInt("sample paths drawn", &m.sample_paths, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("0 .. 4096 paths drawn on the left");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(w * 0.7f);
@@ -193,28 +194,32 @@ void price_section(const PanelModel& m) {
     ImGui::TextDisabled("no batch finished yet");
   } else {
     ImGui::Text("Monte Carlo price  %.4f", e.price);
-    ImGui::Text("95%% CI  [%.4f, %.4f]  (+-%.4f, std error %.4f)", e.ci_low, e.ci_high, 0.5 * (e.ci_high - e.ci_low),
-                e.std_error);
+    ImGui::Text("95%% CI  [%.4f, %.4f]  (+-%.4f, std error %.4f)", e.ci_low, e.ci_high,
+                0.5 * (e.ci_high - e.ci_low), e.std_error);
   }
   if (m.reference) {
     ImGui::Text("Black-Scholes      %.4f", *m.reference);
     if (e.samples > 1) {
       const bool inside = *m.reference >= e.ci_low && *m.reference <= e.ci_high;
-      ImGui::TextColored(inside ? ImVec4(0.5f, 0.9f, 0.5f, 1) : k_note_colour, "error %+.4f = %+.2f std errors (%s)",
-                         e.price - *m.reference, mcl::error_in_std_errors(e, *m.reference),
+      ImGui::TextColored(inside ? ImVec4(0.5f, 0.9f, 0.5f, 1) : k_note_colour,
+                         "error %+.4f = %+.2f std errors (%s)", e.price - *m.reference,
+                         mcl::error_in_std_errors(e, *m.reference),
                          inside ? "closed form inside the CI" : "outside the CI: expected 1 time in 20");
     }
   } else {
     ImGui::TextDisabled("Asian call: no closed form; the plot shows the CI half-width");
   }
-  const double frac = m.target_paths > 0 ? static_cast<double>(e.paths) / static_cast<double>(m.target_paths) : 0;
+  const double frac =
+      m.target_paths > 0 ? static_cast<double>(e.paths) / static_cast<double>(m.target_paths) : 0;
   char overlay[96];
-  std::snprintf(overlay, sizeof overlay, "%s / %s paths, batch %d of %d", fmt_count(static_cast<double>(e.paths)).c_str(),
+  std::snprintf(overlay, sizeof overlay, "%s / %s paths, batch %d of %d",
+                fmt_count(static_cast<double>(e.paths)).c_str(),
                 fmt_count(static_cast<double>(m.target_paths)).c_str(), m.batches_done, m.batches_total);
   ImGui::ProgressBar(static_cast<float>(frac), ImVec2(-1, 0), overlay);
   if (m.live_ms > 0 && e.paths > 0)
-    ImGui::Text("%s %.2f ms so far: %s path-steps/s", m.gpu ? "GPU kernel time (CUDA events)" : "CPU wall time",
-                m.live_ms, fmt_count(static_cast<double>(e.paths) * m.running.steps / (m.live_ms * 1e-3)).c_str());
+    ImGui::Text("%s %.2f ms so far: %s path-steps/s",
+                m.gpu ? "GPU kernel time (CUDA events)" : "CPU wall time", m.live_ms,
+                fmt_count(static_cast<double>(e.paths) * m.running.steps / (m.live_ms * 1e-3)).c_str());
   error_text(m.runtime_error);
 }
 
@@ -239,11 +244,13 @@ void launch_section(PanelModel& m, PanelActions& a) {
   error_text(m.launch_error);
   if (m.shape)
     ImGui::Text("grid %lld x %lld threads, %d registers/thread, %d blocks/SM, %.1f samples/thread",
-                static_cast<long long>(m.shape->grid), static_cast<long long>(m.shape->block), m.shape->registers,
-                m.shape->blocks_per_sm, m.shape->samples_per_thread);
+                static_cast<long long>(m.shape->grid), static_cast<long long>(m.shape->block),
+                m.shape->registers, m.shape->blocks_per_sm, m.shape->samples_per_thread);
   if (ImGui::Button("Time both layouts at this block size")) a.time_launch = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("2 warm-up + 5 timed runs each of the whole run (CUDA events); the UI waits");
-  if (!m.launch_rows.empty() && ImGui::BeginTable("launch_rows", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("2 warm-up + 5 timed runs each of the whole run (CUDA events); the UI waits");
+  if (!m.launch_rows.empty() &&
+      ImGui::BeginTable("launch_rows", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
     for (const char* h : {"variant", "grid", "regs / blocks per SM", "ms (p10-p90)", "path-steps/s"})
       ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
@@ -288,7 +295,9 @@ void cpu_section(PanelModel& m, PanelActions& a) {
   }
   const double one = m.cpu[0].result ? m.cpu[0].result->path_steps_per_s : 0;
   const double all = m.cpu[1].result ? m.cpu[1].result->path_steps_per_s : 0;
-  const double gpu = m.gpu && m.live_ms > 0 ? static_cast<double>(m.estimate.paths) * m.running.steps / (m.live_ms * 1e-3) : 0;
+  const double gpu = m.gpu && m.live_ms > 0
+                         ? static_cast<double>(m.estimate.paths) * m.running.steps / (m.live_ms * 1e-3)
+                         : 0;
   if (!ImGui::BeginTable("cpu_rows", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) return;
   for (const char* h : {"run", "path-steps/s", "vs 1 thread", "price"})
     ImGui::TableSetupColumn(h);
@@ -300,8 +309,10 @@ void cpu_section(PanelModel& m, PanelActions& a) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(rate > 0 ? fmt_count(rate).c_str() : "-");
     ImGui::TableNextColumn();
-    if (rate > 0 && one > 0) ImGui::Text("%.1fx", rate / one);
-    else ImGui::TextUnformatted("-");
+    if (rate > 0 && one > 0)
+      ImGui::Text("%.1fx", rate / one);
+    else
+      ImGui::TextUnformatted("-");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(price.c_str());
   };
@@ -328,7 +339,8 @@ void draw_histogram(const PanelModel& m, ImVec2 size) {
   const mcl::Histogram& h = m.histogram;
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   if (h.counts.empty() || h.total() == 0) {
-    dl->AddText(ImVec2(p0.x + fh, p0.y + fh), ImGui::GetColorU32(ImGuiCol_TextDisabled), "histogram: no batch yet");
+    dl->AddText(ImVec2(p0.x + fh, p0.y + fh), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                h.counts.empty() ? "no histogram (bins = 0)" : "histogram: no batch yet");
     return;
   }
   const ImVec2 q0(p0.x + fh * 3.2f, p0.y + fh * 1.6f), q1(p1.x - fh * 0.6f, p1.y - fh * 2.6f);
@@ -345,14 +357,17 @@ void draw_histogram(const PanelModel& m, ImVec2 size) {
     const double c = static_cast<double>(h.counts[static_cast<size_t>(i)]);
     // Bars above the strike in the money for a call (below for a put) are drawn warmer.
     const double mid = 0.5 * (e[static_cast<size_t>(i)] + e[static_cast<size_t>(i) + 1]);
-    const bool itm = m.running.option == mcl::OptionType::Put ? mid < m.running.strike : mid > m.running.strike;
+    const bool itm =
+        m.running.option == mcl::OptionType::Put ? mid < m.running.strike : mid > m.running.strike;
     const ImU32 col = itm ? IM_COL32(90, 170, 240, 220) : IM_COL32(70, 110, 160, 200);
-    dl->AddRectFilled(ImVec2(X(e[static_cast<size_t>(i)]) + 0.5f, Y(c)), ImVec2(X(e[static_cast<size_t>(i) + 1]) - 0.5f, q1.y), col);
+    dl->AddRectFilled(ImVec2(X(e[static_cast<size_t>(i)]) + 0.5f, Y(c)),
+                      ImVec2(X(e[static_cast<size_t>(i) + 1]) - 0.5f, q1.y), col);
   }
   std::vector<ImVec2> pts;
   for (size_t i = 0; i < m.density.x.size(); ++i)
     pts.emplace_back(X(m.density.x[i]), Y(m.density.y[i]));
-  if (pts.size() >= 2) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), IM_COL32(255, 190, 60, 255), 0, 2.5f);
+  if (pts.size() >= 2)
+    dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), IM_COL32(255, 190, 60, 255), 0, 2.5f);
   // Axes: prices along x, counts up y, the strike as a dashed marker.
   const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Border);
   for (double t : nice_ticks(h.lo, h.hi, 6, false)) {
@@ -374,14 +389,16 @@ void draw_histogram(const PanelModel& m, ImVec2 size) {
     dl->AddText(ImVec2(x + 3, q0.y), IM_COL32(240, 240, 240, 220), "K");
   }
   char title[160];
-  std::snprintf(title, sizeof title, "S_T of %s paths (%s): bars; lognormal density x paths x bin width: line",
+  std::snprintf(title, sizeof title, "S_T of %s paths (%s); line: lognormal density",
                 fmt_count(static_cast<double>(h.total())).c_str(), m.gpu ? "GPU histogram" : "CPU histogram");
   dl->AddText(ImVec2(p0.x + 4, p0.y + 2), text, title);
   dl->AddText(ImVec2((q0.x + q1.x) * 0.5f - fh * 3, q1.y + fh * 1.2f), text, "terminal price S_T");
   if (h.underflow + h.overflow > 0) {
     char tails[64];
-    std::snprintf(tails, sizeof tails, "outside: %s", fmt_count(static_cast<double>(h.underflow + h.overflow)).c_str());
-    dl->AddText(ImVec2(q1.x - ImGui::CalcTextSize(tails).x, q0.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), tails);
+    std::snprintf(tails, sizeof tails, "outside: %s",
+                  fmt_count(static_cast<double>(h.underflow + h.overflow)).c_str());
+    dl->AddText(ImVec2(q1.x - ImGui::CalcTextSize(tails).x, q0.y), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                tails);
   }
 }
 
@@ -390,20 +407,26 @@ void draw_paths(PanelModel& m, PanelActions& a, ImVec2 size) {
   const float fh = ImGui::GetFontSize();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float left = fh * 3.2f, bottom = fh * 1.4f, top = fh * 1.3f;
-  const ImVec2 q0(origin.x + left, origin.y + top), q1(origin.x + size.x - fh * 0.6f, origin.y + size.y - bottom);
+  const float left = fh * 3.2f, bottom = fh * 2.5f, top = fh * 0.6f;
+  const ImVec2 q0(origin.x + left, origin.y + top),
+      q1(origin.x + size.x - fh * 0.6f, origin.y + size.y - bottom);
   a.paths_w = std::max(16, static_cast<int>(q1.x - q0.x));
   a.paths_h = std::max(16, static_cast<int>(q1.y - q0.y));
   ImGui::InvisibleButton("##paths", size);
-  dl->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), ImGui::GetColorU32(ImGuiCol_FrameBg));
+  dl->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y),
+                    ImGui::GetColorU32(ImGuiCol_FrameBg));
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   if (m.paths_texture && m.paths_count > 0) {
     // The texture's first row is the bottom of the GL image.
-    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(m.paths_texture)), q0, q1, ImVec2(0, 1), ImVec2(1, 0));
+    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(m.paths_texture)), q0, q1, ImVec2(0, 1),
+                 ImVec2(1, 0));
   } else {
-    dl->AddText(ImVec2(q0.x + fh, q0.y + fh), ImGui::GetColorU32(ImGuiCol_TextDisabled), "no sample paths drawn");
+    dl->AddText(ImVec2(q0.x + fh, q0.y + fh), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                "no sample paths drawn");
   }
-  auto Y = [&](double s) { return q1.y - static_cast<float>((s - m.price_lo) / (m.price_hi - m.price_lo)) * (q1.y - q0.y); };
+  auto Y = [&](double s) {
+    return q1.y - static_cast<float>((s - m.price_lo) / (m.price_hi - m.price_lo)) * (q1.y - q0.y);
+  };
   for (double t : nice_ticks(m.price_lo, m.price_hi, 6, false)) {
     const std::string s = format_tick(t);
     dl->AddText(ImVec2(q0.x - ImGui::CalcTextSize(s.c_str()).x - 4, Y(t) - fh * 0.5f), text, s.c_str());
@@ -414,10 +437,14 @@ void draw_paths(PanelModel& m, PanelActions& a, ImVec2 size) {
       dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 5, q1.x), y), IM_COL32(240, 240, 240, 210), 1.5f);
     dl->AddText(ImVec2(q1.x - fh * 2.5f, y - fh * 1.1f), IM_COL32(240, 240, 240, 230), "K");
   }
-  char title[200];
-  std::snprintf(title, sizeof title, "%d sample paths, %d steps over T = %.3g y (%s)", m.paths_count, m.running.steps,
-                m.running.maturity, m.paths_label.c_str());
-  dl->AddText(ImVec2(origin.x + 4, origin.y + 2), text, title);
+  // The caption sits under the image: the app's path overlay covers the view's top-left corner.
+  char title[240];
+  std::snprintf(title, sizeof title,
+                "%d sample paths, %d steps over T = %.3g y, coloured by S_T (blue low, red high)",
+                m.paths_count, m.running.steps, m.running.maturity);
+  dl->AddText(ImVec2(q0.x + fh * 3, q1.y + 2), text, title);
+  dl->AddText(ImVec2(q0.x + fh * 3, q1.y + 2 + fh * 1.1f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+              m.paths_label.c_str());
   dl->AddText(ImVec2(q0.x, q1.y + 2), text, "t = 0");
   dl->AddText(ImVec2(q1.x - ImGui::CalcTextSize("t = T").x, q1.y + 2), text, "t = T");
 }
@@ -428,13 +455,13 @@ void draw_convergence(const PanelModel& m, ImVec2 size) {
   const std::vector<double> y = m.convergence.ys(has_ref);
   std::vector<double> gx;
   if (!x.empty()) gx = {x.front(), x.back()};
-  const std::vector<double> gy = m.convergence.guide(gx);
+  const std::vector<double> gy = m.convergence.guide(gx, has_ref);
   PlotSeries s[2];
   s[0].label = has_ref ? "|price - Black-Scholes|" : "95% CI half-width (Asian: no closed form)";
   s[0].x = x;
   s[0].y = y;
   s[0].color = IM_COL32(120, 200, 255, 255);
-  s[1].label = "1/sqrt(N) guide (1 standard error)";
+  s[1].label = has_ref ? "1/sqrt(N) guide (1 standard error)" : "1/sqrt(N) guide";
   s[1].x = gx;
   s[1].y = gy;
   s[1].color = IM_COL32(255, 190, 60, 255);

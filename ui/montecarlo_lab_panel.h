@@ -1,7 +1,7 @@
 // montecarlo_lab_panel.h: the Monte Carlo lab's ImGui side: the parameter/price/launch/CPU panel, the view
 // (sample paths image, terminal-price histogram with the lognormal density, convergence plot), and the pure
-// bookkeeping behind them (batch schedule, convergence points, density overlay) that the tests check. It edits
-// a model and reports actions; the lab (app/montecarlo_lab.cpp) acts on them.
+// bookkeeping behind them (batch schedule, convergence points, density overlay) that the tests check. It
+// edits a model and reports actions; the lab (app/montecarlo_lab.cpp) acts on them.
 #pragma once
 
 #include <cstdint>
@@ -15,20 +15,21 @@ namespace bs::ui::mc {
 
 // --- Pure helpers ------------------------------------------------------------------------------------------
 
-// Consecutive sample ranges covering [0, samples) whose cumulative ends grow by `ratio` (>= 1.1) from `first`:
-// evenly spaced points on a log axis, more of them than doubling gives (a convergence plot that fills in).
+// Consecutive sample ranges covering [0, samples) whose cumulative ends grow by `ratio` (>= 1.1) from
+// `first`: evenly spaced points on a log axis, more of them than doubling gives (a convergence plot that
+// fills in).
 std::vector<montecarlo::SampleRange> growing_batches(int64_t samples, int64_t first, double ratio);
 
 struct ConvergencePoint {
-  int64_t paths = 0;         // simulated paths so far
-  double price = 0;          // cumulative estimate
-  double half_width = 0;     // of the 95% confidence interval
-  double abs_error = 0;      // |price - Black-Scholes|; NaN without a closed form (Asian)
+  int64_t paths = 0;      // simulated paths so far
+  double price = 0;       // cumulative estimate
+  double half_width = 0;  // of the 95% confidence interval
+  double abs_error = 0;   // |price - Black-Scholes|; NaN without a closed form (Asian)
   double std_error = 0;
 };
 
-// The points of one run, in order of paths. What the plot shows: |error| when there is a closed form, else the
-// CI half-width; the guide is the 1/sqrt(N) curve through the newest point's standard error.
+// The points of one run, in order of paths. What the plot shows: |error| when there is a closed form, else
+// the CI half-width; the guide is the 1/sqrt(N) curve through the newest point's standard error.
 class ConvergenceTrack {
  public:
   void clear() { m_points.clear(); }
@@ -38,15 +39,16 @@ class ConvergenceTrack {
   bool empty() const { return m_points.empty(); }
   std::vector<double> xs() const;
   std::vector<double> ys(bool has_reference) const;
-  // y = se_last * sqrt(N_last / N) at each x: where a typical error (1 standard error) sits for N paths.
-  std::vector<double> guide(const std::vector<double>& x) const;
+  // The 1/sqrt(N) curve through the newest point's standard error (with a closed form: where a typical
+  // |error| sits for N paths) or through its CI half-width (without one: what ys(false) plots).
+  std::vector<double> guide(const std::vector<double>& x, bool has_reference = true) const;
 
  private:
   std::vector<ConvergencePoint> m_points;
 };
 
-// The lognormal density of S_T scaled to histogram counts (count per bin = total * pdf(s) * bin width), sampled
-// `per_bin` times per bin across [h.lo, h.hi]. Empty for an empty histogram or sigma = 0.
+// The lognormal density of S_T scaled to histogram counts (count per bin = total * pdf(s) * bin width),
+// sampled `per_bin` times per bin across [h.lo, h.hi]. Empty for an empty histogram or sigma = 0.
 struct DensityCurve {
   std::vector<double> x, y;
 };
@@ -83,8 +85,8 @@ struct PanelModel {
 
   // Shown by the panel.
   bool gpu = true;
-  std::string compute_label;  // who computes the live run
-  std::string paths_label;    // how the sample paths reached GL
+  std::string compute_label;   // who computes the live run
+  std::string paths_label;     // how the sample paths reached GL
   montecarlo::Params running;  // the parameters of the run on screen (the last valid ones)
   std::optional<montecarlo::ParamError> param_error;
   std::string options_error;

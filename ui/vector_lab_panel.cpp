@@ -1,4 +1,5 @@
 // vector_lab_panel.cpp: see vector_lab_panel.h.
+#include "ui/widgets.h"
 #include "ui/vector_lab_panel.h"
 
 #include <imgui.h>
@@ -100,16 +101,23 @@ std::optional<CrossoverMarker> crossover_marker(const vector::Crossover& c, doub
 StripGeometry strip_geometry(int64_t count, float width, float max_h, float min_cell, float max_cell) {
   StripGeometry g;
   if (count <= 0 || width <= 0) return g;
-  // The largest cell (in whole pixels) for which all rows fit into max_h; never below min_cell.
+  // Rows hold a power of two of cells, so that power-of-two blocks and grid-stride passes line up in columns.
+  // The largest cell height (whole pixels) for which all rows fit into max_h; never below min_cell.
+  auto per_row_for = [&](float cell) {
+    int64_t per_row = 1;
+    while (static_cast<float>(per_row * 2) * cell <= width)
+      per_row *= 2;
+    return per_row;
+  };
   float cell = std::floor(max_cell);
   for (; cell > min_cell; cell -= 1.0f) {
-    const int64_t per_row = std::max<int64_t>(1, static_cast<int64_t>(width / cell));
-    const int64_t rows = (count + per_row - 1) / per_row;
+    const int64_t rows = (count + per_row_for(cell) - 1) / per_row_for(cell);
     if (static_cast<float>(rows) * cell <= max_h) break;
   }
   cell = std::max(cell, min_cell);
   g.cell = cell;
-  g.per_row = std::max<int64_t>(1, static_cast<int64_t>(width / cell));
+  g.per_row = per_row_for(cell);
+  g.cell_w = std::max(1.0f, std::floor(width / static_cast<float>(g.per_row)));
   g.rows = (count + g.per_row - 1) / g.per_row;
   return g;
 }
@@ -141,17 +149,6 @@ ImU32 kind_colour(vector::OpKind k) {
   return k_kind_colour[static_cast<int>(k)];
 }
 
-void error_text(const std::string& s) {
-  if (!s.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", s.c_str());
-}
-void note_text(const std::string& s) {
-  if (!s.empty()) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", s.c_str());
-}
-void section_title(const char* title) {
-  ImGui::Spacing();
-  ImGui::Separator();
-  ImGui::TextDisabled("%s", title);
-}
 void swatch(ImU32 c, const char* label) {
   const float s = ImGui::GetTextLineHeight();
   const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -196,7 +193,7 @@ void controls_section(VectorPanelModel& m, VectorPanelActions& a) {
     }
   }
   error_text(m.n_error);
-  note_text(m.memory_note);
+  advice_text(m.memory_note);
 
   ImGui::TextUnformatted("indexing");
   ImGui::SameLine();
@@ -229,7 +226,7 @@ void controls_section(VectorPanelModel& m, VectorPanelActions& a) {
 void gpu_runs_section(VectorPanelModel& m, VectorPanelActions& a) {
   section_title("GPU runs: host-to-device copy, kernel, device-to-host copy (CUDA events, median of 5)");
   if (!m.gpu) {
-    note_text("GPU rows need a CUDA device: " + m.gpu_missing);
+    advice_text("GPU rows need a CUDA device: " + m.gpu_missing);
     return;
   }
   ImGui::BeginDisabled(m.gpu_running || m.sweep_running);
@@ -278,12 +275,15 @@ void gpu_runs_section(VectorPanelModel& m, VectorPanelActions& a) {
       dl->AddLine(ImVec2(x, p0.y - 2), ImVec2(x, p0.y + bar_h + 2), IM_COL32(255, 255, 255, 255), 2.0f);
     }
     ImGui::Dummy(ImVec2(full_w, bar_h));
-    ImGui::TextDisabled("wall %s (p10 %s, p90 %s)   copies %.1f / %.1f GB/s   kernel %.0f GB/s   check: %s",
-                        fmt_ms(r.total.median).c_str(), fmt_ms(r.total.p10).c_str(),
-                        fmt_ms(r.total.p90).c_str(), r.h2d_gbs, r.d2h_gbs, r.kernel_gbs, r.check.c_str());
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "wall %s (p10 %s, p90 %s)   copies %.1f / %.1f GB/s   kernel %.0f GB/s   check: %s",
+                  fmt_ms(r.total.median).c_str(), fmt_ms(r.total.p10).c_str(), fmt_ms(r.total.p90).c_str(),
+                  r.h2d_gbs, r.d2h_gbs, r.kernel_gbs, r.check.c_str());
+    wrapped_text(line, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     if (!r.check_passed) error_text("result check FAILED: " + r.check);
     if (r.launch_us > 0 && r.kernel_ms * 1000.0 < 3.0 * r.launch_us)
-      note_text(
+      advice_text(
           fmt("kernel %.1f us is mostly launch overhead: an empty kernel takes ", r.kernel_ms * 1000.0) +
           fmt("%.1f us between events, ", r.launch_us) +
           fmt("%.1f us launch + synchronize", r.round_trip_us));
@@ -324,8 +324,15 @@ void cpu_section(VectorPanelModel& m, VectorPanelActions& a) {
     if (ImGui::SmallButton("cancel")) a.cancel_cpu = true;
     ImGui::SameLine();
     ImGui::ProgressBar(static_cast<float>(m.cpu_progress), ImVec2(-1, 0), m.cpu_stage.c_str());
-  } else if (ImGui::Button("Run on CPU (1 thread, then all threads)")) {
-    a.run_cpu = true;
+  } else {
+    // The sweep times the CPU too: running both at once would have them share the cores and spoil both.
+    ImGui::BeginDisabled(m.sweep_running);
+    if (ImGui::Button("Run on CPU (1 thread, then all threads)")) a.run_cpu = true;
+    ImGui::EndDisabled();
+    if (m.sweep_running) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(after the sweep)");
+    }
   }
   error_text(m.cpu_status);
   for (const CpuRowView& c : m.cpu) {
@@ -335,15 +342,17 @@ void cpu_section(VectorPanelModel& m, VectorPanelActions& a) {
     }
     const double gbs = static_cast<double>(c.n) * vector::k_bytes_per_element / (c.ms->median * 1e6);
     ImGui::Text("%s: %s", c.label.c_str(), fmt_ms(c.ms->median).c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled("(p10 %s, p90 %s) %.1f GB/s, N = %s", fmt_ms(c.ms->p10).c_str(),
+    ImGui::Indent();
+    ImGui::TextDisabled("p10 %s, p90 %s, %.1f GB/s, N = %s", fmt_ms(c.ms->p10).c_str(),
                         fmt_ms(c.ms->p90).c_str(), gbs, vector::format_count(c.n).c_str());
+    ImGui::Unindent();
   }
   if (!m.runs.empty() && m.cpu[1].ms && m.runs.back().n == m.cpu[1].n) {
     const GpuRunView& g = m.runs.back();
-    ImGui::TextDisabled("GPU at the same N: kernel %s, with copies %s (%s than all CPU threads)",
-                        fmt_ms(g.kernel_ms).c_str(), fmt_ms(g.total.median).c_str(),
-                        g.total.median < m.cpu[1].ms->median ? "faster" : "slower");
+    wrapped_text("GPU at the same N: kernel " + fmt_ms(g.kernel_ms) + ", with copies " + fmt_ms(g.total.median) +
+                " (" + (g.total.median < m.cpu[1].ms->median ? "faster" : "slower") +
+                " than all CPU threads)",
+            ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   }
 }
 
@@ -375,15 +384,15 @@ void draw_strip(const char* title, const VectorPanelModel& m, vector::Indexing i
   std::optional<int64_t> hovered;
   for (int64_t i = 0; i < count; ++i) {
     const vector::Touch t = vector::touched_by(i, p, stride_grid);
-    const float x = p0.x + static_cast<float>(i % g.per_row) * g.cell;
+    const float x = p0.x + static_cast<float>(i % g.per_row) * g.cell_w;
     const float y = p0.y + static_cast<float>(i / g.per_row) * g.cell;
-    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + g.cell - gap, y + g.cell - gap),
+    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + g.cell_w - gap, y + g.cell - gap),
                       strip_colour(strip_group(t, ix, by_block)));
     if (t.chunk != prev_chunk)  // a new chunk (stream): its own launch, block numbers restart
       dl->AddLine(ImVec2(x - 0.5f, y - 1), ImVec2(x - 0.5f, y + g.cell + 1), IM_COL32(255, 255, 255, 255),
                   2.0f);
     prev_chunk = t.chunk;
-    if (ImGui::IsMouseHoveringRect(ImVec2(x, y), ImVec2(x + g.cell, y + g.cell))) hovered = i;
+    if (ImGui::IsMouseHoveringRect(ImVec2(x, y), ImVec2(x + g.cell_w, y + g.cell))) hovered = i;
   }
   ImGui::Dummy(ImVec2(width, static_cast<float>(g.rows) * g.cell));
   if (hovered) {
@@ -422,8 +431,8 @@ void strip_view(VectorPanelModel& m) {
         m.gpu_stride_grid > 0 ? (std::to_string(m.gpu_stride_grid) + " blocks").c_str()
                               : "SMs x resident blocks x waves");
 
-  const float h =
-      std::max(40.0f, ImGui::GetContentRegionAvail().y * 0.5f - 3 * ImGui::GetTextLineHeightWithSpacing());
+  const float h = std::max(
+      40.0f, (ImGui::GetContentRegionAvail().y - 3.5f * ImGui::GetTextLineHeightWithSpacing()) * 0.5f);
   const bool gs = p.indexing == vector::Indexing::GridStride;
   draw_strip("one thread per element", m, vector::Indexing::OnePerElement, stride_grid, h, !gs);
   draw_strip("grid-stride loop", m, vector::Indexing::GridStride, stride_grid, h, gs);
@@ -447,7 +456,7 @@ void strip_view(VectorPanelModel& m) {
 
 void timeline_view(const VectorPanelModel& m) {
   if (!m.gpu) {
-    note_text("Stream timeline: GPU rows need a CUDA device (" + m.gpu_missing + ").");
+    advice_text("Stream timeline: GPU rows need a CUDA device (" + m.gpu_missing + ").");
     return;
   }
   if (m.runs.empty()) {
@@ -509,7 +518,7 @@ void timeline_view(const VectorPanelModel& m) {
               fmt_ms(t.total_ms).c_str(), fmt_ms(t.serial_sum_ms).c_str(), fmt_ms(t.saved_ms()).c_str(),
               100.0 * t.kernel_hidden_fraction);
   if (t.streams > 1 && !r.pinned)
-    note_text("pageable memory: copies cannot run asynchronously, so streams barely overlap; try pinned");
+    advice_text("pageable memory: copies cannot run asynchronously, so streams barely overlap; try pinned");
 }
 
 void sweep_view(VectorPanelModel& m, VectorPanelActions& a) {
@@ -523,9 +532,13 @@ void sweep_view(VectorPanelModel& m, VectorPanelActions& a) {
     ImGui::SameLine();
     ImGui::ProgressBar(static_cast<float>(m.sweep_progress), ImVec2(-1, 0), "sweeping...");
   } else {
-    ImGui::BeginDisabled(m.gpu_running);
+    ImGui::BeginDisabled(m.gpu_running || m.cpu_running);
     if (ImGui::Button("Run sweep")) a.run_sweep = true;
     ImGui::EndDisabled();
+    if (m.gpu_running || m.cpu_running) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(after the running measurement)");
+    }
   }
   error_text(m.sweep_status);
   if (!m.sweep) {
@@ -555,12 +568,21 @@ void sweep_view(VectorPanelModel& m, VectorPanelActions& a) {
     series.push_back({"CPU, 1 thread", x, c1, IM_COL32(250, 160, 60, 255), {}, {}});
     series.push_back({s.cpu_all_label, x, ca, IM_COL32(230, 85, 75, 255), {}, {}});
   }
-  const std::optional<CrossoverMarker> mk = crossover_marker(s.total_vs_cpu_all, y_lo, y_hi);
-  if (mk)
-    series.push_back({"GPU+copies beats all CPU threads " + mk->label,
-                      mk->x,
-                      mk->y,
+  // The crossovers as vertical lines: where the GPU (copies included) starts to beat each CPU baseline.
+  const std::optional<CrossoverMarker> mk_all = crossover_marker(s.total_vs_cpu_all, y_lo, y_hi);
+  const std::optional<CrossoverMarker> mk_one = crossover_marker(s.total_vs_cpu1, y_lo, y_hi);
+  if (mk_all)
+    series.push_back({"GPU+copies beats all CPU threads " + mk_all->label,
+                      mk_all->x,
+                      mk_all->y,
                       IM_COL32(255, 255, 255, 255),
+                      {},
+                      {}});
+  if (mk_one)
+    series.push_back({"GPU+copies beats 1 CPU thread " + mk_one->label,
+                      mk_one->x,
+                      mk_one->y,
+                      IM_COL32(150, 150, 160, 255),
                       {},
                       {}});
   PlotAxes axes;
@@ -571,12 +593,14 @@ void sweep_view(VectorPanelModel& m, VectorPanelActions& a) {
       std::max(120.0f, ImGui::GetContentRegionAvail().y - 3 * ImGui::GetTextLineHeightWithSpacing());
   plot_lines("##sweep", ImVec2(0, plot_h), axes, series);
   if (s.gpu_ran) {
-    ImGui::Text("GPU with copies beats all CPU threads %s; beats 1 thread %s",
-                s.total_vs_cpu_all.text().c_str(), s.total_vs_cpu1.text().c_str());
-    ImGui::TextDisabled("GPU kernel alone beats all CPU threads %s (%s)", s.kernel_vs_cpu_all.text().c_str(),
-                        s.gpu_name.c_str());
+    wrapped_text("GPU with copies vs all CPU threads: " + s.total_vs_cpu_all.text() +
+                ";  vs 1 CPU thread: " + s.total_vs_cpu1.text(),
+            ImGui::GetStyleColorVec4(ImGuiCol_Text));
+    wrapped_text("GPU kernel alone vs all CPU threads: " + s.kernel_vs_cpu_all.text() + " (" + s.gpu_name + ")",
+            ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   } else {
-    note_text("CPU rows only: GPU rows (and the crossover) need a CUDA device: " + s.gpu_skipped_reason);
+    advice_text("CPU rows only: the GPU rows and the crossover need a CUDA device (" +
+              (s.gpu_skipped_reason.empty() ? m.gpu_missing : s.gpu_skipped_reason) + ")");
   }
 }
 
@@ -591,12 +615,20 @@ void draw_vector_panel(VectorPanelModel& m, VectorPanelActions& a) {
 }
 
 void draw_vector_views(VectorPanelModel& m, VectorPanelActions& a) {
+  // The path overlay (device_panel.cpp) sits at a fixed spot in the top-left corner: start below it.
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float overlay_bottom = vp->Pos.y + 2 * ImGui::GetFrameHeight() + 8 +
+                               2 * ImGui::GetStyle().WindowPadding.y +
+                               2 * ImGui::GetTextLineHeightWithSpacing();
+  const float y = ImGui::GetCursorScreenPos().y;
+  if (ImGui::GetWindowPos().x < vp->Pos.x + 16 && y < overlay_bottom)
+    ImGui::Dummy(ImVec2(1, overlay_bottom - y));
   const float total_h = ImGui::GetContentRegionAvail().y;
-  if (ImGui::BeginChild("##strip", ImVec2(0, total_h * 0.36f), false)) strip_view(m);
+  if (ImGui::BeginChild("##strip", ImVec2(0, total_h * (m.gpu ? 0.36f : 0.38f)), false)) strip_view(m);
   ImGui::EndChild();
   ImGui::Separator();
   // Without GPU rows the timeline is one line of text: give its space to the sweep.
-  const float timeline_h = m.gpu ? total_h * 0.26f : ImGui::GetTextLineHeightWithSpacing() * 1.6f;
+  const float timeline_h = m.gpu ? total_h * 0.24f : ImGui::GetTextLineHeightWithSpacing() * 2.4f;
   if (ImGui::BeginChild("##timeline", ImVec2(0, timeline_h), false)) timeline_view(m);
   ImGui::EndChild();
   ImGui::Separator();

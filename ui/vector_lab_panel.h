@@ -51,10 +51,12 @@ struct CrossoverMarker {
 // nullopt unless c is InRange or GpuAlwaysWins; y spans [y_lo, y_hi] (the data range of the plot).
 std::optional<CrossoverMarker> crossover_marker(const vector::Crossover& c, double y_lo, double y_hi);
 
-// How a strip of `count` cells wraps into rows inside `width` pixels: cells of `cell` px (clamped to
-// [min_cell, max_cell], as large as fits), per_row cells a row.
+// How a strip of `count` cells wraps into rows inside `width` x `max_h` pixels: per_row is a power of two (so
+// power-of-two blocks line up in columns), cells `cell` px high (in [min_cell, max_cell], as large as fits)
+// and cell_w wide (filling the row).
 struct StripGeometry {
-  float cell = 0;
+  float cell = 0;    // height (and at least the width) of a cell
+  float cell_w = 0;  // width: width / per_row, whole pixels
   int64_t per_row = 0;
   int64_t rows = 0;
 };
@@ -101,7 +103,7 @@ struct VectorPanelModel {
   int streams = 4;
   char sweep_max_text[32] = "16M";
   int strip_count = 2048;  // elements shown in the strip
-  int strip_grid = 4;      // grid-stride blocks used by the strip (a small grid so that passes fit on screen)
+  int strip_grid = 2;      // grid-stride blocks used by the strip (a small grid so that passes fit on screen)
   bool strip_grid_like_gpu = false;
   bool grid_stride_by_block = false;
 

@@ -5,22 +5,10 @@
 #include <algorithm>
 
 #include "gpu/common/device_buffer.h"
+#include "gpu/interop/copy_field.cuh"
 #include "gpu/interop/gl_interop.h"
 
 namespace bs::interop {
-
-namespace {
-// float4 copy where the pointers allow it, scalar tail; grid-stride so any size works with a fixed grid.
-__global__ void copy_field(const float* __restrict__ src, float* __restrict__ dst, size_t n) {
-  const size_t n4 = n / 4;
-  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
-  const size_t t = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
-  const float4* s4 = reinterpret_cast<const float4*>(src);
-  float4* d4 = reinterpret_cast<float4*>(dst);
-  for (size_t i = t; i < n4; i += stride) d4[i] = s4[i];
-  for (size_t i = n4 * 4 + t; i < n; i += stride) dst[i] = src[i];
-}
-}  // namespace
 
 struct FieldInterop::Impl {
   cudaGraphicsResource_t resource = nullptr;
@@ -65,7 +53,7 @@ void FieldInterop::write(const float* device_field, void* stream_handle) {
   cudaError_t err = cudaGraphicsResourceGetMappedPointer(&ptr, &bytes, m->resource);
   if (err == cudaSuccess && bytes < m->count * sizeof(float)) err = cudaErrorInvalidValue;
   if (err == cudaSuccess) {
-    copy_field<<<m->blocks, 256, 0, stream>>>(device_field, static_cast<float*>(ptr), m->count);
+    copy_field_kernel<<<m->blocks, 256, 0, stream>>>(device_field, static_cast<float*>(ptr), m->count);
     err = cudaGetLastError();
   }
   // Always unmap, even after a failure, so GL can use the buffer again.

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "gpu/common/device_buffer.h"
+#include "gpu/interop/copy_field.cuh"
 #include "gpu/interop/gl_interop.h"
 
 namespace bs::interop {
@@ -44,15 +45,6 @@ struct Driver {
   }
 };
 
-__global__ void copy_shared(const float* __restrict__ src, float* __restrict__ dst, size_t n) {
-  const size_t n4 = n / 4;
-  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
-  const size_t t = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
-  const float4* s4 = reinterpret_cast<const float4*>(src);
-  float4* d4 = reinterpret_cast<float4*>(dst);
-  for (size_t i = t; i < n4; i += stride) d4[i] = s4[i];
-  for (size_t i = n4 * 4 + t; i < n; i += stride) dst[i] = src[i];
-}
 
 std::string cu_error(const char* what, CUresult r) { return std::string(what) + " failed (CUresult " + std::to_string(r) + ")"; }
 
@@ -135,7 +127,7 @@ size_t SharedFieldMemory::bytes() const { return m->bytes; }
 
 void SharedFieldMemory::write(const float* device_field, void* stream_handle) {
   auto stream = static_cast<cudaStream_t>(stream_handle);
-  copy_shared<<<m->blocks, 256, 0, stream>>>(device_field, reinterpret_cast<float*>(m->ptr), m->count);
+  copy_field_kernel<<<m->blocks, 256, 0, stream>>>(device_field, reinterpret_cast<float*>(m->ptr), m->count);
   BS_CUDA_CHECK_LAUNCH();
   // GL reads the buffer next: the copy must be complete (a host wait; no CUDA-GL semaphore needed).
   BS_CUDA_CHECK(cudaStreamSynchronize(stream));

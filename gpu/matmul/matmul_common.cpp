@@ -102,13 +102,12 @@ constexpr std::array<VariantInfo, 15> k_variants{{
      "own "
      "FP32 kernels use)."},
     {Variant::AsyncPipe, "async_pipe", "cp.async 4-stage pipeline (128x128x8, warp 64x32)",
-     "warptile's layout fed by cp.async (sm_80+): each thread starts asynchronous global -> shared copies "
-     "of the k-tile three steps ahead into a ring of 4 buffers and goes on computing; no registers hold "
-     "data in flight and one __syncthreads per k-step. Edges use zero-fill copies."},
+     "warptile's layout fed by cp.async (sm_80+): threads start asynchronous global -> shared copies into a "
+     "ring of 4 buffers and go on computing, so 3 k-tiles are in flight and no registers hold them. The "
+     "shared-memory reads for the next k overlap the multiply-adds of this one. Edges: zero-fill copies."},
     {Variant::AsyncPipe16x8, "async_pipe_16x8", "cp.async 4-stage pipeline (128x128x8, 16x8 per thread)",
-     "async_pipe with warptile_db_16x8's shape: 4 warps of 64x64, a 16x8 micro-tile per thread. The "
-     "pipeline frees the registers that held the next tile, and 3 tiles in flight hide the memory latency "
-     "that few resident warps cannot."},
+     "async_pipe with warptile_db_16x8's shape: 4 warps of 64x64, a 16x8 micro-tile per thread, 128 "
+     "threads. 3 k-tiles in flight hide the memory latency that so few resident warps cannot."},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM (FP32, no TF32)",
      "NVIDIA's library: cublasGemmEx with CUBLAS_COMPUTE_32F and the default math mode, so no TF32 tensor "
      "cores. Row-major C = A B is computed as column-major C^T = B^T A^T, with no copies."},

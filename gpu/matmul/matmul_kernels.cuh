@@ -331,7 +331,7 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
 // thread waits for it later. Copies are grouped: commit closes the group of copies started since the last
 // commit, wait<N> blocks until at most N of this thread's groups are still in flight. Another thread sees the
 // data only after the copying thread has waited AND a __syncthreads has followed. `valid` false writes zeros
-// (src-size 0: nothing is read; the source pointer is then the matrix base, a valid address anyway).
+// (src-size 0: nothing is read; callers still pass a valid address).
 // Below sm_80 the copies are plain synchronous loads and stores and commit/wait do nothing: the same pipeline
 // stays correct, with latency hidden only by other warps. Under the CPU stand-in (BS_CUDA_EMU) the copies are
 // deferred until the wait that allows them, as late as the hardware may land them.
@@ -382,13 +382,9 @@ __device__ __forceinline__ void cp_async_wait() {
 // A (transposed into as[k][m] as before): each copy is one float. Copy i of a thread covers row
 // tid / 8 + i * (THREADS / 8) (mod BM) and k tid % 8 (+ 8 per pass over BM): a warp copies 8 consecutive k of
 // 4 rows (four full 32-byte sectors), and its shared stores, at k * (BM + 4) + row, hit 32 different banks.
-// B (bs[k][n]): 16-byte copies of 4 columns (Vec), or 4 one-float copies each guarded (any N).
+// B (bs[k][n]): 16-byte copies of 4 columns (Vec), or 4 one-float copies (any N).
 //
-// Pipeline, with one commit per k-step whether or not it copied anything (so that group i is always k-tile
-// i): the prologue starts tiles 0 .. STAGES-2. Step t waits until at most STAGES-2 groups are in flight,
-// i.e. tile t has landed for this thread; the __syncthreads then makes everyone's copies of tile t visible,
-// AND guarantees everyone has finished computing tile t - 1, whose buffer (t - 1) % STAGES = (t + STAGES - 1)
-// % STAGES is the one the copies of tile t + STAGES - 1 started next overwrite. One barrier per k-step.
+// Pipeline: STAGES buffers, tiles t+1 .. t+STAGES-1 in flight while tile t is computed (details at the loop).
 template <class Cfg, bool Vec>
 __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
     async_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
@@ -413,39 +409,35 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   const int tid = threadIdx.x;
   const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
 
+  // Edges. Rows of A past M and columns of B past N feed only outputs past the edges of C, which are never
+  // stored, so those copies read a clamped row / column (valid memory, any values) instead of being guarded.
+  // Only k needs a guard: A and B past K must contribute zeros, so those copies zero-fill (from a clamped,
+  // valid address). One compare per k-tile and row pass instead of a guard per copy and edge.
   const int a_row0 = tid / 8, a_k0 = tid % 8;
   auto a_drow = [](int i) { return (i * A_ROWS_PER_PASS) % BM; };
   auto a_dk = [](int i) { return 8 * ((i * A_ROWS_PER_PASS) / BM); };
-  const int a_src = (bm + a_row0) * k + a_k0;  // dereferenced only where the guards allow
-  const int a_rows = m - bm - a_row0;          // copy i is inside A's rows iff a_drow(i) < a_rows
-  const int a_klim = k - a_k0;                 // ... A's columns iff k0 + a_dk(i) < a_klim
   const int b_row0 = tid / (BN / 4), b_col0 = (tid % (BN / 4)) * 4;
-  const int b_src = b_row0 * n + bn + b_col0;
-  const int b_klim = k - b_row0;       // row i is inside B iff k0 + i * B_ROWS_PER_PASS < b_klim
-  const int b_cols = n - bn - b_col0;  // column j is inside B iff j < b_cols
+  // Vec: N is a multiple of 4, so the last whole float4 of a row starts at n - 4.
+  const int b_col = Vec ? min(bn + b_col0, n - 4) : bn + b_col0;
 
   auto load_tile = [&](int s, int k0) {
 #pragma unroll
     for (int i = 0; i < A_PER; ++i) {
-      const int kk = k0 + a_dk(i);
-      const bool ok = a_drow(i) < a_rows && kk < a_klim;
-      cp_async_f32(&as[s][a_k0 + a_dk(i)][a_row0 + a_drow(i)], ok ? a + (a_src + a_drow(i) * k + kk) : a, ok);
+      const int row = min(bm + a_row0 + a_drow(i), m - 1);
+      const int kk = k0 + a_k0 + a_dk(i);
+      cp_async_f32(&as[s][a_k0 + a_dk(i)][a_row0 + a_drow(i)], a + (row * k + min(kk, k - 1)), kk < k);
     }
 #pragma unroll
     for (int i = 0; i < B_F4; ++i) {
-      const int kr = k0 + i * B_ROWS_PER_PASS;
-      const bool row_ok = kr < b_klim;
+      const int kr = k0 + b_row0 + i * B_ROWS_PER_PASS;
+      const int off = min(kr, k - 1) * n;
       float* dst = &bs[s][b_row0 + i * B_ROWS_PER_PASS][b_col0];
-      const int off = b_src + kr * n;
       if constexpr (Vec) {
-        const bool ok = row_ok && 0 < b_cols;
-        cp_async_f4(dst, ok ? b + off : b, ok);
+        cp_async_f4(dst, b + (off + b_col), kr < k);
       } else {
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          const bool ok = row_ok && j < b_cols;
-          cp_async_f32(dst + j, ok ? b + (off + j) : b, ok);
-        }
+        for (int j = 0; j < 4; ++j)
+          cp_async_f32(dst + j, b + (off + min(b_col + j, n - 1)), kr < k);
       }
     }
   };
@@ -466,50 +458,66 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
     for (int j = 0; j < TN; ++j)
       acc[i][j] = 0.0f;
 
-  auto compute_tile = [&](int s) {
+  // Fragments: the TM values of A and TN of B for one k, double-buffered in registers so that the shared
+  // reads for k + 1 are in flight while the multiply-adds of k run, across tile boundaries too.
+  float af[2][TM], bf[2][TN];
+  auto load_frag = [&](int s, int kk, int f) {
 #pragma unroll
-    for (int kk = 0; kk < BK; ++kk) {
-      float av[TM], bv[TN];
+    for (int pi = 0; pi < TM / 4; ++pi) {
+      const float4 v = *reinterpret_cast<const float4*>(&as[s][kk][t_row0 + pi * ROW_STEP]);
+      af[f][4 * pi + 0] = v.x;
+      af[f][4 * pi + 1] = v.y;
+      af[f][4 * pi + 2] = v.z;
+      af[f][4 * pi + 3] = v.w;
+    }
 #pragma unroll
-      for (int pi = 0; pi < TM / 4; ++pi) {
-        const float4 v = *reinterpret_cast<const float4*>(&as[s][kk][t_row0 + pi * ROW_STEP]);
-        av[4 * pi + 0] = v.x;
-        av[4 * pi + 1] = v.y;
-        av[4 * pi + 2] = v.z;
-        av[4 * pi + 3] = v.w;
-      }
-#pragma unroll
-      for (int pj = 0; pj < TN / 4; ++pj) {
-        const float4 v = *reinterpret_cast<const float4*>(&bs[s][kk][t_col0 + pj * COL_STEP]);
-        bv[4 * pj + 0] = v.x;
-        bv[4 * pj + 1] = v.y;
-        bv[4 * pj + 2] = v.z;
-        bv[4 * pj + 3] = v.w;
-      }
-#pragma unroll
-      for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < TN; ++j)
-          acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+    for (int pj = 0; pj < TN / 4; ++pj) {
+      const float4 v = *reinterpret_cast<const float4*>(&bs[s][kk][t_col0 + pj * COL_STEP]);
+      bf[f][4 * pj + 0] = v.x;
+      bf[f][4 * pj + 1] = v.y;
+      bf[f][4 * pj + 2] = v.z;
+      bf[f][4 * pj + 3] = v.w;
     }
   };
+  auto fma_frag = [&](int f) {
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+      for (int j = 0; j < TN; ++j)
+        acc[i][j] = fmaf(af[f][i], bf[f][j], acc[i][j]);
+  };
 
+  // Pipeline. Exactly one commit per tile, empty past the last, so that group i is always tile i. The
+  // prologue starts tiles 0 .. STAGES-1 (one per buffer) and waits for tile 0. At the last k of tile t (its
+  // fragments are all in registers by then): wait until at most STAGES-2 groups are in flight, i.e. groups
+  // 0 .. t+1 (STAGES + t committed) have landed for this thread; __syncthreads makes everyone's copies of
+  // tile t+1 visible AND guarantees everyone has finished reading buffer `rs` (tile t), which the copies of
+  // tile t + STAGES then overwrite. One barrier per tile.
   const int ktiles = (k + BK - 1) / BK;
 #pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) {
+  for (int s = 0; s < STAGES; ++s) {
     if (s < ktiles) load_tile(s, s * BK);
     cp_async_commit();
   }
-  int rs = 0, ws = STAGES - 1;  // buffer read this step, buffer the step's copies write
+  cp_async_wait<STAGES - 1>();  // tile 0 has landed (this thread's copies)
+  __syncthreads();              // ... everyone's
+  load_frag(0, 0, 0);
+  int rs = 0;  // buffer holding tile t
   for (int t = 0; t < ktiles; ++t) {
-    cp_async_wait<STAGES - 2>();  // this thread's copies of tile t have landed
-    __syncthreads();              // everyone's have; everyone finished computing tile t - 1 (buffer ws)
-    const int next = t + STAGES - 1;
-    if (next < ktiles) load_tile(ws, next * BK);
-    cp_async_commit();
-    compute_tile(rs);
-    rs = rs + 1 == STAGES ? 0 : rs + 1;
-    ws = ws + 1 == STAGES ? 0 : ws + 1;
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+      if (kk < BK - 1) {
+        load_frag(rs, kk + 1, (kk + 1) & 1);
+      } else {
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        if (t + STAGES < ktiles) load_tile(rs, (t + STAGES) * BK);
+        cp_async_commit();
+        rs = rs + 1 == STAGES ? 0 : rs + 1;
+        if (t + 1 < ktiles) load_frag(rs, 0, 0);  // BK is even: k 0 of the next tile goes to fragment 0
+      }
+      fma_frag(kk & 1);
+    }
   }
   cp_async_wait<0>();  // (only empty groups remain) leave no copy in flight at exit
 

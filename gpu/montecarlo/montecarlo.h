@@ -179,13 +179,13 @@ Moments simulate_cpu(const Params& p, SampleRange r, CpuMode mode, JobControl* c
 // The whole run, timed (wall clock).
 Result run_cpu(const Params& p, CpuMode mode, JobControl* ctl = nullptr);
 
-// The CPU path of the UI (additive, for the app's Monte Carlo lab). As simulate_cpu, and also bins the terminal
-// price of every simulated path (both paths of an antithetic pair) into `hist`, whose lo, hi and counts.size()
-// the caller sets; counts, underflow and overflow are added to (so batches accumulate).
+// The CPU path of the UI (additive, for the app's Monte Carlo lab). As simulate_cpu, and also bins the
+// terminal price of every simulated path (both paths of an antithetic pair) into `hist`, whose lo, hi and
+// counts.size() the caller sets; counts, underflow and overflow are added to (so batches accumulate).
 Moments simulate_cpu(const Params& p, SampleRange r, CpuMode mode, JobControl* ctl, Histogram& hist);
 // The first `count` (<= k_max_sample_paths) simulated paths of the CPU run, row-major, steps + 1 floats each
-// (S_0 .. S_n), with the layout of GpuPricer's sample paths (rows 2i and 2i+1 are pair i when antithetic): the
-// very prices simulate_cpu prices for those samples.
+// (S_0 .. S_n), with the layout of GpuPricer's sample paths (rows 2i and 2i+1 are pair i when antithetic):
+// the very prices simulate_cpu prices for those samples.
 std::vector<float> cpu_sample_paths(const Params& p, int count);
 
 // --- GPU

@@ -1,13 +1,14 @@
-// matmul_scene_test.cpp: the matmul lab renders headless (C heat map + block-grid overlay + A/B diagram, on the
-// CPU path here), and the tile / k-loop geometry behind the overlay is right, including partial edge tiles.
+// matmul_scene_test.cpp: the matmul lab renders headless (C heat map + block-grid overlay + A/B diagram, on
+// the CPU path here), and the tile / k-loop geometry behind the overlay is right, including partial edge
+// tiles.
 #include <gtest/gtest.h>
 
 #include <stb_image.h>
 
 #include <cstdlib>
 #include <filesystem>
-#include <set>
 
+#include "image_util.h"
 #include "run_util.h"
 #include "test_util.h"
 #include "ui/matmul_lab_panel.h"
@@ -24,28 +25,34 @@ std::string out_path(const std::string& name) {
   return p;
 }
 
-// Distinct RGB colours in the left half of the image (where C and its overlay are drawn).
-size_t distinct_view_colours(const std::string& png) {
+// Pure-white pixels in the view (left half): the outline of the highlighted C tile is drawn pure white; the
+// coolwarm colormap's centre is a light grey, never 255.
+size_t white_pixels(const std::string& png) {
   int w = 0, h = 0, n = 0;
   unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
   if (!px) return 0;
-  std::set<uint32_t> colours;
+  size_t count = 0;
   for (int y = h / 8; y < h * 7 / 8; ++y)
     for (int x = w / 16; x < w / 2; ++x) {
       const unsigned char* p = px + 3 * (static_cast<size_t>(y) * w + x);
-      colours.insert(p[0] | (p[1] << 8) | (p[2] << 16));
+      count += p[0] == 255 && p[1] == 255 && p[2] == 255;
     }
   stbi_image_free(px);
-  return colours.size();
+  return count;
 }
 }  // namespace
 
 TEST(MatmulScene, HeadlessScreenshotShowsCAndTheOverlay) {
   const std::string png = out_path("matmul.png");
-  const auto r = test::run_blockscope("--headless --scene matmul --frames 20 --width 1280 --height 720 --screenshot " + png);
+  const auto r = test::run_blockscope(
+      "--headless --scene matmul --frames 20 --width 1280 --height 720 --screenshot " + png);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   // A random product under a colormap plus translucent block colours: far more than a blank frame's handful.
-  EXPECT_GT(distinct_view_colours(png), 500u) << r.output;
+  const test::ImageStats view = test::image_stats(png, 1.0 / 16, 1.0 / 8, 0.5, 7.0 / 8);
+  EXPECT_EQ(view.width, 1280);
+  EXPECT_GT(view.distinct_colours, 500u) << r.output;
+  // The pinned tile's outline (3 px around a block of C): hundreds of pure-white pixels.
+  EXPECT_GT(white_pixels(png), 200u) << r.output;
 }
 
 TEST(MatmulScene, HeadlessOnTheGpuRunsTheSelectedVariant) {
@@ -53,10 +60,11 @@ TEST(MatmulScene, HeadlessOnTheGpuRunsTheSelectedVariant) {
   const std::string png = out_path("matmul_gpu.png");
   const auto r = test::run_blockscope("--headless --scene matmul --frames 40 --screenshot " + png);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_GT(distinct_view_colours(png), 500u) << r.output;
+  EXPECT_GT(test::image_stats(png, 1.0 / 16, 1.0 / 8, 0.5, 7.0 / 8).distinct_colours, 500u) << r.output;
 }
 
-// --- Geometry ------------------------------------------------------------------------------------------------
+// --- Geometry
+// ------------------------------------------------------------------------------------------------
 using ui::CellRect;
 using ui::TileCover;
 
@@ -133,7 +141,8 @@ TEST(MatmulGeometry, EveryVariantsTilesCoverC) {
     const TileCover c{p.m, p.n, g.bm, g.bn};
     int64_t cells = 0;
     for (int64_t ty = 0; ty < c.tile_rows(); ++ty)
-      for (int64_t tx = 0; tx < c.tile_cols(); ++tx) cells += c.tile(ty, tx).rows * c.tile(ty, tx).cols;
+      for (int64_t tx = 0; tx < c.tile_cols(); ++tx)
+        cells += c.tile(ty, tx).rows * c.tile(ty, tx).cols;
     EXPECT_EQ(cells, p.m * p.n) << v.name;
     // The launch grid of the variant has one block per tile.
     const auto s = matmul::launch_shape(v.id, p);

@@ -3,7 +3,6 @@
 // counts, the CPU histogram and sample paths) is right.
 #include <gtest/gtest.h>
 
-#include <stb_image.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -13,6 +12,7 @@
 
 #include "gpu/common/gpu_error.h"
 #include "gpu/montecarlo/montecarlo.h"
+#include "image_util.h"
 #include "run_util.h"
 #include "test_util.h"
 #include "ui/montecarlo_lab_panel.h"
@@ -33,24 +33,16 @@ std::string mc_out_path(const std::string& name) {
 
 // Distinct RGB colours inside a region given as fractions of the image.
 size_t distinct_colours(const std::string& png, double x0, double x1, double y0, double y1) {
-  int w = 0, h = 0, n = 0;
-  unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
-  if (!px) return 0;
-  std::set<uint32_t> colours;
-  for (int y = static_cast<int>(h * y0); y < static_cast<int>(h * y1); ++y)
-    for (int x = static_cast<int>(w * x0); x < static_cast<int>(w * x1); ++x) {
-      const unsigned char* p = px + 3 * (static_cast<size_t>(y) * w + x);
-      colours.insert(p[0] | (p[1] << 8) | (p[2] << 16));
-    }
-  stbi_image_free(px);
-  return colours.size();
+  return test::image_stats(png, x0, y0, x1, y1).distinct_colours;
 }
 }  // namespace
 
 TEST(MonteCarloScene, HeadlessCpuScreenshotShowsPathsHistogramAndPrice) {
   const std::string png = mc_out_path("montecarlo_cpu.png");
-  const auto r = test::run_blockscope("--headless --render-path cpu --scene montecarlo --frames 30 --width 1280 "
-                                      "--height 800 --screenshot " + png);
+  const auto r = test::run_blockscope(
+      "--headless --render-path cpu --scene montecarlo --frames 30 --width 1280 "
+      "--height 800 --screenshot " +
+      png);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   // Paths (top left) are drawn in a colour ramp with blending: many colours. The histogram and plot (bottom
   // left) and the panel (right) add text and bars.
@@ -59,11 +51,27 @@ TEST(MonteCarloScene, HeadlessCpuScreenshotShowsPathsHistogramAndPrice) {
   EXPECT_GT(distinct_colours(png, 0.6, 1.0, 0.1, 0.9), 20u) << r.output;
 }
 
-TEST(MonteCarloScene, HeadlessGpuScreenshot) {
+// On the GPU: the paths reach GL through interop (CUDA writes the vertex buffer), or through a host copy.
+TEST(MonteCarloScene, HeadlessGpuInteropScreenshot) {
   BS_REQUIRE_GPU();
-  const std::string png = mc_out_path("montecarlo_gpu.png");
-  const auto r = test::run_blockscope("--headless --scene montecarlo --frames 60 --width 1280 --height 800 "
-                                      "--screenshot " + png);
+  const std::string png = mc_out_path("montecarlo_gpu_interop.png");
+  const auto r = test::run_blockscope(
+      "--headless --render-path interop --scene montecarlo --frames 60 --width 1280 "
+      "--height 800 --screenshot " +
+      png);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("path: CUDA + interop"), std::string::npos) << r.output;
+  EXPECT_GT(distinct_colours(png, 0.05, 0.55, 0.1, 0.5), 100u) << r.output;
+  EXPECT_GT(distinct_colours(png, 0.05, 0.55, 0.55, 0.95), 20u) << r.output;
+}
+
+TEST(MonteCarloScene, HeadlessGpuHostCopyScreenshot) {
+  BS_REQUIRE_GPU();
+  const std::string png = mc_out_path("montecarlo_gpu_host.png");
+  const auto r = test::run_blockscope(
+      "--headless --render-path host --scene montecarlo --frames 60 --width 1280 "
+      "--height 800 --screenshot " +
+      png);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_GT(distinct_colours(png, 0.05, 0.55, 0.1, 0.5), 100u) << r.output;
 }
@@ -100,6 +108,8 @@ TEST(MonteCarloHelpers, ConvergenceTrackKeepsGrowingPointsAndGuideFallsAsInverse
   e2.paths = e2.samples = 4000;
   e2.std_error = 0.2;
   e2.price = 10.45;  // exactly the reference: |error| 0, floored for the log axis
+  e2.ci_low = e2.price - mcl::k_z95 * e2.std_error;
+  e2.ci_high = e2.price + mcl::k_z95 * e2.std_error;
   EXPECT_TRUE(t.add(e2, 10.45));
   mcl::Estimate nan = e2;
   nan.paths = 8000;
@@ -117,6 +127,10 @@ TEST(MonteCarloHelpers, ConvergenceTrackKeepsGrowingPointsAndGuideFallsAsInverse
   EXPECT_NEAR(g[0], 0.4, 1e-12);
   EXPECT_NEAR(g[1], 0.2, 1e-12);
   EXPECT_NEAR(g[2], 0.1, 1e-12);
+  // Without a closed form the guide runs through the newest half-width (1.96 standard errors).
+  const auto ga = t.guide({4000.0, 16000.0}, false);
+  EXPECT_NEAR(ga[0], mcl::k_z95 * 0.2, 1e-12);
+  EXPECT_NEAR(ga[1], mcl::k_z95 * 0.1, 1e-12);
 }
 
 TEST(MonteCarloHelpers, DensityInCountsMatchesExpectedCountsPerBin) {
@@ -172,19 +186,20 @@ TEST(MonteCarloHelpers, CpuSamplePathsEndAtThePricedTerminalPrices) {
   p.steps = 8;
   p.antithetic = true;
   p.option = mcl::OptionType::Call;
-  // 4100 paths = 2050 samples; pair rows mirror each other, and all start at S0.
-  const std::vector<float> paths = mcl::cpu_sample_paths(p, 4100);
-  ASSERT_EQ(paths.size(), 4100u * 9u);
-  for (int j = 0; j < 4100; ++j)
+  // 4095 paths (the most, less one: the last pair is cut) = 2048 samples; every row starts at S0.
+  const std::vector<float> paths = mcl::cpu_sample_paths(p, 4095);
+  ASSERT_EQ(paths.size(), 4095u * 9u);
+  for (int j = 0; j < 4095; ++j)
     EXPECT_EQ(paths[static_cast<size_t>(j) * 9], static_cast<float>(p.s0));
   // The mean of the pair's call payoffs from the drawn S_T equals what simulate_cpu priced for those samples.
   double sum = 0;
-  for (int i = 0; i < 2050; ++i) {
-    const float a = paths[static_cast<size_t>(2 * i) * 9 + 8], b = paths[static_cast<size_t>(2 * i + 1) * 9 + 8];
+  for (int i = 0; i < 2047; ++i) {
+    const float a = paths[static_cast<size_t>(2 * i) * 9 + 8],
+                b = paths[static_cast<size_t>(2 * i + 1) * 9 + 8];
     const float k = static_cast<float>(p.strike);
     sum += 0.5f * ((a > k ? a - k : 0.0f) + (b > k ? b - k : 0.0f));
   }
-  const mcl::Moments m = mcl::simulate_cpu(p, {0, 2050}, mcl::CpuMode::OneThread);
+  const mcl::Moments m = mcl::simulate_cpu(p, {0, 2047}, mcl::CpuMode::OneThread);
   // Same float arithmetic, summed in the same order in double: equal to rounding of the double sums.
   EXPECT_NEAR(sum, m.sum, 1e-9 * std::abs(m.sum));
   EXPECT_THROW(mcl::cpu_sample_paths(p, mcl::k_max_sample_paths + 1), InvalidRequest);

@@ -2,12 +2,10 @@
 // screenshot must show the field (many distinct colours), not a blank or a single-colour frame.
 #include <gtest/gtest.h>
 
-#include <stb_image.h>
-
 #include <cstdlib>
 #include <filesystem>
-#include <set>
 
+#include "image_util.h"
 #include "run_util.h"
 #include "test_util.h"
 
@@ -23,21 +21,12 @@ std::string out_path(const std::string& name) {
   return p;
 }
 
-// Distinct RGB colours inside the left (field) half of the image.
+// Distinct RGB colours inside the field (left half of the window, below the lab bar).
 size_t distinct_field_colours(const std::string& png, int* w_out = nullptr, int* h_out = nullptr) {
-  int w = 0, h = 0, n = 0;
-  unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
-  if (!px) return 0;
-  std::set<uint32_t> colours;
-  for (int y = h / 8; y < h * 7 / 8; ++y)
-    for (int x = w / 16; x < w / 2; ++x) {
-      const unsigned char* p = px + 3 * (static_cast<size_t>(y) * w + x);
-      colours.insert(p[0] | (p[1] << 8) | (p[2] << 16));
-    }
-  stbi_image_free(px);
-  if (w_out) *w_out = w;
-  if (h_out) *h_out = h;
-  return colours.size();
+  const test::ImageStats s = test::image_stats(png, 1.0 / 16, 1.0 / 8, 0.5, 7.0 / 8);
+  if (w_out) *w_out = s.width;
+  if (h_out) *h_out = s.height;
+  return s.distinct_colours;
 }
 }  // namespace
 

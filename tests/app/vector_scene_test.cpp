@@ -3,12 +3,12 @@
 // right.
 #include <gtest/gtest.h>
 
-#include <stb_image.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <set>
 
+#include "image_util.h"
 #include "run_util.h"
 #include "test_util.h"
 #include "ui/vector_lab_panel.h"
@@ -28,17 +28,7 @@ std::string vector_out_path(const std::string& name) {
 
 // Distinct RGB colours in the left part of the image (the view window: strip, timeline, sweep plot).
 size_t distinct_view_colours(const std::string& png) {
-  int w = 0, h = 0, n = 0;
-  unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
-  if (!px) return 0;
-  std::set<uint32_t> colours;
-  for (int y = h / 16; y < h * 15 / 16; ++y)
-    for (int x = w / 32; x < w / 2; ++x) {
-      const unsigned char* p = px + 3 * (static_cast<size_t>(y) * w + x);
-      colours.insert(p[0] | (p[1] << 8) | (p[2] << 16));
-    }
-  stbi_image_free(px);
-  return colours.size();
+  return test::image_stats(png, 1.0 / 32, 1.0 / 16, 0.5, 15.0 / 16).distinct_colours;
 }
 
 }  // namespace
@@ -144,15 +134,18 @@ TEST(VectorLayout, CrossoverMarkerFromRealSweepPoints) {
 }
 
 TEST(VectorLayout, StripGeometryFitsAndWraps) {
-  // 2048 cells into 800 x 100 px: 8 px cells give 100 a row, 21 rows = 168 px (too tall); 5 px: 160 a row,
-  // 13 rows = 65 px fits, 6 px: 133 a row, 16 rows = 96 px fits; 7 px: 114 a row, 18 rows = 126 px does not.
-  const ui::StripGeometry g = ui::strip_geometry(2048, 800, 100, 2, 24);
+  // 2048 cells into 1000 x 100 px, rows of a power of two: 7 px cells give 128 a row (256 would need 1792
+  // px), 16 rows = 112 px: too tall; 6 px: 128 a row, 16 rows = 96 px fits; the cells widen to 1000/128 -> 7
+  // px.
+  const ui::StripGeometry g = ui::strip_geometry(2048, 1000, 100, 2, 24);
   EXPECT_FLOAT_EQ(g.cell, 6);
-  EXPECT_EQ(g.per_row, 133);
+  EXPECT_FLOAT_EQ(g.cell_w, 7);
+  EXPECT_EQ(g.per_row, 128);
   EXPECT_EQ(g.rows, 16);
   // Few cells: the largest cell size, one row.
   const ui::StripGeometry big = ui::strip_geometry(10, 800, 100, 2, 24);
   EXPECT_FLOAT_EQ(big.cell, 24);
+  EXPECT_EQ(big.per_row, 32);
   EXPECT_EQ(big.rows, 1);
   // Too many to fit: the minimum cell, rows overflow (the view scrolls).
   EXPECT_FLOAT_EQ(ui::strip_geometry(1000000, 100, 10, 2, 24).cell, 2);
@@ -171,6 +164,11 @@ TEST(VectorLayout, StripGroupsShowBlocksOrPasses) {
   const vector::Touch t = vector::touched_by(1100, p, 4);
   EXPECT_EQ(ui::strip_group(t, p.indexing, false), 1);
   EXPECT_EQ(ui::strip_group(t, p.indexing, true), 0);
+  // Float4 loads: a thread takes 4 neighbouring elements, so a 256-thread block covers 1024 of them.
+  p.indexing = vector::Indexing::OnePerElement;
+  p.width = vector::LoadWidth::Float4;
+  EXPECT_EQ(ui::strip_group(vector::touched_by(1023, p, 4), p.indexing, false), 0);
+  EXPECT_EQ(ui::strip_group(vector::touched_by(1024, p, 4), p.indexing, false), 1);
   // Neighbouring groups get different colours, and the palette repeats.
   EXPECT_NE(ui::strip_colour(0), ui::strip_colour(1));
   EXPECT_EQ(ui::strip_colour(0), ui::strip_colour(ui::k_strip_palette_size));

@@ -1,8 +1,9 @@
 // matmul_emu_test.cpp: the real kernel source (gpu/matmul/matmul_kernels.cuh) run on the CPU through a tiny
 // CUDA stand-in (cuda_emu/cuda_runtime.h): every hand-written variant against the float64 reference at
 // awkward sizes, on a NaN-filled C, on machines without a GPU. Catches wrong indices, missing edge guards and
-// a thread that skips a __syncthreads (the barrier would hang: the test has a watchdog). Not a substitute for
-// the GPU tests.
+// a thread that skips a __syncthreads (the barrier would hang: the test has a watchdog), and, for the
+// cp.async kernels, a wrong commit/wait count (the stand-in lands each copy only when a wait allows it, so a
+// buffer read too early holds stale data). Not a substitute for the GPU tests.
 #include <gtest/gtest.h>
 
 #include <chrono>

@@ -31,6 +31,9 @@ inline std::barrier<>* bs_emu_barrier = nullptr;
 inline void __syncthreads() {
   bs_emu_barrier->arrive_and_wait();
 }
+inline int min(int a, int b) {
+  return a < b ? a : b;
+}
 template <class T>
 inline T __ldg(const T* p) {
   return *p;

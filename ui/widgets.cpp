@@ -1,0 +1,26 @@
+// widgets.cpp: see widgets.h.
+#include "ui/widgets.h"
+
+#include <imgui.h>
+
+namespace bs::ui {
+
+void section_title(const char* title) {
+  ImGui::Spacing();
+  ImGui::Separator();
+  ImGui::TextDisabled("%s", title);
+}
+
+// Messages wrap at the panel's edge: a long explanation stays readable in a narrow panel.
+void wrapped_text(const std::string& s, const ImVec4& colour) {
+  if (s.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextWrapped("%s", s.c_str());
+  ImGui::PopStyleColor();
+}
+
+void error_text(const std::string& s) { wrapped_text(s, ImVec4(1.0f, 0.45f, 0.4f, 1.0f)); }
+
+void advice_text(const std::string& s) { wrapped_text(s, ImVec4(1.0f, 0.8f, 0.3f, 1.0f)); }
+
+}  // namespace bs::ui

@@ -1,0 +1,18 @@
+// widgets.h: small ImGui building blocks every lab panel uses, so panels read and look the same.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+
+namespace bs::ui {
+
+// A spaced separator with a dim title: the start of a panel section.
+void section_title(const char* title);
+// A message next to the control it is about: errors in red, advice in amber. Empty text draws nothing.
+void error_text(const std::string& s);
+void advice_text(const std::string& s);
+// Wrapped text in any colour (empty text draws nothing).
+void wrapped_text(const std::string& s, const ImVec4& colour);
+
+}  // namespace bs::ui
