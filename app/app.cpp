@@ -150,7 +150,7 @@ void App::recover_from(const GpuError& e) {
     }
   }
   m_gpu_message = std::string("GPU error: ") + e.what() + " - the device could not be reset (" + err +
-                  "); running on the CPU. Restart blockscope to use the GPU again.";
+                  "); running on the CPU. Restart blockscope to use the GPU again (drawing on that GPU may stop too).";
   fall_back_to_cpu(err.empty() ? e.what() : err);
   for (auto& lab : m_labs) lab.second->rebuild();
 }

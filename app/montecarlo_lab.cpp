@@ -394,6 +394,9 @@ class MonteCarloLab final : public Lab {
   }
 
   void advance_cpu() {
+    // Headless runs are scripted captures: each frame takes its batch, so the screenshot shows data however
+    // fast the GL draws frames (NVIDIA's EGL draws 30 frames before the first CPU batch is done).
+    if (m_live_active && m_env.gl && m_env.gl->info().headless) m_live.wait();
     if (m_live_active) {
       switch (m_live.state()) {
         case CpuJob::State::Running:

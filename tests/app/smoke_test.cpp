@@ -77,16 +77,22 @@ TEST(Smoke, HeadlessHostCopyPathOnTheGpu) {
   EXPECT_GT(distinct_field_colours(png), 100u);
 }
 
-TEST(Smoke, AppSurvivesAContextPoisoningErrorOnTheGpu) {
+TEST(SmokeFault, AppSurvivesAContextPoisoningErrorOnTheGpu) {
   BS_REQUIRE_GPU();
   const std::string png = out_path("after_fault.png");
-  const auto r = test::run_blockscope("--headless --frames 20 --debug-fault-frame 5 --screenshot " + png);
-  // The app keeps running: a device reset, or (where the driver keeps the device from this process) the CPU.
+  const auto r =
+      test::run_blockscope("--headless --render-path host --frames 20 --debug-fault-frame 5 --screenshot " + png);
+  // The app keeps running and exits cleanly, saying what happened and what it did.
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("GPU error: cudaErrorIllegalAddress"), std::string::npos) << r.output;
-  EXPECT_TRUE(r.output.find("device reset") != std::string::npos || r.output.find("running on the CPU") != std::string::npos)
-      << r.output;
-  EXPECT_GT(distinct_field_colours(png), 100u) << r.output;
+  if (r.output.find("device reset, simulation restarted") != std::string::npos) {
+    EXPECT_GT(distinct_field_colours(png), 100u) << r.output;
+  } else {
+    // Seen on the H200 (driver 580): the driver keeps the device from the process after the fault, and the
+    // process's GL context on that GPU stops drawing too. The app must then say so and fall back, not crash.
+    EXPECT_NE(r.output.find("running on the CPU. Restart blockscope to use the GPU again"), std::string::npos)
+        << r.output;
+  }
 }
 
 }  // namespace bs
