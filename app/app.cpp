@@ -26,7 +26,9 @@ namespace {
 std::string config_dir() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   const char* home = std::getenv("HOME");
-  std::filesystem::path p = xdg && *xdg ? std::filesystem::path(xdg) : home ? std::filesystem::path(home) / ".config" : "";
+  std::filesystem::path p = xdg && *xdg ? std::filesystem::path(xdg)
+                            : home      ? std::filesystem::path(home) / ".config"
+                                        : "";
   if (p.empty()) return {};
   p /= "blockscope";
   std::error_code ec;
@@ -44,8 +46,8 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   m_env.request = opt.render_path;
   m_env.device = opt.render_path == PathRequest::Cpu ? DeviceInfo{} : query_device();
   if (opt.render_path == PathRequest::Cpu) m_env.device.reason = "not queried (--render-path cpu)";
-  m_env.path = decide_path(opt.render_path, m_env.device.available, m_env.device.reason, m_gl->info().renderer,
-                           m_gl->info().software());
+  m_env.path = decide_path(opt.render_path, m_env.device.available, m_env.device.reason,
+                           m_gl->info().renderer, m_gl->info().software());
   init_imgui();
   // ImGui needs a frame begun before labs lay out anything; the first lab is built outside a frame.
   open_lab(opt.scene);
@@ -88,9 +90,11 @@ void App::open_lab(const std::string& id) {
     lab = make_lab(id, m_env, m_opt);
   } catch (const GpuError& e) {
     // The GPU cannot even build the lab (out of memory, broken device): run everything on the CPU instead.
-    for (auto& l : m_labs) l.second->abandon_gpu();
+    for (auto& l : m_labs)
+      l.second->abandon_gpu();
     fall_back_to_cpu(e.what());
-    for (auto& l : m_labs) l.second->rebuild();
+    for (auto& l : m_labs)
+      l.second->rebuild();
     lab = make_lab(id, m_env, m_opt);
   }
   if (!lab) throw std::runtime_error("unknown lab '" + id + "'");
@@ -137,30 +141,35 @@ void App::recover_from(const GpuError& e) {
     return;
   }
   // The context is poisoned: forget every GPU handle, reset the device, rebuild; or give up on the GPU.
-  for (auto& lab : m_labs) lab.second->abandon_gpu();
+  for (auto& lab : m_labs)
+    lab.second->abandon_gpu();
   std::string err;
   if (m_env.device.available && reset_cuda_device(m_env.device.index, &err)) {
     m_gpu_message = std::string("GPU error: ") + e.what() + " - device reset, simulation restarted";
     try {
-      for (auto& lab : m_labs) lab.second->rebuild();
+      for (auto& lab : m_labs)
+        lab.second->rebuild();
       return;
     } catch (const GpuError& again) {
       err = again.what();
-      for (auto& lab : m_labs) lab.second->abandon_gpu();
+      for (auto& lab : m_labs)
+        lab.second->abandon_gpu();
     }
   }
-  m_gpu_message = std::string("GPU error: ") + e.what() + " - the device could not be reset (" + err +
-                  "); running on the CPU. Restart blockscope to use the GPU again (drawing on that GPU may stop too).";
+  m_gpu_message =
+      std::string("GPU error: ") + e.what() + " - the device could not be reset (" + err +
+      "); running on the CPU. Restart blockscope to use the GPU again (drawing on that GPU may stop too).";
   fall_back_to_cpu(err.empty() ? e.what() : err);
-  for (auto& lab : m_labs) lab.second->rebuild();
+  for (auto& lab : m_labs)
+    lab.second->rebuild();
 }
 
 void App::draw_main_ui() {
   ui::PathView pv;
   pv.path = to_string(m_env.path.path);
   pv.reason = m_env.path.reason + (m_env.path.mechanism.empty() || m_env.path.path != RenderPath::Interop
-                                        ? ""
-                                        : "; " + m_env.path.mechanism);
+                                       ? ""
+                                       : "; " + m_env.path.mechanism);
   pv.gl_renderer = m_gl->info().renderer;
   pv.gl_version = m_gl->info().version;
   pv.gl_platform = m_gl->info().platform;
@@ -183,13 +192,15 @@ void App::draw_main_ui() {
   if (m_show_device) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float w = std::min(vp->WorkSize.x * 0.42f, ImGui::GetFontSize() * 36);
-    ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - w, vp->Pos.y + vp->Size.y - ImGui::GetFrameHeight()),
-                            ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(
+        ImVec2(vp->Pos.x + vp->Size.x - w, vp->Pos.y + vp->Size.y - ImGui::GetFrameHeight()),
+        ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(w, vp->WorkSize.y * 0.2f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Device", &m_show_device)) {
       ui::draw_device_panel(m_env.device, pv);
-      if (m_gl->window() && ImGui::Checkbox("full screen (F11)", &m_fullscreen)) m_gl->set_fullscreen(m_fullscreen);
+      if (m_gl->window() && ImGui::Checkbox("full screen (F11)", &m_fullscreen))
+        m_gl->set_fullscreen(m_fullscreen);
       if (!m_gpu_message.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", m_gpu_message.c_str());
     }
     ImGui::End();
@@ -211,7 +222,8 @@ void App::take_screenshot() {
     std::fprintf(stderr, "blockscope: %s\n", err.c_str());
     m_exit_code = 1;
   } else {
-    std::fprintf(stderr, "blockscope: wrote %s (%dx%d)\n", m_opt.screenshot.c_str(), m_gl->width(), m_gl->height());
+    std::fprintf(stderr, "blockscope: wrote %s (%dx%d)\n", m_opt.screenshot.c_str(), m_gl->width(),
+                 m_gl->height());
   }
 }
 

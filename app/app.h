@@ -15,7 +15,7 @@ namespace bs {
 struct AppOptions {
   bool headless = false;
   std::string scene = "heat";
-  int frames = -1;  // stop after this many frames (-1: until the window closes)
+  int frames = -1;         // stop after this many frames (-1: until the window closes)
   std::string screenshot;  // written after the last frame
   PathRequest render_path = PathRequest::Auto;
   int width = 1600, height = 900;

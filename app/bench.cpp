@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "gpu/common/gpu_error.h"
+
 namespace bs::cli {
 
 void register_all_benches(CLI::App& bench, BenchContext& ctx) {
@@ -14,11 +16,28 @@ void register_all_benches(CLI::App& bench, BenchContext& ctx) {
   register_matmul_bench(bench, ctx);
 }
 
+void run_guarded(BenchContext& ctx, const std::function<int()>& body) {
+  try {
+    ctx.exit_code = body();
+  } catch (const InvalidRequest& e) {
+    std::fprintf(stderr, "blockscope: %s\n", e.what());
+    ctx.exit_code = 2;
+  } catch (const GpuError& e) {
+    std::fprintf(stderr, "blockscope: GPU error: %s\n", e.what());
+    ctx.exit_code = 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "blockscope: %s\n", e.what());
+    ctx.exit_code = 1;
+  }
+}
+
 void Table::print(std::ostream& out) const {
   std::vector<size_t> width(header.size(), 0);
-  for (size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
+  for (size_t c = 0; c < header.size(); ++c)
+    width[c] = header[c].size();
   for (const auto& r : rows)
-    for (size_t c = 0; c < r.size() && c < width.size(); ++c) width[c] = std::max(width[c], r[c].size());
+    for (size_t c = 0; c < r.size() && c < width.size(); ++c)
+      width[c] = std::max(width[c], r[c].size());
   auto line = [&](const std::vector<std::string>& r) {
     for (size_t c = 0; c < width.size(); ++c) {
       const std::string& cell = c < r.size() ? r[c] : std::string();
@@ -27,7 +46,8 @@ void Table::print(std::ostream& out) const {
     out << '\n';
   };
   line(header);
-  for (const auto& r : rows) line(r);
+  for (const auto& r : rows)
+    line(r);
   out.flush();
 }
 
@@ -40,7 +60,8 @@ std::string fmt_fixed(double v, int decimals) {
 void add_device_option(CLI::App& sub, BenchDevice& device) {
   sub.add_option("--device", device, "gpu | cpu | all")
       ->transform(CLI::CheckedTransformer(
-          std::map<std::string, BenchDevice>{{"all", BenchDevice::All}, {"gpu", BenchDevice::Gpu}, {"cpu", BenchDevice::Cpu}},
+          std::map<std::string, BenchDevice>{
+              {"all", BenchDevice::All}, {"gpu", BenchDevice::Gpu}, {"cpu", BenchDevice::Cpu}},
           CLI::ignore_case));
 }
 

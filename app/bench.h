@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ void register_all_benches(CLI::App& bench, BenchContext& ctx);
 
 // Top-level `occupancy` and `anatomy` commands (app/cli_anatomy.cpp).
 void register_anatomy_commands(CLI::App& app, BenchContext& ctx);
+
+// Runs a command's body and turns what it throws into the CLI's message and exit code: bad input
+// (bs::InvalidRequest) 2, a GPU failure or anything else 1. The body returns the exit code on success.
+void run_guarded(BenchContext& ctx, const std::function<int()>& body);
 
 // A plain text table: a header row, then rows, columns padded to the widest cell.
 struct Table {

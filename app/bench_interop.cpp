@@ -1,6 +1,6 @@
-// bench_interop.cpp: `blockscope bench interop --size N --frames F`: what one frame of the field costs on its way
-// into GL, through CUDA-GL interop (map, kernel writes the texture, unmap) and through the host (device-to-host
-// copy into pinned memory, glBufferSubData), measured in the same run on the same field.
+// bench_interop.cpp: `blockscope bench interop --size N --frames F`: what one frame of the field costs on its
+// way into GL, through CUDA-GL interop (map, kernel writes the texture, unmap) and through the host
+// (device-to-host copy into pinned memory, glBufferSubData), measured in the same run on the same field.
 #include <glad/gl.h>
 
 #include <chrono>
@@ -32,11 +32,13 @@ int run(const InteropBenchArgs& a) {
   p.ny = sz.value->y;
   if (auto err = heat::validate(p)) return std::fprintf(stderr, "blockscope: --size: %s\n", err->c_str()), 2;
   const DeviceInfo dev = query_device();
-  if (!dev.available) return std::fprintf(stderr, "blockscope: bench interop: no CUDA device: %s\n", dev.reason.c_str()), 1;
+  if (!dev.available)
+    return std::fprintf(stderr, "blockscope: bench interop: no CUDA device: %s\n", dev.reason.c_str()), 1;
   std::string err;
   auto ctx = gl::create_headless(64, 64, &err);
   if (!ctx) return std::fprintf(stderr, "blockscope: bench interop: %s\n", err.c_str()), 1;
-  std::printf("GL: %s (%s); CUDA: %s\n", ctx->info().renderer.c_str(), ctx->info().platform.c_str(), dev.name.c_str());
+  std::printf("GL: %s (%s); CUDA: %s\n", ctx->info().renderer.c_str(), ctx->info().platform.c_str(),
+              dev.name.c_str());
 
   gl::FieldRenderer renderer;
   renderer.resize_field(static_cast<int>(p.nx), static_cast<int>(p.ny));
@@ -57,14 +59,16 @@ int run(const InteropBenchArgs& a) {
       frame();
       glFinish();  // whatever GL still had to do before it can sample the field
       const auto t1 = clock::now();
-      if (i >= 10) us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());  // 10 warm-up frames
+      if (i >= 10)
+        us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());  // 10 warm-up frames
     }
     return summarize(us);
   };
   const double mib = p.cells() * 4.0 / (1 << 20);
   Table t{{"path", "us/frame (median)", "p10", "p90", "field MiB"}, {}};
   auto row = [&](const std::string& name, const Summary& s) {
-    t.rows.push_back({name, fmt_fixed(s.median, 1), fmt_fixed(s.p10, 1), fmt_fixed(s.p90, 1), fmt_fixed(mib, 1)});
+    t.rows.push_back(
+        {name, fmt_fixed(s.median, 1), fmt_fixed(s.p10, 1), fmt_fixed(s.p90, 1), fmt_fixed(mib, 1)});
   };
   Summary s_map{}, s_shared{}, s_host{};
   if (mapped) {
@@ -78,7 +82,8 @@ int run(const InteropBenchArgs& a) {
   }
   mapped.reset();
   s_host = time_frames([&] {
-    renderer.upload(staging.download(solver.device_field(), static_cast<size_t>(p.cells()), solver.stream_handle()));
+    renderer.upload(
+        staging.download(solver.device_field(), static_cast<size_t>(p.cells()), solver.stream_handle()));
   });
   row("host copy: D2H to pinned, glBufferSubData", s_host);
   // Shared memory last: importing replaces the renderer's buffer.
@@ -99,26 +104,22 @@ int run(const InteropBenchArgs& a) {
   t.print(std::cout);
   const double best = shared ? s_shared.median : mapped || s_map.count ? s_map.median : 0;
   if (best > 0)
-    std::printf("interop (%s) is %.1fx faster than the host-copy path at %s\n", shared ? "shared memory" : "map/unmap",
-                s_host.median / best, to_string(*sz.value).c_str());
-  std::printf("%d frames each after 10 warm-up frames; host clock around each frame with glFinish on both sides\n", a.frames);
+    std::printf("interop (%s) is %.1fx faster than the host-copy path at %s\n",
+                shared ? "shared memory" : "map/unmap", s_host.median / best, to_string(*sz.value).c_str());
+  std::printf(
+      "%d frames each after 10 warm-up frames; host clock around each frame with glFinish on both sides\n",
+      a.frames);
   return 0;
 }
 }  // namespace
 
 void register_interop_bench(CLI::App& bench, BenchContext& ctx) {
   auto args = std::make_shared<InteropBenchArgs>();
-  CLI::App* sub = bench.add_subcommand("interop", "Field to GL texture: interop vs host copy (needs CUDA and EGL)");
+  CLI::App* sub =
+      bench.add_subcommand("interop", "Field to GL texture: interop vs host copy (needs CUDA and EGL)");
   sub->add_option("--size", args->size, "Field: N or NXxNY");
   sub->add_option("--frames", args->frames, "Timed frames per path")->check(CLI::Range(1, 100000));
-  sub->callback([args, &ctx] {
-    try {
-      ctx.exit_code = run(*args);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "blockscope: %s\n", e.what());
-      ctx.exit_code = 1;
-    }
-  });
+  sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args); }); });
 }
 
 }  // namespace bs::cli

@@ -221,20 +221,7 @@ void register_matmul_bench(CLI::App& bench, BenchContext& ctx) {
   sub->add_option("--reps", opts->reps, "timed runs per variant at most (fewer when a run is slow)")
       ->capture_default_str();
   add_device_option(*sub, opts->device);
-  sub->callback([opts, &ctx] {
-    try {
-      ctx.exit_code = run_matmul_bench(*opts);
-    } catch (const InvalidRequest& e) {
-      std::cerr << "blockscope: " << e.what() << "\n";
-      ctx.exit_code = 2;
-    } catch (const GpuError& e) {
-      std::cerr << "blockscope: GPU error: " << e.what() << "\n";
-      ctx.exit_code = 1;
-    } catch (const std::exception& e) {
-      std::cerr << "blockscope: " << e.what() << "\n";
-      ctx.exit_code = 1;
-    }
-  });
+  sub->callback([opts, &ctx] { run_guarded(ctx, [&] { return run_matmul_bench(*opts); }); });
 }
 
 }  // namespace bs::cli

@@ -177,20 +177,7 @@ void register_montecarlo_bench(CLI::App& bench, BenchContext& ctx) {
       ->capture_default_str();
   sub->add_option("--reps", o->reps, "timed GPU repetitions")->capture_default_str();
   add_device_option(*sub, o->device);
-  sub->callback([o, &ctx] {
-    try {
-      ctx.exit_code = run_bench(*o);
-    } catch (const InvalidRequest& e) {
-      std::cerr << "blockscope: " << e.what() << "\n";
-      ctx.exit_code = 2;
-    } catch (const GpuError& e) {
-      std::cerr << "blockscope: GPU error: " << e.what() << "\n";
-      ctx.exit_code = 1;
-    } catch (const std::exception& e) {
-      std::cerr << "blockscope: " << e.what() << "\n";
-      ctx.exit_code = 1;
-    }
-  });
+  sub->callback([o, &ctx] { run_guarded(ctx, [&] { return run_bench(*o); }); });
 }
 
 }  // namespace bs::cli

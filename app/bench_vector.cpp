@@ -339,17 +339,7 @@ void register_vector_bench(CLI::App& bench, BenchContext& ctx) {
                 "Size sweep from 1K to --sweep-max: GPU kernel, GPU incl. copies, CPU");
   sub->add_option("--sweep-max", args->sweep_max, "Largest size of the sweep (default 64M)");
   add_device_option(*sub, args->device);
-  sub->callback([args, &ctx] {
-    try {
-      ctx.exit_code = run(*args);
-    } catch (const InvalidRequest& e) {
-      std::fprintf(stderr, "blockscope: bench vector: %s\n", e.what());
-      ctx.exit_code = 2;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "blockscope: %s\n", e.what());
-      ctx.exit_code = 1;
-    }
-  });
+  sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args); }); });
 }
 
 }  // namespace bs::cli

@@ -39,14 +39,16 @@ int run_cli(int argc, char** argv) {
   cli.add_option("--cells-per-thread", opt.heat.cells_per_thread, "Heat cells per thread down y: 1, 2, 4, 8")
       ->check(CLI::IsMember({1, 2, 4, 8}));
   cli.add_option("--grid", grid, "Heat kernel grid by hand: XxY (default: ceil-div covering grid)");
-  cli.add_option("--steps-per-frame", opt.heat.steps_per_frame, "Heat steps per frame")->check(CLI::Range(1, 10000));
+  cli.add_option("--steps-per-frame", opt.heat.steps_per_frame, "Heat steps per frame")
+      ->check(CLI::Range(1, 10000));
   cli.add_option("--debug-fault-frame", opt.debug_fault_frame, "Testing: make an illegal address in frame N")
       ->group("");  // hidden: for the recovery tests
   cli.add_option("--width", opt.width, "Window or image width")->check(CLI::Range(64, 16384));
   cli.add_option("--height", opt.height, "Window or image height")->check(CLI::Range(64, 16384));
 
   InfoOptions info_opt;
-  CLI::App* info = cli.add_subcommand("info", "Print the CUDA device, the GL renderer and the render path chosen");
+  CLI::App* info =
+      cli.add_subcommand("info", "Print the CUDA device, the GL renderer and the render path chosen");
   info->add_option("--render-path", info_opt.render_path, "auto | interop | host | cpu");
 
   cli::BenchContext bench_ctx;
@@ -79,14 +81,15 @@ int run_cli(int argc, char** argv) {
   opt.render_path = *request;
   if (!is_lab(scene)) {
     std::string known;
-    for (const LabEntry& e : lab_entries()) known += (known.empty() ? "" : ", ") + std::string(e.id);
+    for (const LabEntry& e : lab_entries())
+      known += (known.empty() ? "" : ", ") + std::string(e.id);
     return fail("--scene: unknown scene '" + scene + "' (known: " + known + ")");
   }
   opt.scene = scene;
   const ParsedDim2 sz = parse_size2(size, "--size");
   if (!sz.value) return fail(sz.error);
-  if (sz.value->x < heat::k_ui_min_size || sz.value->y < heat::k_ui_min_size || sz.value->x > heat::k_max_size ||
-      sz.value->y > heat::k_max_size)
+  if (sz.value->x < heat::k_ui_min_size || sz.value->y < heat::k_ui_min_size ||
+      sz.value->x > heat::k_max_size || sz.value->y > heat::k_max_size)
     return fail("--size: " + to_string(*sz.value) + " is outside 64x64 .. 8192x8192");
   opt.heat.nx = sz.value->x;
   opt.heat.ny = sz.value->y;

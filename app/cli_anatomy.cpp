@@ -30,18 +30,13 @@ void fail(BenchContext& ctx, const std::string& msg, int code) {
   ctx.exit_code = code;
 }
 
-// Runs `body`, turning exceptions into the CLI's messages and exit codes.
+// Runs `body` (which reports its own failures through fail()), turning exceptions into messages and codes.
 template <class F>
 void guarded(BenchContext& ctx, F&& body) {
-  try {
+  run_guarded(ctx, [&] {
     body();
-  } catch (const InvalidRequest& e) {
-    fail(ctx, e.what(), 2);
-  } catch (const GpuError& e) {
-    fail(ctx, e.what(), 1);
-  } catch (const std::exception& e) {
-    fail(ctx, e.what(), 1);
-  }
+    return ctx.exit_code;
+  });
 }
 
 struct OccupancyOptions {

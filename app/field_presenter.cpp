@@ -64,9 +64,13 @@ void FieldPresenter::present_device(const float* device_field, void* stream) {
   }
 }
 
-void FieldPresenter::present_host(const float* host_field) { m_renderer.upload(host_field); }
+void FieldPresenter::present_host(const float* host_field) {
+  m_renderer.upload(host_field);
+}
 
-unsigned FieldPresenter::render(int w, int h, const gl::FieldStyle& style) { return m_renderer.render(w, h, style); }
+unsigned FieldPresenter::render(int w, int h, const gl::FieldStyle& style) {
+  return m_renderer.render(w, h, style);
+}
 
 void FieldPresenter::abandon_gpu() noexcept {
   // abandon() made the destructors harmless: they free nothing the reset already freed.

@@ -1,6 +1,6 @@
 // field_presenter.h: gets a scalar field (nx x ny floats) from wherever it was computed into GL and draws it
-// colormapped, down the fallback ladder: shared CUDA-GL memory, map/unmap interop, host copy, CPU data. Any lab
-// that shows a field (heat grid, matmul C) uses one, so the ladder lives in one place.
+// colormapped, down the fallback ladder: shared CUDA-GL memory, map/unmap interop, host copy, CPU data. Any
+// lab that shows a field (heat grid, matmul C) uses one, so the ladder lives in one place.
 #pragma once
 
 #include <memory>

@@ -15,7 +15,9 @@ namespace bs {
 
 namespace {
 heat::InitialPattern pattern_of(int i) {
-  return i == 1 ? heat::InitialPattern::Gaussian : i == 2 ? heat::InitialPattern::Noise : heat::InitialPattern::HotSpots;
+  return i == 1   ? heat::InitialPattern::Gaussian
+         : i == 2 ? heat::InitialPattern::Noise
+                  : heat::InitialPattern::HotSpots;
 }
 // On the CPU fallback the live simulation gets at most this much time per frame, so the UI stays responsive.
 constexpr double k_cpu_frame_budget_ms = 25.0;
@@ -36,20 +38,25 @@ HeatLab::HeatLab(LabEnv& env, const HeatLabOptions& opt) : m_env(env), m_present
   m_params.nx = opt.nx;
   m_params.ny = opt.ny;
   m_model.params = m_params;
-  for (int i = 0; i < 2; ++i) m_model.cpu[i].label = heat::cpu_mode_label(i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads);
+  for (int i = 0; i < 2; ++i)
+    m_model.cpu[i].label =
+        heat::cpu_mode_label(i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads);
   rebuild();
 }
 
 HeatLab::~HeatLab() = default;
 
-void HeatLab::set_error(const std::string& msg) { m_model.runtime_error = msg; }
+void HeatLab::set_error(const std::string& msg) {
+  m_model.runtime_error = msg;
+}
 
 void HeatLab::rebuild() {
   m_gpu.reset();
   const bool gpu = m_env.path.path != RenderPath::Cpu;
   m_model.gpu = gpu;
-  m_model.compute_label = gpu ? "GPU: " + m_env.device.name : std::string(heat::cpu_mode_label(heat::CpuMode::AllThreads)) +
-                                                                   " (CPU fallback: " + m_env.path.reason + ")";
+  m_model.compute_label = gpu ? "GPU: " + m_env.device.name
+                              : std::string(heat::cpu_mode_label(heat::CpuMode::AllThreads)) +
+                                    " (CPU fallback: " + m_env.path.reason + ")";
   if (gpu) m_gpu = std::make_unique<heat::GpuSolver>(m_params);
   m_presenter.resize(static_cast<int>(m_params.nx), static_cast<int>(m_params.ny), gpu);
   apply_launch();
@@ -88,7 +95,8 @@ void HeatLab::apply_size() {
   p.nx = m_model.size[0];
   p.ny = m_model.size[1];
   if (p.nx < heat::k_ui_min_size || p.ny < heat::k_ui_min_size) {
-    m_model.param_error = "the live view takes grids from 64x64 to 8192x8192 (smaller ones: blockscope bench heat)";
+    m_model.param_error =
+        "the live view takes grids from 64x64 to 8192x8192 (smaller ones: blockscope bench heat)";
     return;
   }
   if (auto err = heat::validate(p)) {
@@ -165,8 +173,10 @@ void HeatLab::apply_launch() {
 
 void HeatLab::paint(double cx, double cy, float value) {
   const heat::Brush b{cx, cy, m_model.brush_radius, value};
-  if (m_gpu) m_gpu->paint(b);
-  else heat::apply_brush_cpu(m_cpu_field, m_params.nx, m_params.ny, b);
+  if (m_gpu)
+    m_gpu->paint(b);
+  else
+    heat::apply_brush_cpu(m_cpu_field, m_params.nx, m_params.ny, b);
   m_range_lo = std::min(m_range_lo, value);
   m_range_hi = std::max(m_range_hi, value);
   m_dirty = true;
@@ -184,10 +194,12 @@ void HeatLab::simulate(int steps) {
       heat::step_cpu(m_cpu_field.data(), m_cpu_tmp.data(), m_params, heat::CpuMode::AllThreads);
       m_cpu_field.swap(m_cpu_tmp);
       ++done;
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (ms > k_cpu_frame_budget_ms) break;
     }
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     m_samples.push(ms / done);
     m_history.push_back(ms / done);
     steps = done;
@@ -206,8 +218,10 @@ void HeatLab::collect_timings() {
 
 void HeatLab::upload_field() {
   if (!m_dirty) return;
-  if (m_gpu) m_presenter.present_device(m_gpu->device_field(), m_gpu->stream_handle());
-  else m_presenter.present_host(m_cpu_field.data());
+  if (m_gpu)
+    m_presenter.present_device(m_gpu->device_field(), m_gpu->stream_handle());
+  else
+    m_presenter.present_host(m_cpu_field.data());
   m_dirty = false;
 }
 
@@ -236,9 +250,14 @@ void HeatLab::poll_cpu_jobs() {
         v.measured_cells = s.cells;
         v.status.clear();
         break;
-      case CpuJob::State::Cancelled: v.status = "cancelled"; break;
-      case CpuJob::State::Failed: v.status = s.job.error(); break;
-      default: break;
+      case CpuJob::State::Cancelled:
+        v.status = "cancelled";
+        break;
+      case CpuJob::State::Failed:
+        v.status = s.job.error();
+        break;
+      default:
+        break;
     }
   }
 }
@@ -251,7 +270,8 @@ void HeatLab::draw_ui() {
   m_model.warmup_discarded = m_samples.discarded();
   m_model.steps_done = m_steps_done;
   m_model.simulated_time = static_cast<double>(m_steps_done) * m_params.dt;
-  while (m_history.size() > 240) m_history.pop_front();
+  while (m_history.size() > 240)
+    m_history.pop_front();
   m_model.history_x.clear();
   m_model.history_ms.assign(m_history.begin(), m_history.end());
   m_model.history_lo.clear();
@@ -260,7 +280,8 @@ void HeatLab::draw_ui() {
     m_model.history_x.push_back(static_cast<double>(i));
     // Band: p10-p90 over the 15 batches ending here.
     const size_t from = i >= 14 ? i - 14 : 0;
-    const std::vector<double> win(m_history.begin() + static_cast<std::ptrdiff_t>(from), m_history.begin() + static_cast<std::ptrdiff_t>(i + 1));
+    const std::vector<double> win(m_history.begin() + static_cast<std::ptrdiff_t>(from),
+                                  m_history.begin() + static_cast<std::ptrdiff_t>(i + 1));
     const Summary s = summarize(win);
     m_model.history_lo.push_back(s.p10);
     m_model.history_hi.push_back(s.p90);
@@ -282,8 +303,8 @@ void HeatLab::draw_ui() {
     in.colormap = m_model.colormap;
     in.range_min = m_model.range[0];
     in.range_max = m_model.range[1];
-    in.caption = std::to_string(m_params.nx) + "x" + std::to_string(m_params.ny) + " cells, " + to_string(m_env.path.path) +
-                 (m_model.coverage.full() ? "" : ", hatched cells: no thread");
+    in.caption = std::to_string(m_params.nx) + "x" + std::to_string(m_params.ny) + " cells, " +
+                 to_string(m_env.path.path) + (m_model.coverage.full() ? "" : ", hatched cells: no thread");
     const ui::FieldViewResult r = ui::draw_field_view(in);
     m_view_w = r.image_w;
     m_view_h = r.image_h;
@@ -310,8 +331,8 @@ void HeatLab::update() {
       if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
     }
     if (m_actions.measure_copy && m_gpu) {
-      const heat::GpuBench b =
-          heat::bench_gpu(m_params, Dim2{m_model.block[0], m_model.block[1]}, 20, 3, m_model.cells_per_thread);
+      const heat::GpuBench b = heat::bench_gpu(m_params, Dim2{m_model.block[0], m_model.block[1]}, 20, 3,
+                                               m_model.cells_per_thread);
       m_model.copy_gb_per_s = b.copy_gb_per_s;
     }
     if (m_paint) paint(m_paint->x, m_paint->y, m_paint->value);

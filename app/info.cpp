@@ -15,7 +15,8 @@ namespace bs {
 int run_info(const InfoOptions& opt) {
   const auto request = parse_path_request(opt.render_path);
   if (!request) {
-    std::fprintf(stderr, "blockscope: --render-path: '%s' is not one of auto, interop, host, cpu\n", opt.render_path.c_str());
+    std::fprintf(stderr, "blockscope: --render-path: '%s' is not one of auto, interop, host, cpu\n",
+                 opt.render_path.c_str());
     return 2;
   }
   const DeviceInfo d = query_device();
@@ -39,8 +40,8 @@ int run_info(const InfoOptions& opt) {
     return 0;
   }
   const auto& gi = ctx->info();
-  std::printf("GL renderer:   %s\nGL version:    %s\nGL platform:   %s\n", gi.renderer.c_str(), gi.version.c_str(),
-              gi.platform.c_str());
+  std::printf("GL renderer:   %s\nGL version:    %s\nGL platform:   %s\n", gi.renderer.c_str(),
+              gi.version.c_str(), gi.platform.c_str());
   PathDecision p = decide_path(*request, d.available, d.reason, gi.renderer, gi.software());
   if (p.try_interop) {
     // A real registration attempt on a small field buffer: the same test the app makes.

@@ -1,5 +1,5 @@
-// info.h: `blockscope info`: the CUDA device, the GL renderer (through a headless EGL context), and the render
-// path the app would choose here, with the reason.
+// info.h: `blockscope info`: the CUDA device, the GL renderer (through a headless EGL context), and the
+// render path the app would choose here, with the reason.
 #pragma once
 
 #include <string>

@@ -29,7 +29,9 @@ const std::vector<LabEntry>& entries() {
 }
 }  // namespace
 
-std::span<const LabEntry> lab_entries() { return entries(); }
+std::span<const LabEntry> lab_entries() {
+  return entries();
+}
 
 bool is_lab(std::string_view id) {
   return std::any_of(entries().begin(), entries().end(), [&](const LabEntry& e) { return e.id == id; });
@@ -61,7 +63,8 @@ LabArea lab_panel_area() {
   const float top = ImGui::GetFrameHeight();
   const float panel_w = std::min(vp->Size.x * 0.42f, ImGui::GetFontSize() * 36);
   // The bottom row is left to the collapsed Device window.
-  return {vp->Pos.x + vp->Size.x - panel_w, vp->Pos.y + top, panel_w, vp->Size.y - top - ImGui::GetFrameHeight() * 1.5f};
+  return {vp->Pos.x + vp->Size.x - panel_w, vp->Pos.y + top, panel_w,
+          vp->Size.y - top - ImGui::GetFrameHeight() * 1.5f};
 }
 
 }  // namespace bs

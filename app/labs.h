@@ -1,5 +1,5 @@
-// labs.h: the registry of labs the app can open (`--scene <id>`, the lab bar). A lab folder's app/<id>_lab.cpp
-// defines make_<id>_lab; labs.cpp lists it when that file is part of the build.
+// labs.h: the registry of labs the app can open (`--scene <id>`, the lab bar). A lab folder's
+// app/<id>_lab.cpp defines make_<id>_lab; labs.cpp lists it when that file is part of the build.
 #pragma once
 
 #include <memory>

@@ -5,19 +5,26 @@ namespace bs {
 
 const char* to_string(RenderPath p) {
   switch (p) {
-    case RenderPath::Interop: return "CUDA + interop";
-    case RenderPath::HostCopy: return "CUDA + host copy";
-    case RenderPath::Cpu: return "CPU";
+    case RenderPath::Interop:
+      return "CUDA + interop";
+    case RenderPath::HostCopy:
+      return "CUDA + host copy";
+    case RenderPath::Cpu:
+      return "CPU";
   }
   return "?";
 }
 
 const char* cli_name(PathRequest r) {
   switch (r) {
-    case PathRequest::Auto: return "auto";
-    case PathRequest::Interop: return "interop";
-    case PathRequest::Host: return "host";
-    case PathRequest::Cpu: return "cpu";
+    case PathRequest::Auto:
+      return "auto";
+    case PathRequest::Interop:
+      return "interop";
+    case PathRequest::Host:
+      return "host";
+    case PathRequest::Cpu:
+      return "cpu";
   }
   return "?";
 }
@@ -41,7 +48,8 @@ PathDecision decide_path(PathRequest request, bool cuda_available, const std::st
   if (!cuda_available) {
     d.path = RenderPath::Cpu;
     d.reason = "no CUDA device: " + cuda_reason;
-    if (request != PathRequest::Auto) d.reason = std::string("--render-path ") + cli_name(request) + " needs CUDA; " + d.reason;
+    if (request != PathRequest::Auto)
+      d.reason = std::string("--render-path ") + cli_name(request) + " needs CUDA; " + d.reason;
     return d;
   }
   if (request == PathRequest::Host) {
@@ -53,7 +61,8 @@ PathDecision decide_path(PathRequest request, bool cuda_available, const std::st
   // that failure is what the user should see explained.
   d.path = RenderPath::Interop;
   d.try_interop = true;
-  d.reason = request == PathRequest::Interop ? "forced by --render-path interop" : "GL renderer " + gl_renderer + " shares memory with CUDA";
+  d.reason = request == PathRequest::Interop ? "forced by --render-path interop"
+                                             : "GL renderer " + gl_renderer + " shares memory with CUDA";
   (void)gl_software;
   return d;
 }

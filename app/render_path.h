@@ -1,5 +1,5 @@
-// render_path.h: the fallback ladder. 1) CUDA compute + interop, 2) CUDA compute + host copy into the texture,
-// 3) CPU compute. Pure decision logic (no CUDA, no GL calls), so it is unit-tested on any machine.
+// render_path.h: the fallback ladder. 1) CUDA compute + interop, 2) CUDA compute + host copy into the
+// texture, 3) CPU compute. Pure decision logic (no CUDA, no GL calls), so it is unit-tested on any machine.
 #pragma once
 
 #include <optional>
@@ -11,8 +11,8 @@ namespace bs {
 enum class RenderPath { Interop, HostCopy, Cpu };
 enum class PathRequest { Auto, Interop, Host, Cpu };
 
-const char* to_string(RenderPath p);   // "CUDA + interop", ...
-const char* cli_name(PathRequest r);   // "auto", "interop", ...
+const char* to_string(RenderPath p);  // "CUDA + interop", ...
+const char* cli_name(PathRequest r);  // "auto", "interop", ...
 std::optional<PathRequest> parse_path_request(std::string_view s);
 
 struct PathDecision {

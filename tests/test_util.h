@@ -22,7 +22,8 @@ inline const DeviceInfo& device() {
 template <class A, class B>
 double max_abs_diff(const A& a, const B& b) {
   double m = 0;
-  for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(static_cast<double>(a[i]) - static_cast<double>(b[i])));
+  for (size_t i = 0; i < a.size(); ++i)
+    m = std::max(m, std::abs(static_cast<double>(a[i]) - static_cast<double>(b[i])));
   return m;
 }
 
@@ -41,7 +42,7 @@ double rel_l2_error(const A& a, const B& ref) {
 }  // namespace bs::test
 
 // Skips the current test where no CUDA device is usable, saying why (e.g. the driver is missing).
-#define BS_REQUIRE_GPU()                                                                  \
-  do {                                                                                    \
+#define BS_REQUIRE_GPU()                                                                                    \
+  do {                                                                                                      \
     if (!::bs::test::device().available) GTEST_SKIP() << "no CUDA device: " << ::bs::test::device().reason; \
   } while (0)

@@ -24,7 +24,8 @@ std::optional<Colormap> parse_colormap(std::string_view name, std::string_view t
     std::istringstream ls(line);
     Stop s{};
     if (!(ls >> s.t >> s.r >> s.g >> s.b) || s.t < 0 || s.t > 1) {
-      if (error) *error = std::string(name) + ":" + std::to_string(line_no) + ": expected 't r g b' with t in [0, 1]";
+      if (error)
+        *error = std::string(name) + ":" + std::to_string(line_no) + ": expected 't r g b' with t in [0, 1]";
       return std::nullopt;
     }
     stops.push_back(s);
@@ -40,7 +41,8 @@ std::optional<Colormap> parse_colormap(std::string_view name, std::string_view t
   for (int i = 0; i < 256; ++i) {
     const double t = i / 255.0;
     size_t k = 1;
-    while (k + 1 < stops.size() && stops[k].t < t) ++k;
+    while (k + 1 < stops.size() && stops[k].t < t)
+      ++k;
     const Stop& a = stops[k - 1];
     const Stop& b = stops[k];
     const double f = b.t > a.t ? std::clamp((t - a.t) / (b.t - a.t), 0.0, 1.0) : 0.0;

@@ -1,5 +1,5 @@
-// device_panel.h: the device panel (CUDA device, GL context, render path and why) and the always-visible overlay
-// naming the active path.
+// device_panel.h: the device panel (CUDA device, GL context, render path and why) and the always-visible
+// overlay naming the active path.
 #pragma once
 
 #include <string>

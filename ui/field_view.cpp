@@ -46,9 +46,10 @@ FieldViewResult draw_field_view(const FieldViewInput& in) {
   r.image_w = std::max(1, static_cast<int>(w));
   r.image_h = std::max(1, static_cast<int>(h));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  // The output texture is rendered with row 0 at the top of the image already; GL textures start at the bottom,
-  // hence the flipped v coordinates.
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(in.texture)), ImVec2(w, h), ImVec2(0, 1), ImVec2(1, 0));
+  // The output texture is rendered with row 0 at the top of the image already; GL textures start at the
+  // bottom, hence the flipped v coordinates.
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(in.texture)), ImVec2(w, h), ImVec2(0, 1),
+               ImVec2(1, 0));
   if (ImGui::IsItemHovered()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
     r.cell_x = (m.x - origin.x) / w * in.nx;

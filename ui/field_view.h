@@ -1,5 +1,5 @@
-// field_view.h: the window that shows a rendered field image, keeps its aspect ratio, draws the colour bar, and
-// reports where the mouse is in cell coordinates so the lab can paint.
+// field_view.h: the window that shows a rendered field image, keeps its aspect ratio, draws the colour bar,
+// and reports where the mouse is in cell coordinates so the lab can paint.
 #pragma once
 
 #include <optional>
@@ -16,10 +16,10 @@ struct FieldViewInput {
 };
 
 struct FieldViewResult {
-  int image_w = 0, image_h = 0;  // pixel size the image should be rendered at next frame
+  int image_w = 0, image_h = 0;          // pixel size the image should be rendered at next frame
   std::optional<double> cell_x, cell_y;  // mouse position in cells, when over the image
-  bool paint_hot = false;   // left button held over the image
-  bool paint_cold = false;  // right button held
+  bool paint_hot = false;                // left button held over the image
+  bool paint_cold = false;               // right button held
 };
 
 // Draws inside the current window (call between Begin/End).

@@ -23,7 +23,8 @@ void physics_section(HeatPanelModel& m, HeatPanelActions& a) {
   ImGui::Combo("##pattern", &m.pattern, patterns, 3);
   ImGui::SameLine();
   if (ImGui::Button("Apply")) a.apply_size = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rebuild the grid at this size (64..8192 each side, any size)");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Rebuild the grid at this size (64..8192 each side, any size)");
   for (int v : {256, 1000, 2048, 4096, 8192}) {
     char label[16];
     std::snprintf(label, sizeof label, "%d", v);
@@ -83,8 +84,8 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
   bool changed = false;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
   changed |= ImGui::InputInt2("blockDim x, y", m.block);
-  for (auto [bx, by] : {std::pair{32, 8}, std::pair{16, 16}, std::pair{32, 32}, std::pair{64, 4}, std::pair{8, 8},
-                        std::pair{256, 1}}) {
+  for (auto [bx, by] : {std::pair{32, 8}, std::pair{16, 16}, std::pair{32, 32}, std::pair{64, 4},
+                        std::pair{8, 8}, std::pair{256, 1}}) {
     char label[16];
     std::snprintf(label, sizeof label, "%dx%d", bx, by);
     if (ImGui::SmallButton(label)) {
@@ -103,8 +104,10 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
       changed = true;
     }
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Thread (x, y) computes cells (x, y*C) .. (x, y*C + C-1).\nMore cells per thread keep more loads in "
-                        "flight: the\nstencil gets closer to the memory system's real ceiling.");
+      ImGui::SetTooltip(
+          "Thread (x, y) computes cells (x, y*C) .. (x, y*C + C-1).\nMore cells per thread keep more loads "
+          "in "
+          "flight: the\nstencil gets closer to the memory system's real ceiling.");
   }
   changed |= ImGui::Checkbox("set grid by hand", &m.manual_grid);
   if (m.manual_grid) {
@@ -118,8 +121,8 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
     }
   } else {
     ImGui::SameLine();
-    ImGui::TextDisabled("grid = ceil(n / (block x cells)) = %lldx%lld", static_cast<long long>(m.default_grid.x),
-                        static_cast<long long>(m.default_grid.y));
+    ImGui::TextDisabled("grid = ceil(n / (block x cells)) = %lldx%lld",
+                        static_cast<long long>(m.default_grid.x), static_cast<long long>(m.default_grid.y));
   }
   if (changed) a.launch_changed = true;
   error_text(m.launch_error);
@@ -128,9 +131,10 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
     if (m.coverage.full()) {
       ImGui::TextDisabled("every cell has a thread");
     } else {
-      ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.8f, 1.0f), "%lld cells have no thread (hatched): the grid covers %lldx%lld",
-                         static_cast<long long>(m.coverage.uncovered_cells), static_cast<long long>(m.coverage.covered_x),
-                         static_cast<long long>(m.coverage.covered_y));
+      ImGui::TextColored(
+          ImVec4(1.0f, 0.4f, 0.8f, 1.0f), "%lld cells have no thread (hatched): the grid covers %lldx%lld",
+          static_cast<long long>(m.coverage.uncovered_cells), static_cast<long long>(m.coverage.covered_x),
+          static_cast<long long>(m.coverage.covered_y));
     }
   }
 }
@@ -138,7 +142,8 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
 void view_section(HeatPanelModel& m) {
   const auto& maps = builtin_colormaps();
   std::vector<const char*> names;
-  for (const auto& c : maps) names.push_back(c.name.c_str());
+  for (const auto& c : maps)
+    names.push_back(c.name.c_str());
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ImGui::Combo("colormap", &m.colormap, names.data(), static_cast<int>(names.size()));
   ImGui::SameLine();
@@ -149,7 +154,8 @@ void view_section(HeatPanelModel& m) {
   }
   ImGui::Checkbox("show block boundaries", &m.block_lines);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  ImGui::SliderFloat("brush radius", &m.brush_radius, 1.0f, 200.0f, "%.0f cells", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("brush radius", &m.brush_radius, 1.0f, 200.0f, "%.0f cells",
+                     ImGuiSliderFlags_Logarithmic);
   ImGui::TextDisabled("paint: left drag = heat (%.2g), right drag = cold (%.2g)", m.brush_hot, m.brush_cold);
 }
 
@@ -159,12 +165,14 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
   if (m.step_ms.count > 0) {
     const double mcells = cells / (m.step_ms.median * 1e-3) / 1e6;
     const double gbs = 8.0 * cells / (m.step_ms.median * 1e-3) / 1e9;
-    ImGui::Text("per step: median %.4f ms  (p10 %.4f, p90 %.4f, n=%zu)", m.step_ms.median, m.step_ms.p10, m.step_ms.p90,
-                m.step_ms.count);
+    ImGui::Text("per step: median %.4f ms  (p10 %.4f, p90 %.4f, n=%zu)", m.step_ms.median, m.step_ms.p10,
+                m.step_ms.p90, m.step_ms.count);
     ImGui::Text("%.0f Mcell/s   %.1f GB/s effective (8 B/cell/step)", mcells, gbs);
     if (m.copy_gb_per_s > 0)
-      ImGui::Text("= %.0f%% of the copy kernel's %.0f GB/s on this GPU", 100.0 * gbs / m.copy_gb_per_s, m.copy_gb_per_s);
-    ImGui::TextDisabled("first batch %.3f ms/step and %zu warm-up batches excluded", m.first_step_ms, m.warmup_discarded);
+      ImGui::Text("= %.0f%% of the copy kernel's %.0f GB/s on this GPU", 100.0 * gbs / m.copy_gb_per_s,
+                  m.copy_gb_per_s);
+    ImGui::TextDisabled("first batch %.3f ms/step and %zu warm-up batches excluded", m.first_step_ms,
+                        m.warmup_discarded);
   } else {
     ImGui::TextDisabled("no timings yet (run the simulation)");
   }
@@ -193,7 +201,8 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
         ImGui::Text(": %.3f ms/step%s", *c.ms_per_step, stale ? " (other grid size)" : "");
         if (!stale && m.step_ms.count > 0 && m.gpu) {
           ImGui::SameLine();
-          ImGui::TextColored(ImVec4(0.4f, 1.0f, 0.5f, 1.0f), "GPU speedup x%.1f", *c.ms_per_step / m.step_ms.median);
+          ImGui::TextColored(ImVec4(0.4f, 1.0f, 0.5f, 1.0f), "GPU speedup x%.1f",
+                             *c.ms_per_step / m.step_ms.median);
         }
       }
       if (!c.status.empty()) {
@@ -205,8 +214,12 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
   }
 
   section_title("recent per-step times");
-  const PlotSeries s{.label = "ms/step (median, p10-p90 band)", .x = m.history_x, .y = m.history_ms,
-                     .color = IM_COL32(255, 170, 60, 255), .y_lo = m.history_lo, .y_hi = m.history_hi};
+  const PlotSeries s{.label = "ms/step (median, p10-p90 band)",
+                     .x = m.history_x,
+                     .y = m.history_ms,
+                     .color = IM_COL32(255, 170, 60, 255),
+                     .y_lo = m.history_lo,
+                     .y_hi = m.history_hi};
   PlotAxes axes{.x_label = "batch", .y_label = "ms per step"};
   plot_lines("heat_timing", ImVec2(0, ImGui::GetFontSize() * 9), axes, std::span(&s, 1));
 }

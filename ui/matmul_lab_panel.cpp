@@ -95,7 +95,6 @@ const ImVec4 k_red(1.0f, 0.45f, 0.4f, 1.0f);
 const ImVec4 k_green(0.4f, 1.0f, 0.5f, 1.0f);
 const ImVec4 k_amber(1.0f, 0.8f, 0.3f, 1.0f);
 
-
 const LadderRow* find_row(const std::vector<LadderRow>& rows, const std::string& name) {
   for (const auto& r : rows)
     if (r.name == name) return &r;

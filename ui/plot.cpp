@@ -22,7 +22,8 @@ std::vector<double> nice_ticks(double lo, double hi, int target, bool log_scale)
   const double mag = std::pow(10.0, std::floor(std::log10(raw)));
   const double norm = raw / mag;
   const double step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
-  for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) ticks.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
+  for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step)
+    ticks.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
   return ticks;
 }
 
@@ -30,11 +31,16 @@ std::string format_tick(double v) {
   char buf[32];
   const double a = std::abs(v);
   if (a == 0) return "0";
-  if (a >= 1e9) std::snprintf(buf, sizeof buf, "%gG", v / 1e9);
-  else if (a >= 1e6) std::snprintf(buf, sizeof buf, "%gM", v / 1e6);
-  else if (a >= 1e4) std::snprintf(buf, sizeof buf, "%gk", v / 1e3);
-  else if (a >= 1e-3) std::snprintf(buf, sizeof buf, "%.4g", v);
-  else std::snprintf(buf, sizeof buf, "%.1e", v);
+  if (a >= 1e9)
+    std::snprintf(buf, sizeof buf, "%gG", v / 1e9);
+  else if (a >= 1e6)
+    std::snprintf(buf, sizeof buf, "%gM", v / 1e6);
+  else if (a >= 1e4)
+    std::snprintf(buf, sizeof buf, "%gk", v / 1e3);
+  else if (a >= 1e-3)
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.1e", v);
   return buf;
 }
 
@@ -50,7 +56,9 @@ struct Range {
   bool valid() const { return lo <= hi; }
 };
 
-double to_axis(double v, bool log_scale) { return log_scale ? std::log10(v) : v; }
+double to_axis(double v, bool log_scale) {
+  return log_scale ? std::log10(v) : v;
+}
 }  // namespace
 
 bool plot_lines(const char* id, ImVec2 size, const PlotAxes& axes, std::span<const PlotSeries> series) {
@@ -110,7 +118,8 @@ bool plot_lines(const char* id, ImVec2 size, const PlotAxes& axes, std::span<con
     dl->AddText(ImVec2(x - ImGui::CalcTextSize(s.c_str()).x * 0.5f, plot_max.y + 2), text, s.c_str());
   }
   if (!axes.x_label.empty())
-    dl->AddText(ImVec2((plot_min.x + plot_max.x - ImGui::CalcTextSize(axes.x_label.c_str()).x) * 0.5f, plot_max.y + fh + 2),
+    dl->AddText(ImVec2((plot_min.x + plot_max.x - ImGui::CalcTextSize(axes.x_label.c_str()).x) * 0.5f,
+                       plot_max.y + fh + 2),
                 text, axes.x_label.c_str());
   dl->AddRect(plot_min, plot_max, grid);
 
@@ -141,7 +150,8 @@ bool plot_lines(const char* id, ImVec2 size, const PlotAxes& axes, std::span<con
   float ly = plot_min.y + 4;
   for (const auto& s : series) {
     if (s.label.empty()) continue;
-    dl->AddRectFilled(ImVec2(plot_min.x + 6, ly + fh * 0.3f), ImVec2(plot_min.x + 16, ly + fh * 0.7f), s.color);
+    dl->AddRectFilled(ImVec2(plot_min.x + 6, ly + fh * 0.3f), ImVec2(plot_min.x + 16, ly + fh * 0.7f),
+                      s.color);
     dl->AddText(ImVec2(plot_min.x + 20, ly), text, s.label.c_str());
     ly += fh + 2;
   }
@@ -150,7 +160,8 @@ bool plot_lines(const char* id, ImVec2 size, const PlotAxes& axes, std::span<con
   if (hovered) {
     const ImVec2 m = ImGui::GetIO().MousePos;
     if (m.x >= plot_min.x && m.x <= plot_max.x) {
-      dl->AddLine(ImVec2(m.x, plot_min.y), ImVec2(m.x, plot_max.y), ImGui::GetColorU32(ImGuiCol_TextDisabled));
+      dl->AddLine(ImVec2(m.x, plot_min.y), ImVec2(m.x, plot_max.y),
+                  ImGui::GetColorU32(ImGuiCol_TextDisabled));
       std::string tip;
       for (const auto& s : series) {
         const size_t n = std::min(s.x.size(), s.y.size());
@@ -170,8 +181,8 @@ bool plot_lines(const char* id, ImVec2 size, const PlotAxes& axes, std::span<con
       }
       if (!tip.empty()) {
         tip.pop_back();
-        ImGui::SetTooltip("%s%s%s", axes.y_label.empty() ? "" : axes.y_label.c_str(), axes.y_label.empty() ? "" : "\n",
-                          tip.c_str());
+        ImGui::SetTooltip("%s%s%s", axes.y_label.empty() ? "" : axes.y_label.c_str(),
+                          axes.y_label.empty() ? "" : "\n", tip.c_str());
       }
     }
   }

@@ -1,5 +1,5 @@
-// plot.h: a small line-plot widget drawn with ImGui's draw lists (ImPlot is not packaged here): several series,
-// linear or log axes, a legend, a hover read-out, optional 10th-90th percentile bands.
+// plot.h: a small line-plot widget drawn with ImGui's draw lists (ImPlot is not packaged here): several
+// series, linear or log axes, a legend, a hover read-out, optional 10th-90th percentile bands.
 #pragma once
 
 #include <imgui.h>

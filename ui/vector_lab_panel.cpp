@@ -349,10 +349,10 @@ void cpu_section(VectorPanelModel& m, VectorPanelActions& a) {
   }
   if (!m.runs.empty() && m.cpu[1].ms && m.runs.back().n == m.cpu[1].n) {
     const GpuRunView& g = m.runs.back();
-    wrapped_text("GPU at the same N: kernel " + fmt_ms(g.kernel_ms) + ", with copies " + fmt_ms(g.total.median) +
-                " (" + (g.total.median < m.cpu[1].ms->median ? "faster" : "slower") +
-                " than all CPU threads)",
-            ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrapped_text("GPU at the same N: kernel " + fmt_ms(g.kernel_ms) + ", with copies " +
+                     fmt_ms(g.total.median) + " (" +
+                     (g.total.median < m.cpu[1].ms->median ? "faster" : "slower") + " than all CPU threads)",
+                 ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   }
 }
 
@@ -594,13 +594,14 @@ void sweep_view(VectorPanelModel& m, VectorPanelActions& a) {
   plot_lines("##sweep", ImVec2(0, plot_h), axes, series);
   if (s.gpu_ran) {
     wrapped_text("GPU with copies vs all CPU threads: " + s.total_vs_cpu_all.text() +
-                ";  vs 1 CPU thread: " + s.total_vs_cpu1.text(),
-            ImGui::GetStyleColorVec4(ImGuiCol_Text));
-    wrapped_text("GPU kernel alone vs all CPU threads: " + s.kernel_vs_cpu_all.text() + " (" + s.gpu_name + ")",
-            ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+                     ";  vs 1 CPU thread: " + s.total_vs_cpu1.text(),
+                 ImGui::GetStyleColorVec4(ImGuiCol_Text));
+    wrapped_text(
+        "GPU kernel alone vs all CPU threads: " + s.kernel_vs_cpu_all.text() + " (" + s.gpu_name + ")",
+        ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   } else {
     advice_text("CPU rows only: the GPU rows and the crossover need a CUDA device (" +
-              (s.gpu_skipped_reason.empty() ? m.gpu_missing : s.gpu_skipped_reason) + ")");
+                (s.gpu_skipped_reason.empty() ? m.gpu_missing : s.gpu_skipped_reason) + ")");
   }
 }
 

@@ -19,8 +19,12 @@ void wrapped_text(const std::string& s, const ImVec4& colour) {
   ImGui::PopStyleColor();
 }
 
-void error_text(const std::string& s) { wrapped_text(s, ImVec4(1.0f, 0.45f, 0.4f, 1.0f)); }
+void error_text(const std::string& s) {
+  wrapped_text(s, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+}
 
-void advice_text(const std::string& s) { wrapped_text(s, ImVec4(1.0f, 0.8f, 0.3f, 1.0f)); }
+void advice_text(const std::string& s) {
+  wrapped_text(s, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
+}
 
 }  // namespace bs::ui

@@ -27,15 +27,15 @@ bool is_sticky_cuda_error(cudaError_t err) {
 void throw_cuda_error(cudaError_t err, const char* expr, const char* file, int line) {
   const bool sticky = is_sticky_cuda_error(err);
   if (!sticky) (void)cudaGetLastError();  // clear the non-sticky error so later calls start clean
-  std::string msg = std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err) + " (in " + expr + " at " +
-                    file + ":" + std::to_string(line) + ")";
+  std::string msg = std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err) + " (in " + expr +
+                    " at " + file + ":" + std::to_string(line) + ")";
   if (sticky) msg += " [the CUDA context is lost until the device is reset]";
   throw GpuError(msg, static_cast<int>(err), sticky);
 }
 
 void log_cuda_error(cudaError_t err, const char* expr, const char* file, int line) {
-  std::fprintf(stderr, "blockscope: %s: %s (in %s at %s:%d)\n", cudaGetErrorName(err), cudaGetErrorString(err), expr,
-               file, line);
+  std::fprintf(stderr, "blockscope: %s: %s (in %s at %s:%d)\n", cudaGetErrorName(err),
+               cudaGetErrorString(err), expr, file, line);
 }
 
 }  // namespace bs

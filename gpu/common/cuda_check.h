@@ -1,5 +1,6 @@
 // cuda_check.h: error-checking macros for CUDA runtime calls (gpu/ only; includes cuda_runtime.h).
-// BS_CUDA_CHECK throws bs::GpuError with the call's text, file and line; BS_CUDA_LOG only logs (for destructors).
+// BS_CUDA_CHECK throws bs::GpuError with the call's text, file and line; BS_CUDA_LOG only logs (for
+// destructors).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,15 +20,15 @@ void log_cuda_error(cudaError_t err, const char* expr, const char* file, int lin
 
 }  // namespace bs
 
-#define BS_CUDA_CHECK(expr)                                                            \
-  do {                                                                                 \
-    cudaError_t bs_err_ = (expr);                                                      \
+#define BS_CUDA_CHECK(expr)                                                                 \
+  do {                                                                                      \
+    cudaError_t bs_err_ = (expr);                                                           \
     if (bs_err_ != cudaSuccess) ::bs::throw_cuda_error(bs_err_, #expr, __FILE__, __LINE__); \
   } while (0)
 
-#define BS_CUDA_LOG(expr)                                                            \
-  do {                                                                               \
-    cudaError_t bs_err_ = (expr);                                                    \
+#define BS_CUDA_LOG(expr)                                                                 \
+  do {                                                                                    \
+    cudaError_t bs_err_ = (expr);                                                         \
     if (bs_err_ != cudaSuccess) ::bs::log_cuda_error(bs_err_, #expr, __FILE__, __LINE__); \
   } while (0)
 

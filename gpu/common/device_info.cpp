@@ -36,12 +36,15 @@ DeviceLimits current_device_limits() {
   l.max_grid_x = get(cudaDevAttrMaxGridDimX);
   l.max_grid_y = get(cudaDevAttrMaxGridDimY);
   l.warp_size = get(cudaDevAttrWarpSize);
-  // Attribute queries do not touch the context; a cheap runtime call that does makes a lost context show here.
+  // Attribute queries do not touch the context; a cheap runtime call that does makes a lost context show
+  // here.
   BS_CUDA_CHECK(cudaFree(nullptr));
   return l;
 }
 
-std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+std::string version_string(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
 
 DeviceInfo query_device(int index) {
   DeviceInfo d;
@@ -65,7 +68,8 @@ DeviceInfo query_device(int index) {
   cudaDeviceProp p{};
   err = cudaGetDeviceProperties(&p, index);
   if (err == cudaSuccess) err = cudaSetDevice(index);
-  if (err == cudaSuccess) err = cudaFree(nullptr);  // creates the context: fails early if the device is unusable
+  if (err == cudaSuccess)
+    err = cudaFree(nullptr);  // creates the context: fails early if the device is unusable
   if (err != cudaSuccess) {
     d.reason = std::string(cudaGetErrorString(err)) + " (" + cudaGetErrorName(err) + ")";
     (void)cudaGetLastError();
@@ -114,7 +118,9 @@ double peak_fp32_gflops(const DeviceInfo& d) {
   return 2.0 * d.sm_count * fp32_lanes_per_sm(d.cc_major, d.cc_minor) * (d.clock_khz * 1e3) / 1e9;
 }
 
-double peak_dram_gbs(const DeviceInfo& d) { return 2.0 * (d.mem_clock_khz * 1e3) * (d.mem_bus_bits / 8.0) / 1e9; }
+double peak_dram_gbs(const DeviceInfo& d) {
+  return 2.0 * (d.mem_clock_khz * 1e3) * (d.mem_bus_bits / 8.0) / 1e9;
+}
 
 }  // namespace bs
 

@@ -10,7 +10,8 @@ namespace bs {
 
 struct DeviceInfo {
   bool available = false;
-  std::string reason;  // why no device is usable, e.g. "CUDA driver version is insufficient for CUDA runtime version"
+  std::string
+      reason;  // why no device is usable, e.g. "CUDA driver version is insufficient for CUDA runtime version"
   int index = -1;
   std::string name;
   int cc_major = 0, cc_minor = 0;

@@ -5,7 +5,9 @@
 namespace bs {
 
 namespace {
-__global__ void wild_store(float* p) { p[threadIdx.x * 1000003u] = 1.0f; }
+__global__ void wild_store(float* p) {
+  p[threadIdx.x * 1000003u] = 1.0f;
+}
 }  // namespace
 
 void inject_illegal_address() {

@@ -1,4 +1,5 @@
-// gpu_error.h: the exception type for GPU failures, visible to code that never includes CUDA headers (app/, ui/).
+// gpu_error.h: the exception type for GPU failures, visible to code that never includes CUDA headers (app/,
+// ui/).
 #pragma once
 
 #include <stdexcept>
@@ -6,11 +7,13 @@
 
 namespace bs {
 
-// Thrown by every GPU host call that fails. `sticky` marks errors that poison the CUDA context (illegal address,
-// launch failure, ...): after one, every later call fails until the device is reset and all resources rebuilt.
+// Thrown by every GPU host call that fails. `sticky` marks errors that poison the CUDA context (illegal
+// address, launch failure, ...): after one, every later call fails until the device is reset and all
+// resources rebuilt.
 class GpuError : public std::runtime_error {
  public:
-  GpuError(const std::string& what, int code, bool sticky) : std::runtime_error(what), m_code(code), m_sticky(sticky) {}
+  GpuError(const std::string& what, int code, bool sticky)
+      : std::runtime_error(what), m_code(code), m_sticky(sticky) {}
   int code() const { return m_code; }
   bool sticky() const { return m_sticky; }
 

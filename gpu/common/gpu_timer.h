@@ -1,5 +1,5 @@
-// gpu_timer.h: times work on a stream with CUDA events and reads the results later with cudaEventQuery, so the
-// frame loop never stalls waiting for the GPU. (Internal to gpu/: includes CUDA headers.)
+// gpu_timer.h: times work on a stream with CUDA events and reads the results later with cudaEventQuery, so
+// the frame loop never stalls waiting for the GPU. (Internal to gpu/: includes CUDA headers.)
 #pragma once
 
 #include <deque>

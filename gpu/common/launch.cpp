@@ -19,14 +19,17 @@ Coverage coverage_of(Dim2 grid, Dim2 block, Dim2 domain) {
   return c;
 }
 
-std::string to_string(Dim2 d) { return std::to_string(d.x) + "x" + std::to_string(d.y); }
+std::string to_string(Dim2 d) {
+  return std::to_string(d.x) + "x" + std::to_string(d.y);
+}
 
 std::optional<std::string> validate_block(Dim2 block, const DeviceLimits& lim) {
   if (block.x <= 0 || block.y <= 0)
     return "block " + to_string(block) + " is empty: blockDim.x and blockDim.y must be at least 1";
   if (block.count() > lim.max_threads_per_block)
-    return "x*y = " + std::to_string(block.x) + "*" + std::to_string(block.y) + " = " + std::to_string(block.count()) +
-           " > " + std::to_string(lim.max_threads_per_block) + " threads per block, the most one block may hold";
+    return "x*y = " + std::to_string(block.x) + "*" + std::to_string(block.y) + " = " +
+           std::to_string(block.count()) + " > " + std::to_string(lim.max_threads_per_block) +
+           " threads per block, the most one block may hold";
   if (block.x > lim.max_block_x)
     return "blockDim.x = " + std::to_string(block.x) + " > " + std::to_string(lim.max_block_x) +
            ", the largest x a block may have on this device";
@@ -40,7 +43,8 @@ std::optional<std::string> validate_grid(Dim2 grid, const DeviceLimits& lim) {
   if (grid.x <= 0 || grid.y <= 0)
     return "grid " + to_string(grid) + " is empty: gridDim.x and gridDim.y must be at least 1";
   if (grid.x > lim.max_grid_x)
-    return "gridDim.x = " + std::to_string(grid.x) + " > " + std::to_string(lim.max_grid_x) + ", the device's limit";
+    return "gridDim.x = " + std::to_string(grid.x) + " > " + std::to_string(lim.max_grid_x) +
+           ", the device's limit";
   if (grid.y > lim.max_grid_y)
     return "gridDim.y = " + std::to_string(grid.y) + " > " + std::to_string(lim.max_grid_y) +
            ", the device's limit for y (use x for long 1-D grids)";
@@ -74,7 +78,8 @@ ParsedDim2 parse_dim2(std::string_view text, std::string_view what) {
   std::optional<int64_t> y = int64_t{1};
   if (sep != std::string_view::npos) y = parse_int(text.substr(sep + 1));
   if (!x || !y) {
-    r.error = std::string(what) + ": '" + std::string(text) + "' is not of the form XxY (two whole numbers, e.g. 32x8)";
+    r.error = std::string(what) + ": '" + std::string(text) +
+              "' is not of the form XxY (two whole numbers, e.g. 32x8)";
     return r;
   }
   r.value = Dim2{*x, *y};

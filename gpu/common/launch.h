@@ -16,8 +16,8 @@ struct Dim2 {
   int64_t count() const { return x * y; }
 };
 
-// The per-block and per-grid limits that decide whether a launch is legal. Defaults are those of every GPU from
-// compute capability 3.0 on; DeviceInfo fills in the real values.
+// The per-block and per-grid limits that decide whether a launch is legal. Defaults are those of every GPU
+// from compute capability 3.0 on; DeviceInfo fills in the real values.
 struct DeviceLimits {
   int64_t max_threads_per_block = 1024;
   int64_t max_block_x = 1024;
@@ -27,7 +27,9 @@ struct DeviceLimits {
   int warp_size = 32;
 };
 
-constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+constexpr int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 // The grid that covers `domain` with blocks of `block` (ceil-division; an empty domain gives an empty grid).
 Dim2 covering_grid(Dim2 block, Dim2 domain);

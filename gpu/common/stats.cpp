@@ -35,7 +35,8 @@ void RollingSamples::push(double v) {
   if (m_seen++ == 0) m_first = v;
   if (m_seen <= m_warmup) return;
   m_values.push_back(v);
-  while (m_values.size() > m_capacity) m_values.pop_front();
+  while (m_values.size() > m_capacity)
+    m_values.pop_front();
 }
 
 void RollingSamples::clear() {

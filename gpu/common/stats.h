@@ -1,4 +1,5 @@
-// stats.h: summaries of timing samples (median and 10th/90th percentiles) and a rolling window of recent ones.
+// stats.h: summaries of timing samples (median and 10th/90th percentiles) and a rolling window of recent
+// ones.
 #pragma once
 
 #include <cstddef>

@@ -50,18 +50,21 @@ std::vector<float> make_gaussian(const Params& p, double sigma_cells, double amp
 struct Brush {
   double cx = 0, cy = 0;  // cell coordinates
   double radius = 8;
-  float value = 1.0f;     // target temperature
+  float value = 1.0f;  // target temperature
 };
 void apply_brush_cpu(std::vector<float>& field, int64_t nx, int64_t ny, const Brush& b);
 
-// Coarsening: each thread computes `cells_per_thread` cells down its column (1, 2, 4 or 8). The region one block
-// covers is then block.x by block.y * cells_per_thread cells.
+// Coarsening: each thread computes `cells_per_thread` cells down its column (1, 2, 4 or 8). The region one
+// block covers is then block.x by block.y * cells_per_thread cells.
 constexpr int k_cells_per_thread_choices[] = {1, 2, 4, 8};
 constexpr int k_default_cells_per_thread = 8;
 std::optional<std::string> validate_cells_per_thread(int c);
-inline Dim2 cells_of(Dim2 block, int cells_per_thread) { return {block.x, block.y * cells_per_thread}; }
+inline Dim2 cells_of(Dim2 block, int cells_per_thread) {
+  return {block.x, block.y * cells_per_thread};
+}
 
-// --- CPU baselines ----------------------------------------------------------------------------------------------
+// --- CPU baselines
+// ----------------------------------------------------------------------------------------------
 enum class CpuMode { OneThread, AllThreads };
 const char* cpu_mode_label(CpuMode m);  // "CPU, 1 thread" / "CPU, all N threads (OpenMP)"
 int cpu_thread_count();
@@ -73,9 +76,10 @@ void run_cpu(std::vector<float>& field, const Params& p, int steps, CpuMode mode
 
 double total_heat(const std::vector<float>& field);
 
-// --- GPU solver --------------------------------------------------------------------------------------------------
-// Owns the device buffers and a stream. All methods throw bs::GpuError on CUDA failure and bs::InvalidRequest on
-// a launch configuration the device cannot run.
+// --- GPU solver
+// -------------------------------------------------------------------------------------------------- Owns the
+// device buffers and a stream. All methods throw bs::GpuError on CUDA failure and bs::InvalidRequest on a
+// launch configuration the device cannot run.
 class GpuSolver {
  public:
   explicit GpuSolver(const Params& p);
@@ -118,14 +122,15 @@ class GpuSolver {
   std::unique_ptr<Impl> m;
 };
 
-// --- Benchmark ---------------------------------------------------------------------------------------------------
+// --- Benchmark
+// ---------------------------------------------------------------------------------------------------
 struct BenchRow {
-  std::string variant;   // "GPU stencil", "CPU, 1 thread", ...
-  std::string device;    // GPU or CPU name
+  std::string variant;  // "GPU stencil", "CPU, 1 thread", ...
+  std::string device;   // GPU or CPU name
   double ms_per_step = 0;
   double p10 = 0, p90 = 0;
   double mcells_per_s = 0;
-  double gb_per_s = 0;   // effective: 8 bytes per cell per step (one read, one write)
+  double gb_per_s = 0;  // effective: 8 bytes per cell per step (one read, one write)
   int steps = 0;
   std::string note;
 };

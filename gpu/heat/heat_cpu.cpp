@@ -14,11 +14,14 @@
 
 namespace bs::heat {
 
-float max_stable_dt(float alpha, float dx) { return dx * dx / (4.0f * alpha); }
+float max_stable_dt(float alpha, float dx) {
+  return dx * dx / (4.0f * alpha);
+}
 
 std::optional<std::string> validate(const Params& p) {
   if (p.nx < k_min_size || p.ny < k_min_size)
-    return "grid " + std::to_string(p.nx) + "x" + std::to_string(p.ny) + " is empty: both sides must be at least 1";
+    return "grid " + std::to_string(p.nx) + "x" + std::to_string(p.ny) +
+           " is empty: both sides must be at least 1";
   if (p.nx > k_max_size || p.ny > k_max_size)
     return "grid " + std::to_string(p.nx) + "x" + std::to_string(p.ny) + " is larger than " +
            std::to_string(k_max_size) + "x" + std::to_string(k_max_size) + ", the largest the heat lab runs";
@@ -28,7 +31,8 @@ std::optional<std::string> validate(const Params& p) {
   const float limit = max_stable_dt(p.alpha, p.dx);
   // A hair of tolerance so that dt typed as exactly the limit is accepted despite rounding.
   if (p.dt > limit * (1.0f + 1e-6f))
-    return "dt = " + std::to_string(p.dt) + " exceeds the stability limit dx^2/(4 alpha) = " + std::to_string(limit) +
+    return "dt = " + std::to_string(p.dt) +
+           " exceeds the stability limit dx^2/(4 alpha) = " + std::to_string(limit) +
            ": the explicit scheme would blow up (r = alpha dt/dx^2 = " + std::to_string(p.r()) + " > 0.25)";
   return std::nullopt;
 }
@@ -48,7 +52,8 @@ std::vector<float> make_initial(const Params& p, InitialPattern pattern, uint32_
     case InitialPattern::Noise: {
       std::mt19937 rng(seed);
       std::uniform_real_distribution<float> u(0.05f, 1.0f);
-      for (auto& v : f) v = u(rng);
+      for (auto& v : f)
+        v = u(rng);
       return f;
     }
     case InitialPattern::HotSpots:
@@ -61,7 +66,8 @@ std::vector<float> make_initial(const Params& p, InitialPattern pattern, uint32_
         float t;
       };
       std::vector<Spot> spots(7);
-      for (auto& s : spots) s = {ux(rng) * sx, ux(rng) * sy, ur(rng) * std::min(sx, sy) + 1.0, static_cast<float>(ut(rng))};
+      for (auto& s : spots)
+        s = {ux(rng) * sx, ux(rng) * sy, ur(rng) * std::min(sx, sy) + 1.0, static_cast<float>(ut(rng))};
       for (int64_t y = 0; y < p.ny; ++y)
         for (int64_t x = 0; x < p.nx; ++x) {
           float v = 0.25f + 0.1f * static_cast<float>(y) / static_cast<float>(p.ny);
@@ -100,7 +106,9 @@ void apply_brush_cpu(std::vector<float>& field, int64_t nx, int64_t ny, const Br
     }
 }
 
-int cpu_thread_count() { return omp_get_max_threads(); }
+int cpu_thread_count() {
+  return omp_get_max_threads();
+}
 
 const char* cpu_mode_label(CpuMode m) {
   static const std::string all = "CPU, all " + std::to_string(omp_get_max_threads()) + " threads (OpenMP)";
@@ -129,9 +137,11 @@ inline void step_row(const float* in, float* out, const Params& p, int64_t y) {
   };
   edge(0);
   if (up && down) {
-    for (int64_t x = 1; x + 1 < nx; ++x) o[x] = stencil_update(row[x], row[x - 1], row[x + 1], up[x], down[x], r);
+    for (int64_t x = 1; x + 1 < nx; ++x)
+      o[x] = stencil_update(row[x], row[x - 1], row[x + 1], up[x], down[x], r);
   } else {
-    for (int64_t x = 1; x + 1 < nx; ++x) o[x] = stencil_update(row[x], row[x - 1], row[x + 1], north(x), south(x), r);
+    for (int64_t x = 1; x + 1 < nx; ++x)
+      o[x] = stencil_update(row[x], row[x - 1], row[x + 1], north(x), south(x), r);
   }
   if (nx > 1) edge(nx - 1);
 }
@@ -140,10 +150,12 @@ inline void step_row(const float* in, float* out, const Params& p, int64_t y) {
 
 void step_cpu(const float* in, float* out, const Params& p, CpuMode mode) {
   if (mode == CpuMode::OneThread) {
-    for (int64_t y = 0; y < p.ny; ++y) step_row(in, out, p, y);
+    for (int64_t y = 0; y < p.ny; ++y)
+      step_row(in, out, p, y);
   } else {
 #pragma omp parallel for schedule(static)
-    for (int64_t y = 0; y < p.ny; ++y) step_row(in, out, p, y);
+    for (int64_t y = 0; y < p.ny; ++y)
+      step_row(in, out, p, y);
   }
 }
 

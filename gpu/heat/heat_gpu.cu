@@ -15,12 +15,13 @@ namespace bs::heat {
 namespace {
 
 // Thread (x, y) updates the C cells (x, y*C) .. (x, y*C + C - 1): with C = 1 this is the textbook kernel, one
-// thread per cell. Out-of-domain threads (the ragged edge of a covering grid) return at once. The C + 2 loads of
-// a thread's column are independent, so a thread keeps several DRAM requests in flight: the textbook kernel's one
-// 4-byte load per thread is too little to cover memory latency on a large GPU. West and east neighbours hit
-// L1 (the warp loaded those lines), so DRAM still sees about one read and one write per cell.
+// thread per cell. Out-of-domain threads (the ragged edge of a covering grid) return at once. The C + 2 loads
+// of a thread's column are independent, so a thread keeps several DRAM requests in flight: the textbook
+// kernel's one 4-byte load per thread is too little to cover memory latency on a large GPU. West and east
+// neighbours hit L1 (the warp loaded those lines), so DRAM still sees about one read and one write per cell.
 template <bool Fixed, int C>
-__global__ void step_kernel(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, float r, float bt) {
+__global__ void step_kernel(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, float r,
+                            float bt) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * C;
   if (x >= nx || y0 >= ny) return;
@@ -46,18 +47,26 @@ __global__ void step_kernel(const float* __restrict__ in, float* __restrict__ ou
 }
 
 template <bool Fixed>
-void launch_stencil(int cells_per_thread, dim3 g, dim3 b, cudaStream_t st, const float* in, float* out, int nx, int ny,
-                 float r, float bt) {
+void launch_stencil(int cells_per_thread, dim3 g, dim3 b, cudaStream_t st, const float* in, float* out,
+                    int nx, int ny, float r, float bt) {
   switch (cells_per_thread) {
-    case 1: step_kernel<Fixed, 1><<<g, b, 0, st>>>(in, out, nx, ny, r, bt); break;
-    case 2: step_kernel<Fixed, 2><<<g, b, 0, st>>>(in, out, nx, ny, r, bt); break;
-    case 4: step_kernel<Fixed, 4><<<g, b, 0, st>>>(in, out, nx, ny, r, bt); break;
-    default: step_kernel<Fixed, 8><<<g, b, 0, st>>>(in, out, nx, ny, r, bt); break;
+    case 1:
+      step_kernel<Fixed, 1><<<g, b, 0, st>>>(in, out, nx, ny, r, bt);
+      break;
+    case 2:
+      step_kernel<Fixed, 2><<<g, b, 0, st>>>(in, out, nx, ny, r, bt);
+      break;
+    case 4:
+      step_kernel<Fixed, 4><<<g, b, 0, st>>>(in, out, nx, ny, r, bt);
+      break;
+    default:
+      step_kernel<Fixed, 8><<<g, b, 0, st>>>(in, out, nx, ny, r, bt);
+      break;
   }
 }
 
-__global__ void brush_kernel(float* field, int nx, int ny, int x0, int y0, int w, int h, float cx, float cy, float r2,
-                             float value) {
+__global__ void brush_kernel(float* field, int nx, int ny, int x0, int y0, int w, int h, float cx, float cy,
+                             float r2, float value) {
   const int x = x0 + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = y0 + static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= x0 + w || y >= y0 + h || x >= nx || y >= ny) return;
@@ -92,9 +101,11 @@ struct GpuSolver::Impl {
     const dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y));
     const int nx = static_cast<int>(params.nx), ny = static_cast<int>(params.ny);
     if (params.boundary == Boundary::Fixed)
-      launch_stencil<true>(cells_per_thread, g, b, stream.get(), in, out, nx, ny, params.r(), params.boundary_temp);
+      launch_stencil<true>(cells_per_thread, g, b, stream.get(), in, out, nx, ny, params.r(),
+                           params.boundary_temp);
     else
-      launch_stencil<false>(cells_per_thread, g, b, stream.get(), in, out, nx, ny, params.r(), params.boundary_temp);
+      launch_stencil<false>(cells_per_thread, g, b, stream.get(), in, out, nx, ny, params.r(),
+                            params.boundary_temp);
     BS_CUDA_CHECK_LAUNCH();
     cur ^= 1;
   }
@@ -119,10 +130,13 @@ GpuSolver::GpuSolver(const Params& p) : m(std::make_unique<Impl>()) {
 
 GpuSolver::~GpuSolver() = default;
 
-const Params& GpuSolver::params() const { return m->params; }
+const Params& GpuSolver::params() const {
+  return m->params;
+}
 
 void GpuSolver::set_physics(const Params& p) {
-  if (p.nx != m->params.nx || p.ny != m->params.ny) throw InvalidRequest("set_physics cannot change the grid size");
+  if (p.nx != m->params.nx || p.ny != m->params.ny)
+    throw InvalidRequest("set_physics cannot change the grid size");
   if (auto err = validate(p)) throw InvalidRequest(*err);
   m->params = p;
 }
@@ -131,14 +145,15 @@ void GpuSolver::upload(const std::vector<float>& field) {
   if (field.size() != m->buf[0].size()) throw InvalidRequest("field size does not match the solver's grid");
   // Both buffers get the field, so that cells a too-small grid never writes hold the same value in each.
   for (auto& b : m->buf)
-    BS_CUDA_CHECK(cudaMemcpyAsync(b.data(), field.data(), b.bytes(), cudaMemcpyHostToDevice, m->stream.get()));
+    BS_CUDA_CHECK(
+        cudaMemcpyAsync(b.data(), field.data(), b.bytes(), cudaMemcpyHostToDevice, m->stream.get()));
   BS_CUDA_CHECK(cudaStreamSynchronize(m->stream.get()));
 }
 
 std::vector<float> GpuSolver::download() {
   std::vector<float> out(m->buf[m->cur].size());
-  BS_CUDA_CHECK(cudaMemcpyAsync(out.data(), m->buf[m->cur].data(), m->buf[m->cur].bytes(), cudaMemcpyDeviceToHost,
-                                m->stream.get()));
+  BS_CUDA_CHECK(cudaMemcpyAsync(out.data(), m->buf[m->cur].data(), m->buf[m->cur].bytes(),
+                                cudaMemcpyDeviceToHost, m->stream.get()));
   BS_CUDA_CHECK(cudaStreamSynchronize(m->stream.get()));
   return out;
 }
@@ -146,16 +161,23 @@ std::vector<float> GpuSolver::download() {
 void GpuSolver::set_launch(Dim2 block, std::optional<Dim2> grid, int cells_per_thread) {
   if (auto err = validate_block(block, m->limits)) throw InvalidRequest(*err);
   if (auto err = validate_cells_per_thread(cells_per_thread)) throw InvalidRequest(*err);
-  const Dim2 g = grid.value_or(covering_grid(cells_of(block, cells_per_thread), {m->params.nx, m->params.ny}));
+  const Dim2 g =
+      grid.value_or(covering_grid(cells_of(block, cells_per_thread), {m->params.nx, m->params.ny}));
   if (auto err = validate_grid(g, m->limits)) throw InvalidRequest(*err);
   m->block = block;
   m->grid = g;
   m->cells_per_thread = cells_per_thread;
 }
 
-Dim2 GpuSolver::block() const { return m->block; }
-Dim2 GpuSolver::grid() const { return m->grid; }
-int GpuSolver::cells_per_thread() const { return m->cells_per_thread; }
+Dim2 GpuSolver::block() const {
+  return m->block;
+}
+Dim2 GpuSolver::grid() const {
+  return m->grid;
+}
+int GpuSolver::cells_per_thread() const {
+  return m->cells_per_thread;
+}
 Coverage GpuSolver::coverage() const {
   return coverage_of(m->grid, cells_of(m->block, m->cells_per_thread), {m->params.nx, m->params.ny});
 }
@@ -163,7 +185,8 @@ Coverage GpuSolver::coverage() const {
 void GpuSolver::step(int steps) {
   if (steps <= 0) return;
   m->timer.begin(m->stream.get());
-  for (int i = 0; i < steps; ++i) m->launch_step();
+  for (int i = 0; i < steps; ++i)
+    m->launch_step();
   m->timer.end(m->stream.get(), steps);
 }
 
@@ -179,24 +202,32 @@ void GpuSolver::paint(const Brush& b) {
   // Both buffers, so that the painted value survives in cells a too-small grid leaves unwritten.
   for (auto& buf : m->buf) {
     brush_kernel<<<grd, blk, 0, m->stream.get()>>>(buf.data(), nx, ny, x0, y0, w, h, static_cast<float>(b.cx),
-                                                    static_cast<float>(b.cy), static_cast<float>(b.radius * b.radius),
-                                                    b.value);
+                                                   static_cast<float>(b.cy),
+                                                   static_cast<float>(b.radius * b.radius), b.value);
     BS_CUDA_CHECK_LAUNCH();
   }
 }
 
 std::vector<double> GpuSolver::poll_step_ms() {
   std::vector<double> out;
-  for (const auto& s : m->timer.poll()) out.push_back(s.ms / s.work_units);
+  for (const auto& s : m->timer.poll())
+    out.push_back(s.ms / s.work_units);
   return out;
 }
 
-void GpuSolver::sync() { m->stream.sync(); }
-const float* GpuSolver::device_field() const { return m->buf[m->cur].data(); }
-void* GpuSolver::stream_handle() const { return m->stream.get(); }
+void GpuSolver::sync() {
+  m->stream.sync();
+}
+const float* GpuSolver::device_field() const {
+  return m->buf[m->cur].data();
+}
+void* GpuSolver::stream_handle() const {
+  return m->stream.get();
+}
 
 void GpuSolver::abandon() noexcept {
-  for (auto& b : m->buf) b.abandon();
+  for (auto& b : m->buf)
+    b.abandon();
   m->stream.abandon();
   m->timer.abandon();
 }
@@ -216,7 +247,8 @@ GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions, int 
   std::vector<double> per_step;
   for (int r = 0; r < repetitions; ++r) {
     e0.record(s);
-    for (int i = 0; i < steps; ++i) solver.step(1);
+    for (int i = 0; i < steps; ++i)
+      solver.step(1);
     e1.record(s);
     BS_CUDA_CHECK(cudaEventSynchronize(e1.get()));
     per_step.push_back(elapsed_ms(e0, e1) / steps);

@@ -13,8 +13,10 @@ __global__ inline void copy_field_kernel(const float* __restrict__ src, float* _
   const size_t t = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   const float4* s4 = reinterpret_cast<const float4*>(src);
   float4* d4 = reinterpret_cast<float4*>(dst);
-  for (size_t i = t; i < n4; i += stride) d4[i] = s4[i];
-  for (size_t i = n4 * 4 + t; i < n; i += stride) dst[i] = src[i];
+  for (size_t i = t; i < n4; i += stride)
+    d4[i] = s4[i];
+  for (size_t i = n4 * 4 + t; i < n; i += stride)
+    dst[i] = src[i];
 }
 
 }  // namespace bs::interop

@@ -18,7 +18,8 @@ struct FieldInterop::Impl {
 
 std::unique_ptr<FieldInterop> FieldInterop::create(unsigned gl_buffer, size_t count, std::string* error) {
   cudaGraphicsResource_t res = nullptr;
-  const cudaError_t err = cudaGraphicsGLRegisterBuffer(&res, gl_buffer, cudaGraphicsRegisterFlagsWriteDiscard);
+  const cudaError_t err =
+      cudaGraphicsGLRegisterBuffer(&res, gl_buffer, cudaGraphicsRegisterFlagsWriteDiscard);
   if (err != cudaSuccess) {
     (void)cudaGetLastError();
     if (error)
@@ -72,11 +73,14 @@ HostStaging::~HostStaging() = default;
 const float* HostStaging::download(const float* device_field, size_t count, void* stream_handle) {
   auto stream = static_cast<cudaStream_t>(stream_handle);
   m->host.resize(count);
-  BS_CUDA_CHECK(cudaMemcpyAsync(m->host.data(), device_field, count * sizeof(float), cudaMemcpyDeviceToHost, stream));
+  BS_CUDA_CHECK(
+      cudaMemcpyAsync(m->host.data(), device_field, count * sizeof(float), cudaMemcpyDeviceToHost, stream));
   BS_CUDA_CHECK(cudaStreamSynchronize(stream));
   return m->host.data();
 }
 
-void HostStaging::abandon() noexcept { m->host.abandon(); }
+void HostStaging::abandon() noexcept {
+  m->host.abandon();
+}
 
 }  // namespace bs::interop

@@ -1,6 +1,6 @@
 // gl_interop.h: moving a device field into a GL texture, by CUDA-OpenGL interop (no host copy) or through a
-// pinned host staging buffer (the fallback when registration fails). Pure C++: GL names are plain unsigned ints
-// and CUDA streams are void*, so app/ and ui/ can hold these without CUDA headers.
+// pinned host staging buffer (the fallback when registration fails). Pure C++: GL names are plain unsigned
+// ints and CUDA streams are void*, so app/ and ui/ can hold these without CUDA headers.
 #pragma once
 
 #include <memory>
@@ -9,14 +9,14 @@
 namespace bs::interop {
 
 // The GL buffer behind the field's texture (a GL_TEXTURE_BUFFER of nx*ny R32F texels), registered with CUDA.
-// write() maps it, runs a copy kernel from the device field into it, and unmaps. A buffer is linear memory that
-// CUDA writes in place (registering a 2D texture instead makes the driver convert layouts on every unmap, which
-// costs several times more). GL must not use the buffer while mapped; write() unmaps before it returns, and the
-// unmap orders later GL work after the CUDA work.
+// write() maps it, runs a copy kernel from the device field into it, and unmaps. A buffer is linear memory
+// that CUDA writes in place (registering a 2D texture instead makes the driver convert layouts on every
+// unmap, which costs several times more). GL must not use the buffer while mapped; write() unmaps before it
+// returns, and the unmap orders later GL work after the CUDA work.
 class FieldInterop {
  public:
-  // Returns nullptr and fills `error` when registration fails (GL on another GPU, Mesa, WSL, remote X); the CUDA
-  // error is cleared so the caller can fall back and keep going.
+  // Returns nullptr and fills `error` when registration fails (GL on another GPU, Mesa, WSL, remote X); the
+  // CUDA error is cleared so the caller can fall back and keep going.
   static std::unique_ptr<FieldInterop> create(unsigned gl_buffer, size_t count, std::string* error);
   ~FieldInterop();
   FieldInterop(const FieldInterop&) = delete;

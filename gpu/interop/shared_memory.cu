@@ -1,6 +1,6 @@
 // shared_memory.cu: SharedFieldMemory (see gl_interop.h). Driver-API entry points come through
-// cudaGetDriverEntryPointByVersion, so blockscope never links libcuda directly and still starts where no NVIDIA
-// driver is installed.
+// cudaGetDriverEntryPointByVersion, so blockscope never links libcuda directly and still starts where no
+// NVIDIA driver is installed.
 #include <cuda.h>
 #include <unistd.h>
 
@@ -41,12 +41,14 @@ struct Driver {
     return get("cuMemCreate", mem_create) && get("cuMemRelease", mem_release) &&
            get("cuMemAddressReserve", address_reserve) && get("cuMemAddressFree", address_free) &&
            get("cuMemMap", mem_map) && get("cuMemUnmap", mem_unmap) && get("cuMemSetAccess", set_access) &&
-           get("cuMemGetAllocationGranularity", granularity) && get("cuMemExportToShareableHandle", export_handle);
+           get("cuMemGetAllocationGranularity", granularity) &&
+           get("cuMemExportToShareableHandle", export_handle);
   }
 };
 
-
-std::string cu_error(const char* what, CUresult r) { return std::string(what) + " failed (CUresult " + std::to_string(r) + ")"; }
+std::string cu_error(const char* what, CUresult r) {
+  return std::string(what) + " failed (CUresult " + std::to_string(r) + ")";
+}
 
 }  // namespace
 
@@ -123,7 +125,9 @@ int SharedFieldMemory::export_fd(std::string* error) {
   return fd;
 }
 
-size_t SharedFieldMemory::bytes() const { return m->bytes; }
+size_t SharedFieldMemory::bytes() const {
+  return m->bytes;
+}
 
 void SharedFieldMemory::write(const float* device_field, void* stream_handle) {
   auto stream = static_cast<cudaStream_t>(stream_handle);

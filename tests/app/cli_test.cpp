@@ -10,7 +10,9 @@ struct BadArg {
   const char* must_mention;
 };
 
-inline void PrintTo(const BadArg& b, std::ostream* os) { *os << "'" << b.args << "'"; }
+inline void PrintTo(const BadArg& b, std::ostream* os) {
+  *os << "'" << b.args << "'";
+}
 
 class CliBadArgs : public ::testing::TestWithParam<BadArg> {};
 
@@ -23,16 +25,17 @@ TEST_P(CliBadArgs, ExitsNonZeroNamingTheArgument) {
 
 INSTANTIATE_TEST_SUITE_P(
     All, CliBadArgs,
-    ::testing::Values(BadArg{"--headless --block 2048x1", "2048 > 1024"}, BadArg{"--headless --block 0", "--block"},
-                      BadArg{"--headless --block 32xq", "--block"}, BadArg{"--headless --size 0", "--size"},
-                      BadArg{"--headless --size -5", "--size"}, BadArg{"--headless --size abc", "--size"},
-                      BadArg{"--headless --scene nosuch", "unknown scene 'nosuch'"},
-                      BadArg{"--headless --render-path warp", "--render-path"},
-                      BadArg{"--headless --frames abc", "--frames"}, BadArg{"--headless --frames -1", "--frames"},
-                      BadArg{"bench heat --size 0", "--size"}, BadArg{"bench heat --size 9000", "--size"},
-                      BadArg{"bench heat --block 2048x1", "2048 > 1024"}, BadArg{"bench heat --steps abc", "--steps"},
-                      BadArg{"bench heat --device tpu", "--device"}, BadArg{"bench nosuch", "nosuch"},
-                      BadArg{"info --render-path nope", "--render-path"}));
+    ::testing::Values(
+        BadArg{"--headless --block 2048x1", "2048 > 1024"}, BadArg{"--headless --block 0", "--block"},
+        BadArg{"--headless --block 32xq", "--block"}, BadArg{"--headless --size 0", "--size"},
+        BadArg{"--headless --size -5", "--size"}, BadArg{"--headless --size abc", "--size"},
+        BadArg{"--headless --scene nosuch", "unknown scene 'nosuch'"},
+        BadArg{"--headless --render-path warp", "--render-path"},
+        BadArg{"--headless --frames abc", "--frames"}, BadArg{"--headless --frames -1", "--frames"},
+        BadArg{"bench heat --size 0", "--size"}, BadArg{"bench heat --size 9000", "--size"},
+        BadArg{"bench heat --block 2048x1", "2048 > 1024"}, BadArg{"bench heat --steps abc", "--steps"},
+        BadArg{"bench heat --device tpu", "--device"}, BadArg{"bench nosuch", "nosuch"},
+        BadArg{"info --render-path nope", "--render-path"}));
 
 TEST(Cli, InfoWorksWithoutAGpu) {
   const auto r = test::run_blockscope("info");

@@ -17,12 +17,7 @@ namespace bs {
 
 namespace {
 std::string out_path(const std::string& name) {
-  const char* env = std::getenv("BLOCKSCOPE_TEST_OUT");
-  const std::string dir = env && *env ? env : BS_TEST_OUT;
-  std::filesystem::create_directories(dir);
-  const std::string p = dir + "/" + name;
-  std::filesystem::remove(p);
-  return p;
+  return test::output_path(name);
 }
 
 // Pure-white pixels in the view (left half): the outline of the highlighted C tile is drawn pure white; the

@@ -3,7 +3,6 @@
 // counts, the CPU histogram and sample paths) is right.
 #include <gtest/gtest.h>
 
-
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -23,12 +22,7 @@ namespace {
 namespace mcl = montecarlo;
 
 std::string mc_out_path(const std::string& name) {
-  const char* env = std::getenv("BLOCKSCOPE_TEST_OUT");
-  const std::string dir = env && *env ? env : BS_TEST_OUT;
-  std::filesystem::create_directories(dir);
-  const std::string p = dir + "/" + name;
-  std::filesystem::remove(p);
-  return p;
+  return test::output_path(name);
 }
 
 // Distinct RGB colours inside a region given as fractions of the image.

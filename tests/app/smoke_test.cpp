@@ -13,12 +13,7 @@ namespace bs {
 
 namespace {
 std::string out_path(const std::string& name) {
-  const char* env = std::getenv("BLOCKSCOPE_TEST_OUT");
-  const std::string dir = env && *env ? env : BS_TEST_OUT;
-  std::filesystem::create_directories(dir);
-  const std::string p = dir + "/" + name;
-  std::filesystem::remove(p);
-  return p;
+  return test::output_path(name);
 }
 
 // Distinct RGB colours inside the field (left half of the window, below the lab bar).
@@ -32,7 +27,8 @@ size_t distinct_field_colours(const std::string& png, int* w_out = nullptr, int*
 
 TEST(Smoke, HeadlessEglScreenshotShowsTheField) {
   const std::string png = out_path("headless.png");
-  const auto r = test::run_blockscope("--headless --scene heat --frames 12 --width 1280 --height 720 --screenshot " + png);
+  const auto r = test::run_blockscope(
+      "--headless --scene heat --frames 12 --width 1280 --height 720 --screenshot " + png);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   int w = 0, h = 0;
   const size_t colours = distinct_field_colours(png, &w, &h);
@@ -52,8 +48,9 @@ TEST(Smoke, HeadlessForcedCpuPathSaysSo) {
 TEST(Smoke, WindowUnderXvfbScreenshotShowsTheField) {
   if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run not installed";
   const std::string png = out_path("window.png");
-  const auto r = test::run_blockscope("--scene heat --frames 12 --width 1280 --height 720 --screenshot " + png,
-                                      "xvfb-run -a -s '-screen 0 1600x1000x24'");
+  const auto r =
+      test::run_blockscope("--scene heat --frames 12 --width 1280 --height 720 --screenshot " + png,
+                           "xvfb-run -a -s '-screen 0 1600x1000x24'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("GLFW window"), std::string::npos) << r.output;
   EXPECT_GT(distinct_field_colours(png), 100u) << r.output;
@@ -80,8 +77,8 @@ TEST(Smoke, HeadlessHostCopyPathOnTheGpu) {
 TEST(SmokeFault, AppSurvivesAContextPoisoningErrorOnTheGpu) {
   BS_REQUIRE_GPU();
   const std::string png = out_path("after_fault.png");
-  const auto r =
-      test::run_blockscope("--headless --render-path host --frames 20 --debug-fault-frame 5 --screenshot " + png);
+  const auto r = test::run_blockscope(
+      "--headless --render-path host --frames 20 --debug-fault-frame 5 --screenshot " + png);
   // The app keeps running and exits cleanly, saying what happened and what it did.
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("GPU error: cudaErrorIllegalAddress"), std::string::npos) << r.output;

@@ -3,7 +3,6 @@
 // right.
 #include <gtest/gtest.h>
 
-
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -18,12 +17,7 @@ namespace bs {
 namespace {
 
 std::string vector_out_path(const std::string& name) {
-  const char* env = std::getenv("BLOCKSCOPE_TEST_OUT");
-  const std::string dir = env && *env ? env : BS_TEST_OUT;
-  std::filesystem::create_directories(dir);
-  const std::string p = dir + "/" + name;
-  std::filesystem::remove(p);
-  return p;
+  return test::output_path(name);
 }
 
 // Distinct RGB colours in the left part of the image (the view window: strip, timeline, sweep plot).

@@ -6,7 +6,8 @@
 namespace bs {
 
 TEST(RenderPath, NoCudaMeansCpuWithTheDriverReason) {
-  const PathDecision d = decide_path(PathRequest::Auto, false, "CUDA driver version is insufficient", "llvmpipe", true);
+  const PathDecision d =
+      decide_path(PathRequest::Auto, false, "CUDA driver version is insufficient", "llvmpipe", true);
   EXPECT_EQ(d.path, RenderPath::Cpu);
   EXPECT_FALSE(d.try_interop);
   EXPECT_NE(d.reason.find("no CUDA device: CUDA driver version is insufficient"), std::string::npos);
@@ -29,7 +30,8 @@ TEST(RenderPath, AutoTriesInteropThenStepsDownWithTheRenderer) {
   EXPECT_EQ(ok.path, RenderPath::Interop);
   const PathDecision failed = settle_interop(d, false, "cudaErrorUnknown", "llvmpipe (LLVM 15)", true);
   EXPECT_EQ(failed.path, RenderPath::HostCopy);
-  EXPECT_NE(failed.reason.find("GL renderer is llvmpipe (LLVM 15), not the CUDA device"), std::string::npos) << failed.reason;
+  EXPECT_NE(failed.reason.find("GL renderer is llvmpipe (LLVM 15), not the CUDA device"), std::string::npos)
+      << failed.reason;
   const PathDecision other = settle_interop(d, false, "cudaErrorOperatingSystem", "AMD Radeon", false);
   EXPECT_EQ(other.path, RenderPath::HostCopy);
   EXPECT_NE(other.reason.find("cudaErrorOperatingSystem"), std::string::npos);

@@ -23,7 +23,9 @@ TEST(Stats, EvenCountMedianInterpolates) {
   EXPECT_DOUBLE_EQ(summarize(v).median, 2.5);
 }
 
-TEST(Stats, EmptyIsZero) { EXPECT_EQ(summarize(std::vector<double>{}).count, 0u); }
+TEST(Stats, EmptyIsZero) {
+  EXPECT_EQ(summarize(std::vector<double>{}).count, 0u);
+}
 
 TEST(Stats, RollingDropsWarmupAndOldSamples) {
   RollingSamples r(3, 2);
@@ -31,7 +33,8 @@ TEST(Stats, RollingDropsWarmupAndOldSamples) {
   r.push(50);   // warm-up
   EXPECT_EQ(r.size(), 0u);
   EXPECT_DOUBLE_EQ(r.first_sample(), 100);
-  for (double v : {1.0, 2.0, 3.0, 4.0}) r.push(v);
+  for (double v : {1.0, 2.0, 3.0, 4.0})
+    r.push(v);
   EXPECT_EQ(r.size(), 3u);
   EXPECT_DOUBLE_EQ(r.summary().median, 3);
   EXPECT_EQ(r.discarded(), 2u);

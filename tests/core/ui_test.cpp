@@ -11,10 +11,13 @@ TEST(Colormap, BuiltinsParseAndSpanDarkToLight) {
   const auto& maps = builtin_colormaps();
   ASSERT_GE(maps.size(), 5u);
   EXPECT_EQ(maps[0].name, "inferno");
-  const auto lum = [](uint32_t c) { return (c & 0xFF) * 0.3 + ((c >> 8) & 0xFF) * 0.59 + ((c >> 16) & 0xFF) * 0.11; };
+  const auto lum = [](uint32_t c) {
+    return (c & 0xFF) * 0.3 + ((c >> 8) & 0xFF) * 0.59 + ((c >> 16) & 0xFF) * 0.11;
+  };
   EXPECT_LT(lum(maps[0].rgba[0]), 10);
   EXPECT_GT(lum(maps[0].rgba[255]), 200);
-  for (const auto& m : maps) EXPECT_EQ(m.rgba[128] >> 24, 0xFFu) << m.name;
+  for (const auto& m : maps)
+    EXPECT_EQ(m.rgba[128] >> 24, 0xFFu) << m.name;
 }
 
 TEST(Colormap, MalformedInputIsRefused) {

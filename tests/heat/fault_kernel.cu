@@ -3,7 +3,9 @@
 
 namespace bs::test {
 
-__global__ void wild_write(float* p) { p[threadIdx.x * 1000003u] = 1.0f; }
+__global__ void wild_write(float* p) {
+  p[threadIdx.x * 1000003u] = 1.0f;
+}
 
 cudaError_t launch_wild_write() {
   wild_write<<<1, 32>>>(reinterpret_cast<float*>(0x10));

@@ -43,7 +43,8 @@ TEST(HeatCpu, InitialFieldsAreNeverZero) {
   for (auto pat : {InitialPattern::HotSpots, InitialPattern::Gaussian, InitialPattern::Noise}) {
     const auto f = make_initial(p, pat);
     double sum_abs = 0;
-    for (float v : f) sum_abs += std::abs(v);
+    for (float v : f)
+      sum_abs += std::abs(v);
     EXPECT_GT(sum_abs / f.size(), 0.01);
   }
 }
@@ -70,7 +71,8 @@ TEST(HeatCpu, InsulatedBoundariesConserveHeat) {
   auto f = make_initial(p, InitialPattern::HotSpots);
   const double before = total_heat(f);
   run_cpu(f, p, 500, CpuMode::AllThreads);
-  // Each step moves heat between neighbours only; float rounding of ~24k cells over 500 steps stays far below 1e-4.
+  // Each step moves heat between neighbours only; float rounding of ~24k cells over 500 steps stays far below
+  // 1e-4.
   EXPECT_NEAR(total_heat(f) / before, 1.0, 1e-4);
 }
 
@@ -86,8 +88,9 @@ TEST(HeatCpu, FixedBoundaryDrainsTowardsEdgeTemperature) {
 }
 
 TEST(HeatCpu, GaussianSpreadsAsTheAnalyticSolution) {
-  // u(r, t) = A s0^2 / (s0^2 + 2 alpha t) exp(-r^2 / (2 (s0^2 + 2 alpha t))) in an infinite plane. The grid is
-  // 16 initial sigmas wide so the boundary is irrelevant; the 5-point stencil's error is O(dx^2 / s^2) ~ 1%.
+  // u(r, t) = A s0^2 / (s0^2 + 2 alpha t) exp(-r^2 / (2 (s0^2 + 2 alpha t))) in an infinite plane. The grid
+  // is 16 initial sigmas wide so the boundary is irrelevant; the 5-point stencil's error is O(dx^2 / s^2) ~
+  // 1%.
   Params p;
   p.nx = p.ny = 257;
   p.dt = 0.2f;

@@ -111,8 +111,10 @@ TEST(HeatGpu, TooSmallGridLeavesUncoveredCellsUntouched) {
   for (int64_t y = 0; y < p.ny; ++y)
     for (int64_t x = 0; x < p.nx; ++x) {
       const size_t i = static_cast<size_t>(y * p.nx + x);
-      if (x >= c.covered_x || y >= c.covered_y) untouched += out[i] == init[i];
-      else changed_inside += out[i] != init[i];
+      if (x >= c.covered_x || y >= c.covered_y)
+        untouched += out[i] == init[i];
+      else
+        changed_inside += out[i] != init[i];
     }
   EXPECT_EQ(untouched, static_cast<size_t>(c.uncovered_cells));
   EXPECT_GT(changed_inside, static_cast<size_t>(c.covered_x * c.covered_y) / 2);
@@ -154,8 +156,10 @@ TEST(HeatGpu, StickyErrorIsDetectedAndHandled) {
     EXPECT_LE(test::max_abs_diff(s.download(), ref), 1e-5);
   } else {
     EXPECT_FALSE(why.empty());
-    std::printf("[ info ] device not usable again in this process after the fault: %s (the app falls back to the CPU)\n",
-                why.c_str());
+    std::printf(
+        "[ info ] device not usable again in this process after the fault: %s (the app falls back to the "
+        "CPU)\n",
+        why.c_str());
   }
 }
 

@@ -288,8 +288,8 @@ TEST(MatmulCpu, CancelledBeforeStartThrows) {
 }
 
 TEST(MatmulCpu, NaiveAndBlockedStopPromptlyWhenCancelled) {
-  // Minutes for the naive loop; the blocked one takes ~0.2 s on a 16-core machine (seen on the GPU machine), so
-  // the cancel comes after 20 ms. Each must stop within about a second.
+  // Minutes for the naive loop; the blocked one takes ~0.2 s on a 16-core machine (seen on the GPU machine),
+  // so the cancel comes after 20 ms. Each must stop within about a second.
   const Problem p{4096, 4096, 4096};
   const auto a = make_matrix(p.m, p.k, 1), b = make_matrix(p.k, p.n, 2);
   for (const CpuVariant v : {CpuVariant::Naive, CpuVariant::Blocked}) {

@@ -84,7 +84,9 @@ class WindowContext final : public Context {
 };
 
 std::string g_glfw_error;
-void glfw_error_callback(int code, const char* msg) { g_glfw_error = "GLFW error " + std::to_string(code) + ": " + msg; }
+void glfw_error_callback(int code, const char* msg) {
+  g_glfw_error = "GLFW error " + std::to_string(code) + ": " + msg;
+}
 
 // ---------------------------------------------------------------------------------------------- headless EGL
 class HeadlessContext final : public Context {
@@ -153,14 +155,20 @@ EGLContext make_context(EGLDisplay dpy, std::string* error) {
   EGLint count = 0;
   if (!eglChooseConfig(dpy, config_attribs, &config, 1, &count) || count == 0) config = nullptr;
   for (auto [maj, min] : {std::pair{4, 5}, std::pair{3, 3}}) {
-    const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, maj, EGL_CONTEXT_MINOR_VERSION, min,
-                                  EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                  maj,
+                                  EGL_CONTEXT_MINOR_VERSION,
+                                  min,
+                                  EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                  EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                  EGL_NONE};
     EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
     if (ctx == EGL_NO_CONTEXT) continue;
     if (eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) return ctx;
     eglDestroyContext(dpy, ctx);
   }
-  *error = "no GL 3.3+ core context could be made current without a surface (" + egl_error_string(eglGetError()) + ")";
+  *error = "no GL 3.3+ core context could be made current without a surface (" +
+           egl_error_string(eglGetError()) + ")";
   return EGL_NO_CONTEXT;
 }
 
@@ -169,7 +177,8 @@ EGLContext make_context(EGLDisplay dpy, std::string* error) {
 std::unique_ptr<Context> create_window(int width, int height, const char* title, std::string* error) {
   glfwSetErrorCallback(glfw_error_callback);
   if (!glfwInit()) {
-    *error = "cannot open a window: " + (g_glfw_error.empty() ? std::string("glfwInit failed") : g_glfw_error);
+    *error =
+        "cannot open a window: " + (g_glfw_error.empty() ? std::string("glfwInit failed") : g_glfw_error);
     return nullptr;
   }
   GLFWwindow* w = nullptr;
@@ -228,12 +237,16 @@ std::unique_ptr<Context> create_headless(int width, int height, std::string* err
       std::vector<int> order;
       for (int i = 0; i < n; ++i) {
         EGLAttrib cuda = -1;
-        const bool is_cuda = eglQueryDeviceAttribEXT && eglQueryDeviceAttribEXT(devices[i], EGL_CUDA_DEVICE_NV, &cuda);
-        if (is_cuda) order.insert(order.begin(), i);
-        else order.push_back(i);
+        const bool is_cuda =
+            eglQueryDeviceAttribEXT && eglQueryDeviceAttribEXT(devices[i], EGL_CUDA_DEVICE_NV, &cuda);
+        if (is_cuda)
+          order.insert(order.begin(), i);
+        else
+          order.push_back(i);
       }
       for (int i : order) {
-        const char* ext = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS) : nullptr;
+        const char* ext =
+            eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS) : nullptr;
         std::string name = "EGL device " + std::to_string(i);
         if (ext && std::strstr(ext, "EGL_MESA_device_software")) name += " (software)";
         auto c = try_display(eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr),
@@ -244,8 +257,9 @@ std::unique_ptr<Context> create_headless(int width, int height, std::string* err
   }
   // 2. Mesa's surfaceless platform.
   if (eglGetPlatformDisplayEXT) {
-    auto c = try_display(eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr),
-                         "EGL surfaceless (Mesa), headless");
+    auto c =
+        try_display(eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr),
+                    "EGL surfaceless (Mesa), headless");
     if (c) return c;
   }
   // 3. Whatever the default display is.

@@ -1,5 +1,5 @@
-// context.h: the OpenGL context the app draws into: a GLFW window, or a headless EGL context (no window, no X)
-// that renders into an offscreen framebuffer. Both load GL through GLAD and need GL 3.3 core at least.
+// context.h: the OpenGL context the app draws into: a GLFW window, or a headless EGL context (no window, no
+// X) that renders into an offscreen framebuffer. Both load GL through GLAD and need GL 3.3 core at least.
 #pragma once
 
 #include <memory>
@@ -46,6 +46,7 @@ std::unique_ptr<Context> create_headless(int width, int height, std::string* err
 
 // Reads the bound framebuffer (RGBA8, top row first).
 std::vector<unsigned char> read_pixels(int width, int height);
-bool write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba, std::string* error);
+bool write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba,
+               std::string* error);
 
 }  // namespace bs::gl

@@ -12,7 +12,8 @@
 namespace bs::gl {
 
 FieldRenderer::FieldRenderer()
-    : m_program(Program::build(embedded::find("field.vert.glsl"), embedded::find("field.frag.glsl"), "field")) {
+    : m_program(
+          Program::build(embedded::find("field.vert.glsl"), embedded::find("field.frag.glsl"), "field")) {
   glGenVertexArrays(1, &m_vao);
 }
 
@@ -33,11 +34,13 @@ bool FieldRenderer::resize_field(int nx, int ny, bool fresh) {
   glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &limit);
   const int64_t cells = static_cast<int64_t>(nx) * ny;
   if (cells > limit)
-    throw std::runtime_error("a " + std::to_string(nx) + "x" + std::to_string(ny) + " field has " + std::to_string(cells) +
-                             " cells; this GL draws at most " + std::to_string(limit) + " (GL_MAX_TEXTURE_BUFFER_SIZE)");
+    throw std::runtime_error("a " + std::to_string(nx) + "x" + std::to_string(ny) + " field has " +
+                             std::to_string(cells) + " cells; this GL draws at most " +
+                             std::to_string(limit) + " (GL_MAX_TEXTURE_BUFFER_SIZE)");
   wait_for_reads();
   if (m_memory_object) {
-    // Imported storage cannot be resized: back to a buffer of GL's own (the caller imports again if it wants).
+    // Imported storage cannot be resized: back to a buffer of GL's own (the caller imports again if it
+    // wants).
     glDeleteBuffers(1, &m_field_buf);
     glDeleteMemoryObjectsEXT(1, &m_memory_object);
     m_field_buf = 0;
@@ -96,7 +99,8 @@ void FieldRenderer::wait_for_reads() {
 
 void FieldRenderer::upload(const float* host) {
   glBindBuffer(GL_TEXTURE_BUFFER, m_field_buf);
-  glBufferSubData(GL_TEXTURE_BUFFER, 0, static_cast<GLsizeiptr>(m_nx) * m_ny * static_cast<GLsizeiptr>(sizeof(float)), host);
+  glBufferSubData(GL_TEXTURE_BUFFER, 0,
+                  static_cast<GLsizeiptr>(m_nx) * m_ny * static_cast<GLsizeiptr>(sizeof(float)), host);
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
@@ -122,7 +126,8 @@ void FieldRenderer::ensure_colormap(int index) {
   if (index == m_cmap_index && m_cmap_tex) return;
   if (!m_cmap_tex) glGenTextures(1, &m_cmap_tex);
   glBindTexture(GL_TEXTURE_2D, m_cmap_tex);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, maps[static_cast<size_t>(index)].rgba.data());
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+               maps[static_cast<size_t>(index)].rgba.data());
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);

@@ -1,6 +1,7 @@
-// field_renderer.h: draws a scalar field (one float per cell) colormapped into an offscreen RGBA image that the
-// UI shows with ImGui::Image. The field lives in a GL buffer bound as an R32F buffer texture (GL_TEXTURE_BUFFER):
-// CUDA writes the buffer in place through interop, or it is filled from host memory (host-copy and CPU paths).
+// field_renderer.h: draws a scalar field (one float per cell) colormapped into an offscreen RGBA image that
+// the UI shows with ImGui::Image. The field lives in a GL buffer bound as an R32F buffer texture
+// (GL_TEXTURE_BUFFER): CUDA writes the buffer in place through interop, or it is filled from host memory
+// (host-copy and CPU paths).
 #pragma once
 
 #include <cstdint>
@@ -14,10 +15,10 @@ namespace bs::gl {
 struct FieldStyle {
   float range_min = 0.0f;
   float range_max = 1.0f;
-  int colormap = 0;            // index into builtin_colormaps()
+  int colormap = 0;               // index into builtin_colormaps()
   int64_t covered_x = INT64_MAX;  // cells at or beyond are hatched (not computed by any thread)
   int64_t covered_y = INT64_MAX;
-  bool block_lines = false;    // draw block boundaries
+  bool block_lines = false;  // draw block boundaries
   int64_t block_x = 32, block_y = 8;
 };
 
@@ -29,8 +30,9 @@ class FieldRenderer {
   FieldRenderer& operator=(const FieldRenderer&) = delete;
 
   // (Re)creates the field buffer when the size changes; returns true if it was recreated (interop must then
-  // register the new buffer). Throws std::runtime_error when GL's texture-buffer limit is smaller than the field.
-  // `fresh` forces a new buffer of GL's own even at the same size (e.g. after the CUDA memory it imported is gone).
+  // register the new buffer). Throws std::runtime_error when GL's texture-buffer limit is smaller than the
+  // field. `fresh` forces a new buffer of GL's own even at the same size (e.g. after the CUDA memory it
+  // imported is gone).
   bool resize_field(int nx, int ny, bool fresh = false);
   unsigned field_buffer() const { return m_field_buf; }
   int nx() const { return m_nx; }

@@ -57,6 +57,8 @@ Program Program::build(std::string_view vs, std::string_view fs, std::string_vie
   return p;
 }
 
-int Program::uniform(const char* name) const { return glGetUniformLocation(m_id, name); }
+int Program::uniform(const char* name) const {
+  return glGetUniformLocation(m_id, name);
+}
 
 }  // namespace bs::gl
