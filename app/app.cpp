@@ -46,8 +46,8 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   m_env.request = opt.render_path;
   m_env.device = opt.render_path == PathRequest::Cpu ? DeviceInfo{} : query_device();
   if (opt.render_path == PathRequest::Cpu) m_env.device.reason = "not queried (--render-path cpu)";
-  m_env.path = decide_path(opt.render_path, m_env.device.available, m_env.device.reason,
-                           m_gl->info().renderer, m_gl->info().software());
+  m_env.path =
+      decide_path(opt.render_path, m_env.device.available, m_env.device.reason, m_gl->info().renderer);
   init_imgui();
   // ImGui needs a frame begun before labs lay out anything; the first lab is built outside a frame.
   open_lab(opt.scene);

@@ -35,14 +35,14 @@ int run_info(const InfoOptions& opt) {
   auto ctx = gl::create_headless(256, 256, &err);
   if (!ctx) {
     std::printf("GL:            no headless context (%s)\n", err.c_str());
-    const PathDecision p = decide_path(*request, d.available, d.reason, "unknown", false);
+    const PathDecision p = decide_path(*request, d.available, d.reason, "unknown");
     std::printf("render path:   %s (%s)\n", to_string(p.path), p.reason.c_str());
     return 0;
   }
   const auto& gi = ctx->info();
   std::printf("GL renderer:   %s\nGL version:    %s\nGL platform:   %s\n", gi.renderer.c_str(),
               gi.version.c_str(), gi.platform.c_str());
-  PathDecision p = decide_path(*request, d.available, d.reason, gi.renderer, gi.software());
+  PathDecision p = decide_path(*request, d.available, d.reason, gi.renderer);
   if (p.try_interop) {
     // A real registration attempt on a small field buffer: the same test the app makes.
     GLuint buf = 0;

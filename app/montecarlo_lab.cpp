@@ -19,6 +19,7 @@
 #include "gpu/interop/gl_interop.h"
 #include "gpu/montecarlo/montecarlo.h"
 #include "ui/embedded.h"
+#include "ui/gl/offscreen.h"
 #include "ui/gl/shader.h"
 #include "ui/montecarlo_lab_panel.h"
 
@@ -47,8 +48,6 @@ class PathRenderer {
     if (m_buf) glDeleteBuffers(1, &m_buf);
     glDeleteTextures(1, &m_tex);
     glDeleteVertexArrays(1, &m_vao);
-    if (m_out_tex) glDeleteTextures(1, &m_out_tex);
-    if (m_fbo) glDeleteFramebuffers(1, &m_fbo);
   }
   PathRenderer(const PathRenderer&) = delete;
   PathRenderer& operator=(const PathRenderer&) = delete;
@@ -90,12 +89,7 @@ class PathRenderer {
   }
 
   unsigned render(int w, int h, double lo, double hi) {
-    ensure_output(w, h);
-    GLint prev_fbo = 0, prev_viewport[4];
-    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &prev_fbo);
-    glGetIntegerv(GL_VIEWPORT, prev_viewport);
-    glBindFramebuffer(GL_FRAMEBUFFER, m_fbo);
-    glViewport(0, 0, w, h);
+    const gl::OffscreenImage::Scope target = m_out.begin(w, h);
     glDisable(GL_SCISSOR_TEST);
     glClearColor(0.06f, 0.07f, 0.09f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
@@ -115,35 +109,13 @@ class PathRenderer {
       glUseProgram(0);
       glDisable(GL_BLEND);
     }
-    glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(prev_fbo));
-    glViewport(prev_viewport[0], prev_viewport[1], prev_viewport[2], prev_viewport[3]);
-    return m_out_tex;
+    return m_out.texture();
   }
 
  private:
-  void ensure_output(int w, int h) {
-    if (w == m_out_w && h == m_out_h && m_out_tex) return;
-    if (!m_fbo) glGenFramebuffers(1, &m_fbo);
-    if (m_out_tex) glDeleteTextures(1, &m_out_tex);
-    glGenTextures(1, &m_out_tex);
-    glBindTexture(GL_TEXTURE_2D, m_out_tex);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    GLint prev_fbo = 0;
-    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &prev_fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, m_fbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_out_tex, 0);
-    glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(prev_fbo));
-    m_out_w = w;
-    m_out_h = h;
-  }
-
   gl::Program m_program;
   unsigned m_vao = 0, m_buf = 0, m_tex = 0;
-  unsigned m_fbo = 0, m_out_tex = 0;
-  int m_out_w = 0, m_out_h = 0;
+  gl::OffscreenImage m_out;
   int m_paths = 0, m_len = 0;
   std::vector<GLint> m_firsts;
   std::vector<GLsizei> m_counts;

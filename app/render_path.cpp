@@ -38,7 +38,7 @@ std::optional<PathRequest> parse_path_request(std::string_view s) {
 }
 
 PathDecision decide_path(PathRequest request, bool cuda_available, const std::string& cuda_reason,
-                         const std::string& gl_renderer, bool gl_software) {
+                         const std::string& gl_renderer) {
   PathDecision d;
   if (request == PathRequest::Cpu) {
     d.path = RenderPath::Cpu;
@@ -63,7 +63,6 @@ PathDecision decide_path(PathRequest request, bool cuda_available, const std::st
   d.try_interop = true;
   d.reason = request == PathRequest::Interop ? "forced by --render-path interop"
                                              : "GL renderer " + gl_renderer + " shares memory with CUDA";
-  (void)gl_software;
   return d;
 }
 

@@ -22,9 +22,10 @@ struct PathDecision {
   std::string mechanism;     // for interop: how CUDA reaches GL's memory
 };
 
-// Decides before any interop attempt, from the request, the CUDA device and the GL renderer.
+// Decides before any interop attempt, from the request, the CUDA device and the GL renderer. Interop is tried
+// whatever the renderer: a software renderer fails the attempt, and settle_interop() explains that failure.
 PathDecision decide_path(PathRequest request, bool cuda_available, const std::string& cuda_reason,
-                         const std::string& gl_renderer, bool gl_software);
+                         const std::string& gl_renderer);
 // Settles a decision that asked to try interop, given the attempt's outcome.
 PathDecision settle_interop(const PathDecision& d, bool registered, const std::string& register_error,
                             const std::string& gl_renderer, bool gl_software);

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "ui/colormap.h"
 #include "ui/plot.h"
 #include "ui/widgets.h"
 
@@ -140,12 +139,7 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
 }
 
 void view_section(HeatPanelModel& m) {
-  const auto& maps = builtin_colormaps();
-  std::vector<const char*> names;
-  for (const auto& c : maps)
-    names.push_back(c.name.c_str());
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  ImGui::Combo("colormap", &m.colormap, names.data(), static_cast<int>(names.size()));
+  colormap_combo(&m.colormap);
   ImGui::SameLine();
   ImGui::Checkbox("auto range", &m.auto_range);
   if (!m.auto_range) {

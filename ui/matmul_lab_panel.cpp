@@ -6,8 +6,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "ui/colormap.h"
-
 namespace bs::ui {
 
 namespace mm = matmul;
@@ -359,12 +357,7 @@ void cpu_section(MatmulPanelModel& m, MatmulPanelActions& a) {
 }
 
 void view_section(MatmulPanelModel& m) {
-  const auto& maps = builtin_colormaps();
-  std::vector<const char*> names;
-  for (const auto& c : maps)
-    names.push_back(c.name.c_str());
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  ImGui::Combo("colormap", &m.colormap, names.data(), static_cast<int>(names.size()));
+  colormap_combo(&m.colormap);
   ImGui::SameLine();
   ImGui::Checkbox("block grid overlay", &m.overlay);
   ImGui::TextDisabled("%s", m.c_source.c_str());

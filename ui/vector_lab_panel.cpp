@@ -17,18 +17,19 @@ namespace bs::ui {
 
 std::vector<BarSegment> stacked_bar(std::span<const double> values, float width, float min_px) {
   std::vector<BarSegment> out;
-  double sum = 0;
   int positive = 0;
   for (double v : values)
-    if (v > 0) sum += v, ++positive;
+    if (v > 0) ++positive;
   if (positive == 0 || width <= 0) return out;
   min_px = std::min(min_px, width / static_cast<float>(positive));
   // Values whose share is below min_px are raised to it; the rest share what is left in proportion. Raising
   // one can push another below the minimum, so repeat until stable (at most `positive` rounds).
   std::vector<bool> raised(values.size(), false);
-  for (int round = 0; round < positive; ++round) {
-    double free_sum = 0;
-    float fixed_px = 0;
+  double free_sum = 0;  // the values still sharing in proportion
+  float fixed_px = 0;   // the pixels the raised ones take
+  auto split = [&] {
+    free_sum = 0;
+    fixed_px = 0;
     for (size_t i = 0; i < values.size(); ++i) {
       if (!(values[i] > 0)) continue;
       if (raised[i])
@@ -36,6 +37,9 @@ std::vector<BarSegment> stacked_bar(std::span<const double> values, float width,
       else
         free_sum += values[i];
     }
+  };
+  for (int round = 0; round < positive; ++round) {
+    split();
     bool changed = false;
     for (size_t i = 0; i < values.size(); ++i) {
       if (!(values[i] > 0) || raised[i]) continue;
@@ -44,15 +48,7 @@ std::vector<BarSegment> stacked_bar(std::span<const double> values, float width,
     }
     if (!changed) break;
   }
-  double free_sum = 0;
-  float fixed_px = 0;
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (!(values[i] > 0)) continue;
-    if (raised[i])
-      fixed_px += min_px;
-    else
-      free_sum += values[i];
-  }
+  split();
   float x = 0;
   for (size_t i = 0; i < values.size(); ++i) {
     if (!(values[i] > 0)) continue;

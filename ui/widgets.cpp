@@ -3,6 +3,10 @@
 
 #include <imgui.h>
 
+#include <vector>
+
+#include "ui/colormap.h"
+
 namespace bs::ui {
 
 void section_title(const char* title) {
@@ -17,6 +21,15 @@ void wrapped_text(const std::string& s, const ImVec4& colour) {
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
   ImGui::TextWrapped("%s", s.c_str());
   ImGui::PopStyleColor();
+}
+
+bool colormap_combo(int* index) {
+  const auto& maps = builtin_colormaps();
+  std::vector<const char*> names;
+  for (const auto& c : maps)
+    names.push_back(c.name.c_str());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  return ImGui::Combo("colormap", index, names.data(), static_cast<int>(names.size()));
 }
 
 void error_text(const std::string& s) {

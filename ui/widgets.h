@@ -12,6 +12,9 @@ void section_title(const char* title);
 // A message next to the control it is about: errors in red, advice in amber. Empty text draws nothing.
 void error_text(const std::string& s);
 void advice_text(const std::string& s);
+// The colormap picker (the built-in colormaps by name); true when the choice changed.
+bool colormap_combo(int* index);
+
 // Wrapped text in any colour (empty text draws nothing).
 void wrapped_text(const std::string& s, const ImVec4& colour);
 

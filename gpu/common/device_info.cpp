@@ -122,9 +122,6 @@ double peak_dram_gbs(const DeviceInfo& d) {
   return 2.0 * (d.mem_clock_khz * 1e3) * (d.mem_bus_bits / 8.0) / 1e9;
 }
 
-}  // namespace bs
-
-namespace bs {
 bool reset_cuda_device(int index, std::string* error) {
   cudaError_t err = cudaDeviceReset();
   // Right after a fault the driver may still be tearing the old context down and answer "busy or unavailable"

@@ -52,10 +52,8 @@ double peak_dram_gbs(const DeviceInfo& d);
 
 std::string version_string(int cuda_version);  // 13000 -> "13.0"
 
-}  // namespace bs
-
-namespace bs {
 // Resets the CUDA device after a sticky error (everything allocated is gone) and checks it works again.
 // Returns false with `error` when the device stays unusable: the caller then falls back to the CPU.
 bool reset_cuda_device(int index, std::string* error);
+
 }  // namespace bs

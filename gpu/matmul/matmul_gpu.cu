@@ -28,45 +28,6 @@ void throw_cublas(cublasStatus_t st, const char* expr, const char* file, int lin
     if (bs_st_ != CUBLAS_STATUS_SUCCESS) throw_cublas(bs_st_, #expr, __FILE__, __LINE__); \
   } while (0)
 
-// The kernel a variant launches for this problem: the block-tile kernels come in a float4 flavour (K and N
-// multiples of 4, so every float4 of A and B is aligned and wholly inside or outside) and a scalar one.
-kernels::KernelFn kernel_for(Variant v, bool vec) {
-  using namespace kernels;
-  switch (v) {
-    case Variant::NaiveUncoalesced:
-      return naive_uncoalesced;
-    case Variant::NaiveCoalesced:
-      return naive_coalesced;
-    case Variant::SmemTile8:
-      return smem_tile<8>;
-    case Variant::SmemTile16:
-      return smem_tile<16>;
-    case Variant::SmemTile32:
-      return smem_tile<32>;
-    case Variant::RegBlock1D:
-      return reg_block_1d;
-    case Variant::RegBlock2D:
-      return vec ? block_tile<cfg::RegBlock2D, true> : block_tile<cfg::RegBlock2D, false>;
-    case Variant::WarpTile:
-      return vec ? block_tile<cfg::WarpTile, true> : block_tile<cfg::WarpTile, false>;
-    case Variant::WarpTileDb:
-      return vec ? block_tile<cfg::WarpTileDb, true> : block_tile<cfg::WarpTileDb, false>;
-    case Variant::WarpTileDbK16:
-      return vec ? block_tile<cfg::WarpTileDbK16, true> : block_tile<cfg::WarpTileDbK16, false>;
-    case Variant::WarpTileDb128x64:
-      return vec ? block_tile<cfg::WarpTileDb128x64, true> : block_tile<cfg::WarpTileDb128x64, false>;
-    case Variant::WarpTileDb16x8:
-      return vec ? block_tile<cfg::WarpTileDb16x8, true> : block_tile<cfg::WarpTileDb16x8, false>;
-    case Variant::AsyncPipe:
-      return vec ? async_tile<cfg::AsyncPipe, true> : async_tile<cfg::AsyncPipe, false>;
-    case Variant::AsyncPipe16x8:
-      return vec ? async_tile<cfg::AsyncPipe16x8, true> : async_tile<cfg::AsyncPipe16x8, false>;
-    case Variant::Cublas:
-      return nullptr;
-  }
-  return nullptr;
-}
-
 size_t free_device_bytes() {
   size_t free_b = 0, total_b = 0;
   BS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
@@ -121,7 +82,7 @@ struct GpuRunner::Impl {
     const LaunchShape s = launch_shape(v, p);
     const dim3 block(static_cast<unsigned>(s.block.x), static_cast<unsigned>(s.block.y));
     const dim3 grid(static_cast<unsigned>(s.grid.x), static_cast<unsigned>(s.grid.y));
-    kernel_for(v, vec)<<<grid, block, 0, stream.get()>>>(a.data(), b.data(), c.data(), m, n, k);
+    kernels::kernel_for(v, vec)<<<grid, block, 0, stream.get()>>>(a.data(), b.data(), c.data(), m, n, k);
     BS_CUDA_CHECK_LAUNCH();
   }
 };
@@ -233,7 +194,7 @@ LaunchShape GpuRunner::launch(Variant v) const {
 
 KernelAttributes GpuRunner::attributes(Variant v) {
   KernelAttributes out;
-  const kernels::KernelFn fn = kernel_for(v, m->vec);
+  const kernels::KernelFn fn = kernels::kernel_for(v, m->vec);
   if (!fn) return out;
   cudaFuncAttributes fa{};
   BS_CUDA_CHECK(cudaFuncGetAttributes(&fa, reinterpret_cast<const void*>(fn)));

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include "gpu/matmul/configs.h"
+#include "gpu/matmul/matmul.h"
 
 namespace bs::matmul::kernels {
 
@@ -549,6 +550,45 @@ __global__ void widen(const float* __restrict__ in, double* __restrict__ out, si
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<size_t>(gridDim.x) * blockDim.x)
     out[i] = in[i];
+}
+
+// The kernel a variant launches (nullptr for cuBLAS); one list, used by the GPU runner and by the CPU
+// emulation test. The block-tile kernels come in a float4 flavour (K and N multiples of 4, so every float4 of
+// A and B is aligned and wholly inside or outside) and a scalar one.
+inline KernelFn kernel_for(Variant v, bool vec) {
+  switch (v) {
+    case Variant::NaiveUncoalesced:
+      return naive_uncoalesced;
+    case Variant::NaiveCoalesced:
+      return naive_coalesced;
+    case Variant::SmemTile8:
+      return smem_tile<8>;
+    case Variant::SmemTile16:
+      return smem_tile<16>;
+    case Variant::SmemTile32:
+      return smem_tile<32>;
+    case Variant::RegBlock1D:
+      return reg_block_1d;
+    case Variant::RegBlock2D:
+      return vec ? block_tile<cfg::RegBlock2D, true> : block_tile<cfg::RegBlock2D, false>;
+    case Variant::WarpTile:
+      return vec ? block_tile<cfg::WarpTile, true> : block_tile<cfg::WarpTile, false>;
+    case Variant::WarpTileDb:
+      return vec ? block_tile<cfg::WarpTileDb, true> : block_tile<cfg::WarpTileDb, false>;
+    case Variant::WarpTileDbK16:
+      return vec ? block_tile<cfg::WarpTileDbK16, true> : block_tile<cfg::WarpTileDbK16, false>;
+    case Variant::WarpTileDb128x64:
+      return vec ? block_tile<cfg::WarpTileDb128x64, true> : block_tile<cfg::WarpTileDb128x64, false>;
+    case Variant::WarpTileDb16x8:
+      return vec ? block_tile<cfg::WarpTileDb16x8, true> : block_tile<cfg::WarpTileDb16x8, false>;
+    case Variant::AsyncPipe:
+      return vec ? async_tile<cfg::AsyncPipe, true> : async_tile<cfg::AsyncPipe, false>;
+    case Variant::AsyncPipe16x8:
+      return vec ? async_tile<cfg::AsyncPipe16x8, true> : async_tile<cfg::AsyncPipe16x8, false>;
+    case Variant::Cublas:
+      return nullptr;
+  }
+  return nullptr;
 }
 
 }  // namespace bs::matmul::kernels

@@ -7,24 +7,24 @@ namespace bs {
 
 TEST(RenderPath, NoCudaMeansCpuWithTheDriverReason) {
   const PathDecision d =
-      decide_path(PathRequest::Auto, false, "CUDA driver version is insufficient", "llvmpipe", true);
+      decide_path(PathRequest::Auto, false, "CUDA driver version is insufficient", "llvmpipe");
   EXPECT_EQ(d.path, RenderPath::Cpu);
   EXPECT_FALSE(d.try_interop);
   EXPECT_NE(d.reason.find("no CUDA device: CUDA driver version is insufficient"), std::string::npos);
 }
 
 TEST(RenderPath, ForcedPathsAreHonouredAndSaySo) {
-  EXPECT_EQ(decide_path(PathRequest::Cpu, true, "", "NVIDIA H100", false).path, RenderPath::Cpu);
-  const PathDecision h = decide_path(PathRequest::Host, true, "", "NVIDIA H100", false);
+  EXPECT_EQ(decide_path(PathRequest::Cpu, true, "", "NVIDIA H100").path, RenderPath::Cpu);
+  const PathDecision h = decide_path(PathRequest::Host, true, "", "NVIDIA H100");
   EXPECT_EQ(h.path, RenderPath::HostCopy);
   EXPECT_NE(h.reason.find("--render-path host"), std::string::npos);
-  const PathDecision i = decide_path(PathRequest::Interop, false, "no driver", "llvmpipe", true);
+  const PathDecision i = decide_path(PathRequest::Interop, false, "no driver", "llvmpipe");
   EXPECT_EQ(i.path, RenderPath::Cpu);
   EXPECT_NE(i.reason.find("--render-path interop needs CUDA"), std::string::npos);
 }
 
 TEST(RenderPath, AutoTriesInteropThenStepsDownWithTheRenderer) {
-  const PathDecision d = decide_path(PathRequest::Auto, true, "", "llvmpipe (LLVM 15)", true);
+  const PathDecision d = decide_path(PathRequest::Auto, true, "", "llvmpipe (LLVM 15)");
   EXPECT_TRUE(d.try_interop);
   const PathDecision ok = settle_interop(d, true, "", "NVIDIA H100", false);
   EXPECT_EQ(ok.path, RenderPath::Interop);

@@ -18,44 +18,6 @@
 namespace bs::matmul {
 namespace {
 
-// Must list the same kernels as kernel_for() in matmul_gpu.cu; a variant missing here fails the test below.
-kernels::KernelFn emu_kernel_for(Variant v, bool vec) {
-  using namespace kernels;
-  switch (v) {
-    case Variant::NaiveUncoalesced:
-      return naive_uncoalesced;
-    case Variant::NaiveCoalesced:
-      return naive_coalesced;
-    case Variant::SmemTile8:
-      return smem_tile<8>;
-    case Variant::SmemTile16:
-      return smem_tile<16>;
-    case Variant::SmemTile32:
-      return smem_tile<32>;
-    case Variant::RegBlock1D:
-      return reg_block_1d;
-    case Variant::RegBlock2D:
-      return vec ? block_tile<cfg::RegBlock2D, true> : block_tile<cfg::RegBlock2D, false>;
-    case Variant::WarpTile:
-      return vec ? block_tile<cfg::WarpTile, true> : block_tile<cfg::WarpTile, false>;
-    case Variant::WarpTileDb:
-      return vec ? block_tile<cfg::WarpTileDb, true> : block_tile<cfg::WarpTileDb, false>;
-    case Variant::WarpTileDbK16:
-      return vec ? block_tile<cfg::WarpTileDbK16, true> : block_tile<cfg::WarpTileDbK16, false>;
-    case Variant::WarpTileDb128x64:
-      return vec ? block_tile<cfg::WarpTileDb128x64, true> : block_tile<cfg::WarpTileDb128x64, false>;
-    case Variant::WarpTileDb16x8:
-      return vec ? block_tile<cfg::WarpTileDb16x8, true> : block_tile<cfg::WarpTileDb16x8, false>;
-    case Variant::AsyncPipe:
-      return vec ? async_tile<cfg::AsyncPipe, true> : async_tile<cfg::AsyncPipe, false>;
-    case Variant::AsyncPipe16x8:
-      return vec ? async_tile<cfg::AsyncPipe16x8, true> : async_tile<cfg::AsyncPipe16x8, false>;
-    case Variant::Cublas:
-      return nullptr;
-  }
-  return nullptr;
-}
-
 // Runs `fn` over the grid with one std::thread per CUDA thread of a block; the same threads then step through
 // the blocks one after another, a barrier between blocks (no thread leaves a block early in these kernels
 // before its last __syncthreads, so every thread passes the same barriers).
@@ -91,8 +53,8 @@ TEST_P(MatmulEmu, HandWrittenKernelsMatchReference) {
   const bool vec = p.k % 4 == 0 && p.n % 4 == 0;  // as GpuRunner picks the float4 flavour
   for (const auto& vi : gpu_variants()) {
     if (vi.id == Variant::Cublas) continue;
-    const kernels::KernelFn fn = emu_kernel_for(vi.id, vec);
-    ASSERT_NE(fn, nullptr) << vi.name << " is missing from emu_kernel_for";
+    const kernels::KernelFn fn = kernels::kernel_for(vi.id, vec);
+    ASSERT_NE(fn, nullptr) << vi.name << " has no kernel in kernels::kernel_for";
     std::vector<float> c(p.c_count(), std::numeric_limits<float>::quiet_NaN());
     // A thread that skips a barrier would hang the block: run under a watchdog.
     auto done = std::async(std::launch::async,

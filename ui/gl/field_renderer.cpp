@@ -24,8 +24,6 @@ FieldRenderer::~FieldRenderer() {
   if (m_field_buf) glDeleteBuffers(1, &m_field_buf);
   if (m_memory_object) glDeleteMemoryObjectsEXT(1, &m_memory_object);
   if (m_cmap_tex) glDeleteTextures(1, &m_cmap_tex);
-  if (m_out_tex) glDeleteTextures(1, &m_out_tex);
-  if (m_fbo) glDeleteFramebuffers(1, &m_fbo);
 }
 
 bool FieldRenderer::resize_field(int nx, int ny, bool fresh) {
@@ -104,22 +102,6 @@ void FieldRenderer::upload(const float* host) {
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
-void FieldRenderer::ensure_output(int w, int h) {
-  if (w == m_out_w && h == m_out_h && m_out_tex) return;
-  if (!m_fbo) glGenFramebuffers(1, &m_fbo);
-  if (m_out_tex) glDeleteTextures(1, &m_out_tex);
-  glGenTextures(1, &m_out_tex);
-  glBindTexture(GL_TEXTURE_2D, m_out_tex);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  glBindFramebuffer(GL_FRAMEBUFFER, m_fbo);
-  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_out_tex, 0);
-  glBindTexture(GL_TEXTURE_2D, 0);
-  m_out_w = w;
-  m_out_h = h;
-}
-
 void FieldRenderer::ensure_colormap(int index) {
   const auto& maps = builtin_colormaps();
   index = std::clamp(index, 0, static_cast<int>(maps.size()) - 1);
@@ -136,15 +118,8 @@ void FieldRenderer::ensure_colormap(int index) {
 }
 
 unsigned FieldRenderer::render(int w, int h, const FieldStyle& s) {
-  w = std::max(w, 1);
-  h = std::max(h, 1);
-  ensure_output(w, h);
   ensure_colormap(s.colormap);
-  GLint prev_fbo = 0, prev_viewport[4];
-  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &prev_fbo);
-  glGetIntegerv(GL_VIEWPORT, prev_viewport);
-  glBindFramebuffer(GL_FRAMEBUFFER, m_fbo);
-  glViewport(0, 0, w, h);
+  const OffscreenImage::Scope target = m_out.begin(w, h);
   glDisable(GL_BLEND);
   glDisable(GL_SCISSOR_TEST);
   glUseProgram(m_program.id());
@@ -173,9 +148,7 @@ unsigned FieldRenderer::render(int w, int h, const FieldStyle& s) {
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_BUFFER, 0);
   glUseProgram(0);
-  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(prev_fbo));
-  glViewport(prev_viewport[0], prev_viewport[1], prev_viewport[2], prev_viewport[3]);
-  return m_out_tex;
+  return m_out.texture();
 }
 
 }  // namespace bs::gl

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ui/colormap.h"
+#include "ui/gl/offscreen.h"
 #include "ui/gl/shader.h"
 
 namespace bs::gl {
@@ -49,10 +50,9 @@ class FieldRenderer {
 
   // Renders into the output image of w x h pixels; returns its texture (for ImGui::Image).
   unsigned render(int w, int h, const FieldStyle& style);
-  unsigned output_texture() const { return m_out_tex; }
+  unsigned output_texture() const { return m_out.texture(); }
 
  private:
-  void ensure_output(int w, int h);
   void ensure_colormap(int index);
 
   Program m_program;
@@ -63,8 +63,7 @@ class FieldRenderer {
   unsigned m_field_tex = 0;
   unsigned m_cmap_tex = 0;
   int m_cmap_index = -1;
-  unsigned m_fbo = 0, m_out_tex = 0;
-  int m_out_w = 0, m_out_h = 0;
+  OffscreenImage m_out;
   int m_nx = 0, m_ny = 0;
 };
 
