@@ -80,6 +80,19 @@ for s in "${steps[@]}"; do
       done ;;
     mmbench)
       run "$bin/blockscope" bench matmul --m 4096 --n 4096 --k 4096 --device gpu ;;
+    mmtable)
+      # The README's lecture table: the whole ladder, GPU and CPU rows, one run.
+      run "$bin/blockscope" bench matmul --m 4096 --n 4096 --k 4096 --device all ;;
+    sweeps)
+      # One headless sweep per lab, all files (CSV, JSON, SVG, PNG, record) under $out/sweeps/<lab>.
+      run "$bin/blockscope" sweep heat --param block.x=16,32,64,128,256 --param block.y=1,2,4,8 --fixed size=4096 --device gpu --out "$out/sweeps/heat"
+      run "$bin/blockscope" sweep matmul --param variant=naive_uncoalesced,naive_coalesced,smem_tile32,reg_2d,async_pipe,cublas --fixed size=2048 --device gpu --out "$out/sweeps/matmul"
+      run "$bin/blockscope" sweep vector --param size=4K,64K,1M,16M,64M --fixed pinned=1 --device all --out "$out/sweeps/vector"
+      run "$bin/blockscope" sweep montecarlo --param paths=4096,65536,1048576 --device all --out "$out/sweeps/montecarlo"
+      run "$bin/blockscope" replay "$out/sweeps/heat/record.json" --out /tmp/replay-heat ;;
+    anatomy)
+      run "$bin/blockscope" anatomy heat --size 1024 --block 32x8 --out "$out/anatomy/heat"
+      run "$bin/blockscope" anatomy matmul --out "$out/anatomy/matmul" ;;
     *) "$bin/blockscope" "$@" ;;
   esac
 done

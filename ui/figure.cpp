@@ -1,0 +1,869 @@
+// figure.cpp: see figure.h. The painter (layout of lines, heat maps and bars onto any Canvas) and the SVG
+// canvas. Screen and PNG drawing implement Canvas in figure_view.cpp, so every output shares this layout.
+#include "ui/figure.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "ui/plot.h"
+
+namespace bs::fig {
+
+uint32_t palette(size_t i) {
+  // Mid-luminance, saturated hues: readable on white paper and on the dark UI alike (no pale yellow).
+  static constexpr std::array<uint32_t, 10> k_colors = {
+      0x3b8bebffu, 0xf28e2bffu, 0x3daa5cffu, 0xe15759ffu, 0xa66fd1ffu,
+      0x1fb3b3ffu, 0xd4a21affu, 0xe377c2ffu, 0x8c8c8cffu, 0x9c6b4effu,
+  };
+  return k_colors[i % k_colors.size()];
+}
+
+Theme light_theme() {
+  return Theme{0xffffffffu, 0x222222ffu, 0x5f5f5fffu, 0xe6e6e6ffu,
+               0x444444ffu, 0xffffffe6u, 0xd9d9d9ffu, 0xe8412cffu};
+}
+
+Theme dark_theme() {
+  return Theme{0x1e2024ffu, 0xe8e8e8ffu, 0xa0a4aaffu, 0x3a3d44ffu,
+               0xa8acb2ffu, 0x1e2024e6u, 0x4a4d54ffu, 0xff6a4dffu};
+}
+
+uint32_t colormap(double t) {
+  // Viridis control points (matplotlib's, sampled at ninths), interpolated linearly in sRGB.
+  static constexpr std::array<std::array<double, 3>, 10> k_pts = {{{68, 1, 84},
+                                                                   {72, 36, 117},
+                                                                   {64, 67, 135},
+                                                                   {52, 94, 141},
+                                                                   {41, 120, 142},
+                                                                   {32, 144, 140},
+                                                                   {34, 167, 132},
+                                                                   {68, 190, 112},
+                                                                   {121, 209, 81},
+                                                                   {253, 231, 37}}};
+  if (!std::isfinite(t)) t = 0;
+  t = std::clamp(t, 0.0, 1.0) * (k_pts.size() - 1);
+  const size_t i = std::min(static_cast<size_t>(t), k_pts.size() - 2);
+  const double f = t - static_cast<double>(i);
+  uint32_t out = 0xffu;
+  for (int c = 0; c < 3; ++c) {
+    const double v = k_pts[i][c] + (k_pts[i + 1][c] - k_pts[i][c]) * f;
+    out |= static_cast<uint32_t>(std::lround(v)) << (24 - 8 * c);
+  }
+  return out;
+}
+
+int best_cell(const Heatmap& h) {
+  int best = -1;
+  for (size_t i = 0; i < h.values.size(); ++i) {
+    const double v = h.values[i];
+    if (!std::isfinite(v)) continue;
+    if (best < 0 || (h.higher_is_better ? v > h.values[best] : v < h.values[best]))
+      best = static_cast<int>(i);
+  }
+  return best;
+}
+
+std::string format_value(double v) {
+  if (!std::isfinite(v)) return "n/a";
+  char buf[32];
+  const double a = std::abs(v);
+  if (a >= 1e9)
+    std::snprintf(buf, sizeof buf, "%.3gG", v / 1e9);
+  else if (a >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.3gM", v / 1e6);
+  else if (a >= 1e4)
+    std::snprintf(buf, sizeof buf, "%.3gk", v / 1e3);
+  else if (a >= 100)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else if (a >= 1e-3 || a == 0)
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.2e", v);
+  return buf;
+}
+
+namespace {
+
+// ---- Axes ----
+struct Axis {
+  double lo = 0, hi = 1;
+  bool log = false;
+  std::vector<double> ticks, minor;
+  bool accepts(double v) const { return std::isfinite(v) && (!log || v > 0); }
+  double tr(double v) const { return log ? std::log10(v) : v; }
+  double frac(double v) const { return (tr(v) - tr(lo)) / (tr(hi) - tr(lo)); }
+};
+
+struct Range {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -std::numeric_limits<double>::infinity();
+  void add(double v, bool log) {
+    if (!std::isfinite(v) || (log && v <= 0)) return;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  bool valid() const { return lo <= hi; }
+};
+
+// Pads the data range (linear axes of times start at zero: honest bars and lines) and picks ticks.
+Axis make_axis(Range r, bool log, int target, bool from_zero, double pad_frac) {
+  Axis a;
+  a.log = log;
+  target = std::max(target, 2);
+  if (log) {
+    if (r.lo == r.hi) r.lo /= 2, r.hi *= 2;
+    const double l0 = std::log10(r.lo), l1 = std::log10(r.hi), pad = (l1 - l0) * pad_frac;
+    a.lo = std::pow(10.0, l0 - pad);
+    a.hi = std::pow(10.0, l1 + pad);
+    std::vector<double> decades = ui::nice_ticks(a.lo, a.hi, target, true);
+    // 1-2-5 steps where a few decades leave room for them (and always under two decades).
+    std::vector<double> fine;
+    for (double e = std::floor(std::log10(a.lo)); e <= std::ceil(std::log10(a.hi)); e += 1)
+      for (int m : {1, 2, 5}) {
+        const double v = m * std::pow(10.0, e);
+        if (v >= a.lo && v <= a.hi) fine.push_back(v);
+      }
+    if (decades.size() < 2 || (decades.size() < 4 && fine.size() <= static_cast<size_t>(target) * 3 / 2)) {
+      a.ticks = fine.size() >= 2 ? fine : ui::nice_ticks(a.lo, a.hi, target, false);
+      for (double e = std::floor(std::log10(a.lo)); e <= std::ceil(std::log10(a.hi)); e += 1)
+        for (int m : {3, 4, 6, 7, 8, 9}) {
+          const double v = m * std::pow(10.0, e);
+          if (v > a.lo && v < a.hi) a.minor.push_back(v);
+        }
+    } else {
+      const size_t step = (decades.size() + static_cast<size_t>(target) - 1) / static_cast<size_t>(target);
+      for (size_t i = 0; i < decades.size(); i += step)
+        a.ticks.push_back(decades[i]);
+      if (step == 1 && decades.size() <= 9) {
+        for (double e = std::floor(std::log10(a.lo)); e <= std::ceil(std::log10(a.hi)); e += 1)
+          for (int m = 2; m <= 9; ++m) {
+            const double v = m * std::pow(10.0, e);
+            if (v > a.lo && v < a.hi) a.minor.push_back(v);
+          }
+      }
+    }
+    return a;
+  }
+  if (from_zero && r.lo > 0) r.lo = 0;
+  if (from_zero && r.hi < 0) r.hi = 0;
+  if (r.lo == r.hi) {
+    const double d = r.lo == 0 ? 1.0 : std::abs(r.lo) * 0.5;
+    r.lo = r.lo == 0 ? 0 : r.lo - d;
+    r.hi += d;
+  }
+  const double span = r.hi - r.lo;
+  a.lo = (from_zero && r.lo == 0) ? 0 : r.lo - span * pad_frac;
+  a.hi = r.hi + span * pad_frac;
+  a.ticks = ui::nice_ticks(a.lo, a.hi, target, false);
+  return a;
+}
+
+struct Box {
+  float x0, y0, x1, y1;
+  float w() const { return x1 - x0; }
+  float h() const { return y1 - y0; }
+};
+
+std::string fit_text(Canvas& c, const std::string& s, TextStyle st, float max_w);
+
+// Title and subtitle at the top (shortened to the width); returns the y where the chart may start.
+float paint_header(const Figure& f, Canvas& c, const Box& b, const Theme& t) {
+  const float fh = c.font_size(TextStyle::Body);
+  float y = b.y0 + fh * 0.7f;
+  if (!f.title.empty()) {
+    const float ft = c.font_size(TextStyle::Title);
+    c.text(Pt{b.x0 + fh, y + ft * 0.5f}, fit_text(c, f.title, TextStyle::Title, b.w() - fh * 2),
+           TextStyle::Title, t.text);
+    y += ft * 1.35f;
+  }
+  if (!f.subtitle.empty()) {
+    const float fs = c.font_size(TextStyle::Small);
+    c.text(Pt{b.x0 + fh, y + fs * 0.5f}, fit_text(c, f.subtitle, TextStyle::Small, b.w() - fh * 2),
+           TextStyle::Small, t.text_dim);
+    y += fs * 1.5f;
+  }
+  return y + fh * 0.6f;
+}
+
+void paint_no_data(Canvas& c, const Box& plot, const Theme& t) {
+  c.rect(Pt{plot.x0, plot.y0}, Pt{plot.x1, plot.y1}, 0, t.axis, 1.0f);
+  c.text(Pt{(plot.x0 + plot.x1) * 0.5f, (plot.y0 + plot.y1) * 0.5f}, "no data", TextStyle::Body, t.text_dim,
+         Anchor::Middle);
+}
+
+void paint_axis_labels(const Figure& f, Canvas& c, const Box& b, const Box& plot, const Theme& t,
+                       float x_label_y) {
+  const float fh = c.font_size(TextStyle::Body);
+  if (!f.x_label.empty())
+    c.text(Pt{(plot.x0 + plot.x1) * 0.5f, x_label_y}, f.x_label, TextStyle::Body, t.text, Anchor::Middle);
+  if (!f.y_label.empty())
+    c.text(Pt{b.x0 + fh * 1.1f, (plot.y0 + plot.y1) * 0.5f}, f.y_label, TextStyle::Body, t.text,
+           Anchor::Middle, 90.0f);
+}
+
+float max_width(Canvas& c, const std::vector<std::string>& labels, TextStyle st) {
+  float w = 0;
+  for (const auto& s : labels)
+    w = std::max(w, c.text_width(s, st));
+  return w;
+}
+
+// `s` shortened with "..." to at most max_w wide (whole UTF-8 characters only).
+std::string fit_text(Canvas& c, const std::string& s, TextStyle st, float max_w) {
+  if (c.text_width(s, st) <= max_w) return s;
+  std::string cut = s;
+  while (!cut.empty()) {
+    // Drop one character: its UTF-8 continuation bytes, then its first byte.
+    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xc0) == 0x80)
+      cut.pop_back();
+    if (!cut.empty()) cut.pop_back();
+    if (c.text_width(cut + "...", st) <= max_w) return cut + "...";
+  }
+  return "...";
+}
+
+// ui::format_tick, but whole thousands below 10k as "2k" too, so an axis reads 2k, 5k, 10k, 20k.
+std::string tick_text(double v) {
+  const double a = std::abs(v);
+  if (a >= 1e3 && a < 1e4 && std::fmod(a, 1e3) == 0) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%gk", v / 1e3);
+    return buf;
+  }
+  return ui::format_tick(v);
+}
+
+std::vector<std::string> tick_labels(const std::vector<double>& ticks) {
+  std::vector<std::string> out;
+  for (double v : ticks)
+    out.push_back(tick_text(v));
+  return out;
+}
+
+// Value axis on the left of `plot`: grid lines, tick marks and labels.
+void paint_y_axis(Canvas& c, const Box& plot, const Axis& ay, const Theme& t) {
+  const float fh = c.font_size(TextStyle::Body);
+  auto ymap = [&](double v) { return plot.y1 - static_cast<float>(ay.frac(v)) * plot.h(); };
+  for (double v : ay.minor)
+    c.line(Pt{plot.x0, ymap(v)}, Pt{plot.x1, ymap(v)}, t.grid & 0xffffff70u, 1.0f);
+  for (double v : ay.ticks) {
+    const float y = ymap(v);
+    if (y < plot.y0 - 0.5f || y > plot.y1 + 0.5f) continue;
+    c.line(Pt{plot.x0, y}, Pt{plot.x1, y}, t.grid, 1.0f);
+    c.line(Pt{plot.x0 - fh * 0.3f, y}, Pt{plot.x0, y}, t.axis, 1.0f);
+    c.text(Pt{plot.x0 - fh * 0.6f, y}, tick_text(v), TextStyle::Small, t.text, Anchor::End);
+  }
+}
+
+std::string hit_line(const std::string& label, const std::string& fallback, double v) {
+  return (label.empty() ? fallback : label) + ": " + format_value(v);
+}
+
+// ---- Lines ----
+// A legend entry: line sample with the series' marker, then the label (y is the entry's middle).
+void legend_entry(Canvas& c, float x, float y, const Series& s, int shape, const Theme& t) {
+  const float fh = c.font_size(TextStyle::Body);
+  c.line(Pt{x, y}, Pt{x + fh * 1.8f, y}, s.rgba, 2.2f);
+  c.marker(Pt{x + fh * 0.9f, y}, shape, fh * 0.27f, s.rgba, t.background);
+  c.text(Pt{x + fh * 2.3f, y}, s.label, TextStyle::Body, t.text);
+}
+
+void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::vector<Hit>* hits) {
+  const float fh = c.font_size(TextStyle::Body), fs = c.font_size(TextStyle::Small);
+  const float top = paint_header(f, c, b, t);
+  Range rx, ry;
+  for (const auto& s : f.series) {
+    const size_t n = std::min(s.x.size(), s.y.size());
+    for (size_t i = 0; i < n; ++i) {
+      if (!std::isfinite(s.y[i]) || (f.log_y && s.y[i] <= 0)) continue;
+      rx.add(s.x[i], f.log_x);
+      ry.add(s.y[i], f.log_y);
+      if (i < s.y_lo.size()) ry.add(s.y_lo[i], f.log_y);
+      if (i < s.y_hi.size()) ry.add(s.y_hi[i], f.log_y);
+    }
+  }
+  // Markers do not widen the x range: one outside the data (a crossover never reached) is not drawn.
+  const bool has_data = rx.valid() && ry.valid();
+
+  // The legend goes inside the plot unless it would hide too much of a small plot: then it is a row (or
+  // rows) of entries between the header and the plot.
+  std::vector<size_t> listed;
+  float legend_w = 0;
+  for (size_t i = 0; i < f.series.size(); ++i)
+    if (!f.series[i].label.empty()) {
+      listed.push_back(i);
+      legend_w = std::max(legend_w, c.text_width(f.series[i].label, TextStyle::Body));
+    }
+  const float row = fh * 1.35f;
+  legend_w += fh * 3.2f;
+  const float legend_h = row * static_cast<float>(listed.size()) + fh * 0.5f;
+  bool legend_inside = true;
+  float top_after = top;
+  if (!listed.empty() && has_data) {
+    const float pw = b.w() - fh * 7, ph = b.y1 - top - fh * 4.5f;
+    if (legend_w * legend_h > 0.12f * pw * ph || legend_h > 0.45f * ph || legend_w > 0.45f * pw) {
+      legend_inside = false;
+      float lx = b.x0 + fh, ly = top + row * 0.5f;
+      for (size_t i : listed) {
+        const float ew = c.text_width(f.series[i].label, TextStyle::Body) + fh * 3.6f;
+        if (lx > b.x0 + fh && lx + ew > b.x1 - fh) lx = b.x0 + fh, ly += row;
+        legend_entry(c, lx, ly, f.series[i], static_cast<int>(i % 4), t);
+        lx += ew;
+      }
+      top_after = ly + row * 0.5f + fh * 0.2f;
+    }
+  }
+
+  Box plot{0, top_after + fh * 0.3f, b.x1 - fh * 1.5f,
+           b.y1 - fh * 0.6f - fs * 1.6f - (f.x_label.empty() ? 0 : fh * 1.3f)};
+  const int y_target = std::clamp(static_cast<int>((plot.y1 - plot.y0) / (fh * 4.0f)), 2, 10);
+  Axis ay;
+  float ylab_w = 0;
+  if (has_data) {
+    ay = make_axis(ry, f.log_y, y_target, true, f.log_y ? 0.05 : 0.06);
+    ylab_w = max_width(c, tick_labels(ay.ticks), TextStyle::Small);
+  }
+  plot.x0 = b.x0 + fh * 0.6f + (f.y_label.empty() ? 0 : fh * 1.6f) + ylab_w + fh * 0.6f;
+  const float x_label_y = b.y1 - fh * 0.6f - fh * 0.5f;
+  if (plot.w() < fh * 2 || plot.h() < fh * 2) return;
+  paint_axis_labels(f, c, b, plot, t, x_label_y);
+  if (!has_data) {
+    paint_no_data(c, plot, t);
+    return;
+  }
+  Axis ax = make_axis(rx, f.log_x, std::clamp(static_cast<int>(plot.w() / (fh * 9)), 2, 10), false, 0.03);
+  // Thin x ticks whose labels would collide.
+  {
+    const auto labels = tick_labels(ax.ticks);
+    const float need = (max_width(c, labels, TextStyle::Small) + fh) * static_cast<float>(ax.ticks.size());
+    if (need > plot.w() && ax.ticks.size() > 2) {
+      const size_t step = static_cast<size_t>(std::ceil(need / plot.w()));
+      std::vector<double> kept;
+      for (size_t i = 0; i < ax.ticks.size(); i += step)
+        kept.push_back(ax.ticks[i]);
+      ax.ticks = kept;
+    }
+  }
+  auto map = [&](double x, double y) {
+    return Pt{plot.x0 + static_cast<float>(ax.frac(x)) * plot.w(),
+              plot.y1 - static_cast<float>(ay.frac(y)) * plot.h()};
+  };
+
+  paint_y_axis(c, plot, ay, t);
+  for (double v : ax.minor)
+    c.line(Pt{map(v, ay.lo).x, plot.y0}, Pt{map(v, ay.lo).x, plot.y1}, t.grid & 0xffffff70u, 1);
+  for (double v : ax.ticks) {
+    const float x = map(v, ay.lo).x;
+    if (x < plot.x0 - 0.5f || x > plot.x1 + 0.5f) continue;
+    c.line(Pt{x, plot.y0}, Pt{x, plot.y1}, t.grid, 1.0f);
+    c.line(Pt{x, plot.y1}, Pt{x, plot.y1 + fh * 0.3f}, t.axis, 1.0f);
+    c.text(Pt{x, plot.y1 + fh * 0.35f + fs * 0.6f}, tick_text(v), TextStyle::Small, t.text, Anchor::Middle);
+  }
+  c.line(Pt{plot.x0, plot.y0}, Pt{plot.x0, plot.y1}, t.axis, 1.2f);
+  c.line(Pt{plot.x0, plot.y1}, Pt{plot.x1, plot.y1}, t.axis, 1.2f);
+
+  // Bands first, so every line stays on top of every band.
+  for (const auto& s : f.series) {
+    const size_t n = std::min(s.x.size(), s.y.size());
+    if (s.y_lo.size() < n || s.y_hi.size() < n) continue;
+    std::vector<Pt> up, lo;
+    for (size_t i = 0; i < n; ++i) {
+      if (!ax.accepts(s.x[i]) || !ay.accepts(s.y_lo[i]) || !ay.accepts(s.y_hi[i])) continue;
+      up.push_back(map(s.x[i], s.y_hi[i]));
+      lo.push_back(map(s.x[i], s.y_lo[i]));
+    }
+    if (up.size() >= 2) c.band(up, lo, (s.rgba & 0xffffff00u) | 0x38u);
+  }
+
+  // Vertical markers: dashed lines under the data; their labels (drawn last) near the top, staggered.
+  std::vector<Box> label_boxes;
+  std::vector<std::pair<Pt, const std::string*>> marker_labels;
+  for (size_t k = 0; k < f.markers.size(); ++k) {
+    const auto& m = f.markers[k];
+    if (!ax.accepts(m.x) || m.x < ax.lo || m.x > ax.hi) continue;
+    const float x = map(m.x, ay.lo).x;
+    c.line(Pt{x, plot.y0}, Pt{x, plot.y1}, t.text_dim, 1.3f, true);
+    if (m.label.empty()) continue;
+    const float tw = c.text_width(m.label, TextStyle::Small);
+    const float ly = plot.y0 + fs * (0.9f + 1.5f * static_cast<float>(k % 4));
+    const bool left = x + fh * 0.4f + tw > plot.x1;
+    const float lx0 = left ? x - fh * 0.4f - tw : x + fh * 0.4f;
+    label_boxes.push_back(Box{lx0 - 3, ly - fs * 0.65f, lx0 + tw + 3, ly + fs * 0.65f});
+    marker_labels.emplace_back(Pt{lx0, ly}, &m.label);
+  }
+
+  // Lines, then point markers (distinct shapes per series: readable in greyscale print).
+  std::vector<Pt> all_pts;
+  for (size_t si = 0; si < f.series.size(); ++si) {
+    const auto& s = f.series[si];
+    const size_t n = std::min(s.x.size(), s.y.size());
+    std::vector<Pt> pts;
+    for (size_t i = 0; i < n; ++i) {
+      if (!ax.accepts(s.x[i]) || !ay.accepts(s.y[i])) continue;
+      pts.push_back(map(s.x[i], s.y[i]));
+      if (hits) {
+        Hit h;
+        h.x0 = h.x1 = pts.back().x;
+        h.y0 = h.y1 = pts.back().y;
+        h.point = true;
+        h.text = (s.label.empty() ? std::string("series ") + std::to_string(si + 1) : s.label) + "\n" +
+                 hit_line(f.x_label, "x", s.x[i]) + "\n" + hit_line(f.y_label, "y", s.y[i]);
+        if (i < s.y_lo.size() && i < s.y_hi.size())
+          h.text += "\np10-p90: " + format_value(s.y_lo[i]) + " - " + format_value(s.y_hi[i]);
+        hits->push_back(std::move(h));
+      }
+    }
+    c.polyline(pts, s.rgba, 2.2f);
+    if (pts.size() <= 60)
+      for (const Pt& p : pts)
+        c.marker(p, static_cast<int>(si % 4), fh * 0.27f, s.rgba, t.background);
+    // The legend avoids lines as well as points: sample each segment for its placement.
+    for (size_t i = 0; i + 1 < pts.size(); ++i)
+      for (int k = 0; k < 8; ++k) {
+        const float u = static_cast<float>(k) / 8;
+        all_pts.push_back(
+            Pt{pts[i].x + (pts[i + 1].x - pts[i].x) * u, pts[i].y + (pts[i + 1].y - pts[i].y) * u});
+      }
+    if (!pts.empty()) all_pts.push_back(pts.back());
+  }
+
+  for (size_t k = 0; k < marker_labels.size(); ++k) {
+    const Box& lb = label_boxes[k];
+    c.rect(Pt{lb.x0, lb.y0}, Pt{lb.x1, lb.y1}, t.legend_bg);
+    c.text(marker_labels[k].first, *marker_labels[k].second, TextStyle::Small, t.text);
+  }
+
+  // Legend in the plot corner with the fewest points and marker labels underneath.
+  if (listed.empty() || !legend_inside) return;
+  const float inset = fh * 0.6f, lw = legend_w, lh = legend_h;
+  const std::array<Box, 4> corners = {
+      Box{plot.x0 + inset, plot.y0 + inset, plot.x0 + inset + lw, plot.y0 + inset + lh},
+      Box{plot.x1 - inset - lw, plot.y0 + inset, plot.x1 - inset, plot.y0 + inset + lh},
+      Box{plot.x1 - inset - lw, plot.y1 - inset - lh, plot.x1 - inset, plot.y1 - inset},
+      Box{plot.x0 + inset, plot.y1 - inset - lh, plot.x0 + inset + lw, plot.y1 - inset}};
+  size_t best = 0, best_count = std::numeric_limits<size_t>::max();
+  for (size_t k = 0; k < corners.size(); ++k) {
+    const Box& q = corners[k];
+    size_t count = 0;
+    for (const Pt& p : all_pts)
+      count += (p.x >= q.x0 && p.x <= q.x1 && p.y >= q.y0 && p.y <= q.y1) ? 1 : 0;
+    for (const Box& lb : label_boxes)
+      count += (lb.x1 >= q.x0 && lb.x0 <= q.x1 && lb.y1 >= q.y0 && lb.y0 <= q.y1) ? 100 : 0;
+    if (count < best_count) best = k, best_count = count;
+  }
+  const Box& q = corners[best];
+  c.rect(Pt{q.x0, q.y0}, Pt{q.x1, q.y1}, t.legend_bg, t.grid, 1.0f);
+  for (size_t k = 0; k < listed.size(); ++k) {
+    const float y = q.y0 + fh * 0.25f + row * (static_cast<float>(k) + 0.5f);
+    legend_entry(c, q.x0 + fh * 0.5f, y, f.series[listed[k]], static_cast<int>(listed[k] % 4), t);
+  }
+}
+
+// ---- Heat map ----
+float luminance(uint32_t rgba) {
+  return (0.2126f * ((rgba >> 24) & 0xff) + 0.7152f * ((rgba >> 16) & 0xff) +
+          0.0722f * ((rgba >> 8) & 0xff)) /
+         255.0f;
+}
+
+void paint_heatmap(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::vector<Hit>* hits) {
+  const float fh = c.font_size(TextStyle::Body), fs = c.font_size(TextStyle::Small);
+  const Heatmap& hm = f.heatmap;
+  const float top = paint_header(f, c, b, t);
+  const size_t nx = hm.x_values.size(), ny = hm.y_values.size();
+  const bool has_data = nx > 0 && ny > 0 && hm.values.size() == nx * ny;
+  Range r;
+  if (has_data)
+    for (double v : hm.values)
+      r.add(v, false);
+
+  // Colour bar on the right: bar, tick labels, value label.
+  std::vector<double> bar_ticks;
+  if (r.valid()) bar_ticks = ui::nice_ticks(r.lo, r.hi == r.lo ? r.lo + 1 : r.hi, 5, false);
+  const float bar_lab_w = max_width(c, tick_labels(bar_ticks), TextStyle::Small);
+  const float right_w =
+      r.valid() ? fh * 1.2f + fh * 1.1f + fh * 0.6f + bar_lab_w + (hm.value_label.empty() ? 0 : fh * 1.8f)
+                : 0;
+  const float ycat_w = max_width(c, hm.y_values, TextStyle::Small);
+  Box grid{b.x0 + fh * 0.6f + (f.y_label.empty() ? 0 : fh * 1.6f) + ycat_w + fh * 0.6f, top + fh * 0.3f,
+           b.x1 - fh * 1.0f - right_w, b.y1 - fh * 0.6f - fs * 1.6f - (f.x_label.empty() ? 0 : fh * 1.3f)};
+  if (grid.w() < fh * 2 || grid.h() < fh * 2) return;
+  paint_axis_labels(f, c, b, grid, t, b.y1 - fh * 1.1f);
+  if (!has_data) {
+    paint_no_data(c, grid, t);
+    return;
+  }
+  const double lo = r.valid() ? r.lo : 0, hi = r.valid() ? r.hi : 1;
+  // Brightness = goodness: the best cell is the brightest whichever direction is better.
+  auto goodness = [&](double v) {
+    const double u = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+    return hm.higher_is_better ? u : 1 - u;
+  };
+  const float cw = grid.w() / static_cast<float>(nx), ch = grid.h() / static_cast<float>(ny);
+  const float gap = std::min(2.0f, std::min(cw, ch) * 0.05f);
+  const int best = best_cell(hm);
+  auto cell_box = [&](size_t row, size_t col) {  // row 0 at the bottom, like a plot's y axis
+    return Box{grid.x0 + cw * col + gap * 0.5f, grid.y1 - ch * (row + 1) + gap * 0.5f,
+               grid.x0 + cw * (col + 1) - gap * 0.5f, grid.y1 - ch * row - gap * 0.5f};
+  };
+  for (size_t row = 0; row < ny; ++row) {
+    for (size_t col = 0; col < nx; ++col) {
+      const double v = hm.values[row * nx + col];
+      const Box q = cell_box(row, col);
+      const bool ok = std::isfinite(v);
+      const uint32_t fill = ok ? colormap(goodness(v)) : t.missing;
+      const std::string id = "cell-r" + std::to_string(row) + "-c" + std::to_string(col);
+      c.rect(Pt{q.x0, q.y0}, Pt{q.x1, q.y1}, fill, 0, 0, id.c_str());
+      const uint32_t ink = ok ? (luminance(fill) > 0.45f ? 0x111111ffu : 0xffffffffu) : 0x333333ffu;
+      const std::string val = ok ? format_value(v) : "n/a";
+      const Pt mid{(q.x0 + q.x1) * 0.5f, (q.y0 + q.y1) * 0.5f};
+      const bool is_best = static_cast<int>(row * nx + col) == best;
+      // Roomy cells get body-size values; the best cell's label goes under its value when it fits.
+      const TextStyle vs = (q.h() >= fh * 3.2f && c.text_width(val, TextStyle::Body) < q.w() - 8)
+                               ? TextStyle::Body
+                               : TextStyle::Small;
+      const float vh = c.font_size(vs);
+      if (is_best && q.h() >= vh * 2.8f) {
+        c.text(Pt{mid.x, mid.y - vh * 0.6f}, val, vs, ink, Anchor::Middle);
+        c.text(Pt{mid.x, mid.y + vh * 0.7f}, "best", vs, ink, Anchor::Middle, 0, "best-label");
+      } else if (is_best) {
+        const bool both = c.text_width("best " + val, TextStyle::Small) < q.w() - 4;
+        c.text(mid, both ? "best " + val : std::string("best"), TextStyle::Small, ink, Anchor::Middle, 0,
+               "best-label");
+      } else if (c.text_width(val, vs) < q.w() - 4) {
+        c.text(mid, val, vs, ink, Anchor::Middle);
+      }
+      if (hits) {
+        Hit h{q.x0, q.y0, q.x1, q.y1, false, ""};
+        h.text = (f.x_label.empty() ? std::string("x") : f.x_label) + " = " + hm.x_values[col] + ", " +
+                 (f.y_label.empty() ? std::string("y") : f.y_label) + " = " + hm.y_values[row] + "\n" +
+                 (hm.value_label.empty() ? std::string("value") : hm.value_label) + ": " + val +
+                 (is_best ? "  (best)" : "");
+        hits->push_back(std::move(h));
+      }
+    }
+  }
+  if (best >= 0) {
+    const Box q = cell_box(static_cast<size_t>(best) / nx, static_cast<size_t>(best) % nx);
+    c.rect(Pt{q.x0 + 1.5f, q.y0 + 1.5f}, Pt{q.x1 - 1.5f, q.y1 - 1.5f}, 0, t.best, 3.0f, "best-cell");
+  }
+  // Category labels.
+  for (size_t col = 0; col < nx; ++col)
+    c.text(Pt{grid.x0 + cw * (col + 0.5f), grid.y1 + fh * 0.35f + fs * 0.6f}, hm.x_values[col],
+           TextStyle::Small, t.text, Anchor::Middle);
+  for (size_t row = 0; row < ny; ++row)
+    c.text(Pt{grid.x0 - fh * 0.45f, grid.y1 - ch * (row + 0.5f)}, hm.y_values[row], TextStyle::Small, t.text,
+           Anchor::End);
+
+  // Colour bar: the value axis runs upward; colours as in the cells.
+  if (!r.valid()) return;
+  const float bx0 = grid.x1 + fh * 1.2f, bx1 = bx0 + fh * 1.1f;
+  const float by0 = grid.y0, by1 = grid.y1;
+  const int steps = 64;
+  for (int i = 0; i < steps; ++i) {
+    const double v0 = lo + (hi - lo) * i / steps, v1 = lo + (hi - lo) * (i + 1) / steps;
+    const float y0 = by1 - (by1 - by0) * static_cast<float>(i + 1) / steps;
+    const float y1 = by1 - (by1 - by0) * static_cast<float>(i) / steps;
+    c.rect(Pt{bx0, y0 - 0.5f}, Pt{bx1, y1 + 0.5f}, colormap(goodness((v0 + v1) * 0.5)));
+  }
+  c.rect(Pt{bx0, by0}, Pt{bx1, by1}, 0, t.axis, 1.0f);
+  for (double v : bar_ticks) {
+    if (hi <= lo) break;
+    const float y = by1 - static_cast<float>((v - lo) / (hi - lo)) * (by1 - by0);
+    if (y < by0 - 0.5f || y > by1 + 0.5f) continue;
+    c.line(Pt{bx1, y}, Pt{bx1 + fh * 0.3f, y}, t.axis, 1.0f);
+    c.text(Pt{bx1 + fh * 0.6f, y}, tick_text(v), TextStyle::Small, t.text);
+  }
+  if (!hm.value_label.empty())
+    c.text(Pt{bx1 + fh * 0.6f + bar_lab_w + fh * 1.1f, (by0 + by1) * 0.5f}, hm.value_label, TextStyle::Body,
+           t.text, Anchor::Middle, 90.0f);
+}
+
+// ---- Bars ----
+void paint_bars(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::vector<Hit>* hits) {
+  const float fh = c.font_size(TextStyle::Body), fs = c.font_size(TextStyle::Small);
+  const float top = paint_header(f, c, b, t);
+  Range r;
+  for (const auto& bar : f.bars) {
+    r.add(bar.value, f.log_y);
+    if (bar.lo != bar.hi) {
+      r.add(bar.lo, f.log_y);
+      r.add(bar.hi, f.log_y);
+    }
+  }
+  const bool has_data = !f.bars.empty() && r.valid();
+  std::vector<std::string> names;
+  for (const auto& bar : f.bars)
+    names.push_back(bar.label);
+  float name_w = max_width(c, names, TextStyle::Small);
+  // Long names are drawn at 35 degrees so they never run into each other.
+  const float k_angle = 35.0f, rad = k_angle * 3.14159265f / 180.0f;
+  const float right = b.x1 - fh * 1.2f;
+  const float left_guess = b.x0 + fh * 4.5f + (f.y_label.empty() ? 0 : fh * 1.6f);
+  const float slot_guess = f.bars.empty() ? 1 : (right - left_guess) / f.bars.size();
+  const bool rotate = name_w > slot_guess * 0.92f;
+  if (rotate) {
+    // Shortened ("...") so the slanted names take at most a third of the figure's height.
+    const float max_w = std::max(fh * 3, (b.h() / 3 - fs * std::cos(rad) - fh * 0.5f) / std::sin(rad));
+    for (auto& n : names)
+      n = fit_text(c, n, TextStyle::Small, max_w);
+    name_w = std::min(name_w, max_w);
+  }
+  const float names_h = rotate ? name_w * std::sin(rad) + fs * std::cos(rad) + fh * 0.5f : fs * 1.6f;
+  // Value labels wider than their bar's slot stand upright above the bar; the plot leaves room for them.
+  std::vector<std::string> values;
+  for (const auto& bar : f.bars)
+    values.push_back(format_value(bar.value));
+  const float value_w = max_width(c, values, TextStyle::Small);
+  const bool upright = value_w > slot_guess * 0.9f;
+  Box plot{0, top + (upright ? value_w + fs * 0.6f : fs * 1.4f), right,
+           b.y1 - fh * 0.6f - names_h - (f.x_label.empty() ? 0 : fh * 1.3f)};
+  Axis ay;
+  float ylab_w = 0;
+  if (has_data) {
+    ay = make_axis(r, f.log_y, std::clamp(static_cast<int>(plot.h() / (fh * 4.5f)), 2, 8), true, 0.08);
+    ylab_w = max_width(c, tick_labels(ay.ticks), TextStyle::Small);
+  }
+  plot.x0 = b.x0 + fh * 0.6f + (f.y_label.empty() ? 0 : fh * 1.6f) + ylab_w + fh * 0.6f;
+  if (plot.w() < fh * 2 || plot.h() < fh * 2) return;
+  paint_axis_labels(f, c, b, plot, t, b.y1 - fh * 1.1f);
+  if (!has_data) {
+    paint_no_data(c, plot, t);
+    return;
+  }
+  paint_y_axis(c, plot, ay, t);
+  c.line(Pt{plot.x0, plot.y0}, Pt{plot.x0, plot.y1}, t.axis, 1.2f);
+  c.line(Pt{plot.x0, plot.y1}, Pt{plot.x1, plot.y1}, t.axis, 1.2f);
+  auto ymap = [&](double v) {
+    if (!ay.accepts(v)) return plot.y1;
+    return std::clamp(plot.y1 - static_cast<float>(ay.frac(v)) * plot.h(), plot.y0, plot.y1);
+  };
+  const float slot = plot.w() / static_cast<float>(f.bars.size());
+  const float bw = std::min(slot * 0.62f, fh * 6.0f);
+  for (size_t i = 0; i < f.bars.size(); ++i) {
+    const Bar& bar = f.bars[i];
+    const float cx = plot.x0 + slot * (static_cast<float>(i) + 0.5f);
+    const float base = f.log_y ? plot.y1 : ymap(std::max(0.0, ay.lo));
+    const bool ok = ay.accepts(bar.value);
+    const float yv = ymap(bar.value);
+    float label_y = yv;
+    if (ok) c.rect(Pt{cx - bw * 0.5f, std::min(yv, base)}, Pt{cx + bw * 0.5f, std::max(yv, base)}, bar.rgba);
+    if (ok && bar.lo != bar.hi && ay.accepts(bar.lo) && ay.accepts(bar.hi)) {
+      const float ylo = ymap(bar.lo), yhi = ymap(bar.hi), cap = std::min(bw * 0.18f, fh * 0.5f);
+      c.line(Pt{cx, ylo}, Pt{cx, yhi}, t.text, 1.5f);
+      c.line(Pt{cx - cap, ylo}, Pt{cx + cap, ylo}, t.text, 1.5f);
+      c.line(Pt{cx - cap, yhi}, Pt{cx + cap, yhi}, t.text, 1.5f);
+      label_y = std::min(yv, yhi);
+    }
+    if (upright)
+      c.text(Pt{cx, label_y - fs * 0.4f}, values[i], TextStyle::Small, t.text, Anchor::Start, 90.0f);
+    else
+      c.text(Pt{cx, label_y - fs * 0.8f}, values[i], TextStyle::Small, t.text, Anchor::Middle);
+    if (rotate)
+      c.text(Pt{cx + fs * 0.3f, plot.y1 + fh * 0.6f}, names[i], TextStyle::Small, t.text, Anchor::End,
+             k_angle);
+    else
+      c.text(Pt{cx, plot.y1 + fh * 0.35f + fs * 0.6f}, names[i], TextStyle::Small, t.text, Anchor::Middle);
+    if (hits) {
+      Hit h{cx - slot * 0.5f, plot.y0, cx + slot * 0.5f, plot.y1, false, ""};
+      h.text = bar.label + "\n" + hit_line(f.y_label, "value", bar.value);
+      if (bar.lo != bar.hi) h.text += "\np10-p90: " + format_value(bar.lo) + " - " + format_value(bar.hi);
+      hits->push_back(std::move(h));
+    }
+  }
+}
+
+// ---- SVG ----
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (unsigned char ch : s) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 forbids most control characters even as references: drop them.
+        if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') break;
+        out += static_cast<char>(ch);
+    }
+  }
+  return out;
+}
+
+std::string num(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(v));
+  std::string s = buf;
+  while (!s.empty() && s.back() == '0')
+    s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
+std::string color(uint32_t rgba) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "#%06x", rgba >> 8);
+  return buf;
+}
+
+// fill="..." plus fill-opacity where the colour is translucent (SVG 1.1 has no #rrggbbaa).
+std::string paint_attr(const char* what, uint32_t rgba) {
+  if ((rgba & 0xffu) == 0) return std::string(what) + "=\"none\"";
+  std::string s = std::string(what) + "=\"" + color(rgba) + "\"";
+  if ((rgba & 0xffu) != 0xffu)
+    s += " " + std::string(what) + "-opacity=\"" + num((rgba & 0xffu) / 255.0f) + "\"";
+  return s;
+}
+
+class SvgCanvas final : public Canvas {
+ public:
+  explicit SvgCanvas(float body) : m_body(body) {}
+  std::string out;
+
+  float font_size(TextStyle s) const override {
+    return s == TextStyle::Title ? m_body * 1.3f : s == TextStyle::Small ? m_body * 0.87f : m_body;
+  }
+  // DejaVu Sans advance widths, roughly (em fractions); the file names the font, so viewers match closely.
+  float text_width(const std::string& s, TextStyle st) override {
+    float w = 0;
+    for (unsigned char ch : s) {
+      if ((ch & 0xc0) == 0x80) continue;  // UTF-8 continuation byte
+      if (ch >= '0' && ch <= '9')
+        w += 0.636f;
+      else if (ch >= 'A' && ch <= 'Z')
+        w += 0.70f;
+      else if (ch >= 'a' && ch <= 'z')
+        w += (ch == 'i' || ch == 'l' || ch == 'j') ? 0.28f : (ch == 'm' || ch == 'w') ? 0.9f : 0.58f;
+      else if (ch == ' ')
+        w += 0.318f;
+      else if (ch >= 0x80)
+        w += 0.62f;
+      else
+        w += 0.42f;
+    }
+    return w * font_size(st) * (st == TextStyle::Title ? 1.08f : 1.0f);
+  }
+  void rect(Pt a, Pt b, uint32_t fill, uint32_t stroke, float stroke_w, const char* id) override {
+    out += "<rect";
+    if (id) out += " id=\"" + xml_escape(id) + "\"";
+    out += " x=\"" + num(std::min(a.x, b.x)) + "\" y=\"" + num(std::min(a.y, b.y)) + "\" width=\"" +
+           num(std::abs(b.x - a.x)) + "\" height=\"" + num(std::abs(b.y - a.y)) + "\" " +
+           paint_attr("fill", fill);
+    if (stroke && stroke_w > 0)
+      out += " " + paint_attr("stroke", stroke) + " stroke-width=\"" + num(stroke_w) + "\"";
+    out += "/>\n";
+  }
+  void line(Pt a, Pt b, uint32_t c, float w, bool dashed) override {
+    out += "<line x1=\"" + num(a.x) + "\" y1=\"" + num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" + num(b.y) +
+           "\" " + paint_attr("stroke", c) + " stroke-width=\"" + num(w) + "\"" +
+           (dashed ? " stroke-dasharray=\"6,4\"" : "") + "/>\n";
+  }
+  void polyline(const std::vector<Pt>& pts, uint32_t c, float w) override {
+    out += "<polyline class=\"series\" fill=\"none\" " + paint_attr("stroke", c) + " stroke-width=\"" +
+           num(w) + "\" stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"" + points(pts) +
+           "\"/>\n";
+  }
+  void band(const std::vector<Pt>& upper, const std::vector<Pt>& lower, uint32_t fill) override {
+    std::vector<Pt> ring(upper);
+    ring.insert(ring.end(), lower.rbegin(), lower.rend());
+    out += "<polygon class=\"band\" " + paint_attr("fill", fill) + " points=\"" + points(ring) + "\"/>\n";
+  }
+  void marker(Pt p, int shape, float r, uint32_t fill, uint32_t stroke) override {
+    const std::string style =
+        paint_attr("fill", fill) + " " + paint_attr("stroke", stroke) + " stroke-width=\"1\"";
+    if (shape == 1) {
+      rect(Pt{p.x - r * 0.9f, p.y - r * 0.9f}, Pt{p.x + r * 0.9f, p.y + r * 0.9f}, fill, stroke, 1.0f,
+           nullptr);
+    } else if (shape == 2) {
+      const float d = r * 1.25f;
+      out += "<polygon " + style + " points=\"" +
+             points({{p.x, p.y - d}, {p.x + d, p.y}, {p.x, p.y + d}, {p.x - d, p.y}}) + "\"/>\n";
+    } else if (shape == 3) {
+      const float d = r * 1.3f;
+      out += "<polygon " + style + " points=\"" +
+             points({{p.x, p.y - d}, {p.x + d * 0.9f, p.y + d * 0.6f}, {p.x - d * 0.9f, p.y + d * 0.6f}}) +
+             "\"/>\n";
+    } else {
+      out += "<circle cx=\"" + num(p.x) + "\" cy=\"" + num(p.y) + "\" r=\"" + num(r) + "\" " + style + "/>\n";
+    }
+  }
+  void text(Pt p, const std::string& s, TextStyle st, uint32_t c, Anchor a, float angle,
+            const char* id) override {
+    const float size = font_size(st);
+    out += "<text";
+    if (id) out += " id=\"" + xml_escape(id) + "\"";
+    // y is the baseline: the middle of lower-case and digit glyphs sits about 0.35 em above it.
+    out += " x=\"" + num(p.x) + "\" y=\"" + num(p.y + size * 0.35f) + "\" font-size=\"" + num(size) + "\" " +
+           paint_attr("fill", c);
+    if (a != Anchor::Start) out += a == Anchor::Middle ? " text-anchor=\"middle\"" : " text-anchor=\"end\"";
+    if (st == TextStyle::Title) out += " font-weight=\"bold\"";
+    if (angle != 0) out += " transform=\"rotate(" + num(-angle) + " " + num(p.x) + " " + num(p.y) + ")\"";
+    out += ">" + xml_escape(s) + "</text>\n";
+  }
+
+ private:
+  static std::string points(const std::vector<Pt>& pts) {
+    std::string s;
+    for (const Pt& p : pts) {
+      if (!s.empty()) s += ' ';
+      s += num(p.x) + "," + num(p.y);
+    }
+    return s;
+  }
+  float m_body;
+};
+
+}  // namespace
+
+void paint(const Figure& f, Canvas& c, float x, float y, float w, float h, const Theme& theme,
+           std::vector<Hit>* hits) {
+  const Box b{x, y, x + w, y + h};
+  c.rect(Pt{b.x0, b.y0}, Pt{b.x1, b.y1}, theme.background);
+  switch (f.kind) {
+    case Kind::Lines:
+      paint_lines(f, c, b, theme, hits);
+      break;
+    case Kind::Heatmap:
+      paint_heatmap(f, c, b, theme, hits);
+      break;
+    case Kind::Bars:
+      paint_bars(f, c, b, theme, hits);
+      break;
+  }
+}
+
+std::string to_svg(const Figure& f, int width, int height) {
+  width = std::max(width, 1);
+  height = std::max(height, 1);
+  // Body text of 15 user units at 1600 wide, as the PNG at scale 1: the two look alike.
+  SvgCanvas c(15.0f);
+  const std::string w = std::to_string(width), h = std::to_string(height);
+  c.out = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
+  c.out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + w + "\" height=\"" + h +
+           "\" viewBox=\"0 0 " + w + " " + h +
+           "\" font-family=\"DejaVu Sans, Verdana, Helvetica, Arial, sans-serif\">\n";
+  c.out +=
+      "<title>" + xml_escape(f.title.empty() ? std::string("blockscope figure") : f.title) + "</title>\n";
+  if (!f.subtitle.empty()) c.out += "<desc>" + xml_escape(f.subtitle) + "</desc>\n";
+  paint(f, c, 0, 0, static_cast<float>(width), static_cast<float>(height), light_theme(), nullptr);
+  c.out += "</svg>\n";
+  return c.out;
+}
+
+}  // namespace bs::fig

@@ -1,0 +1,114 @@
+// figure.h: a plot as data (lines with bands, a block-size heat map, or bars), independent of where it is
+// drawn: on screen through ImGui (figure_view.h), as SVG text, or as a PNG of a chosen size
+// (figure_export.h). Pure C++: sweeps and the headless CLI build figures without ImGui or a GPU.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bs::fig {
+
+enum class Kind { Lines, Heatmap, Bars };
+
+// One line: y against x, optionally with a 10th-90th percentile band (y_lo/y_hi empty or same length as y).
+struct Series {
+  std::string label;
+  std::vector<double> x, y, y_lo, y_hi;
+  uint32_t rgba = 0xffc850ffu;  // 0xRRGGBBAA
+};
+
+// A vertical marker on a line plot, e.g. where the GPU starts beating the CPU.
+struct Marker {
+  double x = 0;
+  std::string label;
+};
+
+// Values on a grid of x (columns) by y (rows) categories, e.g. block.x by block.y coloured by time. Missing
+// cells are NaN. The best cell (lowest, or highest when higher_is_better) is marked.
+struct Heatmap {
+  std::vector<std::string> x_values, y_values;
+  std::vector<double> values;  // row-major: values[row * x_values.size() + col]
+  std::string value_label;     // "time (ms)"
+  bool higher_is_better = false;
+};
+
+// One bar per variant, with an optional p10-p90 whisker (lo == hi == value: none).
+struct Bar {
+  std::string label;
+  double value = 0, lo = 0, hi = 0;
+  uint32_t rgba = 0x5aa0ffffu;
+};
+
+struct Figure {
+  Kind kind = Kind::Lines;
+  std::string title;
+  std::string subtitle;  // e.g. "NVIDIA H200, CUDA 13.0, median of 10 runs, band p10-p90"
+  std::string x_label, y_label;
+  bool log_x = false, log_y = false;
+  std::vector<Series> series;   // Kind::Lines
+  std::vector<Marker> markers;  // Kind::Lines
+  Heatmap heatmap;              // Kind::Heatmap
+  std::vector<Bar> bars;        // Kind::Bars
+};
+
+// A distinct colour for series i (the same palette on screen, in SVG and in PNG).
+uint32_t palette(size_t i);
+
+// The figure as a standalone SVG document of width x height user units.
+std::string to_svg(const Figure& f, int width, int height);
+
+// ---- Drawing shared by every output (added by the figures helper) ----
+// One painter lays out and draws a figure onto a Canvas: the SVG writer and the ImGui draw-list canvas
+// (screen and PNG) implement it, so all three show the same axes, ticks, legend and labels.
+
+struct Pt {
+  float x = 0, y = 0;
+};
+enum class Anchor { Start, Middle, End };
+enum class TextStyle { Body, Small, Title };  // title is bold and larger; small: ticks, subtitle, cell values
+
+class Canvas {
+ public:
+  virtual ~Canvas() = default;
+  virtual float font_size(TextStyle s) const = 0;
+  virtual float text_width(const std::string& s, TextStyle st) = 0;
+  // Colours are 0xRRGGBBAA; stroke 0 or width 0: no outline. `id` tags the element where the format has ids.
+  virtual void rect(Pt a, Pt b, uint32_t fill, uint32_t stroke = 0, float stroke_w = 0,
+                    const char* id = nullptr) = 0;
+  virtual void line(Pt a, Pt b, uint32_t color, float width, bool dashed = false) = 0;
+  virtual void polyline(const std::vector<Pt>& pts, uint32_t color, float width) = 0;
+  // A filled band between an upper and a lower line of the same length (p10-p90).
+  virtual void band(const std::vector<Pt>& upper, const std::vector<Pt>& lower, uint32_t fill) = 0;
+  // Point marker: shape 0 circle, 1 square, 2 diamond, 3 triangle (so series differ in greyscale too).
+  virtual void marker(Pt p, int shape, float r, uint32_t fill, uint32_t stroke) = 0;
+  // `p` is the anchor point at the text's vertical middle; angle in degrees, counter-clockwise.
+  virtual void text(Pt p, const std::string& s, TextStyle st, uint32_t color, Anchor a = Anchor::Start,
+                    float angle_deg = 0, const char* id = nullptr) = 0;
+};
+
+struct Theme {
+  uint32_t background, text, text_dim, grid, axis, legend_bg, missing, best;
+};
+Theme light_theme();  // white: papers and slides
+Theme dark_theme();   // the app's dark UI
+
+// Where the hover read-out finds values: a point (x0,y0; x1 == x0) or a rectangle, with its read-out text.
+struct Hit {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool point = false;
+  std::string text;
+};
+
+// Lays out and draws `f` into the rectangle (x, y, w, h) of the canvas; optionally reports hover targets.
+void paint(const Figure& f, Canvas& c, float x, float y, float w, float h, const Theme& theme,
+           std::vector<Hit>* hits = nullptr);
+
+// Viridis-like perceptual colormap for t in [0, 1] (0xRRGGBBAA), used by heat maps everywhere.
+uint32_t colormap(double t);
+// Index into heatmap.values of the best finite cell (lowest, or highest if higher_is_better); -1 if none.
+int best_cell(const Heatmap& h);
+// Compact value for labels: 3 significant digits ("12.3", "0.0456", "1.23e+06" -> "1.23M").
+std::string format_value(double v);
+
+}  // namespace bs::fig
