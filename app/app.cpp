@@ -4,10 +4,12 @@
 #include <glad/gl.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
+#include <imgui_internal.h>  // FindWindowByName: the lab view's rectangle for Shift+F12
 #include <imgui_impl_opengl3.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -51,6 +53,19 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   init_imgui();
   // ImGui needs a frame begun before labs lay out anything; the first lab is built outside a frame.
   open_lab(opt.scene);
+  m_show_shortcuts = opt.show_shortcuts;
+  if (opt.session) {
+    if (auto err = apply_session(*opt.session)) throw InvalidRequest(*err);
+  }
+  // Command-line flags win over the session's UI settings.
+  if (opt.ui_scale != 1.0f) m_presenter.set_scale(opt.ui_scale);
+  if (opt.presenter) {
+    m_presenter.set_presenter(true);
+    m_show_readouts = true;
+  }
+  m_presenter.apply_pending();
+  m_sweep = std::make_unique<SweepWindow>(m_env);
+  hand_over_sweep();
   std::fprintf(stderr, "blockscope: GL %s (%s); path: %s (%s)%s%s\n", m_gl->info().renderer.c_str(),
                m_gl->info().platform.c_str(), to_string(m_env.path.path), m_env.path.reason.c_str(),
                m_env.path.path == RenderPath::Interop ? "; " : "",
@@ -66,6 +81,8 @@ void trace(const char* what) {
 }  // namespace
 
 App::~App() {
+  trace("stopping the sweep");
+  m_sweep.reset();
   trace("destroying labs");
   m_labs.clear();
   trace("labs destroyed");
@@ -114,10 +131,8 @@ void App::init_imgui() {
     io.IniFilename = m_ini_path.empty() ? nullptr : m_ini_path.c_str();
   }
   ImGui::StyleColorsDark();
-  const float scale = m_gl->content_scale();
-  const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-  if (std::filesystem::exists(font)) io.Fonts->AddFontFromFileTTF(font, 15.0f * scale);
-  ImGui::GetStyle().ScaleAllSizes(scale);
+  // Fonts rasterized at UI scale x the monitor's content scale; the style scaled from this unscaled base.
+  m_presenter.init(m_gl->content_scale(), m_opt.ui_scale);
   if (m_gl->window()) ImGui_ImplGlfw_InitForOpenGL(m_gl->window(), true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   m_imgui_ready = true;
@@ -180,15 +195,31 @@ void App::draw_main_ui() {
     m_fullscreen = !m_fullscreen;
     m_gl->set_fullscreen(m_fullscreen);
   }
+  handle_shortcuts();
   // The lab bar: one entry per lab, the open one checked.
   std::string switch_to;
   if (ImGui::BeginMainMenuBar()) {
     ImGui::TextDisabled("blockscope");
+    draw_session_menu();
+    draw_view_menu();
+    if (ImGui::MenuItem("Sweep", "F5", m_show_sweep)) m_show_sweep = !m_show_sweep;
     for (const LabEntry& e : lab_entries())
       if (ImGui::MenuItem(e.title, nullptr, m_labs[m_active].first == e.id)) switch_to = e.id;
     ImGui::EndMainMenuBar();
   }
   m_labs[m_active].second->draw_ui();
+  m_view_rect[2] = 0;
+  if (const char* name = m_labs[m_active].second->view_window())
+    if (const ImGuiWindow* w = ImGui::FindWindowByName(name); w && w->Active && !w->Collapsed) {
+      m_view_rect[0] = w->Pos.x;
+      m_view_rect[1] = w->Pos.y;
+      m_view_rect[2] = w->Size.x;
+      m_view_rect[3] = w->Size.y;
+    }
+  // Drawn every frame, open or not: it also collects a sweep that finished while the window was closed.
+  m_sweep->draw(&m_show_sweep);
+  draw_presenter_windows();
+  draw_session_popups();
   if (m_show_device) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float w = std::min(vp->WorkSize.x * 0.42f, ImGui::GetFontSize() * 36);
@@ -234,6 +265,21 @@ bool App::frame() {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     return true;
   }
+  // Between frames: a session chosen in a menu, and fonts re-rasterized for a new UI scale.
+  if (m_pending_session) {
+    const Session s = std::move(*m_pending_session);
+    m_pending_session.reset();
+    try {
+      if (auto err = apply_session(s))
+        toast("session not loaded: " + *err, true);
+      else
+        toast("loaded session" + (s.description.empty() ? std::string() : ": " + s.description));
+      hand_over_sweep();
+    } catch (const GpuError& e) {
+      recover_from(e);
+    }
+  }
+  m_presenter.apply_pending();
   ImGui_ImplOpenGL3_NewFrame();
   if (m_gl->window()) {
     ImGui_ImplGlfw_NewFrame();
@@ -248,20 +294,346 @@ bool App::frame() {
   ImGui::Render();
   try {
     if (m_frame == m_opt.debug_fault_frame && m_env.path.path != RenderPath::Cpu) inject_illegal_address();
-    m_labs[m_active].second->update();
+    // A sweep timing GPU work has the GPU to itself: the live lab pauses meanwhile (its view stays).
+    if (!(m_sweep->gpu_busy() && m_env.path.path != RenderPath::Cpu)) m_labs[m_active].second->update();
   } catch (const GpuError& e) {
     recover_from(e);
+  }
+  if (const std::string& sticky = m_sweep->sticky_error(); !sticky.empty()) {
+    recover_from(GpuError("during a sweep: " + sticky, 0, true));
+    m_sweep->clear_sticky_error();
   }
   m_gl->bind_target();
   glViewport(0, 0, m_gl->width(), m_gl->height());
   glClearColor(0.08f, 0.08f, 0.1f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  m_sweep->after_render();  // queued PNG exports render through their own ImGui context, outside the frame
   ++m_frame;
   const bool last = m_opt.frames > 0 && m_frame >= m_opt.frames;
+  if (last && !m_opt.debug_capture.empty())
+    m_capture = m_opt.debug_capture == "view" ? Capture::View : Capture::Window;
+  // Captures read what ImGui just drew (F12: the window; Shift+F12: the lab's view).
+  if (m_capture != Capture::None) capture(m_capture == Capture::View);
+  m_capture = Capture::None;
   if (last && !m_opt.screenshot.empty()) take_screenshot();
   m_gl->present();
   return !last;
+}
+
+// --- Sessions, presenter mode and captures ----------------------------------------------------------------
+
+Lab* App::find_or_make_lab(const std::string& id, bool* made) {
+  *made = false;
+  for (auto& l : m_labs)
+    if (l.first == id) return l.second.get();
+  const size_t active = m_active;
+  open_lab(id);
+  m_active = m_labs.size() > 1 ? active : 0;
+  *made = true;
+  return m_labs.back().second.get();
+}
+
+Session App::current_session() const {
+  Session s;
+  s.active_lab = m_labs[m_active].first;
+  for (const auto& [id, lab] : m_labs) {
+    s.open_labs.push_back(id);
+    s.labs[id] = lab->save_state();
+  }
+  s.ui.scale = m_presenter.base_scale();
+  s.ui.presenter = m_presenter.presenter();
+  s.ui.readouts = m_show_readouts;
+  s.sweep = m_pending_sweep;
+  // The sweep as set up in the window, when it was used (a form that does not parse keeps the last good one).
+  if (m_show_sweep || m_sweep->has_result()) {
+    try {
+      s.sweep = m_sweep->definition_json();
+    } catch (const InvalidRequest&) {
+    }
+  }
+  return s;
+}
+
+std::optional<std::string> App::apply_session(const Session& s) {
+  // Everything is checked before anything changes: the labs' states against default labs first (no lab is
+  // built for a file that fails), then each lab validates against itself in load_state.
+  if (!is_lab(s.active_lab)) return "active_lab: unknown lab '" + s.active_lab + "'";
+  for (const auto& [id, state] : s.labs.items())
+    if (auto err = check_lab_state(id, state)) return err;
+  const size_t labs_before = m_labs.size();
+  const auto forget_new_labs = [&] {
+    while (m_labs.size() > labs_before)
+      m_labs.pop_back();
+  };
+  std::vector<std::string> ids = s.open_labs;
+  for (const auto& [id, state] : s.labs.items())
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  if (std::find(ids.begin(), ids.end(), s.active_lab) == ids.end()) ids.push_back(s.active_lab);
+  try {
+    for (const std::string& id : ids) {
+      bool made = false;
+      find_or_make_lab(id, &made);
+    }
+  } catch (const std::exception& e) {
+    forget_new_labs();
+    return std::string("cannot open a lab of the session: ") + e.what();
+  }
+  std::string errors;
+  for (auto& [id, lab] : m_labs)
+    if (s.labs.contains(id))
+      if (auto err = lab->load_state(s.labs[id])) errors += (errors.empty() ? "" : "; ") + *err;
+  for (size_t i = 0; i < m_labs.size(); ++i)
+    if (m_labs[i].first == s.active_lab) m_active = i;
+  m_presenter.set_scale(s.ui.scale);
+  m_presenter.set_presenter(s.ui.presenter);
+  m_show_readouts = s.ui.readouts || s.ui.presenter;
+  m_pending_sweep = s.sweep;
+  if (!errors.empty()) return errors;
+  return std::nullopt;
+}
+
+void App::hand_over_sweep() {
+  if (m_pending_sweep.is_null() || !m_sweep) return;
+  try {
+    m_sweep->load_definition(m_pending_sweep, false);
+    m_show_sweep = true;
+  } catch (const InvalidRequest& e) {
+    toast(std::string("the session's sweep was not loaded: ") + e.what(), true);
+  }
+  m_pending_sweep = nullptr;
+}
+
+void App::toast(std::string text, bool error) {
+  std::fprintf(stderr, "blockscope: %s\n", text.c_str());
+  m_toast = std::move(text);
+  m_toast_error = error;
+  m_toast_until = ImGui::GetTime() + (error ? 8.0 : 4.0);
+}
+
+void App::handle_shortcuts() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;  // typing "p" into a field is not a shortcut
+  // ImGui 1.86 indexes keys by the GLFW key code.
+  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) m_show_shortcuts = !m_show_shortcuts;
+  if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) m_show_sweep = !m_show_sweep;
+  if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) m_capture = io.KeyShift ? Capture::View : Capture::Window;
+  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S, false)) m_open_popup = Popup::Save;
+  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) m_open_popup = Popup::Load;
+  if (!io.KeyCtrl && !io.KeyAlt && !io.KeySuper && ImGui::IsKeyPressed(GLFW_KEY_P, false)) {
+    m_presenter.set_presenter(!m_presenter.presenter());
+    m_show_readouts = m_presenter.presenter();
+  }
+}
+
+void App::draw_view_menu() {
+  if (!ImGui::BeginMenu("View")) return;
+  if (!m_scale_editing) m_scale_edit = m_presenter.scale();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  ImGui::SliderFloat("UI scale", &m_scale_edit, ui::k_min_ui_scale, ui::k_max_ui_scale, "%.2f");
+  m_scale_editing = ImGui::IsItemActive();
+  // Fonts are re-rasterized when the slider is let go (rebuilding the atlas on every drag step is slow).
+  if (ImGui::IsItemDeactivatedAfterEdit()) m_presenter.set_scale(m_scale_edit);
+  for (float preset : {1.0f, 1.25f, 1.5f, 2.0f}) {
+    char label[16];
+    std::snprintf(label, sizeof label, "%.2gx", static_cast<double>(preset));
+    ImGui::SameLine();
+    if (ImGui::SmallButton(label)) m_presenter.set_scale(preset);
+  }
+  if (ImGui::MenuItem("Presenter mode", "P", m_presenter.presenter())) {
+    m_presenter.set_presenter(!m_presenter.presenter());
+    m_show_readouts = m_presenter.presenter();
+  }
+  ImGui::MenuItem("Big readouts", nullptr, &m_show_readouts);
+  if (m_gl->window() && ImGui::MenuItem("Full screen", "F11", m_fullscreen)) {
+    m_fullscreen = !m_fullscreen;
+    m_gl->set_fullscreen(m_fullscreen);
+  }
+  ImGui::MenuItem("Keyboard shortcuts", "F1", &m_show_shortcuts);
+  ImGui::MenuItem("Device window", nullptr, &m_show_device);
+  ImGui::Separator();
+  if (ImGui::MenuItem("Screenshot of the window", "F12")) m_capture = Capture::Window;
+  if (ImGui::MenuItem("Screenshot of the lab view", "Shift+F12")) m_capture = Capture::View;
+  ImGui::EndMenu();
+}
+
+void App::draw_session_menu() {
+  if (!ImGui::BeginMenu("Session")) return;
+  if (ImGui::MenuItem("Save...", "Ctrl+S")) m_open_popup = Popup::Save;
+  if (ImGui::MenuItem("Load...", "Ctrl+O")) m_open_popup = Popup::Load;
+  if (ImGui::BeginMenu("Presets")) {
+    for (const Preset& p : presets()) {
+      if (ImGui::MenuItem(p.name.c_str())) {
+        SessionResult r = load_preset(p.name);
+        if (r.session)
+          m_pending_session = std::move(r.session);
+        else
+          toast(r.error, true);
+      }
+      if (!p.description.empty() && ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        ImGui::TextUnformatted(p.description.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+    }
+    ImGui::EndMenu();
+  }
+  ImGui::EndMenu();
+}
+
+void App::draw_session_popups() {
+  if (m_open_popup != Popup::None) {
+    const std::string dir = session_dir();
+    const std::string file = m_open_popup == Popup::Save ? timestamped_name("session", ".json") : "";
+    const std::string path = dir.empty() ? file : dir + "/" + file;
+    std::snprintf(m_session_path, sizeof m_session_path, "%s", path.c_str());
+    m_session_error.clear();
+    ImGui::OpenPopup(m_open_popup == Popup::Save ? "Save session" : "Load session");
+    m_open_popup = Popup::None;
+  }
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const ImVec2 centre(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f);
+  const float width = ImGui::GetFontSize() * 36;
+  ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Appearing);
+  if (ImGui::BeginPopupModal("Save session", nullptr)) {
+    ImGui::TextWrapped("Saves the open labs, every lab's parameters and the UI scale as JSON.");
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    const bool enter = ImGui::InputText("##path", m_session_path, sizeof m_session_path,
+                                        ImGuiInputTextFlags_EnterReturnsTrue);
+    if (!m_session_error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", m_session_error.c_str());
+    if (ImGui::Button("Save") || enter) {
+      std::string err;
+      if (save_session(current_session(), m_session_path, &err)) {
+        toast(std::string("saved ") + m_session_path);
+        ImGui::CloseCurrentPopup();
+      } else {
+        m_session_error = err;
+      }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+  ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Appearing);
+  if (ImGui::BeginPopupModal("Load session", nullptr)) {
+    ImGui::TextWrapped(
+        "A session file (or pick one saved before). Nothing changes unless the whole file is valid.");
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    const bool enter = ImGui::InputText("##path", m_session_path, sizeof m_session_path,
+                                        ImGuiInputTextFlags_EnterReturnsTrue);
+    const std::string dir = session_dir();
+    std::error_code ec;
+    if (!dir.empty() && std::filesystem::is_directory(dir, ec)) {
+      std::vector<std::string> files;
+      for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+        if (e.path().extension() == ".json") files.push_back(e.path().string());
+      std::sort(files.rbegin(), files.rend());  // newest (timestamped) first
+      if (!files.empty() &&
+          ImGui::BeginListBox("##saved",
+                              ImVec2(-1, ImGui::GetTextLineHeightWithSpacing() *
+                                                 static_cast<float>(std::min<size_t>(files.size(), 8)) +
+                                             ImGui::GetStyle().FramePadding.y * 2))) {
+        for (const std::string& f : files) {
+          const std::string name = std::filesystem::path(f).filename().string();
+          if (ImGui::Selectable(name.c_str(), f == m_session_path))
+            std::snprintf(m_session_path, sizeof m_session_path, "%s", f.c_str());
+        }
+        ImGui::EndListBox();
+      }
+    }
+    if (!m_session_error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", m_session_error.c_str());
+    if (ImGui::Button("Load") || enter) {
+      SessionResult r = load_session_file(m_session_path);
+      if (r.session) {
+        m_pending_session = std::move(r.session);
+        ImGui::CloseCurrentPopup();
+      } else {
+        m_session_error = r.error;
+      }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+}
+
+void App::draw_presenter_windows() {
+  const Lab& lab = *m_labs[m_active].second;
+  if (m_show_readouts) {
+    bool open = true;
+    const std::vector<ui::Readout> r = lab.readouts();
+    m_presenter.draw_readouts(lab.title(), r, &open);
+    if (!open) {
+      m_show_readouts = false;
+      if (m_presenter.presenter()) m_presenter.set_presenter(false);
+    }
+  }
+  if (m_show_shortcuts) {
+    static const ui::Shortcut k_shortcuts[] = {
+        {"F1", "show / hide this list"},
+        {"F11", "full screen"},
+        {"P", "presenter mode: larger UI and big read-outs"},
+        {"F5", "sweep window: time any lab over one or two parameters"},
+        {"F12", "screenshot of the window (~/blockscope-captures/)"},
+        {"Shift+F12", "screenshot of the lab's view only"},
+        {"Ctrl+S", "save the session (labs, parameters, UI scale)"},
+        {"Ctrl+O", "load a session"},
+        {"O", "anatomy overlay: next mode (heat, matmul)"},
+        {"A", "anatomy window: show / hide"},
+        {"left / right drag", "heat field: paint hot / cold"},
+    };
+    m_presenter.draw_shortcuts(k_shortcuts, &m_show_shortcuts);
+  }
+  if (!m_toast.empty() && ImGui::GetTime() < m_toast_until) ui::Presenter::draw_toast(m_toast, m_toast_error);
+}
+
+void App::capture(bool view_only) {
+  try {
+    const char* home = std::getenv("HOME");
+    if (!home || !*home) throw std::runtime_error("HOME is not set: nowhere to put ~/blockscope-captures");
+    const std::filesystem::path dir = std::filesystem::path(home) / "blockscope-captures";
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw std::runtime_error("cannot create " + dir.string() + ": " + ec.message());
+    const int fw = m_gl->width(), fh = m_gl->height();
+    int x = 0, y = 0, w = fw, h = fh;
+    if (view_only) {
+      if (m_view_rect[2] <= 0)
+        throw std::runtime_error("this lab's view is not on screen (collapsed or closed)");
+      // ImGui works in window coordinates; the framebuffer may have more pixels (HiDPI).
+      const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
+      const float sx = fb.x > 0 ? fb.x : 1.0f, sy = fb.y > 0 ? fb.y : 1.0f;
+      x = std::clamp(static_cast<int>(m_view_rect[0] * sx), 0, fw);
+      y = std::clamp(static_cast<int>(m_view_rect[1] * sy), 0, fh);
+      w = std::clamp(static_cast<int>(m_view_rect[2] * sx), 0, fw - x);
+      h = std::clamp(static_cast<int>(m_view_rect[3] * sy), 0, fh - y);
+      if (w <= 0 || h <= 0) throw std::runtime_error("the lab's view is outside the window");
+    }
+    const std::vector<unsigned char> full = gl::read_pixels(fw, fh);
+    std::vector<unsigned char> px;
+    if (view_only) {
+      px.resize(static_cast<size_t>(w) * h * 4);
+      for (int row = 0; row < h; ++row)
+        std::copy_n(full.data() + (static_cast<size_t>(y + row) * fw + x) * 4, static_cast<size_t>(w) * 4,
+                    px.data() + static_cast<size_t>(row) * w * 4);
+    }
+    const std::string stem =
+        timestamped_name("blockscope-" + m_labs[m_active].first + (view_only ? "-view" : ""), "");
+    std::filesystem::path path = dir / (stem + ".png");
+    for (int n = 2; std::filesystem::exists(path, ec); ++n)  // two captures within a second
+      path = dir / (stem + "-" + std::to_string(n) + ".png");
+    std::string err;
+    if (!gl::write_png(path.string(), w, h, view_only ? px : full, &err)) throw std::runtime_error(err);
+    toast("saved " + path.string());
+  } catch (const std::exception& e) {
+    toast(std::string("screenshot not saved: ") + e.what(), true);
+  }
 }
 
 }  // namespace bs

@@ -2,13 +2,19 @@
 // time (main.cpp: `while (app.frame()) {}`).
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/heat_lab.h"
 #include "app/lab.h"
+#include "app/session.h"
+#include "app/sweep_window.h"
 #include "gpu/common/gpu_error.h"
+#include "ui/presenter.h"
 
 namespace bs {
 
@@ -20,7 +26,12 @@ struct AppOptions {
   PathRequest render_path = PathRequest::Auto;
   int width = 1600, height = 900;
   HeatLabOptions heat;
-  int debug_fault_frame = -1;  // testing: poison the CUDA context in this frame
+  int debug_fault_frame = -1;      // testing: poison the CUDA context in this frame
+  float ui_scale = 1.0f;           // --ui-scale (times the monitor's content scale)
+  bool presenter = false;          // --presenter
+  std::optional<Session> session;  // --session / --preset: applied before the first frame
+  bool show_shortcuts = false;     // testing: the F1 overlay open from the start
+  std::string debug_capture;  // testing: "window" or "view": an F12 / Shift+F12 capture in the last frame
 };
 
 class App {
@@ -36,12 +47,31 @@ class App {
   int exit_code() const { return m_exit_code; }
   const LabEnv& env() const { return m_env; }
 
+  // Sessions (app/session.h). apply_session validates every lab's state before it changes anything; on error
+  // the running state is untouched and the message names the field. Call between frames.
+  Session current_session() const;
+  std::optional<std::string> apply_session(const Session& s);
+  // The sweep definition of the last session loaded (null when it had none), for the sweep window.
+  nlohmann::json& pending_sweep() { return m_pending_sweep; }
+  Lab* active_lab() { return m_labs.empty() ? nullptr : m_labs[m_active].second.get(); }
+  float ui_scale() const { return m_presenter.scale(); }
+  bool presenter_mode() const { return m_presenter.presenter(); }
+
  private:
   void init_imgui();
   void draw_main_ui();
   void recover_from(const GpuError& e);
   void fall_back_to_cpu(const std::string& why);
   void take_screenshot();
+  // Presenter mode, sessions and captures (F1, P, F12, Ctrl+S / Ctrl+O).
+  void handle_shortcuts();
+  void draw_view_menu();
+  void draw_session_menu();
+  void draw_session_popups();
+  void draw_presenter_windows();
+  void capture(bool view_only);
+  void toast(std::string text, bool error = false);
+  Lab* find_or_make_lab(const std::string& id, bool* made);
 
   AppOptions m_opt;
   std::unique_ptr<gl::Context> m_gl;
@@ -57,6 +87,27 @@ class App {
   bool m_imgui_ready = false;
   bool m_show_device = true;
   bool m_fullscreen = false;
+
+  // Presenter mode, sessions and captures.
+  ui::Presenter m_presenter;
+  bool m_show_readouts = false;
+  bool m_show_shortcuts = false;
+  std::optional<Session> m_pending_session;  // chosen in a menu; applied before the next frame
+  nlohmann::json m_pending_sweep;
+  // The sweep window (any lab, one or two parameters, in the background); a session's sweep goes into it.
+  std::unique_ptr<SweepWindow> m_sweep;
+  bool m_show_sweep = false;
+  void hand_over_sweep();
+  enum class Popup { None, Save, Load } m_open_popup = Popup::None;
+  char m_session_path[512] = "";
+  std::string m_session_error;  // shown in the Save / Load popup
+  enum class Capture { None, Window, View } m_capture = Capture::None;
+  float m_view_rect[4] = {0, 0, 0, 0};  // the active lab's view window this frame (x, y, w, h), w = 0: none
+  float m_scale_edit = 1.0f;            // the View menu's slider while it is dragged
+  bool m_scale_editing = false;
+  std::string m_toast;
+  bool m_toast_error = false;
+  double m_toast_until = 0;
 };
 
 }  // namespace bs

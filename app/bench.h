@@ -26,6 +26,8 @@ void register_all_benches(CLI::App& bench, BenchContext& ctx);
 
 // Top-level `occupancy` and `anatomy` commands (app/cli_anatomy.cpp).
 void register_anatomy_commands(CLI::App& app, BenchContext& ctx);
+// Top-level `sweep` and `replay` commands (app/cli_sweep.cpp).
+void register_sweep_commands(CLI::App& app, BenchContext& ctx);
 
 // Runs a command's body and turns what it throws into the CLI's message and exit code: bad input
 // (bs::InvalidRequest) 2, a GPU failure or anything else 1. The body returns the exit code on success.

@@ -11,6 +11,7 @@
 #include "app/bench.h"
 #include "app/info.h"
 #include "app/labs.h"
+#include "app/session.h"
 #include "gpu/common/gpu_error.h"
 
 namespace bs {
@@ -41,8 +42,27 @@ int run_cli(int argc, char** argv) {
   cli.add_option("--grid", grid, "Heat kernel grid by hand: XxY (default: ceil-div covering grid)");
   cli.add_option("--steps-per-frame", opt.heat.steps_per_frame, "Heat steps per frame")
       ->check(CLI::Range(1, 10000));
+  cli.add_option("--overlay", opt.heat.overlay, "Heat anatomy overlay: off|blockidx|threadidx|warp|sm|time")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, anatomy::OverlayMode>{{"off", anatomy::OverlayMode::Off},
+                                                      {"blockidx", anatomy::OverlayMode::BlockIdx},
+                                                      {"threadidx", anatomy::OverlayMode::ThreadIdx},
+                                                      {"warp", anatomy::OverlayMode::Warp},
+                                                      {"sm", anatomy::OverlayMode::Sm},
+                                                      {"time", anatomy::OverlayMode::BlockTime}}));
   cli.add_option("--debug-fault-frame", opt.debug_fault_frame, "Testing: make an illegal address in frame N")
       ->group("");  // hidden: for the recovery tests
+  std::string session_file, preset;
+  cli.add_option("--session", session_file, "Start from a saved session (JSON: labs, parameters, UI scale)");
+  cli.add_option("--preset", preset, "Start from a shipped preset (Session > Presets lists them)");
+  cli.add_option("--ui-scale", opt.ui_scale,
+                 "UI scale, 0.75..3 (fonts re-rasterized; times the monitor's scale)")
+      ->check(CLI::Range(0.75, 3.0));
+  cli.add_flag("--presenter", opt.presenter, "Presenter mode: larger UI and big read-outs (key P)");
+  cli.add_flag("--show-shortcuts", opt.show_shortcuts, "Testing: open the F1 shortcut list")->group("");
+  cli.add_option("--debug-capture", opt.debug_capture, "Testing: F12 (window) or Shift+F12 (view) capture")
+      ->check(CLI::IsMember({"window", "view"}))
+      ->group("");
   cli.add_option("--width", opt.width, "Window or image width")->check(CLI::Range(64, 16384));
   cli.add_option("--height", opt.height, "Window or image height")->check(CLI::Range(64, 16384));
 
@@ -57,6 +77,7 @@ int run_cli(int argc, char** argv) {
   bench->allow_extras();
   cli::register_all_benches(*bench, bench_ctx);
   cli::register_anatomy_commands(cli, bench_ctx);
+  cli::register_sweep_commands(cli, bench_ctx);
 
   try {
     cli.parse(argc, argv);
@@ -73,7 +94,7 @@ int run_cli(int argc, char** argv) {
                               : "bench: unknown benchmark '" + extra.front() + "' (known: " + known + ")");
   }
   if (*bench) return bench_ctx.exit_code;
-  for (const char* name : {"occupancy", "anatomy"})
+  for (const char* name : {"occupancy", "anatomy", "sweep", "replay"})
     if (cli.got_subcommand(name)) return bench_ctx.exit_code;
 
   const auto request = parse_path_request(render_path);
@@ -104,6 +125,14 @@ int run_cli(int argc, char** argv) {
     opt.heat.grid = *g.value;
   }
   if (!opt.screenshot.empty() && opt.frames <= 0) opt.frames = 30;
+  // A session is read and checked in full before any window opens.
+  if (!session_file.empty() && !preset.empty()) return fail("--session and --preset: give one of them");
+  if (!session_file.empty() || !preset.empty()) {
+    SessionResult r = session_file.empty() ? load_preset(preset) : load_session_file(session_file);
+    if (!r.session) return fail((session_file.empty() ? "--preset: " : "--session: ") + r.error);
+    opt.session = std::move(r.session);
+    opt.scene = opt.session->active_lab;
+  }
 
   try {
     int code = 0;

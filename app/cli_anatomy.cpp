@@ -1,10 +1,14 @@
 // cli_anatomy.cpp: the top-level subcommands of the kernel-anatomy lab:
 //   blockscope occupancy --arch sm_90|...|device [--threads N] [--regs R] [--smem B] [--curve] [--kernel
-//   NAME] blockscope anatomy heat [--size N] [--block XxY] --out DIR
+//   NAME] blockscope anatomy heat [--size N] [--block XxY] [--cells-per-thread C] --out DIR
+//   blockscope anatomy matmul [--size N | --m M --n N --k K] [--variant V] --out DIR
+// Both anatomy commands write DIR/blocks.csv, DIR/timeline.svg and DIR/timeline.png (the Anatomy window's
+// chart, rendered through a headless GL context; skipped with a note when none can be made).
 // Bad input prints "blockscope: <message naming the argument>" to stderr and sets exit code 2; a missing GPU
 // or a CUDA failure sets 1. Never exit(), never crash.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +22,9 @@
 #include "gpu/common/gpu_error.h"
 #include "gpu/common/launch.h"
 #include "gpu/heat/heat.h"
+#include "gpu/matmul/matmul.h"
+#include "ui/anatomy_panel.h"
+#include "ui/gl/context.h"
 
 namespace bs::cli {
 
@@ -129,6 +136,14 @@ void run_occupancy(const OccupancyOptions& o, bool regs_given, bool static_given
 struct AnatomyHeatOptions {
   std::string size = "1024";
   std::string block = "32x8";
+  int cells_per_thread = 1;
+  std::string out;
+};
+
+struct AnatomyMatmulOptions {
+  std::string size = "1024";
+  int64_t m = 0, n = 0, k = 0;  // 0: from --size
+  std::string variant = "smem_tile32";
   std::string out;
 };
 
@@ -137,6 +152,94 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
   f << text;
   f.close();
   if (!f) throw std::runtime_error("cannot write " + path.string());
+}
+
+// The timeline PNG: the same chart function as the Anatomy window, drawn into an offscreen image.
+void write_timeline_png(const std::filesystem::path& path, const anatomy::Timeline& t,
+                        const std::string& title) {
+  std::string err;
+  std::unique_ptr<gl::Context> context = gl::create_headless(64, 64, &err);
+  if (!context) {
+    std::cout << "  timeline.png skipped: no OpenGL context for rendering (" << err << ")\n";
+    return;
+  }
+  if (!ui::export_timeline_png(t, title, path.string(), &err))
+    throw std::runtime_error("timeline.png: " + err);
+  std::cout << "  wrote " << path.string() << "\n";
+}
+
+// Prints the wave arithmetic and writes blocks.csv, timeline.svg and timeline.png into `dir`.
+void report_and_write(const std::string& out, const std::vector<anatomy::BlockRecord>& blocks,
+                      const anatomy::Timeline& t, int sm_count, const std::string& title) {
+  std::cout << "  waves predicted: " << t.predicted_waves << " = ceil(" << t.block_count << " blocks / ("
+            << sm_count << " SMs x " << t.blocks_per_sm << " resident))\n";
+  std::cout << "  waves observed:  " << t.observed_waves << " = max over SMs of ceil(blocks run on that SM / "
+            << t.blocks_per_sm << ")\n";
+  std::cout << "  blocks per SM: min " << t.min_blocks_on_sm << ", max " << t.max_blocks_on_sm
+            << "; idle SMs: " << t.idle_sms << " of " << sm_count << "\n";
+  char line[200];
+  std::snprintf(
+      line, sizeof line,
+      "  kernel span %.2f us; median block run time %.2f us; the timer's step appears to be %lld ns\n",
+      t.span_ns / 1e3, t.median_block_ns / 1e3, static_cast<long long>(t.timer_tick_ns));
+  std::cout << line;
+  const std::filesystem::path dir(out);
+  std::filesystem::create_directories(dir);
+  write_file(dir / "blocks.csv", anatomy::blocks_csv(blocks));
+  write_file(dir / "timeline.svg", anatomy::timeline_svg(t, title));
+  std::cout << "  wrote " << (dir / "blocks.csv").string() << " (" << blocks.size()
+            << " blocks; times in ns from the first block's start) and " << (dir / "timeline.svg").string()
+            << "\n";
+  write_timeline_png(dir / "timeline.png", t, title);
+}
+
+void run_anatomy_matmul(const AnatomyMatmulOptions& o, BenchContext& ctx) {
+  matmul::Problem p;
+  try {
+    const int64_t s = std::stoll(o.size);
+    p = {s, s, s};
+  } catch (const std::exception&) {
+    return fail(ctx, "--size: '" + o.size + "' is not a number (M = N = K)", 2);
+  }
+  if (o.m) p.m = o.m;
+  if (o.n) p.n = o.n;
+  if (o.k) p.k = o.k;
+  if (auto err = matmul::validate(p)) return fail(ctx, "--size/--m/--n/--k: " + *err, 2);
+  if (!anatomy::is_instrumented_matmul_variant(o.variant)) {
+    std::string names;
+    for (const auto& v : anatomy::instrumented_matmul_variants())
+      names += (names.empty() ? "" : ", ") + v;
+    return fail(ctx, "--variant: '" + o.variant + "' has no instrumented copy (instrumented: " + names + ")",
+                2);
+  }
+  if (o.out.empty()) return fail(ctx, "--out: give a directory for blocks.csv and timeline.svg/png", 2);
+  guarded(ctx, [&] {
+    anatomy::MatmulRecordRequest req;
+    req.m = p.m;
+    req.n = p.n;
+    req.k = p.k;
+    req.variant = o.variant;
+    const anatomy::MatmulRecord r = anatomy::record_matmul_blocks(req);
+    const int resident = r.runtime_blocks_per_sm;
+    std::cout << "Instrumented matmul " << r.variant
+              << " (a copy of the lab's kernel plus a per-block probe: its barriers and atomics change "
+                 "timing, so it is never timed)\n";
+    std::cout << "  C = A x B, " << matmul::to_string(p) << ", block " << to_string(r.block) << " ("
+              << r.block.count() << " threads), grid " << to_string(r.grid) << " = " << r.grid.count()
+              << " blocks (one block per tile of C)\n";
+    std::cout << "  device: " << r.device_name << ", " << r.sm_count << " SMs (%nsmid " << r.nsmid << ")\n";
+    std::cout << "  resident blocks per SM: " << resident
+              << " (cudaOccupancyMaxActiveBlocksPerMultiprocessor; model " << r.model.blocks_per_sm
+              << ", limited by " << anatomy::limiter_label(r.model.limiter) << ", " << r.regs_per_thread
+              << " registers/thread, " << r.static_smem << " B shared memory)\n";
+    if (static_cast<int64_t>(r.appended) != r.grid.count())
+      throw std::runtime_error("the kernel recorded " + std::to_string(r.appended) + " blocks, expected " +
+                               std::to_string(r.grid.count()));
+    const anatomy::Timeline t = anatomy::build_timeline(r.blocks, r.sm_count, std::max(resident, 1));
+    report_and_write(
+        o.out, r.blocks, t, r.sm_count,
+        "Instrumented matmul " + r.variant + " " + matmul::to_string(p) + " on " + r.device_name);
+  });
 }
 
 void run_anatomy_heat(const AnatomyHeatOptions& o, BenchContext& ctx) {
@@ -152,21 +255,24 @@ void run_anatomy_heat(const AnatomyHeatOptions& o, BenchContext& ctx) {
   const ParsedDim2 block = parse_dim2(o.block, "--block");
   if (!block.value) return fail(ctx, block.error, 2);
   if (auto err = validate_block(*block.value, DeviceLimits{})) return fail(ctx, "--block: " + *err, 2);
-  if (o.out.empty()) return fail(ctx, "--out: give a directory for blocks.csv and timeline.svg", 2);
+  if (auto err = heat::validate_cells_per_thread(o.cells_per_thread))
+    return fail(ctx, "--cells-per-thread: " + *err, 2);
+  if (o.out.empty()) return fail(ctx, "--out: give a directory for blocks.csv and timeline.svg/png", 2);
 
   guarded(ctx, [&] {
     anatomy::HeatRecordRequest req;
     req.nx = size.value->x;
     req.ny = size.value->y;
     req.block = *block.value;
+    req.cells_per_thread = o.cells_per_thread;
     const anatomy::HeatRecord r = anatomy::record_heat_blocks(req);
     const int resident = r.runtime_blocks_per_sm;
     std::cout << "Instrumented heat stencil (a variant for anatomy only: its barriers and atomics change "
                  "timing, so "
                  "it is never timed)\n";
     std::cout << "  field " << to_string({r.nx, r.ny}) << ", block " << to_string(r.block) << " ("
-              << r.block.count() << " threads), grid " << to_string(r.grid) << " = " << r.grid.count()
-              << " blocks\n";
+              << r.block.count() << " threads), " << r.cells_per_thread << " cell(s)/thread down y, grid "
+              << to_string(r.grid) << " = " << r.grid.count() << " blocks\n";
     std::cout << "  device: " << r.device_name << ", " << r.sm_count << " SMs (%nsmid " << r.nsmid << ")\n";
     std::cout << "  resident blocks per SM: " << resident
               << " (cudaOccupancyMaxActiveBlocksPerMultiprocessor; model " << r.model.blocks_per_sm
@@ -176,29 +282,10 @@ void run_anatomy_heat(const AnatomyHeatOptions& o, BenchContext& ctx) {
       throw std::runtime_error("the kernel recorded " + std::to_string(r.appended) + " blocks, expected " +
                                std::to_string(r.grid.count()));
     const anatomy::Timeline t = anatomy::build_timeline(r.blocks, r.sm_count, std::max(resident, 1));
-    std::cout << "  waves predicted: " << t.predicted_waves << " = ceil(" << t.block_count << " blocks / ("
-              << r.sm_count << " SMs x " << t.blocks_per_sm << " resident))\n";
-    std::cout << "  waves observed:  " << t.observed_waves
-              << " = max over SMs of ceil(blocks run on that SM / " << t.blocks_per_sm << ")\n";
-    std::cout << "  blocks per SM: min " << t.min_blocks_on_sm << ", max " << t.max_blocks_on_sm
-              << "; idle SMs: " << t.idle_sms << " of " << r.sm_count << "\n";
-    char line[200];
-    std::snprintf(
-        line, sizeof line,
-        "  kernel span %.2f us; median block run time %.2f us; the timer's step appears to be %lld ns\n",
-        t.span_ns / 1e3, t.median_block_ns / 1e3, static_cast<long long>(t.timer_tick_ns));
-    std::cout << line;
-
-    const std::filesystem::path dir(o.out);
-    std::filesystem::create_directories(dir);
-    write_file(dir / "blocks.csv", anatomy::blocks_csv(r.blocks));
     std::ostringstream title;
     title << "Instrumented heat stencil " << to_string({r.nx, r.ny}) << ", block " << to_string(r.block)
-          << " on " << r.device_name;
-    write_file(dir / "timeline.svg", anatomy::timeline_svg(t, title.str()));
-    std::cout << "  wrote " << (dir / "blocks.csv").string() << " (" << r.blocks.size()
-              << " blocks; times in ns from the first block's start) and " << (dir / "timeline.svg").string()
-              << "\n";
+          << ", " << r.cells_per_thread << " cell(s)/thread on " << r.device_name;
+    report_and_write(o.out, r.blocks, t, r.sm_count, title.str());
   });
 }
 
@@ -237,8 +324,25 @@ void register_anatomy_commands(CLI::App& app, BenchContext& ctx) {
       "Record the instrumented heat stencil's blocks: DIR/blocks.csv and DIR/timeline.svg, and waves");
   heat->add_option("--size", heat_opt->size, "Field size: N (N x N) or NXxNY, 1..8192 (default 1024)");
   heat->add_option("--block", heat_opt->block, "Block shape XxY (default 32x8)");
-  heat->add_option("--out", heat_opt->out, "Directory for blocks.csv and timeline.svg")->required();
+  heat->add_option("--cells-per-thread", heat_opt->cells_per_thread,
+                   "Cells per thread down y: 1, 2, 4, 8 (the heat lab's coarsening; default 1)");
+  heat->add_option("--out", heat_opt->out, "Directory for blocks.csv, timeline.svg and timeline.png")
+      ->required();
   heat->callback([heat_opt, &ctx] { run_anatomy_heat(*heat_opt, ctx); });
+
+  auto mm_opt = std::make_shared<AnatomyMatmulOptions>();
+  CLI::App* mmc = anat->add_subcommand(
+      "matmul",
+      "Record an instrumented matmul kernel's blocks (one per tile of C): CSV, timeline SVG/PNG, waves");
+  mmc->add_option("--size", mm_opt->size, "M = N = K (default 1024)");
+  mmc->add_option("--m", mm_opt->m, "Rows of C (overrides --size)");
+  mmc->add_option("--n", mm_opt->n, "Columns of C (overrides --size)");
+  mmc->add_option("--k", mm_opt->k, "Inner dimension (overrides --size)");
+  mmc->add_option("--variant", mm_opt->variant,
+                  "naive_uncoalesced | naive_coalesced | smem_tile8 | smem_tile16 | smem_tile32 (default)");
+  mmc->add_option("--out", mm_opt->out, "Directory for blocks.csv, timeline.svg and timeline.png")
+      ->required();
+  mmc->callback([mm_opt, &ctx] { run_anatomy_matmul(*mm_opt, ctx); });
 }
 
 }  // namespace bs::cli

@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <string>
 
+#include "app/session.h"
 #include "gpu/common/gpu_error.h"
 #include "ui/field_view.h"
 
@@ -42,6 +45,7 @@ HeatLab::HeatLab(LabEnv& env, const HeatLabOptions& opt) : m_env(env), m_present
     m_model.cpu[i].label =
         heat::cpu_mode_label(i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads);
   rebuild();
+  m_anatomy.set_mode(opt.overlay);
 }
 
 HeatLab::~HeatLab() = default;
@@ -67,6 +71,7 @@ void HeatLab::abandon_gpu() noexcept {
   if (m_gpu) m_gpu->abandon();
   m_presenter.abandon_gpu();
   m_gpu.reset();  // abandon() made its destructor harmless
+  m_anatomy.abandon_gpu();
 }
 
 void HeatLab::reset_field() {
@@ -262,8 +267,28 @@ void HeatLab::poll_cpu_jobs() {
   }
 }
 
+// The launch in force (the solver's on the GPU; the panel's valid one on the CPU path) to the anatomy views.
+void HeatLab::sync_anatomy() {
+  HeatAnatomyTarget t;
+  t.params = m_params;
+  if (m_gpu) {
+    t.block = m_gpu->block();
+    t.grid = m_gpu->grid();
+    t.cells_per_thread = m_gpu->cells_per_thread();
+  } else {
+    if (!m_model.launch_error.empty()) return;
+    t.block = {m_model.block[0], m_model.block[1]};
+    t.grid = m_model.manual_grid ? Dim2{m_model.grid[0], m_model.grid[1]} : m_model.default_grid;
+    t.cells_per_thread = m_model.cells_per_thread;
+  }
+  if (t.block.x < 1 || t.block.y < 1 || t.grid.x < 1 || t.grid.y < 1) return;
+  m_anatomy.set_target(t, m_params.nx, m_params.ny);
+}
+
 void HeatLab::draw_ui() {
   m_actions = {};
+  sync_anatomy();
+  m_anatomy.handle_keys();
   // Read-outs for the panel.
   m_model.step_ms = m_samples.summary();
   m_model.first_step_ms = m_samples.first_sample();
@@ -305,9 +330,13 @@ void HeatLab::draw_ui() {
     in.range_max = m_model.range[1];
     in.caption = std::to_string(m_params.nx) + "x" + std::to_string(m_params.ny) + " cells, " +
                  to_string(m_env.path.path) + (m_model.coverage.full() ? "" : ", hatched cells: no thread");
+    const ImVec2 image_origin = ImGui::GetCursorScreenPos();
     const ui::FieldViewResult r = ui::draw_field_view(in);
     m_view_w = r.image_w;
     m_view_h = r.image_h;
+    m_anatomy.draw_on_field(image_origin,
+                            ImVec2(static_cast<float>(r.image_w), static_cast<float>(r.image_h)), r.cell_x,
+                            r.cell_y);
     // Painting touches the GPU, so it happens in update(), outside the ImGui window.
     if (r.cell_x && (r.paint_hot || r.paint_cold))
       m_paint = PaintRequest{*r.cell_x, *r.cell_y, r.paint_hot ? m_model.brush_hot : m_model.brush_cold};
@@ -316,8 +345,12 @@ void HeatLab::draw_ui() {
 
   ImGui::SetNextWindowPos(ImVec2(panel.x, panel.y), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(panel.w, panel.h), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Heat lab")) ui::draw_heat_panel(m_model, m_actions);
+  if (ImGui::Begin("Heat lab")) {
+    ui::draw_heat_panel(m_model, m_actions);
+    m_anatomy.draw_controls();
+  }
   ImGui::End();
+  m_anatomy.draw_window();
 }
 
 void HeatLab::update() {
@@ -337,11 +370,13 @@ void HeatLab::update() {
     }
     if (m_paint) paint(m_paint->x, m_paint->y, m_paint->value);
     m_paint.reset();
-    int steps = m_model.paused ? 0 : m_model.steps_per_frame;
+    // The anatomy block-size sweep times the stencil on the GPU: the live run pauses meanwhile.
+    int steps = m_model.paused || m_anatomy.sweeping() ? 0 : m_model.steps_per_frame;
     if (m_actions.step_once) steps += 1;
     simulate(steps);
     collect_timings();
     upload_field();
+    m_anatomy.update();
     m_model.runtime_error.clear();
   } catch (const InvalidRequest& e) {
     set_error(e.what());
@@ -356,6 +391,158 @@ void HeatLab::update() {
   style.block_x = m_model.block[0];
   style.block_y = static_cast<int64_t>(m_model.block[1]) * m_model.cells_per_thread;
   m_view_texture = m_presenter.render(m_view_w, m_view_h, style);
+}
+
+}  // namespace bs
+
+// --- Sessions and presenter mode --------------------------------------------------------------------------
+
+namespace bs {
+
+namespace {
+
+constexpr std::string_view k_heat_patterns[] = {"hot-spots", "gaussian", "noise"};
+constexpr std::string_view k_heat_boundaries[] = {"fixed", "insulated"};
+
+// Reads `state` over `m` (members left out keep their values) and checks the result as the panel would.
+std::optional<std::string> read_heat_state(const nlohmann::json& state, ui::HeatPanelModel& m) {
+  StateReader r(state, "labs.heat");
+  r.only({"size", "pattern", "alpha", "dx", "dt", "boundary", "boundary_temp", "steps_per_frame", "paused",
+          "block", "cells_per_thread", "grid", "colormap", "range", "block_lines", "brush_radius",
+          "brush_hot", "brush_cold", "cpu_steps"});
+  r.pair("size", m.size, heat::k_ui_min_size, heat::k_max_size);
+  r.choice("pattern", m.pattern, k_heat_patterns);
+  r.number("alpha", m.params.alpha, 1e-6, 1e6);
+  r.number("dx", m.params.dx, 1e-6, 1e6);
+  r.number("dt", m.params.dt, 1e-9, 1e6);
+  int boundary = m.params.boundary == heat::Boundary::Fixed ? 0 : 1;
+  r.choice("boundary", boundary, k_heat_boundaries);
+  m.params.boundary = boundary == 0 ? heat::Boundary::Fixed : heat::Boundary::Insulated;
+  r.number("boundary_temp", m.params.boundary_temp, -1e6, 1e6);
+  r.integer("steps_per_frame", m.steps_per_frame, 1, 10000);
+  r.boolean("paused", m.paused);
+  r.pair("block", m.block, 1, 1024);
+  r.integer("cells_per_thread", m.cells_per_thread, 1, 8);
+  if (r.has("grid") && state["grid"].is_string() && state["grid"] == "auto") {
+    m.manual_grid = false;
+  } else if (r.has("grid")) {
+    r.pair("grid", m.grid, 1, INT32_MAX);
+    m.manual_grid = true;
+  }
+  r.colormap("colormap", m.colormap);
+  if (r.has("range") && state["range"].is_string() && state["range"] == "auto") {
+    m.auto_range = true;
+  } else if (r.has("range")) {
+    const nlohmann::json& v = state["range"];
+    if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number() ||
+        !(v[0].get<double>() < v[1].get<double>()))
+      r.fail("range", "expected \"auto\" or [low, high] with low < high, got " + v.dump());
+    else {
+      m.auto_range = false;
+      m.range[0] = v[0].get<float>();
+      m.range[1] = v[1].get<float>();
+    }
+  }
+  r.boolean("block_lines", m.block_lines);
+  r.number("brush_radius", m.brush_radius, 1, 4096);
+  r.number("brush_hot", m.brush_hot, -1e6, 1e6);
+  r.number("brush_cold", m.brush_cold, -1e6, 1e6);
+  r.integer("cpu_steps", m.cpu_steps, 1, 100000);
+  if (!r.ok()) return r.error();
+  heat::Params p = m.params;
+  p.nx = m.size[0];
+  p.ny = m.size[1];
+  if (auto err = heat::validate(p)) return "labs.heat: " + *err;
+  if (auto err = heat::validate_cells_per_thread(m.cells_per_thread))
+    return "labs.heat.cells_per_thread: " + *err;
+  if (auto err = validate_block(Dim2{m.block[0], m.block[1]}, DeviceLimits{}))
+    return "labs.heat.block: " + *err;
+  if (m.manual_grid)
+    if (auto err = validate_grid(Dim2{m.grid[0], m.grid[1]}, DeviceLimits{}))
+      return "labs.heat.grid: " + *err;
+  return std::nullopt;
+}
+
+std::string fixed_text(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+}  // namespace
+
+std::optional<std::string> check_heat_state(const nlohmann::json& state) {
+  ui::HeatPanelModel m;
+  return read_heat_state(state, m);
+}
+
+nlohmann::json HeatLab::save_state() const {
+  nlohmann::json j;
+  j["size"] = {m_params.nx, m_params.ny};
+  j["pattern"] = k_heat_patterns[static_cast<size_t>(std::clamp(m_model.pattern, 0, 2))];
+  j["alpha"] = m_params.alpha;
+  j["dx"] = m_params.dx;
+  j["dt"] = m_params.dt;
+  j["boundary"] = m_params.boundary == heat::Boundary::Fixed ? "fixed" : "insulated";
+  j["boundary_temp"] = m_params.boundary_temp;
+  j["steps_per_frame"] = m_model.steps_per_frame;
+  j["paused"] = m_model.paused;
+  j["block"] = {m_model.block[0], m_model.block[1]};
+  j["cells_per_thread"] = m_model.cells_per_thread;
+  j["grid"] = m_model.manual_grid ? nlohmann::json{m_model.grid[0], m_model.grid[1]} : nlohmann::json("auto");
+  j["colormap"] = colormap_name(m_model.colormap);
+  j["range"] =
+      m_model.auto_range ? nlohmann::json("auto") : nlohmann::json{m_model.range[0], m_model.range[1]};
+  j["block_lines"] = m_model.block_lines;
+  j["brush_radius"] = m_model.brush_radius;
+  j["brush_hot"] = m_model.brush_hot;
+  j["brush_cold"] = m_model.brush_cold;
+  j["cpu_steps"] = m_model.cpu_steps;
+  return j;
+}
+
+std::optional<std::string> HeatLab::load_state(const nlohmann::json& state) {
+  ui::HeatPanelModel m = m_model;
+  m.size[0] = static_cast<int>(m_params.nx);
+  m.size[1] = static_cast<int>(m_params.ny);
+  m.params = m_params;
+  if (auto err = read_heat_state(state, m)) return err;
+  const bool rebuild_field =
+      m.size[0] != m_params.nx || m.size[1] != m_params.ny || m.pattern != m_model.pattern;
+  m_model = m;
+  apply_physics();
+  if (rebuild_field)
+    apply_size();  // rebuilds, with the launch applied
+  else
+    apply_launch();
+  // Valid, but the device could not take it (memory): the lab kept its previous grid and says why.
+  if (!m_model.param_error.empty()) return "labs.heat: " + m_model.param_error;
+  return std::nullopt;
+}
+
+std::vector<ui::Readout> HeatLab::readouts() const {
+  std::vector<ui::Readout> out;
+  const Summary& s = m_model.step_ms;
+  if (s.count == 0 || s.median <= 0) return out;
+  const double cells = static_cast<double>(m_params.cells());
+  const std::string who = m_gpu ? "GPU" : "CPU fallback";
+  out.push_back({"time per step", fixed_text(s.median, s.median < 1 ? 3 : 2), "ms",
+                 who + ", median; p10-p90 " + fixed_text(s.p10, s.p10 < 1 ? 3 : 1) + "-" +
+                     fixed_text(s.p90, s.p90 < 1 ? 3 : 1)});
+  out.push_back({"cell updates", fixed_text(cells / (s.median * 1e-3) / 1e9, 2), "G/s",
+                 std::to_string(m_params.nx) + "x" + std::to_string(m_params.ny) + " cells"});
+  // One float read and one written per cell and step: the traffic a perfect cache would leave.
+  out.push_back(
+      {"memory", fixed_text(cells * 8.0 / (s.median * 1e-3) / 1e9, 1), "GB/s", "effective, 8 B per cell"});
+  // Against the fastest CPU baseline measured at this size: the honest comparison.
+  const ui::CpuBaselineView* best = nullptr;
+  for (const ui::CpuBaselineView& c : m_model.cpu)
+    if (c.ms_per_step && c.measured_cells == m_params.cells() &&
+        (!best || *c.ms_per_step < *best->ms_per_step))
+      best = &c;
+  if (m_gpu && best)
+    out.push_back({"speedup vs CPU", fixed_text(*best->ms_per_step / s.median, 1), "x", best->label});
+  return out;
 }
 
 }  // namespace bs

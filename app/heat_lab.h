@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "app/anatomy_window.h"
 #include "app/field_presenter.h"
 #include "app/lab.h"
 #include "gpu/common/cpu_job.h"
@@ -22,6 +23,7 @@ struct HeatLabOptions {
   int cells_per_thread = heat::k_default_cells_per_thread;
   std::optional<Dim2> grid;
   int steps_per_frame = 10;
+  anatomy::OverlayMode overlay = anatomy::OverlayMode::Off;  // --overlay: the anatomy overlay at start
 };
 
 class HeatLab final : public Lab {
@@ -81,6 +83,15 @@ class HeatLab final : public Lab {
     int64_t cells = 0;
   };
   CpuSlot m_cpu[2];
+  AnatomyWindow m_anatomy{m_env};  // overlay (key O) and the Anatomy window (key A)
+  void sync_anatomy();
+
+  // Sessions and presenter mode (app/session.h, ui/presenter.h).
+ public:
+  nlohmann::json save_state() const override;
+  std::optional<std::string> load_state(const nlohmann::json& state) override;
+  std::vector<ui::Readout> readouts() const override;
+  const char* view_window() const override { return "Heat field"; }
 };
 
 }  // namespace bs

@@ -2,11 +2,16 @@
 // workload (GPU or CPU), its GL resources and its UI model; app/ wires it to ui/ panels and gpu/ interfaces.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "app/render_path.h"
 #include "gpu/common/device_info.h"
 #include "ui/gl/context.h"
+#include "ui/presenter.h"
 
 namespace bs {
 
@@ -30,6 +35,16 @@ class Lab {
   // Device-reset support: forget GPU handles (the reset freed them), then rebuild on the current path.
   virtual void abandon_gpu() noexcept = 0;
   virtual void rebuild() = 0;
+
+  // Sessions (app/session.h): every user-visible parameter as JSON, and back. load_state validates the whole
+  // object first and changes nothing on error (the message names the field, e.g. "labs.heat.block: ...");
+  // members left out keep their current value. Called between frames, never inside one.
+  virtual nlohmann::json save_state() const { return nlohmann::json::object(); }
+  virtual std::optional<std::string> load_state(const nlohmann::json&) { return std::nullopt; }
+  // Presenter mode: a few big numbers the lab already measured (speedup vs CPU, GB/s, GFLOP/s, ms).
+  virtual std::vector<ui::Readout> readouts() const { return {}; }
+  // The ImGui window that shows the lab's field or view (Shift+F12 captures just that window).
+  virtual const char* view_window() const { return nullptr; }
 };
 
 }  // namespace bs

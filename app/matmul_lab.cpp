@@ -7,15 +7,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "app/anatomy_window.h"
 #include "app/field_presenter.h"
 #include "app/lab.h"
 #include "app/labs.h"
+#include "app/session.h"
 #include "gpu/common/cpu_job.h"
 #include "gpu/common/gpu_error.h"
 #include "gpu/matmul/matmul.h"
@@ -111,6 +114,7 @@ class MatmulLab final : public Lab {
     m_gpu.reset();
     m_task.reset();
     m_queue.clear();
+    m_anatomy.abandon_gpu();
   }
   void rebuild() override;
 
@@ -146,6 +150,7 @@ class MatmulLab final : public Lab {
   float m_range = 1.0f;
   int m_view_w = 640, m_view_h = 480;
   unsigned m_view_texture = 0;
+  AnatomyWindow m_anatomy{m_env};  // overlay (key O) and the Anatomy window (key A)
 
   struct CpuSlot {
     CpuJob job;
@@ -153,6 +158,13 @@ class MatmulLab final : public Lab {
     bool collected = true;
   };
   CpuSlot m_cpu[3];
+
+  // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.
+ public:
+  nlohmann::json save_state() const override;
+  std::optional<std::string> load_state(const nlohmann::json& state) override;
+  std::vector<ui::Readout> readouts() const override;
+  const char* view_window() const override { return "Matmul: C = A x B"; }
 };
 
 void MatmulLab::make_inputs() {
@@ -480,6 +492,8 @@ void MatmulLab::draw_ui() {
   const auto vars = mm::gpu_variants();
   m_model.variant = std::clamp(m_model.variant, 0, static_cast<int>(vars.size()) - 1);
   const mm::Variant selected = vars[static_cast<size_t>(m_model.variant)].id;
+  m_anatomy.set_target(MatmulAnatomyTarget{m_problem, selected}, m_problem.n, m_problem.m);
+  m_anatomy.handle_keys();
   const LabArea view = lab_view_area(), panel = lab_panel_area();
   ImGui::SetNextWindowPos(ImVec2(view.x, view.y), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(view.w, view.h), ImGuiCond_FirstUseEver);
@@ -518,6 +532,8 @@ void MatmulLab::draw_ui() {
     ov.clicked = r.cell_x && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
     ov.draw_grid = m_model.overlay;
     ui::draw_block_overlay(ov, m_overlay);
+    m_anatomy.draw_on_field(origin, ImVec2(static_cast<float>(r.image_w), static_cast<float>(r.image_h)),
+                            r.cell_x, r.cell_y);
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("ab_view", ImVec2(diagram_w, 0));
@@ -530,8 +546,12 @@ void MatmulLab::draw_ui() {
 
   ImGui::SetNextWindowPos(ImVec2(panel.x, panel.y), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(panel.w, panel.h), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Matmul lab")) ui::draw_matmul_panel(m_model, m_actions);
+  if (ImGui::Begin("Matmul lab")) {
+    ui::draw_matmul_panel(m_model, m_actions);
+    m_anatomy.draw_controls();
+  }
   ImGui::End();
+  m_anatomy.draw_window();
 }
 
 void MatmulLab::update() {
@@ -554,7 +574,7 @@ void MatmulLab::update() {
       if (m_actions.run_cpu[i]) start_cpu_job(i);
       if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
     }
-    if (m_gpu) step_gpu_task();
+    if (m_gpu && !m_anatomy.sweeping()) step_gpu_task();  // the anatomy sweep times kernels meanwhile
     if (m_dirty) {
       if (m_present_device && m_gpu)
         m_presenter.present_device(m_gpu->device_c(), m_gpu->stream_handle());
@@ -562,6 +582,7 @@ void MatmulLab::update() {
         m_presenter.present_host(m_host_c.data());
       m_dirty = false;
     }
+    m_anatomy.update();
     m_model.runtime_error.clear();
   } catch (const InvalidRequest& e) {
     m_model.runtime_error = e.what();
@@ -578,6 +599,106 @@ void MatmulLab::update() {
 
 std::unique_ptr<Lab> make_matmul_lab(LabEnv& env) {
   return std::make_unique<MatmulLab>(env);
+}
+
+// --- Sessions and presenter mode --------------------------------------------------------------------------
+
+namespace {
+
+std::optional<std::string> read_matmul_state(const nlohmann::json& state, ui::MatmulPanelModel& m) {
+  StateReader r(state, "labs.matmul");
+  r.only({"size", "m", "n", "k", "variant", "colormap", "overlay", "k_step", "animate_k"});
+  if (r.has("size")) {
+    int size = m.mnk[0];
+    r.integer("size", size, 1, 1 << 16);
+    m.mnk[0] = m.mnk[1] = m.mnk[2] = size;
+  }
+  r.integer("m", m.mnk[0], 1, 1 << 16);
+  r.integer("n", m.mnk[1], 1, 1 << 16);
+  r.integer("k", m.mnk[2], 1, 1 << 16);
+  std::vector<std::string_view> names;
+  for (const auto& v : mm::gpu_variants())
+    names.push_back(v.name);
+  r.choice("variant", m.variant, names);
+  r.colormap("colormap", m.colormap);
+  r.boolean("overlay", m.overlay);
+  r.integer("k_step", m.k_step, 0, 1 << 16);
+  r.boolean("animate_k", m.animate_k);
+  if (!r.ok()) return r.error();
+  if (auto err = mm::validate(mm::Problem{m.mnk[0], m.mnk[1], m.mnk[2]})) return "labs.matmul: " + *err;
+  return std::nullopt;
+}
+
+std::string fixed_text(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+nlohmann::json MatmulLab::save_state() const {
+  nlohmann::json j;
+  j["m"] = m_problem.m;
+  j["n"] = m_problem.n;
+  j["k"] = m_problem.k;
+  const auto vars = mm::gpu_variants();
+  j["variant"] =
+      vars[static_cast<size_t>(std::clamp(m_model.variant, 0, static_cast<int>(vars.size()) - 1))].name;
+  j["colormap"] = colormap_name(m_model.colormap);
+  j["overlay"] = m_model.overlay;
+  j["k_step"] = m_model.k_step;
+  j["animate_k"] = m_model.animate_k;
+  return j;
+}
+
+std::optional<std::string> MatmulLab::load_state(const nlohmann::json& state) {
+  ui::MatmulPanelModel m = m_model;
+  m.mnk[0] = static_cast<int>(m_problem.m);
+  m.mnk[1] = static_cast<int>(m_problem.n);
+  m.mnk[2] = static_cast<int>(m_problem.k);
+  if (auto err = read_matmul_state(state, m)) return err;
+  const bool variant_changed = m.variant != m_model.variant;
+  m_model = m;
+  const mm::Problem before = m_problem;
+  if (!apply_size()) return m_model.param_error;  // valid, but not runnable here (device memory)
+  // A new size re-runs the selected variant (rebuild); a new variant alone is run here.
+  if (variant_changed && m_problem == before && m_gpu)
+    queue_run(mm::gpu_variants()[static_cast<size_t>(m_model.variant)].id);
+  return std::nullopt;
+}
+
+std::vector<ui::Readout> MatmulLab::readouts() const {
+  std::vector<ui::Readout> out;
+  const auto vars = mm::gpu_variants();
+  const std::string selected =
+      vars[static_cast<size_t>(std::clamp(m_model.variant, 0, static_cast<int>(vars.size()) - 1))].name;
+  const ui::LadderRow* row = nullptr;
+  const ui::LadderRow* cublas = nullptr;
+  const ui::LadderRow* best_cpu = nullptr;
+  for (const ui::LadderRow& r : m_model.rows) {
+    if (r.name == selected) row = &r;
+    if (r.cublas) cublas = &r;
+    if (!r.gpu && (!best_cpu || r.gflops > best_cpu->gflops)) best_cpu = &r;
+  }
+  if (!row)  // the fastest measured row instead
+    for (const ui::LadderRow& r : m_model.rows)
+      if (!row || r.gflops > row->gflops) row = &r;
+  if (!row || row->gflops <= 0) return out;
+  out.push_back({"throughput", fixed_text(row->gflops, row->gflops < 100 ? 1 : 0), "GFLOP/s", row->title});
+  out.push_back({"time", fixed_text(row->ms.median, row->ms.median < 1 ? 3 : 2), "ms",
+                 mm::to_string(m_problem) + ", median"});
+  if (cublas && cublas != row && cublas->gflops > 0)
+    out.push_back({"of cuBLAS", fixed_text(100.0 * row->gflops / cublas->gflops, 0), "%",
+                   "cuBLAS: " + fixed_text(cublas->gflops, 0) + " GFLOP/s"});
+  if (row->gpu && best_cpu && best_cpu->gflops > 0)
+    out.push_back({"speedup vs CPU", fixed_text(row->gflops / best_cpu->gflops, 1), "x", best_cpu->title});
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> check_matmul_state(const nlohmann::json& state) {
+  ui::MatmulPanelModel m;
+  return read_matmul_state(state, m);
 }
 
 }  // namespace bs

@@ -8,12 +8,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app/labs.h"
+#include "app/session.h"
 #include "gpu/common/cpu_job.h"
 #include "gpu/common/gpu_error.h"
 #include "gpu/interop/gl_interop.h"
@@ -523,12 +525,150 @@ class MonteCarloLab final : public Lab {
     std::shared_ptr<mcl::Result> result;
   };
   CpuSlot m_cpu[2];
+
+  // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.
+ public:
+  nlohmann::json save_state() const override;
+  std::optional<std::string> load_state(const nlohmann::json& state) override;
+  std::vector<ui::Readout> readouts() const override;
+  const char* view_window() const override { return "Monte Carlo view"; }
 };
 
 }  // namespace
 
 std::unique_ptr<Lab> make_montecarlo_lab(LabEnv& env) {
   return std::make_unique<MonteCarloLab>(env);
+}
+
+// --- Sessions and presenter mode --------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::string_view k_mc_options[] = {"call", "put", "asian"};
+constexpr std::string_view k_mc_generators[] = {"philox", "xorwow"};
+constexpr std::string_view k_mc_layouts[] = {"grid-stride", "one-per-thread"};
+
+std::optional<std::string> read_montecarlo_state(const nlohmann::json& state, ui::mc::PanelModel& m) {
+  StateReader r(state, "labs.montecarlo");
+  r.only({"paths", "steps", "s0", "strike", "rate", "sigma", "maturity", "option", "generator", "seed",
+          "antithetic", "sample_paths", "bins", "block", "layout", "waves", "paused"});
+  r.integer("paths", m.params.paths, 1, mcl::k_max_paths);
+  r.integer("steps", m.params.steps, 1, mcl::k_max_steps);
+  r.number("s0", m.params.s0, 1e-9, 1e12);
+  r.number("strike", m.params.strike, 0, 1e12);
+  r.number("rate", m.params.rate, -100, 100);
+  r.number("sigma", m.params.sigma, 0, 100);
+  r.number("maturity", m.params.maturity, 1e-9, 1000);
+  r.choice("option", m.option, k_mc_options);
+  r.choice("generator", m.generator, k_mc_generators);
+  int64_t seed = static_cast<int64_t>(m.params.seed & 0x7fffffffffffffffULL);
+  r.integer("seed", seed, 0, INT64_MAX);
+  m.params.seed = static_cast<uint64_t>(seed);
+  r.boolean("antithetic", m.params.antithetic);
+  r.integer("sample_paths", m.sample_paths, 0, mcl::k_max_sample_paths);
+  r.integer("bins", m.bins, 0, mcl::k_max_histogram_bins);
+  r.integer("block", m.block, 1, 1024);
+  r.choice("layout", m.layout, k_mc_layouts);
+  r.integer("waves", m.waves, 1, 64);
+  r.boolean("paused", m.paused);
+  if (!r.ok()) return r.error();
+  mcl::Params p = m.params;
+  p.option = static_cast<mcl::OptionType>(m.option);
+  p.generator = static_cast<mcl::Generator>(m.generator);
+  if (auto err = mcl::check(p))
+    return "labs.montecarlo." + (err->param.empty() ? std::string("params") : err->param) + ": " +
+           err->message;
+  mcl::RunOptions o;
+  o.histogram_bins = m.bins;
+  o.sample_paths = m.sample_paths;
+  if (auto err = mcl::validate(o)) return "labs.montecarlo: " + *err;
+  return std::nullopt;
+}
+
+std::string fixed_text(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+nlohmann::json MonteCarloLab::save_state() const {
+  const mcl::Params& p = m_params;  // in force (the panel may hold an edit that did not validate)
+  nlohmann::json j;
+  j["paths"] = p.paths;
+  j["steps"] = p.steps;
+  j["s0"] = p.s0;
+  j["strike"] = p.strike;
+  j["rate"] = p.rate;
+  j["sigma"] = p.sigma;
+  j["maturity"] = p.maturity;
+  j["option"] = k_mc_options[static_cast<size_t>(p.option)];
+  j["generator"] = k_mc_generators[static_cast<size_t>(p.generator)];
+  j["seed"] = static_cast<int64_t>(p.seed & 0x7fffffffffffffffULL);
+  j["antithetic"] = p.antithetic;
+  j["sample_paths"] = m_options.sample_paths;
+  j["bins"] = m_options.histogram_bins;
+  j["block"] = m_model.block;
+  j["layout"] = k_mc_layouts[static_cast<size_t>(std::clamp(m_model.layout, 0, 1))];
+  j["waves"] = m_model.waves;
+  j["paused"] = m_model.paused;
+  return j;
+}
+
+std::optional<std::string> MonteCarloLab::load_state(const nlohmann::json& state) {
+  ui::mc::PanelModel m = m_model;
+  m.params = m_params;
+  m.option = static_cast<int>(m_params.option);
+  m.generator = static_cast<int>(m_params.generator);
+  m.sample_paths = m_options.sample_paths;
+  m.bins = m_options.histogram_bins;
+  if (auto err = read_montecarlo_state(state, m)) return err;
+  m_model = m;
+  apply_params();
+  if (m_model.param_error) return "labs.montecarlo: " + m_model.param_error->message;  // not runnable here
+  apply_launch();
+  return std::nullopt;
+}
+
+std::vector<ui::Readout> MonteCarloLab::readouts() const {
+  std::vector<ui::Readout> out;
+  const mcl::Estimate& e = m_model.estimate;
+  if (e.paths <= 0) return out;
+  out.push_back({"price", fixed_text(e.price, 4), "", mcl::option_long_label(m_params.option)});
+  if (std::isfinite(e.std_error))
+    out.push_back(
+        {"95% CI +-", fixed_text(0.5 * (e.ci_high - e.ci_low), 4), "",
+         m_model.reference ? "Black-Scholes " + fixed_text(*m_model.reference, 4) : "no closed form"});
+  const double m_paths = static_cast<double>(e.paths) / 1e6;
+  out.push_back(
+      {"paths", m_paths < 1 ? fixed_text(m_paths * 1e3, 1) : fixed_text(m_paths, m_paths < 10 ? 2 : 1),
+       m_paths < 1 ? "k" : "M",
+       "of " + std::to_string(m_model.target_paths) + ", " + std::to_string(m_params.steps) + " steps each"});
+  if (m_model.live_ms > 0) {
+    const double rate = static_cast<double>(e.paths) / (m_model.live_ms * 1e-3) / 1e6;
+    out.push_back({"throughput", fixed_text(rate, rate < 10 ? 2 : 0), "Mpaths/s",
+                   std::string(m_gpu ? "GPU kernel time" : "CPU wall time") + ", live run"});
+    // Against the fastest CPU baseline (paths per second, so runs of other sizes compare).
+    double best_rate = 0;
+    std::string best_label;
+    for (const ui::mc::CpuRunView& v : m_model.cpu) {
+      if (!v.result || v.result->ms <= 0 || v.result->estimate.paths <= 0) continue;
+      const double cpu_rate = static_cast<double>(v.result->estimate.paths) / (v.result->ms * 1e-3) / 1e6;
+      if (cpu_rate > best_rate) {
+        best_rate = cpu_rate;
+        best_label = v.label;
+      }
+    }
+    if (m_gpu && best_rate > 0)
+      out.push_back({"speedup vs CPU", fixed_text(rate / best_rate, 1), "x", best_label});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> check_montecarlo_state(const nlohmann::json& state) {
+  ui::mc::PanelModel m;
+  return read_montecarlo_state(state, m);
 }
 
 }  // namespace bs

@@ -15,6 +15,7 @@
 
 #include "app/lab.h"
 #include "app/labs.h"
+#include "app/session.h"
 #include "gpu/common/cpu_job.h"
 #include "gpu/common/gpu_error.h"
 #include "gpu/vector/vector.h"
@@ -419,12 +420,166 @@ class VectorLab final : public Lab {
   std::shared_ptr<SweepJobResult> m_sweep_result;
   bool m_gpu_pending = false, m_cpu_pending = false, m_sweep_pending = false;
   CpuJob m_gpu_job, m_cpu_job, m_sweep_job;
+
+  // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.
+ public:
+  nlohmann::json save_state() const override;
+  std::optional<std::string> load_state(const nlohmann::json& state) override;
+  std::vector<ui::Readout> readouts() const override;
+  const char* view_window() const override { return "Vector view"; }
 };
 
 }  // namespace
 
 std::unique_ptr<Lab> make_vector_lab(LabEnv& env) {
   return std::make_unique<VectorLab>(env);
+}
+
+// --- Sessions and presenter mode --------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::string_view k_vec_ops[] = {"add", "formula"};
+constexpr std::string_view k_vec_indexing[] = {"one-per-element", "grid-stride"};
+constexpr std::string_view k_vec_widths[] = {"float", "float4"};
+
+// An element count as a whole number or a string with a K/M/G suffix ("256M"), into a text field.
+void read_count(StateReader& r, const nlohmann::json& state, const char* key, char (&out)[32]) {
+  if (!r.ok() || !r.has(key)) return;
+  const nlohmann::json& v = state[key];
+  std::string text;
+  if (v.is_number_integer())
+    text = std::to_string(v.get<int64_t>());
+  else if (v.is_string())
+    text = v.get<std::string>();
+  else {
+    r.fail(key, "expected an element count like 16777216 or \"16M\", got " + v.dump());
+    return;
+  }
+  const vec::ParsedCount pc = vec::parse_count(text, key);
+  if (!pc.value || text.size() >= sizeof out) {
+    r.fail(key, pc.value ? "too long" : pc.error);
+    return;
+  }
+  std::snprintf(out, sizeof out, "%s", text.c_str());
+}
+
+std::optional<std::string> read_vector_state(const nlohmann::json& state, ui::VectorPanelModel& m) {
+  StateReader r(state, "labs.vector");
+  r.only({"n", "op", "indexing", "width", "block", "pinned", "streams", "sweep_max", "strip_count",
+          "strip_grid", "strip_grid_like_gpu", "grid_stride_by_block"});
+  read_count(r, state, "n", m.n_text);
+  r.choice("op", m.op, k_vec_ops);
+  r.choice("indexing", m.indexing, k_vec_indexing);
+  r.choice("width", m.width, k_vec_widths);
+  r.integer("block", m.block, 1, 1024);
+  r.boolean("pinned", m.pinned);
+  r.integer("streams", m.streams, 1, vec::k_max_streams);
+  read_count(r, state, "sweep_max", m.sweep_max_text);
+  r.integer("strip_count", m.strip_count, 64, 8192);
+  r.integer("strip_grid", m.strip_grid, 1, 16);
+  r.boolean("strip_grid_like_gpu", m.strip_grid_like_gpu);
+  r.boolean("grid_stride_by_block", m.grid_stride_by_block);
+  if (!r.ok()) return r.error();
+  vec::Params p;
+  p.n = *vec::parse_count(m.n_text, "n").value;
+  p.op = static_cast<vec::Op>(m.op);
+  p.indexing = static_cast<vec::Indexing>(m.indexing);
+  p.width = static_cast<vec::LoadWidth>(m.width);
+  p.block = m.block;
+  p.pinned = m.pinned;
+  p.streams = m.streams;
+  if (auto err = vec::validate(p)) return "labs.vector: " + *err;
+  const int64_t sweep_max = *vec::parse_count(m.sweep_max_text, "sweep_max").value;
+  if (sweep_max < vec::k_min_n || sweep_max > vec::k_max_n)
+    return "labs.vector.sweep_max: " + vec::format_count(sweep_max) + " is outside 1.." +
+           vec::format_count(vec::k_max_n);
+  return std::nullopt;
+}
+
+std::string fixed_text(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+nlohmann::json VectorLab::save_state() const {
+  nlohmann::json j;
+  j["n"] = vec::format_count(m_params.n);
+  j["op"] = k_vec_ops[static_cast<size_t>(m_params.op)];
+  j["indexing"] = k_vec_indexing[static_cast<size_t>(m_params.indexing)];
+  j["width"] = k_vec_widths[static_cast<size_t>(m_params.width)];
+  j["block"] = m_params.block;
+  j["pinned"] = m_params.pinned;
+  j["streams"] = m_params.streams;
+  j["sweep_max"] = std::string(m_model.sweep_max_text);
+  j["strip_count"] = m_model.strip_count;
+  j["strip_grid"] = m_model.strip_grid;
+  j["strip_grid_like_gpu"] = m_model.strip_grid_like_gpu;
+  j["grid_stride_by_block"] = m_model.grid_stride_by_block;
+  return j;
+}
+
+std::optional<std::string> VectorLab::load_state(const nlohmann::json& state) {
+  ui::VectorPanelModel m = m_model;
+  std::snprintf(m.n_text, sizeof m.n_text, "%s", vec::format_count(m_params.n).c_str());
+  m.op = static_cast<int>(m_params.op);
+  m.indexing = static_cast<int>(m_params.indexing);
+  m.width = static_cast<int>(m_params.width);
+  m.block = m_params.block;
+  m.pinned = m_params.pinned;
+  m.streams = m_params.streams;
+  if (auto err = read_vector_state(state, m)) return err;
+  const ui::VectorPanelModel before = m_model;
+  m_model = m;
+  apply_params();
+  // Valid but not runnable here (host or device memory): the lab keeps its parameters.
+  if (!m_model.n_error.empty() || !m_model.param_error.empty()) {
+    const std::string err =
+        "labs.vector.n: " + (m_model.n_error.empty() ? m_model.param_error : m_model.n_error);
+    m_model = before;
+    return err;
+  }
+  return std::nullopt;
+}
+
+std::vector<ui::Readout> VectorLab::readouts() const {
+  std::vector<ui::Readout> out;
+  if (!m_model.runs.empty()) {
+    const ui::GpuRunView& r = m_model.runs.back();
+    out.push_back({"kernel", fixed_text(r.kernel_gbs, 0), "GB/s", r.variant});
+    out.push_back({"with copies", fixed_text(r.total.median, r.total.median < 10 ? 3 : 1), "ms",
+                   "N = " + vec::format_count(r.n) + ", copies in and out included"});
+    if (r.h2d_gbs > 0)
+      out.push_back({"host to device", fixed_text(r.h2d_gbs, 1), "GB/s", r.pinned ? "pinned" : "pageable"});
+    // Against the fastest CPU row at the same N: the honest comparison.
+    const ui::CpuRowView* best = nullptr;
+    for (const ui::CpuRowView& c : m_model.cpu)
+      if (c.ms && c.n == r.n && c.ms->median > 0 && (!best || c.ms->median < best->ms->median)) best = &c;
+    if (best && r.total.median > 0)
+      out.push_back({"speedup vs CPU", fixed_text(best->ms->median / r.total.median, 2), "x",
+                     "with copies; vs " + best->label});
+    return out;
+  }
+  // CPU only: the fastest CPU row.
+  const ui::CpuRowView* best = nullptr;
+  for (const ui::CpuRowView& c : m_model.cpu)
+    if (c.ms && c.ms->median > 0 && (!best || c.ms->median < best->ms->median)) best = &c;
+  if (best) {
+    const double gbs =
+        static_cast<double>(best->n) * vec::k_bytes_per_element / (best->ms->median * 1e-3) / 1e9;
+    out.push_back({"CPU time", fixed_text(best->ms->median, best->ms->median < 10 ? 3 : 1), "ms",
+                   best->label + ", N = " + vec::format_count(best->n)});
+    out.push_back({"CPU memory", fixed_text(gbs, 1), "GB/s", "12 B per element"});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> check_vector_state(const nlohmann::json& state) {
+  ui::VectorPanelModel m;
+  return read_vector_state(state, m);
 }
 
 }  // namespace bs

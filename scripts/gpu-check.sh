@@ -8,10 +8,13 @@ out=${OUT:-/tmp/gpu-check}
 mkdir -p "$out/shots"
 log="$out/gpu-check.log"
 [ -f .device-gl/setup.sh ] && source .device-gl/setup.sh >/dev/null
-export LD_LIBRARY_PATH="$PWD/.devbin/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+bin=$PWD/.devbin
+if [ -f .devbin/pack.tar.xz ]; then
+  bin=/tmp/devbin && mkdir -p $bin && tar -C $bin -xJf .devbin/pack.tar.xz
+fi
+export LD_LIBRARY_PATH="$bin/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 # Test screenshots stay on the machine (only 8 files come back); scene screenshots go to $out/shots.
-export BLOCKSCOPE_BIN="$PWD/.devbin/blockscope" BLOCKSCOPE_TEST_OUT=/tmp/blockscope-test-shots
-bin=.devbin
+export BLOCKSCOPE_BIN="$bin/blockscope" BLOCKSCOPE_TEST_OUT=/tmp/blockscope-test-shots
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(tests sanitize bench labs shots fault)
 say() { echo "=== $*" | tee -a "$log"; }
@@ -90,9 +93,15 @@ for s in "${steps[@]}"; do
       run "$bin/blockscope" sweep vector --param size=4K,64K,1M,16M,64M --fixed pinned=1 --device all --out "$out/sweeps/vector"
       run "$bin/blockscope" sweep montecarlo --param paths=4096,65536,1048576 --device all --out "$out/sweeps/montecarlo"
       run "$bin/blockscope" replay "$out/sweeps/heat/record.json" --out /tmp/replay-heat ;;
+    ansan)
+      # The instrumented kernels (heat with coarsening, the matmul copies) under every sanitizer tool.
+      for tool in memcheck racecheck synccheck; do
+        run compute-sanitizer --tool $tool --error-exitcode 9 "$bin/anatomy_tests" --gtest_brief=1 '--gtest_filter=AnatomyGpu.*Record*'
+      done ;;
     anatomy)
       run "$bin/blockscope" anatomy heat --size 1024 --block 32x8 --out "$out/anatomy/heat"
-      run "$bin/blockscope" anatomy matmul --out "$out/anatomy/matmul" ;;
+      run "$bin/blockscope" anatomy matmul --size 2048 --variant smem_tile32 --out "$out/anatomy/matmul"
+      run "$bin/blockscope" anatomy matmul --m 1000 --n 777 --k 333 --variant naive_uncoalesced --out "$out/anatomy/matmul_odd" ;;
     *) "$bin/blockscope" "$@" ;;
   esac
 done

@@ -23,9 +23,9 @@ bool export_svg(const fig::Figure& f, int width, int height, const std::string& 
 // ImGui context, framebuffer binding and viewport as they were.
 bool export_png(const fig::Figure& f, const PngOptions& opt, const std::string& path, std::string* error);
 
-// The general form behind export_png: `draw` fills an ImGui draw list covering `size` (in pixels / scale, i.e.
-// layout units; the draw list's transform maps them to the file's pixels) with the default font at `scale`.
-// Other charts (the anatomy timeline) write their PNGs through it.
+// The general form behind export_png: `draw` fills an ImGui draw list covering `size` (in pixels / scale,
+// i.e. layout units; the draw list's transform maps them to the file's pixels) with the default font at
+// `scale`. Other charts (the anatomy timeline) write their PNGs through it.
 using DrawFn = std::function<void(ImDrawList* dl, ImVec2 origin, ImVec2 size)>;
 bool render_png(const DrawFn& draw, const PngOptions& opt, const std::string& path, std::string* error);
 

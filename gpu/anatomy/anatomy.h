@@ -53,10 +53,12 @@ struct TimelineBlock {
   uint32_t block_x = 0, block_y = 0;
   int64_t start_ns = 0, end_ns = 0;  // relative to the timeline's t0
   int wave = 0;                      // position on its SM / resident blocks per SM (0-based)
+  int slot = 0;  // a sub-row of its SM's lane: blocks overlapping in time on one SM get different slots
 };
 struct SmLane {
   uint32_t sm = 0;
   std::vector<TimelineBlock> blocks;  // sorted by start, then end
+  int slots = 0;                      // sub-rows used: the most blocks this SM ran at once (as recorded)
 };
 struct Timeline {
   uint64_t t0_ns = 0;         // the earliest start (absolute %globaltimer)
@@ -93,11 +95,15 @@ struct HeatRecordRequest {
   int64_t nx = 1024;
   int64_t ny = 1024;
   Dim2 block{32, 8};
+  // 1, 2, 4 or 8: the instrumented kernel is gpu/heat's coarsened stencil (each thread cells_per_thread cells
+  // down its column), so a block covers block.x x block.y*cells_per_thread cells, as in the heat lab.
+  int cells_per_thread = 1;
 };
 
 struct HeatRecord {
   int64_t nx = 0, ny = 0;
   Dim2 block, grid;
+  int cells_per_thread = 1;
   std::vector<BlockRecord> blocks;  // one per block, in completion order (as appended on the device)
   uint32_t appended = 0;  // how many records the kernel appended (== blocks.size() when all ran once)
   std::string device_name;
@@ -114,12 +120,45 @@ struct HeatRecord {
 // blocks).
 HeatRecord record_heat_blocks(const HeatRecordRequest& req);
 
+// Instrumented copies of matmul kernels: the same code as gpu/matmul's naive and shared-memory-tile kernels
+// (C = A x B, row-major, one output per thread), plus the per-block probe. The register-blocked variants are
+// not instrumented. Never timed.
+std::vector<std::string>
+instrumented_matmul_variants();  // naive_uncoalesced, naive_coalesced, smem_tile8/16/32
+bool is_instrumented_matmul_variant(std::string_view variant);
+
+struct MatmulRecordRequest {
+  int64_t m = 1024, n = 1024, k = 1024;
+  std::string variant = "smem_tile32";
+};
+struct MatmulRecord {
+  int64_t m = 0, n = 0, k = 0;
+  std::string variant;
+  Dim2 block, grid;                 // matmul::launch_shape of the variant
+  std::vector<BlockRecord> blocks;  // one per block, in completion order
+  uint32_t appended = 0;
+  std::string device_name;
+  int sm_count = 0;
+  uint32_t nsmid = 0;
+  int runtime_blocks_per_sm = 0;  // of the instrumented copy
+  int regs_per_thread = 0;
+  int64_t static_smem = 0;
+  ArchSpec arch;
+  Occupancy model;
+};
+// One warm-up launch and one recorded launch on random A and B (never zeros). Throws bs::InvalidRequest for a
+// bad size, an uninstrumented variant or too many blocks, bs::GpuError without a device.
+MatmulRecord record_matmul_blocks(const MatmulRecordRequest& req);
+
 // --- Device occupancy
 // ------------------------------------------------------------------------------------------- Kernels whose
 // attributes and occupancy can be queried by name: "heat" (this lab's copy of the plain stencil),
-// "heat_instrumented", and test kernels "demo_regs" (many registers), "demo_smem_static" (40 KiB __shared__),
-// "demo_smem_dynamic" (dynamic shared memory only).
+// "heat_instrumented", "heat_c2" / "heat_c4" / "heat_c8" (the coarsened stencil, as gpu/heat's kernel), the
+// instrumented matmul copies "matmul_<variant>_instrumented", and test kernels "demo_regs" (many registers),
+// "demo_smem_static" (40 KiB __shared__), "demo_smem_dynamic" (dynamic shared memory only).
 std::vector<std::string> kernel_names();
+// "heat" for 1 cell per thread, else "heat_c<N>".
+std::string heat_kernel_name(int cells_per_thread);
 
 struct KernelAttributes {
   std::string name;

@@ -9,58 +9,49 @@
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
 #include "gpu/heat/heat.h"
-#include "gpu/heat/stencil.h"
+#include "gpu/heat/stencil_column.cuh"
+#include "gpu/matmul/matmul.h"
+#include "gpu/matmul/matmul_bodies.cuh"
 
 namespace bs::anatomy {
 
 namespace {
 
-// One cell of the heat stencil, exactly as gpu/heat's kernel computes it (the math is heat::stencil_update).
-template <bool Fixed>
-__device__ __forceinline__ void heat_cell(const float* __restrict__ in, float* __restrict__ out, int x, int y,
-                                          int nx, int ny, float r, float bt) {
-  const size_t i = static_cast<size_t>(y) * nx + x;
-  const float c = __ldg(in + i);
-  const float w = x > 0 ? __ldg(in + i - 1) : (Fixed ? bt : c);
-  const float e = x + 1 < nx ? __ldg(in + i + 1) : (Fixed ? bt : c);
-  const float n = y > 0 ? __ldg(in + i - nx) : (Fixed ? bt : c);
-  const float s = y + 1 < ny ? __ldg(in + i + nx) : (Fixed ? bt : c);
-  out[i] = heat::stencil_update(c, w, e, n, s, r);
-}
+using heat::stencil_column;  // the heat lab's own per-thread code (gpu/heat/stencil_column.cuh)
 
-// The plain stencil (thread (x, y) -> cell (x, y)), for occupancy queries of "the heat kernel".
-template <bool Fixed>
+// The plain stencil (thread (x, y) -> cells (x, y*C) .. (x, y*C + C - 1)), for occupancy queries of "the heat
+// kernel" at each cells-per-thread setting.
+template <bool Fixed, int C>
 __global__ void heat_step_kernel(const float* __restrict__ in, float* __restrict__ out, int nx, int ny,
                                  float r, float bt) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= nx || y >= ny) return;
-  heat_cell<Fixed>(in, out, x, y, nx, ny, r, bt);
+  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * C;
+  if (x >= nx || y0 >= ny) return;
+  stencil_column<Fixed, C>(in, out, x, y0, nx, ny, r, bt);
 }
 
-// INSTRUMENTED variant: the same stencil, plus thread 0 of each block appends {blockIdx, SM, start, end} to
-// `rec`. The barriers make start/end bracket the whole block's work (the first thread to arrive cannot stamp
-// the start before the last one has begun; the end comes after every thread's store). They and the atomic
-// change the kernel's timing, so this variant is never timed. No early return: every thread must reach both
-// barriers. meta[0] counts appended records; meta[1] receives %nsmid.
-template <bool Fixed>
-__global__ void heat_step_instrumented_kernel(const float* __restrict__ in, float* __restrict__ out, int nx,
-                                              int ny, float r, float bt, BlockRecord* __restrict__ rec,
-                                              uint32_t* __restrict__ meta, uint32_t capacity) {
-  const bool lead = threadIdx.x == 0 && threadIdx.y == 0;
-  __syncthreads();
+// The per-block probe shared by every instrumented kernel. begin(): after a barrier (so the first thread to
+// arrive cannot stamp the start before the last one has begun), thread 0 reads the SM id and the start time.
+// end(): after a barrier (every thread's stores are issued), thread 0 appends {blockIdx, SM, start, end}.
+// The barriers and the atomic change the kernel's timing: instrumented kernels are never timed. Kernels using
+// it must not return early: every thread must reach both barriers. meta[0] counts appended records; meta[1]
+// receives %nsmid.
+struct BlockProbe {
   uint64_t start = 0;
   uint32_t sm = 0;
-  if (lead) {
-    start = global_timer_ns();
-    sm = sm_id();
+  __device__ __forceinline__ bool lead() const { return threadIdx.x == 0 && threadIdx.y == 0; }
+  __device__ __forceinline__ void begin() {
+    __syncthreads();
+    if (lead()) {
+      start = global_timer_ns();
+      sm = sm_id();
+    }
   }
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x < nx && y < ny) heat_cell<Fixed>(in, out, x, y, nx, ny, r, bt);
-  __syncthreads();
-  if (lead) {
-    const uint64_t end = global_timer_ns();
+  __device__ __forceinline__ void end(BlockRecord* __restrict__ rec, uint32_t* __restrict__ meta,
+                                      uint32_t capacity) {
+    __syncthreads();
+    if (!lead()) return;
+    const uint64_t stop = global_timer_ns();
     const uint32_t slot = atomicAdd(&meta[0], 1u);
     if (slot < capacity) {
       BlockRecord b;
@@ -69,12 +60,52 @@ __global__ void heat_step_instrumented_kernel(const float* __restrict__ in, floa
       b.sm = sm;
       b.pad = 0;
       b.start_ns = start;
-      b.end_ns = end;
+      b.end_ns = stop;
       rec[slot] = b;
     }
     if (blockIdx.x == 0 && blockIdx.y == 0) meta[1] = sm_id_range();
   }
+};
+
+// INSTRUMENTED heat stencil: gpu/heat's coarsened kernel plus the probe.
+template <bool Fixed, int C>
+__global__ void heat_step_instrumented_kernel(const float* __restrict__ in, float* __restrict__ out, int nx,
+                                              int ny, float r, float bt, BlockRecord* __restrict__ rec,
+                                              uint32_t* __restrict__ meta, uint32_t capacity) {
+  BlockProbe probe;
+  probe.begin();
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * C;
+  if (x < nx && y0 < ny) stencil_column<Fixed, C>(in, out, x, y0, nx, ny, r, bt);
+  probe.end(rec, meta, capacity);
 }
+
+// INSTRUMENTED versions of gpu/matmul's naive and tiled kernels: the lab's own kernel bodies
+// (gpu/matmul/matmul_bodies.cuh) between the probe's start and end.
+template <bool RowsAlongX>
+__global__ void matmul_naive_instrumented(const float* __restrict__ a, const float* __restrict__ b,
+                                          float* __restrict__ c, int m, int n, int k,
+                                          BlockRecord* __restrict__ rec, uint32_t* __restrict__ meta,
+                                          uint32_t capacity) {
+  BlockProbe probe;
+  probe.begin();
+  matmul::kernels::naive_body<RowsAlongX>(a, b, c, m, n, k);
+  probe.end(rec, meta, capacity);
+}
+
+template <int T>
+__global__ void matmul_smem_instrumented(const float* __restrict__ a, const float* __restrict__ b,
+                                         float* __restrict__ c, int m, int n, int k,
+                                         BlockRecord* __restrict__ rec, uint32_t* __restrict__ meta,
+                                         uint32_t capacity) {
+  BlockProbe probe;
+  probe.begin();
+  matmul::kernels::smem_tile_body<T>(a, b, c, m, n, k);
+  probe.end(rec, meta, capacity);
+}
+
+using MatmulInstrumentedFn = void (*)(const float*, const float*, float*, int, int, int, BlockRecord*,
+                                      uint32_t*, uint32_t);
 
 // Demo: many live values per thread, so the compiler assigns many registers (the exact count is read back
 // with cudaFuncGetAttributes; the test needs only that it differs from the stencil's). Never launched.
@@ -128,8 +159,21 @@ struct NamedKernel {
 
 const std::vector<NamedKernel>& registry() {
   static const std::vector<NamedKernel> kernels = {
-      {"heat", reinterpret_cast<const void*>(&heat_step_kernel<true>)},
-      {"heat_instrumented", reinterpret_cast<const void*>(&heat_step_instrumented_kernel<true>)},
+      {"heat", reinterpret_cast<const void*>(&heat_step_kernel<true, 1>)},
+      {"heat_c2", reinterpret_cast<const void*>(&heat_step_kernel<true, 2>)},
+      {"heat_c4", reinterpret_cast<const void*>(&heat_step_kernel<true, 4>)},
+      {"heat_c8", reinterpret_cast<const void*>(&heat_step_kernel<true, 8>)},
+      {"heat_instrumented", reinterpret_cast<const void*>(&heat_step_instrumented_kernel<true, 1>)},
+      {"heat_instrumented_c2", reinterpret_cast<const void*>(&heat_step_instrumented_kernel<true, 2>)},
+      {"heat_instrumented_c4", reinterpret_cast<const void*>(&heat_step_instrumented_kernel<true, 4>)},
+      {"heat_instrumented_c8", reinterpret_cast<const void*>(&heat_step_instrumented_kernel<true, 8>)},
+      {"matmul_naive_uncoalesced_instrumented",
+       reinterpret_cast<const void*>(&matmul_naive_instrumented<true>)},
+      {"matmul_naive_coalesced_instrumented",
+       reinterpret_cast<const void*>(&matmul_naive_instrumented<false>)},
+      {"matmul_smem_tile8_instrumented", reinterpret_cast<const void*>(&matmul_smem_instrumented<8>)},
+      {"matmul_smem_tile16_instrumented", reinterpret_cast<const void*>(&matmul_smem_instrumented<16>)},
+      {"matmul_smem_tile32_instrumented", reinterpret_cast<const void*>(&matmul_smem_instrumented<32>)},
       {"demo_regs", reinterpret_cast<const void*>(&demo_regs_kernel)},
       {"demo_smem_static", reinterpret_cast<const void*>(&demo_smem_static_kernel)},
       {"demo_smem_dynamic", reinterpret_cast<const void*>(&demo_smem_dynamic_kernel)},
@@ -259,18 +303,86 @@ DeviceOccupancy device_occupancy(std::string_view kernel, int threads_per_block,
   return d;
 }
 
+std::string heat_kernel_name(int cells_per_thread) {
+  return cells_per_thread <= 1 ? std::string("heat") : "heat_c" + std::to_string(cells_per_thread);
+}
+
+namespace {
+
+using HeatInstrumentedFn = void (*)(const float*, float*, int, int, float, float, BlockRecord*, uint32_t*,
+                                    uint32_t);
+HeatInstrumentedFn heat_instrumented_for(int cells_per_thread) {
+  switch (cells_per_thread) {
+    case 1:
+      return heat_step_instrumented_kernel<true, 1>;
+    case 2:
+      return heat_step_instrumented_kernel<true, 2>;
+    case 4:
+      return heat_step_instrumented_kernel<true, 4>;
+    default:
+      return heat_step_instrumented_kernel<true, 8>;
+  }
+}
+
+// Fills the fields every record shares (attributes, arch, model, runtime occupancy) for kernel `name`.
+template <class Record>
+void fill_occupancy(Record& out, const std::string& name, int threads) {
+  const KernelAttributes attrs = kernel_attributes(name);
+  out.regs_per_thread = attrs.regs_per_thread;
+  out.arch = device_arch();
+  KernelUsage u;
+  u.threads_per_block = threads;
+  u.regs_per_thread = attrs.regs_per_thread;
+  u.static_smem = attrs.static_smem;
+  out.model = compute_occupancy(out.arch, u);
+  out.runtime_blocks_per_sm = runtime_blocks_per_sm(name, threads, 0);
+}
+
+// Warm-up launch, recorded launch, copy back; `launch(rec, meta, capacity)` enqueues one launch on `st`.
+template <class Launch>
+std::vector<BlockRecord> record_launches(Dim2 grid, cudaStream_t st, uint32_t& appended, uint32_t& nsmid,
+                                         Launch&& launch) {
+  DeviceBuffer<BlockRecord> rec(static_cast<size_t>(grid.count()));
+  DeviceBuffer<uint32_t> meta(2);
+  const auto capacity = static_cast<uint32_t>(grid.count());
+  // Launch 0 warms up (module load, clocks); launch 1 is the one recorded.
+  for (int i = 0; i < 2; ++i) {
+    BS_CUDA_CHECK(cudaMemsetAsync(meta.data(), 0, meta.bytes(), st));
+    BS_CUDA_CHECK(cudaMemsetAsync(rec.data(), 0xff, rec.bytes(), st));
+    launch(rec.data(), meta.data(), capacity);
+    BS_CUDA_CHECK_LAUNCH();
+  }
+  uint32_t host_meta[2] = {0, 0};
+  std::vector<BlockRecord> blocks(static_cast<size_t>(grid.count()));
+  BS_CUDA_CHECK(cudaMemcpyAsync(host_meta, meta.data(), meta.bytes(), cudaMemcpyDeviceToHost, st));
+  BS_CUDA_CHECK(cudaMemcpyAsync(blocks.data(), rec.data(), rec.bytes(), cudaMemcpyDeviceToHost, st));
+  BS_CUDA_CHECK(cudaStreamSynchronize(st));
+  appended = host_meta[0];
+  nsmid = host_meta[1];
+  // Slots no block wrote still hold the 0xff fill; keep only the written ones so that a missing block shows.
+  blocks.resize(std::min<size_t>(appended, blocks.size()));
+  return blocks;
+}
+
+void check_record_size(Dim2 grid, const std::string& what) {
+  if (grid.count() > k_max_recorded_blocks)
+    throw InvalidRequest(what + " has " + std::to_string(grid.count()) +
+                         " blocks; the record holds at most " + std::to_string(k_max_recorded_blocks) +
+                         ": use larger blocks or a smaller problem");
+}
+
+}  // namespace
+
 HeatRecord record_heat_blocks(const HeatRecordRequest& req) {
   heat::Params p;
   p.nx = req.nx;
   p.ny = req.ny;
   if (auto err = heat::validate(p)) throw InvalidRequest(*err);
+  if (auto err = heat::validate_cells_per_thread(req.cells_per_thread)) throw InvalidRequest(*err);
   if (auto err = validate_block(req.block, DeviceLimits{})) throw InvalidRequest(*err);
   // Checked before looking for a device, so that the answer does not depend on having one.
-  const Dim2 grid = covering_grid(req.block, {p.nx, p.ny});
-  if (grid.count() > k_max_recorded_blocks)
-    throw InvalidRequest("a " + to_string({p.nx, p.ny}) + " field with block " + to_string(req.block) +
-                         " has " + std::to_string(grid.count()) + " blocks; the record holds at most " +
-                         std::to_string(k_max_recorded_blocks) + ": use larger blocks or a smaller field");
+  const Dim2 grid = covering_grid(heat::cells_of(req.block, req.cells_per_thread), {p.nx, p.ny});
+  check_record_size(grid, "a " + to_string({p.nx, p.ny}) + " field with block " + to_string(req.block));
   const DeviceInfo info = require_device();
   if (auto err = validate_block(req.block, info.limits)) throw InvalidRequest(*err);
   if (auto err = validate_grid(grid, info.limits)) throw InvalidRequest(*err);
@@ -285,48 +397,101 @@ HeatRecord record_heat_blocks(const HeatRecordRequest& req) {
   out.ny = p.ny;
   out.block = req.block;
   out.grid = grid;
+  out.cells_per_thread = req.cells_per_thread;
   out.device_name = info.name;
   out.sm_count = info.sm_count;
 
   const std::vector<float> field = heat::make_initial(p, heat::InitialPattern::HotSpots);
   DeviceBuffer<float> in(cells), dst(cells);
-  DeviceBuffer<BlockRecord> rec(static_cast<size_t>(grid.count()));
-  DeviceBuffer<uint32_t> meta(2);
   Stream stream;
   BS_CUDA_CHECK(cudaMemcpyAsync(in.data(), field.data(), in.bytes(), cudaMemcpyHostToDevice, stream.get()));
-
   const dim3 b(static_cast<unsigned>(req.block.x), static_cast<unsigned>(req.block.y));
   const dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y));
-  const auto capacity = static_cast<uint32_t>(grid.count());
-  // Launch 0 warms up (module load, clocks); launch 1 is the one recorded.
-  for (int launch = 0; launch < 2; ++launch) {
-    BS_CUDA_CHECK(cudaMemsetAsync(meta.data(), 0, meta.bytes(), stream.get()));
-    BS_CUDA_CHECK(cudaMemsetAsync(rec.data(), 0xff, rec.bytes(), stream.get()));
-    heat_step_instrumented_kernel<true>
-        <<<g, b, 0, stream.get()>>>(in.data(), dst.data(), static_cast<int>(p.nx), static_cast<int>(p.ny),
-                                    p.r(), p.boundary_temp, rec.data(), meta.data(), capacity);
-    BS_CUDA_CHECK_LAUNCH();
-  }
-  uint32_t host_meta[2] = {0, 0};
-  out.blocks.resize(static_cast<size_t>(grid.count()));
-  BS_CUDA_CHECK(cudaMemcpyAsync(host_meta, meta.data(), meta.bytes(), cudaMemcpyDeviceToHost, stream.get()));
-  BS_CUDA_CHECK(
-      cudaMemcpyAsync(out.blocks.data(), rec.data(), rec.bytes(), cudaMemcpyDeviceToHost, stream.get()));
-  stream.sync();
-  out.appended = host_meta[0];
-  out.nsmid = host_meta[1];
-  // Slots no block wrote still hold the 0xff fill; keep only the written ones so that a missing block shows.
-  out.blocks.resize(std::min<size_t>(out.appended, out.blocks.size()));
+  const HeatInstrumentedFn kernel = heat_instrumented_for(req.cells_per_thread);
+  out.blocks = record_launches(
+      grid, stream.get(), out.appended, out.nsmid, [&](BlockRecord* rec, uint32_t* meta, uint32_t capacity) {
+        kernel<<<g, b, 0, stream.get()>>>(in.data(), dst.data(), static_cast<int>(p.nx),
+                                          static_cast<int>(p.ny), p.r(), p.boundary_temp, rec, meta,
+                                          capacity);
+      });
+  const std::string name = req.cells_per_thread == 1
+                               ? std::string("heat_instrumented")
+                               : "heat_instrumented_c" + std::to_string(req.cells_per_thread);
+  fill_occupancy(out, name, static_cast<int>(req.block.count()));
+  return out;
+}
 
-  const KernelAttributes attrs = kernel_attributes("heat_instrumented");
-  out.regs_per_thread = attrs.regs_per_thread;
-  out.arch = device_arch();
-  KernelUsage u;
-  u.threads_per_block = static_cast<int>(req.block.count());
-  u.regs_per_thread = attrs.regs_per_thread;
-  u.static_smem = attrs.static_smem;
-  out.model = compute_occupancy(out.arch, u);
-  out.runtime_blocks_per_sm = runtime_blocks_per_sm("heat_instrumented", u.threads_per_block, 0);
+std::vector<std::string> instrumented_matmul_variants() {
+  return {"naive_uncoalesced", "naive_coalesced", "smem_tile8", "smem_tile16", "smem_tile32"};
+}
+
+bool is_instrumented_matmul_variant(std::string_view variant) {
+  for (const auto& v : instrumented_matmul_variants())
+    if (v == variant) return true;
+  return false;
+}
+
+MatmulRecord record_matmul_blocks(const MatmulRecordRequest& req) {
+  const matmul::Problem p{req.m, req.n, req.k};
+  if (auto err = matmul::validate(p)) throw InvalidRequest(*err);
+  const auto v = matmul::parse_variant(req.variant);
+  if (!v || !is_instrumented_matmul_variant(req.variant)) {
+    std::string names;
+    for (const auto& n : instrumented_matmul_variants())
+      names += (names.empty() ? "" : ", ") + n;
+    throw InvalidRequest("variant '" + req.variant + "' has no instrumented copy; instrumented: " + names);
+  }
+  const matmul::LaunchShape shape = matmul::launch_shape(*v, p);
+  check_record_size(shape.grid,
+                    "C " + std::to_string(p.m) + "x" + std::to_string(p.n) + " with " + req.variant);
+  const DeviceInfo info = require_device();
+  if (auto err = validate_grid(shape.grid, info.limits)) throw InvalidRequest(*err);
+  if (auto err = matmul::validate_memory(p, info.free_mem)) throw InvalidRequest(*err);
+
+  MatmulRecord out;
+  out.m = p.m;
+  out.n = p.n;
+  out.k = p.k;
+  out.variant = req.variant;
+  out.block = shape.block;
+  out.grid = shape.grid;
+  out.device_name = info.name;
+  out.sm_count = info.sm_count;
+
+  const std::vector<float> a = matmul::make_matrix(p.m, p.k, 1), bm = matmul::make_matrix(p.k, p.n, 2);
+  DeviceBuffer<float> da(a.size()), db(bm.size()), dc(p.c_count());
+  Stream stream;
+  BS_CUDA_CHECK(cudaMemcpyAsync(da.data(), a.data(), da.bytes(), cudaMemcpyHostToDevice, stream.get()));
+  BS_CUDA_CHECK(cudaMemcpyAsync(db.data(), bm.data(), db.bytes(), cudaMemcpyHostToDevice, stream.get()));
+  MatmulInstrumentedFn kernel = nullptr;
+  switch (*v) {
+    case matmul::Variant::NaiveUncoalesced:
+      kernel = matmul_naive_instrumented<true>;
+      break;
+    case matmul::Variant::NaiveCoalesced:
+      kernel = matmul_naive_instrumented<false>;
+      break;
+    case matmul::Variant::SmemTile8:
+      kernel = matmul_smem_instrumented<8>;
+      break;
+    case matmul::Variant::SmemTile16:
+      kernel = matmul_smem_instrumented<16>;
+      break;
+    default:
+      kernel = matmul_smem_instrumented<32>;
+      break;
+  }
+  const dim3 b(static_cast<unsigned>(shape.block.x), static_cast<unsigned>(shape.block.y));
+  const dim3 g(static_cast<unsigned>(shape.grid.x), static_cast<unsigned>(shape.grid.y));
+  out.blocks = record_launches(shape.grid, stream.get(), out.appended, out.nsmid,
+                               [&](BlockRecord* rec, uint32_t* meta, uint32_t capacity) {
+                                 kernel<<<g, b, 0, stream.get()>>>(
+                                     da.data(), db.data(), dc.data(), static_cast<int>(p.m),
+                                     static_cast<int>(p.n), static_cast<int>(p.k), rec, meta, capacity);
+                               });
+  const std::string name = "matmul_" + req.variant + "_instrumented";
+  out.static_smem = kernel_attributes(name).static_smem;
+  fill_occupancy(out, name, static_cast<int>(shape.block.count()));
   return out;
 }
 

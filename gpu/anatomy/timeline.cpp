@@ -186,6 +186,17 @@ Timeline build_timeline(std::span<const BlockRecord> record, int sm_count, int b
     });
     for (size_t k = 0; k < b.size(); ++k)
       b[k].wave = static_cast<int>(k / static_cast<size_t>(blocks_per_sm));
+    // Greedy interval partitioning (blocks sorted by start): the first sub-row free at the block's start.
+    std::vector<int64_t> slot_end;
+    for (auto& blk : b) {
+      size_t k = 0;
+      while (k < slot_end.size() && slot_end[k] > blk.start_ns)
+        ++k;
+      if (k == slot_end.size()) slot_end.push_back(0);
+      slot_end[k] = blk.end_ns;
+      blk.slot = static_cast<int>(k);
+    }
+    t.lanes[i].slots = static_cast<int>(slot_end.size());
     const int n = static_cast<int>(b.size());
     t.observed_waves = std::max<int64_t>(t.observed_waves, ceil_div(n, blocks_per_sm));
     if (i < static_cast<size_t>(sm_count)) {
@@ -279,8 +290,12 @@ std::string timeline_svg(const Timeline& t, std::string_view title) {
     for (const auto& b : t.lanes[i].blocks) {
       const double x0 = left + static_cast<double>(b.start_ns) / span * plot_w;
       const double w = std::max(0.5, static_cast<double>(b.end_ns - b.start_ns) / span * plot_w);
-      s << "<rect x=\"" << num(x0) << "\" y=\"" << num(y + 0.5) << "\" width=\"" << num(w) << "\" height=\""
-        << num(std::max(1.0, row_h - 1)) << "\" fill=\"" << colours[b.wave % 4] << "\" fill-opacity=\"0.8\"";
+      // Blocks resident at the same time on this SM share its row in sub-rows (slots).
+      const double sub = row_h / std::max(t.lanes[i].slots, 1);
+      const double sy = y + sub * b.slot;
+      s << "<rect x=\"" << num(x0) << "\" y=\"" << num(sy + (sub >= 4 ? 0.5 : 0.0)) << "\" width=\"" << num(w)
+        << "\" height=\"" << num(std::max(0.5, sub >= 4 ? sub - 1 : sub)) << "\" fill=\""
+        << colours[b.wave % 4] << "\" fill-opacity=\"0.8\"";
       if (titles)
         s << "><title>block (" << b.block_x << ", " << b.block_y << ") on SM " << t.lanes[i].sm << ": "
           << b.start_ns << " .. " << b.end_ns << " ns, wave " << b.wave << "</title></rect>\n";

@@ -9,41 +9,23 @@
 #include "gpu/common/stats.h"
 #include "gpu/heat/heat.h"
 #include "gpu/heat/stencil.h"
+#include "gpu/heat/stencil_column.cuh"
 
 namespace bs::heat {
 
 namespace {
 
 // Thread (x, y) updates the C cells (x, y*C) .. (x, y*C + C - 1): with C = 1 this is the textbook kernel, one
-// thread per cell. Out-of-domain threads (the ragged edge of a covering grid) return at once. The C + 2 loads
-// of a thread's column are independent, so a thread keeps several DRAM requests in flight: the textbook
-// kernel's one 4-byte load per thread is too little to cover memory latency on a large GPU. West and east
-// neighbours hit L1 (the warp loaded those lines), so DRAM still sees about one read and one write per cell.
+// thread per cell; the textbook kernel's one 4-byte load per thread is too little to cover memory latency on
+// a large GPU (see stencil_column). Out-of-domain threads (the ragged edge of a covering grid) return at
+// once.
 template <bool Fixed, int C>
 __global__ void step_kernel(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, float r,
                             float bt) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * C;
   if (x >= nx || y0 >= ny) return;
-  float col[C + 2];  // rows y0 - 1 .. y0 + C of column x
-#pragma unroll
-  for (int k = 0; k < C + 2; ++k) {
-    const int yy = y0 - 1 + k;
-    col[k] = (yy >= 0 && yy < ny) ? __ldg(in + static_cast<size_t>(yy) * nx + x) : bt;
-  }
-#pragma unroll
-  for (int k = 0; k < C; ++k) {
-    const int y = y0 + k;
-    if (y >= ny) break;
-    const size_t i = static_cast<size_t>(y) * nx + x;
-    const float c = col[k + 1];
-    // Off-grid neighbours: the fixed edge temperature (Dirichlet), or the cell itself (insulated, zero flux).
-    const float n = y > 0 ? col[k] : (Fixed ? bt : c);
-    const float s = y + 1 < ny ? col[k + 2] : (Fixed ? bt : c);
-    const float w = x > 0 ? __ldg(in + i - 1) : (Fixed ? bt : c);
-    const float e = x + 1 < nx ? __ldg(in + i + 1) : (Fixed ? bt : c);
-    out[i] = stencil_update(c, w, e, n, s, r);
-  }
+  stencil_column<Fixed, C>(in, out, x, y0, nx, ny, r, bt);
 }
 
 template <bool Fixed>

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include "gpu/matmul/configs.h"
+#include "gpu/matmul/matmul_bodies.cuh"
 #include "gpu/matmul/matmul.h"
 
 namespace bs::matmul::kernels {
@@ -15,61 +16,27 @@ using KernelFn = void (*)(const float*, const float*, float*, int, int, int);
 
 // --- 1. Naive ----------------------------------------------------------------------------------------------
 
-// The tutorials' index order: x (the fastest-varying thread index, consecutive lanes of a warp) picks the
-// ROW. A warp's 32 threads share a column, so they read 32 different rows of A (32 separate cache lines per
-// k) and write 32 values N floats apart.
+// One thread per output (naive_body in matmul_bodies.cuh): the tutorials' order, then swapped.
 __global__ void __launch_bounds__(cfg::k_naive_threads)
     naive_uncoalesced(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
                       int n, int k) {
-  const int row = blockIdx.x * blockDim.x + threadIdx.x;
-  const int col = blockIdx.y * blockDim.y + threadIdx.y;
-  if (row >= m || col >= n) return;
-  float acc = 0.0f;
-  for (int i = 0; i < k; ++i)
-    acc += a[row * k + i] * b[i * n + col];
-  c[row * n + col] = acc;
+  naive_body<true>(a, b, c, m, n, k);
 }
 
-// Swapped: x picks the COLUMN. A warp reads one value of A (a broadcast) and 32 consecutive values of B per
-// k, and writes 32 consecutive values of C: every access is coalesced.
 __global__ void __launch_bounds__(cfg::k_naive_threads)
     naive_coalesced(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
                     int n, int k) {
-  const int col = blockIdx.x * blockDim.x + threadIdx.x;
-  const int row = blockIdx.y * blockDim.y + threadIdx.y;
-  if (row >= m || col >= n) return;
-  float acc = 0.0f;
-  for (int i = 0; i < k; ++i)
-    acc += a[row * k + i] * b[i * n + col];
-  c[row * n + col] = acc;
+  naive_body<false>(a, b, c, m, n, k);
 }
 
 // --- 2. Shared-memory tiles --------------------------------------------------------------------------------
 
-// The tutorials' tiled kernel: a T x T block stages T x T tiles of A and B in shared memory, one output per
-// thread. Threads outside C still load (zeros past the edges) and reach every __syncthreads; only the store
-// is guarded.
+// The tutorials' tiled kernel (smem_tile_body in matmul_bodies.cuh).
 template <int T>
 __global__ void __launch_bounds__(cfg::tile_threads(T))
     smem_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
               int k) {
-  // 16-byte aligned so the compiler may read a thread's row of as[ty][...] four floats at a time.
-  __shared__ __align__(16) float as[T][T];
-  __shared__ __align__(16) float bs[T][T];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row = blockIdx.y * T + ty;
-  const int col = blockIdx.x * T + tx;
-  float acc = 0.0f;
-  for (int k0 = 0; k0 < k; k0 += T) {
-    as[ty][tx] = (row < m && k0 + tx < k) ? a[row * k + k0 + tx] : 0.0f;
-    bs[ty][tx] = (k0 + ty < k && col < n) ? b[(k0 + ty) * n + col] : 0.0f;
-    __syncthreads();  // the tiles are complete
-#pragma unroll
-    for (int i = 0; i < T; ++i)
-      acc += as[ty][i] * bs[i][tx];
-    __syncthreads();  // everyone is done reading before the next tiles overwrite them
-  }
-  if (row < m && col < n) c[row * n + col] = acc;
+  smem_tile_body<T>(a, b, c, m, n, k);
 }
 
 // --- 3. 1D register blocking -------------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 
 #include "gpu/anatomy/anatomy.h"
 #include "gpu/common/gpu_error.h"
+#include "gpu/matmul/matmul.h"
 #include "test_util.h"
 
 namespace bs::anatomy {
@@ -179,6 +180,96 @@ TEST(AnatomyGpu, RecordHoldsEveryBlockOnceWithValidSmsAndTimes) {
   check_record(333, 200, {24, 5});   // 120 threads: a partial last warp
   check_record(2048, 2048, {16, 16});
   check_record(37, 21, {16, 8});  // fewer blocks than SMs: most SMs idle
+}
+
+// Every block of an instrumented matmul launch exactly once, SM ids in range, start <= end; for every
+// instrumented variant, on a size that is not a multiple of any tile.
+TEST(AnatomyGpu, MatmulRecordHasEveryBlockOnce) {
+  BS_REQUIRE_GPU();
+  for (const auto& v : instrumented_matmul_variants()) {
+    MatmulRecordRequest req;
+    req.m = 1000;
+    req.n = 777;
+    req.k = 129;
+    req.variant = v;
+    const MatmulRecord r = record_matmul_blocks(req);
+    const matmul::LaunchShape s = matmul::launch_shape(*matmul::parse_variant(v), {req.m, req.n, req.k});
+    EXPECT_EQ(r.grid, s.grid) << v;
+    EXPECT_EQ(static_cast<int64_t>(r.appended), r.grid.count()) << v;
+    ASSERT_EQ(static_cast<int64_t>(r.blocks.size()), r.grid.count()) << v;
+    std::set<std::pair<uint32_t, uint32_t>> seen;
+    for (const auto& b : r.blocks) {
+      EXPECT_LT(b.block_x, static_cast<uint32_t>(r.grid.x)) << v;
+      EXPECT_LT(b.block_y, static_cast<uint32_t>(r.grid.y)) << v;
+      EXPECT_LT(b.sm, static_cast<uint32_t>(r.sm_count)) << v;
+      EXPECT_LE(b.start_ns, b.end_ns) << v;
+      EXPECT_TRUE(seen.insert({b.block_x, b.block_y}).second) << v << ": block recorded twice";
+    }
+    EXPECT_EQ(r.model.blocks_per_sm, r.runtime_blocks_per_sm) << v << ": model vs CUDA API";
+    const Timeline t = build_timeline(r.blocks, r.sm_count, std::max(r.runtime_blocks_per_sm, 1));
+    std::cout << "[ info ] " << v << ": " << r.grid.count() << " blocks, " << r.regs_per_thread << " regs, "
+              << r.static_smem << " B smem, " << r.runtime_blocks_per_sm << " resident/SM; waves predicted "
+              << t.predicted_waves << ", observed " << t.observed_waves << ", idle SMs " << t.idle_sms
+              << "\n";
+  }
+}
+
+TEST(AnatomyGpu, HeatRecordWithCoarseningCoversBlockXByBlockYTimesCells) {
+  BS_REQUIRE_GPU();
+  HeatRecordRequest req;
+  req.nx = 1000;
+  req.ny = 333;
+  req.block = {64, 4};
+  req.cells_per_thread = 4;  // a block covers 64 x 16 cells: grid 16 x 21
+  const HeatRecord r = record_heat_blocks(req);
+  EXPECT_EQ(r.grid, (Dim2{16, 21}));
+  EXPECT_EQ(static_cast<int64_t>(r.blocks.size()), r.grid.count());
+  EXPECT_EQ(r.model.blocks_per_sm, r.runtime_blocks_per_sm);
+  for (const auto& b : r.blocks)
+    EXPECT_LT(b.sm, static_cast<uint32_t>(r.sm_count));
+}
+
+// The occupancy model against cudaOccupancyMaxActiveBlocksPerMultiprocessor for every matmul kernel the lab
+// launches (their registers and static shared memory from cudaFuncGetAttributes, no dynamic shared memory).
+TEST(AnatomyGpu, OccupancyModelMatchesTheCudaApiForMatmulKernels) {
+  BS_REQUIRE_GPU();
+  const ArchSpec arch = device_arch();
+  matmul::GpuRunner runner(matmul::Problem{256, 256, 256});
+  for (const auto& vi : matmul::gpu_variants()) {
+    const matmul::KernelAttributes a = runner.attributes(vi.id);
+    if (!a.known) continue;  // cuBLAS
+    KernelUsage u;
+    u.threads_per_block = static_cast<int>(runner.launch(vi.id).block.count());
+    u.regs_per_thread = a.regs_per_thread;
+    u.static_smem = static_cast<int64_t>(a.static_smem_bytes);
+    const Occupancy o = compute_occupancy(arch, u);
+    std::cout << "[ info ] " << vi.name << ": " << u.threads_per_block << " threads, " << u.regs_per_thread
+              << " regs, " << u.static_smem << " B smem -> model " << o.blocks_per_sm << ", CUDA API "
+              << a.blocks_per_sm << " blocks/SM (" << limiter_label(o.limiter) << ")\n";
+    EXPECT_EQ(o.blocks_per_sm, a.blocks_per_sm) << vi.name;
+  }
+  // And the instrumented copies, through this lab's own query.
+  for (const auto& v : instrumented_matmul_variants()) {
+    const std::string name = "matmul_" + v + "_instrumented";
+    const int threads =
+        static_cast<int>(matmul::launch_shape(*matmul::parse_variant(v), {256, 256, 256}).block.count());
+    const DeviceOccupancy d = device_occupancy(name, threads);
+    EXPECT_TRUE(d.agrees()) << name << ": model " << d.model.blocks_per_sm << ", API "
+                            << d.runtime_blocks_per_sm;
+  }
+}
+
+TEST(AnatomyNoGpu, MatmulRecordRejectsBadRequestsFirst) {
+  MatmulRecordRequest req;
+  req.variant = "warptile";
+  EXPECT_THROW((void)record_matmul_blocks(req), InvalidRequest);
+  req.variant = "smem_tile32";
+  req.m = 0;
+  EXPECT_THROW((void)record_matmul_blocks(req), InvalidRequest);
+  req.m = 8192;
+  req.n = 8192;
+  req.variant = "smem_tile8";  // 1024 x 1024 blocks: more than the record holds
+  EXPECT_THROW((void)record_matmul_blocks(req), InvalidRequest);
 }
 
 }  // namespace

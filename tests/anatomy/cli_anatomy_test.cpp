@@ -137,4 +137,53 @@ TEST(CliAnatomy, BadInputExits2) {
   EXPECT_NE(r.code, 0);
 }
 
+TEST(CliAnatomy, MatmulBadInputExits2) {
+  Result r = run({"anatomy", "matmul", "--variant", "warptile", "--out", "/tmp/x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "--variant: 'warptile' has no instrumented copy")) << r.err;
+  EXPECT_TRUE(has(r.err, "smem_tile32")) << r.err;
+  r = run({"anatomy", "matmul", "--size", "0", "--out", "/tmp/x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "--size")) << r.err;
+  r = run({"anatomy", "matmul", "--size", "big", "--out", "/tmp/x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "--size: 'big'")) << r.err;
+  r = run({"anatomy", "matmul", "--m", "9000", "--out", "/tmp/x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "M = 9000")) << r.err;
+  r = run({"anatomy", "matmul", "--m", "1", "--n", "1", "--k", "1"});  // --out is required
+  EXPECT_NE(r.code, 0);
+  r = run({"anatomy", "heat", "--cells-per-thread", "3", "--out", "/tmp/x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "--cells-per-thread")) << r.err;
+}
+
+TEST(CliAnatomy, MatmulWritesCsvSvgPngOrSaysThereIsNoGpu) {
+  const auto dir = std::filesystem::temp_directory_path() / "bs_anatomy_cli_matmul_test";
+  std::filesystem::remove_all(dir);
+  // 1000 x 777 with 32x32 tiles: 25 x 32 blocks (grid x = columns).
+  const Result r = run({"anatomy", "matmul", "--m", "1000", "--n", "777", "--k", "333", "--variant",
+                        "smem_tile32", "--out", dir.string()});
+  if (!bs::test::device().available) {
+    EXPECT_EQ(r.code, 1);
+    EXPECT_TRUE(has(r.err, "no CUDA device: ")) << r.err;
+    return;
+  }
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::cout << r.out;
+  EXPECT_TRUE(has(r.out, "waves predicted")) << r.out;
+  std::ifstream csv(dir / "blocks.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header, "block_x,block_y,sm,start_ns,end_ns");
+  int rows = 0;
+  for (std::string line; std::getline(csv, line);)
+    ++rows;
+  EXPECT_EQ(rows, 25 * 32);
+  EXPECT_TRUE(std::filesystem::file_size(dir / "timeline.svg") > 1000);
+  if (!has(r.out, "timeline.png skipped")) {
+    EXPECT_TRUE(std::filesystem::exists(dir / "timeline.png")) << r.out;
+  }
+}
+
 }  // namespace

@@ -177,7 +177,9 @@ TEST_F(FigurePng, RenderPngDrawsThroughTheDefaultFont) {
       {400, 240, 2.0f}, path, &err);
   ASSERT_TRUE(ok) << err;
   EXPECT_EQ(png_size(path), std::make_pair(400, 240));
-  EXPECT_GT(content(path).distinct, 20u);
+  // Background, the rectangle and the text: at least three colours (ImGui's built-in bitmap font, used where
+  // DejaVu is not installed, has no anti-aliasing: exactly three then).
+  EXPECT_GE(content(path).distinct, 3u);
 }
 
 // The on-screen widget (dark theme) drawn inside render_png's window: what the app shows, hover aside.

@@ -1,0 +1,65 @@
+// record.h: the experiment record (record.json) written next to every sweep export, so a figure can always be
+// traced to the machine, versions and parameters that made it, and re-run: `blockscope replay record.json`.
+// Also the one function that writes a sweep's set of files (CSV, summary CSV, JSON, SVG, PNG, record).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "app/sweep.h"
+
+namespace bs::record {
+
+// The version `blockscope --version` prints (app/cli.cpp still spells its own copy: keep them equal).
+constexpr const char* k_blockscope_version = "0.1.0";
+
+// Which files an export writes and how. File names are fixed (sweep.csv, summary.csv, sweep.json,
+// figure.svg, figure.png); record.json is always written.
+struct ExportRequest {
+  bool csv = true;   // sweep.csv (every raw sample) and summary.csv
+  bool json = true;  // sweep.json
+  bool svg = true;   // figure.svg
+  bool png = true;   // figure.png: needs a current GL context (gl_current) or makes a headless one
+  int width = 1600;  // PNG pixels; the SVG uses the same size in user units
+  int height = 900;
+  float scale = 1.0f;  // PNG text and line scale
+  sweep::FigureOptions figure;
+  std::string render_path;  // how the app draws (for the record), e.g. "CUDA + interop" or "headless CLI"
+};
+
+struct ExportOutcome {
+  std::vector<std::string> files;   // names written, record.json last
+  std::vector<std::string> errors;  // "figure.png skipped: no GL context (...)"
+  bool ok() const { return errors.empty(); }
+};
+
+// Writes the requested files into `dir` (created if needed) and record.json listing them. `gl_current`: the
+// caller has a GL context current and is outside any ImGui frame (the app's after_render); otherwise a
+// headless EGL context is made for the PNG, and if none can be made the PNG is skipped with an error.
+// Throws std::runtime_error when the directory cannot be created.
+ExportOutcome write_exports(const sweep::Result& r, const std::string& dir, const ExportRequest& req,
+                            bool gl_current);
+
+// --- The record --------------------------------------------------------------------------------------------
+std::string utc_timestamp();      // "2026-11-21T08:02:03Z"
+std::string cpu_model();          // /proc/cpuinfo "model name", or "unknown CPU"
+std::string compact_timestamp();  // "20261121-080203" for directory names
+
+// {"blockscope_record":1,"blockscope_version","created_utc","gpu":{...},"render_path","host":{...},
+//  "parameters":{every parameter of the lab: value, or the list when swept},"sweep":<definition>,
+//  "export":{"width","height","scale","metric","csv","json","svg","png"},"files":[...],"result":{...}}
+nlohmann::json make_record(const sweep::Result& r, const ExportRequest& req,
+                           const std::vector<std::string>& files);
+
+struct Loaded {
+  sweep::Definition definition;
+  ExportRequest request;  // what the original export wrote, so a replay writes the same set
+  std::vector<std::string> files;
+};
+// Reads record.json; throws bs::InvalidRequest with a message naming the file and what is wrong (missing,
+// not JSON, not a blockscope record, a bad sweep definition).
+Loaded load_record(const std::string& path);
+
+}  // namespace bs::record

@@ -1,0 +1,391 @@
+// session.cpp: see session.h.
+#include "app/session.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app/labs.h"
+#include "app/sweep.h"
+#include "gpu/common/gpu_error.h"
+#include "ui/colormap.h"
+#include "ui/embedded.h"
+#include "ui/presenter.h"
+
+namespace bs {
+
+using nlohmann::json;
+
+// --- StateReader ------------------------------------------------------------------------------------------
+
+StateReader::StateReader(const json& j, std::string where) : m_j(j), m_where(std::move(where)) {
+  if (!m_j.is_object()) m_error = m_where + ": expected a JSON object {...}";
+}
+
+bool StateReader::has(const char* key) const {
+  return m_j.is_object() && m_j.contains(key);
+}
+
+void StateReader::fail(const char* key, const std::string& message) {
+  if (!m_error) m_error = m_where + "." + key + ": " + message;
+}
+
+const json* StateReader::get(const char* key) {
+  if (m_error || !has(key)) return nullptr;
+  return &m_j.at(key);
+}
+
+void StateReader::integer(const char* key, int64_t& out, int64_t lo, int64_t hi) {
+  const json* v = get(key);
+  if (!v) return;
+  if (!v->is_number_integer()) {
+    fail(key, "expected a whole number, got " + v->dump());
+    return;
+  }
+  const int64_t x = v->is_number_unsigned() && v->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)
+                        ? INT64_MAX
+                        : v->get<int64_t>();
+  if (x < lo || x > hi) {
+    fail(key, std::to_string(x) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
+    return;
+  }
+  out = x;
+}
+
+void StateReader::integer(const char* key, int& out, int64_t lo, int64_t hi) {
+  int64_t x = out;
+  integer(key, x, lo, hi);
+  if (ok()) out = static_cast<int>(x);
+}
+
+void StateReader::number(const char* key, double& out, double lo, double hi) {
+  const json* v = get(key);
+  if (!v) return;
+  if (!v->is_number()) {
+    fail(key, "expected a number, got " + v->dump());
+    return;
+  }
+  const double x = v->get<double>();
+  if (!std::isfinite(x) || x < lo || x > hi) {
+    std::ostringstream os;
+    os << x << " is outside " << lo << ".." << hi;
+    fail(key, os.str());
+    return;
+  }
+  out = x;
+}
+
+void StateReader::number(const char* key, float& out, double lo, double hi) {
+  double x = out;
+  number(key, x, lo, hi);
+  if (ok()) out = static_cast<float>(x);
+}
+
+void StateReader::boolean(const char* key, bool& out) {
+  const json* v = get(key);
+  if (!v) return;
+  if (!v->is_boolean()) {
+    fail(key, "expected true or false, got " + v->dump());
+    return;
+  }
+  out = v->get<bool>();
+}
+
+void StateReader::text(const char* key, std::string& out) {
+  const json* v = get(key);
+  if (!v) return;
+  if (!v->is_string()) {
+    fail(key, "expected a string, got " + v->dump());
+    return;
+  }
+  out = v->get<std::string>();
+}
+
+void StateReader::choice(const char* key, int& out, std::span<const std::string_view> names) {
+  const json* v = get(key);
+  if (!v) return;
+  std::string known;
+  for (std::string_view n : names)
+    known += (known.empty() ? "" : ", ") + std::string(n);
+  if (!v->is_string()) {
+    fail(key, "expected one of " + known + ", got " + v->dump());
+    return;
+  }
+  const std::string s = v->get<std::string>();
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == s) {
+      out = static_cast<int>(i);
+      return;
+    }
+  fail(key, "'" + s + "' is not one of " + known);
+}
+
+void StateReader::pair(const char* key, int (&out)[2], int64_t lo, int64_t hi) {
+  const json* v = get(key);
+  if (!v) return;
+  if (!v->is_array() || v->size() != 2 || !(*v)[0].is_number_integer() || !(*v)[1].is_number_integer()) {
+    fail(key, "expected two whole numbers like [64, 4], got " + v->dump());
+    return;
+  }
+  const int64_t a = (*v)[0].get<int64_t>(), b = (*v)[1].get<int64_t>();
+  if (a < lo || a > hi || b < lo || b > hi) {
+    fail(key, v->dump() + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
+    return;
+  }
+  out[0] = static_cast<int>(a);
+  out[1] = static_cast<int>(b);
+}
+
+void StateReader::colormap(const char* key, int& out) {
+  std::vector<std::string_view> names;
+  for (const Colormap& c : builtin_colormaps())
+    names.push_back(c.name);
+  choice(key, out, names);
+}
+
+std::string colormap_name(int index) {
+  const auto& maps = builtin_colormaps();
+  if (maps.empty()) return {};
+  return maps[static_cast<size_t>(std::clamp(index, 0, static_cast<int>(maps.size()) - 1))].name;
+}
+
+void StateReader::only(std::initializer_list<std::string_view> known) {
+  if (m_error) return;
+  for (const auto& [k, v] : m_j.items())
+    if (std::find(known.begin(), known.end(), k) == known.end()) {
+      std::string list;
+      for (std::string_view n : known)
+        list += (list.empty() ? "" : ", ") + std::string(n);
+      m_error = m_where + "." + k + ": unknown setting (known: " + list + ")";
+      return;
+    }
+}
+
+// --- Lab states -------------------------------------------------------------------------------------------
+
+std::optional<std::string> check_lab_state(std::string_view lab, const json& state) {
+  if (lab == "heat") return check_heat_state(state);
+#ifdef BS_HAVE_MATMUL_LAB
+  if (lab == "matmul") return check_matmul_state(state);
+#endif
+#ifdef BS_HAVE_MONTECARLO_LAB
+  if (lab == "montecarlo") return check_montecarlo_state(state);
+#endif
+#ifdef BS_HAVE_VECTOR_LAB
+  if (lab == "vector") return check_vector_state(state);
+#endif
+  return "labs." + std::string(lab) + ": unknown lab";
+}
+
+// --- Sessions ---------------------------------------------------------------------------------------------
+
+namespace {
+
+std::string known_labs() {
+  std::string known;
+  for (const LabEntry& e : lab_entries())
+    known += (known.empty() ? "" : ", ") + std::string(e.id);
+  return known;
+}
+
+SessionResult failed(std::string_view source, const std::string& msg) {
+  SessionResult r;
+  r.error = std::string(source) + ": " + msg;
+  return r;
+}
+
+}  // namespace
+
+SessionResult parse_session(std::string_view text, std::string_view source) {
+  json j;
+  try {
+    j = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    return failed(source, std::string("not valid JSON (") + e.what() + ")");
+  }
+  if (!j.is_object()) return failed(source, "expected a JSON object {...} at the top");
+  if (!j.contains("blockscope_session"))
+    return failed(source, "blockscope_session: missing (is this a blockscope session file?)");
+  const json& ver = j["blockscope_session"];
+  if (!ver.is_number_integer() || ver.get<int64_t>() != k_session_version)
+    return failed(source, "blockscope_session: version " + ver.dump() +
+                              " is not supported (this blockscope "
+                              "reads version " +
+                              std::to_string(k_session_version) + ")");
+  Session s;
+  StateReader top(j, "session");
+  top.only({"blockscope_session", "description", "active_lab", "open_labs", "ui", "labs", "sweep"});
+  top.text("description", s.description);
+  if (!top.has("active_lab")) top.fail("active_lab", "missing (the lab to show: " + known_labs() + ")");
+  top.text("active_lab", s.active_lab);
+  if (!top.ok()) return failed(source, *top.error());
+  if (!is_lab(s.active_lab))
+    return failed(source, "active_lab: unknown lab '" + s.active_lab + "' (known: " + known_labs() + ")");
+
+  if (j.contains("open_labs")) {
+    const json& open = j["open_labs"];
+    if (!open.is_array()) return failed(source, "open_labs: expected a list of lab names");
+    for (const json& id : open) {
+      if (!id.is_string() || !is_lab(id.get<std::string>()))
+        return failed(source, "open_labs: " + id.dump() + " is not a lab (known: " + known_labs() + ")");
+      if (std::find(s.open_labs.begin(), s.open_labs.end(), id.get<std::string>()) == s.open_labs.end())
+        s.open_labs.push_back(id.get<std::string>());
+    }
+  }
+  if (std::find(s.open_labs.begin(), s.open_labs.end(), s.active_lab) == s.open_labs.end())
+    s.open_labs.push_back(s.active_lab);
+
+  if (j.contains("ui")) {
+    StateReader ui(j["ui"], "ui");
+    ui.only({"scale", "presenter", "readouts"});
+    ui.number("scale", s.ui.scale, ui::k_min_ui_scale, ui::k_max_ui_scale);
+    ui.boolean("presenter", s.ui.presenter);
+    ui.boolean("readouts", s.ui.readouts);
+    if (!ui.ok()) return failed(source, *ui.error());
+  }
+
+  if (j.contains("labs")) {
+    const json& labs = j["labs"];
+    if (!labs.is_object()) return failed(source, "labs: expected an object {\"heat\": {...}, ...}");
+    for (const auto& [id, state] : labs.items()) {
+      if (!is_lab(id)) return failed(source, "labs." + id + ": unknown lab (known: " + known_labs() + ")");
+      if (auto err = check_lab_state(id, state)) return failed(source, *err);
+      s.labs[id] = state;
+      if (std::find(s.open_labs.begin(), s.open_labs.end(), id) == s.open_labs.end())
+        s.open_labs.push_back(id);
+    }
+  }
+
+  if (j.contains("sweep")) {
+    // The definition in full (names and every point's values), as the sweep window will.
+    const json& sw = j["sweep"];
+    if (!sw.is_object()) return failed(source, "sweep: expected a sweep definition object");
+    if (!sw.contains("lab") || !sw["lab"].is_string() || !is_lab(sw["lab"].get<std::string>()))
+      return failed(source, "sweep.lab: missing or not a lab (known: " + known_labs() + ")");
+    if (!sw.contains("params") || !sw["params"].is_array())
+      return failed(source, "sweep.params: missing (a list of {\"name\": ..., \"values\": [...]})");
+    try {
+      sweep::validate(sweep::definition_from_json(sw));
+    } catch (const InvalidRequest& e) {
+      return failed(source, std::string("sweep: ") + e.what());
+    }
+    s.sweep = sw;
+  }
+  SessionResult r;
+  r.session = std::move(s);
+  return r;
+}
+
+SessionResult load_session_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return failed(path, "no such file");
+  if (std::filesystem::is_directory(path, ec)) return failed(path, "is a folder, not a session file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return failed(path, "cannot be read");
+  std::ostringstream os;
+  os << in.rdbuf();
+  return parse_session(os.str(), path);
+}
+
+json to_json(const Session& s) {
+  json j;
+  j["blockscope_session"] = k_session_version;
+  if (!s.description.empty()) j["description"] = s.description;
+  j["active_lab"] = s.active_lab;
+  j["open_labs"] = s.open_labs;
+  // Scales are kept to two decimals: 1.75, not 1.7500000476837158.
+  j["ui"] = {{"scale", std::round(static_cast<double>(s.ui.scale) * 100.0) / 100.0},
+             {"presenter", s.ui.presenter},
+             {"readouts", s.ui.readouts}};
+  j["labs"] = s.labs.is_object() ? s.labs : json::object();
+  if (!s.sweep.is_null()) j["sweep"] = s.sweep;
+  return j;
+}
+
+bool save_session(const Session& s, const std::string& path, std::string* error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p(path);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
+  if (ec) {
+    if (error) *error = "cannot create " + p.parent_path().string() + ": " + ec.message();
+    return false;
+  }
+  const fs::path tmp = p.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      if (error) *error = "cannot write " + path;
+      return false;
+    }
+    out << to_json(s).dump(2) << "\n";
+    if (!out) {
+      if (error) *error = "writing " + path + " failed (disk full?)";
+      return false;
+    }
+  }
+  fs::rename(tmp, p, ec);  // a crash mid-write never leaves half a session behind
+  if (ec) {
+    if (error) *error = "cannot write " + path + ": " + ec.message();
+    fs::remove(tmp, ec);
+    return false;
+  }
+  return true;
+}
+
+std::string session_dir() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path p = xdg && *xdg     ? std::filesystem::path(xdg)
+                            : home && *home ? std::filesystem::path(home) / ".config"
+                                            : std::filesystem::path();
+  if (p.empty()) return {};
+  return (p / "blockscope" / "sessions").string();
+}
+
+std::string timestamped_name(std::string_view prefix, std::string_view ext) {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
+  return std::string(prefix) + "-" + buf + std::string(ext);
+}
+
+// --- Presets ----------------------------------------------------------------------------------------------
+
+std::vector<Preset> presets() {
+  std::vector<Preset> out;
+  for (const embedded::File& f : embedded::files()) {
+    if (f.name.size() <= 5 || f.name.substr(f.name.size() - 5) != ".json") continue;
+    Preset p;
+    p.name = std::string(f.name.substr(0, f.name.size() - 5));
+    p.text = f.content;
+    try {
+      const json j = json::parse(f.content.begin(), f.content.end());
+      if (j.is_object() && j.contains("description") && j["description"].is_string())
+        p.description = j["description"].get<std::string>();
+    } catch (const json::exception&) {
+      p.description = "(not valid JSON)";
+    }
+    out.push_back(std::move(p));
+  }
+  std::sort(out.begin(), out.end(), [](const Preset& a, const Preset& b) { return a.name < b.name; });
+  return out;
+}
+
+SessionResult load_preset(std::string_view name) {
+  if (name.size() > 5 && name.substr(name.size() - 5) == ".json") name.remove_suffix(5);
+  std::string known;
+  for (const Preset& p : presets()) {
+    if (p.name == name) return parse_session(p.text, "preset " + p.name);
+    known += (known.empty() ? "" : ", ") + p.name;
+  }
+  return failed("--preset", "no preset called '" + std::string(name) + "' (known: " + known + ")");
+}
+
+}  // namespace bs

@@ -1,0 +1,52 @@
+// sweep_window.h: the "Sweep" window: set up a sweep of any lab, run it on a worker thread (progress, ETA,
+// cancel; the UI stays live), see the figure, export CSV / JSON / SVG / PNG with record.json next to them.
+// The app owns one; it calls draw() inside the ImGui frame and after_render() after ImGui::Render (PNG export
+// renders through ImGui and must run outside a frame).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+
+#include "app/lab.h"
+
+namespace bs {
+
+class SweepWindow {
+ public:
+  explicit SweepWindow(const LabEnv& env);
+  ~SweepWindow();  // cancels and joins a running sweep
+  SweepWindow(const SweepWindow&) = delete;
+  SweepWindow& operator=(const SweepWindow&) = delete;
+
+  // Call every frame, open or not: it also collects a finished sweep (and its sticky error) while closed.
+  void draw(bool* open);
+  // Runs queued exports (needs the app's GL context current, outside any ImGui frame).
+  void after_render();
+  // A sweep definition (the shared JSON form, e.g. a session's "sweep") into the form; run_now starts it.
+  // Throws bs::InvalidRequest on a malformed definition.
+  void load_definition(const nlohmann::json& definition, bool run_now);
+
+  // Queues an export of every file of the last result into `dir` (written by the next after_render()).
+  // False when there is no result yet.
+  bool queue_export_all(const std::string& dir);
+  // "wrote sweep.csv, ... into DIR" or the first error of the last export.
+  std::string export_message() const;
+  bool has_result() const;
+
+  bool busy() const;      // a sweep is running
+  bool gpu_busy() const;  // a sweep that times GPU series is running: pause live GPU work meanwhile
+  // Set when a sticky CUDA error stopped the last sweep (the device needs a reset); the app triggers recovery
+  // and then calls clear_sticky_error().
+  const std::string& sticky_error() const;
+  void clear_sticky_error();
+  // The current form as a sweep definition (for sessions); throws bs::InvalidRequest on bad input.
+  nlohmann::json definition_json() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
+
+}  // namespace bs

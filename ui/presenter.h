@@ -1,0 +1,79 @@
+// presenter.h: presenter mode and UI scale: fonts re-rasterized at the chosen scale (not stretched), style
+// sizes scaled from a saved base style, a big-readouts window with numbers readable from the back of a room,
+// the keyboard shortcut overlay (F1) and short "toast" messages (a saved screenshot, a loaded session).
+#pragma once
+
+#include <imgui.h>
+
+#include <span>
+#include <string>
+
+namespace bs::ui {
+
+// One big number for the readouts window: "GPU speedup" "41.7" "x" "vs CPU, all 16 threads (OpenMP)".
+struct Readout {
+  std::string label;
+  std::string value;
+  std::string unit;
+  std::string hint;
+};
+
+struct Shortcut {
+  std::string keys;
+  std::string what;
+};
+
+constexpr float k_min_ui_scale = 0.75f;
+constexpr float k_max_ui_scale = 3.0f;
+constexpr float k_presenter_scale = 1.75f;
+constexpr float k_base_font_px = 15.0f;
+constexpr float k_big_font_factor = 3.5f;    // readout numbers, relative to the text font
+constexpr float k_max_big_font_px = 180.0f;  // keeps the atlas texture reasonable at large scales
+
+// Clamps a requested scale into [k_min_ui_scale, k_max_ui_scale]; NaN gives 1.
+float clamp_ui_scale(float s);
+// Text font size in pixels for a UI scale and the monitor's content scale.
+float font_px(float ui_scale, float content_scale);
+float big_font_px(float ui_scale, float content_scale);
+
+class Presenter {
+ public:
+  // Once, after ImGui::CreateContext and the style colours are set, before the first frame: saves the base
+  // style and builds the fonts (the GL font texture is then made by the backend's first NewFrame).
+  void init(float content_scale, float ui_scale);
+
+  float scale() const { return m_scale; }
+  // The scale without presenter mode's boost (what a session saves).
+  float base_scale() const { return m_presenter ? m_scale_before_presenter : m_scale; }
+  // The next apply_pending() re-rasterizes the fonts at this scale (clamped).
+  void set_scale(float s);
+  bool presenter() const { return m_presenter; }
+  // Presenter mode on: scale at least k_presenter_scale and the readouts window shown; off: back to the scale
+  // in force before.
+  void set_presenter(bool on);
+
+  // Between frames (never inside one): rebuilds the font atlas, its GL texture and the style when the scale
+  // changed. True when something was rebuilt.
+  bool apply_pending();
+
+  ImFont* big_font() const { return m_big; }
+  bool has_big_font() const { return m_big != nullptr; }
+
+  // Windows, drawn inside a frame.
+  void draw_readouts(const char* lab_title, std::span<const Readout> readouts, bool* open) const;
+  static void draw_shortcuts(std::span<const Shortcut> shortcuts, bool* open);
+  static void draw_toast(const std::string& text, bool error);
+
+ private:
+  void build_fonts();
+
+  float m_content = 1.0f;
+  float m_scale = 1.0f;
+  float m_built_scale = 0.0f;  // the scale the atlas and style were built for
+  float m_scale_before_presenter = 1.0f;
+  bool m_presenter = false;
+  ImFont* m_big = nullptr;
+  ImGuiStyle m_base;  // unscaled: every rebuild scales from it, so scales never compound
+};
+
+}  // namespace bs::ui
