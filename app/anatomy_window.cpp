@@ -5,7 +5,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -148,7 +147,7 @@ void AnatomyWindow::set_target(const AnatomyTarget& t, int64_t field_nx, int64_t
   m_timeline_view = {};
   m_overlay_dirty = true;
   m_occupancy_dirty = true;
-  m_changed_at = std::chrono::steady_clock::now();
+  m_frames_unchanged = 0;
   // A new launch: the old record says nothing about it. Re-record when something shows it.
   if (gpu() && (anatomy::overlay_needs_record(m_mode) || m_open)) m_record_requested = true;
 }
@@ -188,9 +187,10 @@ void AnatomyWindow::update() {
   if (m_occ_actions.cancel_sweep) m_sweep.cancel();
   if (m_occ_actions.regs_changed) m_occupancy_dirty = true;
   m_occ_actions = {};
-  // While the launch is being edited (a slider dragged), wait until it settles: a record of a large field
+  // While the launch is being edited (a slider dragged), wait until it settles for a few frames (a quarter
+  // of a second in a window; counted in frames so headless runs record too): a record of a large field
   // allocates and fills its own buffers.
-  const bool settled = std::chrono::steady_clock::now() - m_changed_at > std::chrono::milliseconds(300);
+  const bool settled = ++m_frames_unchanged > 15;
   if (m_record_requested && m_target && settled) {
     m_record_requested = false;
     if (gpu()) {

@@ -5,7 +5,6 @@
 // records, computes and draws. The instrumented run only explains scheduling: it is never used for timing.
 #pragma once
 
-#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -108,7 +107,7 @@ class AnatomyWindow {
 
   std::optional<AnatomyRecord> m_record;
   bool m_record_requested = false;
-  std::chrono::steady_clock::time_point m_changed_at{};
+  int m_frames_unchanged = 0;  // frames since the launch last changed
   std::string m_record_error;
   ui::TimelineViewState m_timeline_view;
   std::string m_png_status;

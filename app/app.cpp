@@ -18,9 +18,11 @@
 #include <thread>
 
 #include "app/labs.h"
+#include "app/record.h"
 #include "gpu/common/fault.h"
 #include "gpu/common/gpu_error.h"
 #include "ui/device_panel.h"
+#include "ui/plot_export.h"
 
 namespace bs {
 
@@ -309,6 +311,7 @@ bool App::frame() {
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   m_sweep->after_render();  // queued PNG exports render through their own ImGui context, outside the frame
+  if (ui::plot_exports_pending()) export_plots();
   ++m_frame;
   const bool last = m_opt.frames > 0 && m_frame >= m_opt.frames;
   if (last && !m_opt.debug_capture.empty())
@@ -391,6 +394,18 @@ std::optional<std::string> App::apply_session(const Session& s) {
   m_pending_sweep = s.sweep;
   if (!errors.empty()) return errors;
   return std::nullopt;
+}
+
+void App::export_plots() {
+  // The record of a lab plot: the machine and versions, and every parameter of the lab that drew it.
+  nlohmann::json rec = record::environment_record(to_string(m_env.path.path));
+  rec["lab"] = m_labs[m_active].first;
+  rec["parameters"] = m_labs[m_active].second->save_state();
+  const char* home = std::getenv("HOME");
+  const std::string dir = std::string(home && *home ? home : ".") + "/blockscope-exports/" +
+                          record::compact_timestamp() + "-" + m_labs[m_active].first;
+  const std::string msg = ui::run_plot_exports(dir, rec.dump(2) + "\n");
+  toast(msg, msg.rfind("saved", 0) != 0);
 }
 
 void App::hand_over_sweep() {

@@ -98,6 +98,7 @@ class App {
   std::unique_ptr<SweepWindow> m_sweep;
   bool m_show_sweep = false;
   void hand_over_sweep();
+  void export_plots();  // plots saved from their right-click menu, with a record of the lab's parameters
   enum class Popup { None, Save, Load } m_open_popup = Popup::None;
   char m_session_path[512] = "";
   std::string m_session_error;  // shown in the Save / Load popup

@@ -11,6 +11,7 @@
 #include "app/bench.h"
 #include "app/info.h"
 #include "app/labs.h"
+#include "app/record.h"
 #include "app/session.h"
 #include "gpu/common/gpu_error.h"
 
@@ -27,7 +28,7 @@ int fail(const std::string& msg, int code = 2) {
 
 int run_cli(int argc, char** argv) {
   CLI::App cli{"blockscope: see how CUDA kernels run, live, and time them honestly against the CPU"};
-  cli.set_version_flag("--version", "blockscope 0.1.0");
+  cli.set_version_flag("--version", std::string("blockscope ") + record::k_blockscope_version);
   AppOptions opt;
   std::string render_path = "auto", size = "1024", block = "64x4", grid, scene = "heat";
   cli.add_flag("--headless", opt.headless, "Render offscreen through EGL (no window, no X server)");

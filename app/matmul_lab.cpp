@@ -93,7 +93,9 @@ class MatmulLab final : public Lab {
     }
     m_problem = {m_model.mnk[0], m_model.mnk[1], m_model.mnk[2]};
     m_model.variant = 4;  // shared-memory tiles 32x32: the first tiled variant, a clear picture
-    m_overlay.pinned = std::pair<int64_t, int64_t>{1, 1};
+    // The middle tile of C (32x32 tiles) is pinned at start: clear of the path read-out in the top-left
+    // corner.
+    m_overlay.pinned = std::pair<int64_t, int64_t>{(m_problem.m + 31) / 32 / 2, (m_problem.n + 31) / 32 / 2};
     for (size_t i = 0; i < 3 && i < mm::cpu_variants().size(); ++i)
       m_model.cpu[i].label = mm::cpu_label(mm::cpu_variants()[i].id);
     make_inputs();

@@ -111,14 +111,19 @@ std::string cpu_model() {
   return "unknown CPU";
 }
 
-json make_record(const sweep::Result& r, const ExportRequest& req, const std::vector<std::string>& files) {
+json environment_record(const std::string& render_path) {
   json rec;
   rec["blockscope_record"] = 1;
   rec["blockscope_version"] = k_blockscope_version;
   rec["created_utc"] = utc_timestamp();
   rec["gpu"] = gpu_json();
-  rec["render_path"] = req.render_path;
+  rec["render_path"] = render_path;
   rec["host"] = {{"cpu_model", cpu_model()}, {"threads", std::thread::hardware_concurrency()}};
+  return rec;
+}
+
+json make_record(const sweep::Result& r, const ExportRequest& req, const std::vector<std::string>& files) {
+  json rec = environment_record(req.render_path);
   rec["parameters"] = parameters_json(r.definition);
   rec["sweep"] = sweep::to_json(r.definition);
   rec["export"] = {

@@ -12,7 +12,7 @@
 
 namespace bs::record {
 
-// The version `blockscope --version` prints (app/cli.cpp still spells its own copy: keep them equal).
+// The version `blockscope --version` prints and every record carries.
 constexpr const char* k_blockscope_version = "0.1.0";
 
 // Which files an export writes and how. File names are fixed (sweep.csv, summary.csv, sweep.json,
@@ -46,6 +46,11 @@ ExportOutcome write_exports(const sweep::Result& r, const std::string& dir, cons
 std::string utc_timestamp();      // "2026-11-21T08:02:03Z"
 std::string cpu_model();          // /proc/cpuinfo "model name", or "unknown CPU"
 std::string compact_timestamp();  // "20261121-080203" for directory names
+
+// What every record starts with: {"blockscope_record":1, "blockscope_version", "created_utc", "gpu":{name,
+// compute capability, SMs, clocks, driver and runtime versions...}, "render_path", "host":{cpu_model,
+// threads}}.
+nlohmann::json environment_record(const std::string& render_path);
 
 // {"blockscope_record":1,"blockscope_version","created_utc","gpu":{...},"render_path","host":{...},
 //  "parameters":{every parameter of the lab: value, or the list when swept},"sweep":<definition>,

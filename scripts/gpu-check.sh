@@ -76,6 +76,13 @@ for s in "${steps[@]}"; do
       for lab in heat matmul montecarlo vector; do
         watch "$bin/blockscope" --headless --scene $lab --frames 60 --screenshot "$out/shots/$lab.png"
       done ;;
+    looks)
+      # (Screenshot steps go before the sanitizer steps: on the H100 machine, headless EGL frames read back
+      # white in processes started after compute-sanitizer runs, 2026-11-21; the same commands were fine on
+      # a fresh machine.)
+      # Presenter mode and an anatomy overlay (SM that ran each block) on the GPU, for a look by eye.
+      watch "$bin/blockscope" --headless --presenter --frames 60 --screenshot "$out/shots/presenter.png"
+      watch "$bin/blockscope" --headless --overlay sm --size 512 --block 32x8 --frames 30 --screenshot "$out/shots/overlay_sm.png" ;;
     mmsan)
       for tool in racecheck memcheck; do
         run compute-sanitizer --tool $tool --error-exitcode 9 "$bin/blockscope" bench matmul --m 131 --n 67 --k 259 \

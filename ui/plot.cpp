@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "ui/plot_export.h"
+
 namespace bs::ui {
 
 std::vector<double> nice_ticks(double lo, double hi, int target, bool log_scale) {
@@ -68,6 +70,7 @@ bool plot_lines(const char* id, ImVec2 size, const PlotAxes& axes, std::span<con
   if (size.y <= 0) size.y = std::max(avail.y, 120.0f);
   ImGui::InvisibleButton("##plot", size);
   const bool hovered = ImGui::IsItemHovered();
+  plot_export_menu(id, axes, series);  // right-click: save as PNG / SVG / CSV / JSON
   const ImVec2 p0 = ImGui::GetItemRectMin(), p1 = ImGui::GetItemRectMax();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImGuiStyle& st = ImGui::GetStyle();

@@ -2,6 +2,7 @@
 #include "ui/presenter.h"
 
 #include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -101,6 +102,8 @@ void Presenter::draw_readouts(const char* lab_title, std::span<const Readout> re
   if (ImGui::Begin(title.c_str(), open,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing |
                        ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings)) {
+    // In front of the lab's panel it overlaps: read from the back of the room, it must not be drawn over.
+    ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
     if (readouts.empty())
       ImGui::TextDisabled("run something: the numbers appear here when they are measured");
     for (size_t i = 0; i < readouts.size(); ++i) {

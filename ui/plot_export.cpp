@@ -1,0 +1,176 @@
+// plot_export.cpp: see plot_export.h.
+#include "ui/plot_export.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "ui/figure_export.h"
+
+namespace bs::ui {
+
+namespace {
+
+std::vector<PlotExportJob>& queue() {
+  static std::vector<PlotExportJob> q;
+  return q;
+}
+
+bool write_text(const std::filesystem::path& p, const std::string& text, std::string* error) {
+  std::ofstream f(p, std::ios::binary);
+  if (f) f << text;
+  if (!f) *error = "cannot write " + p.string();
+  return static_cast<bool>(f);
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+// CSV field: quoted when it holds a comma, a quote or a line break.
+std::string field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s)
+    q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+}  // namespace
+
+fig::Figure figure_from_plot(const PlotAxes& axes, std::span<const PlotSeries> series) {
+  fig::Figure f;
+  f.kind = fig::Kind::Lines;
+  f.x_label = axes.x_label;
+  f.y_label = axes.y_label;
+  f.log_x = axes.log_x;
+  f.log_y = axes.log_y;
+  f.title = axes.y_label.empty() ? std::string("blockscope plot")
+                                 : axes.y_label + (axes.x_label.empty() ? "" : " vs " + axes.x_label);
+  for (size_t i = 0; i < series.size(); ++i) {
+    const PlotSeries& s = series[i];
+    fig::Series out;
+    out.label = s.label;
+    const size_t n = std::min(s.x.size(), s.y.size());
+    out.x.assign(s.x.begin(), s.x.begin() + static_cast<std::ptrdiff_t>(n));
+    out.y.assign(s.y.begin(), s.y.begin() + static_cast<std::ptrdiff_t>(n));
+    if (s.y_lo.size() >= n && s.y_hi.size() >= n && n > 0) {
+      out.y_lo.assign(s.y_lo.begin(), s.y_lo.begin() + static_cast<std::ptrdiff_t>(n));
+      out.y_hi.assign(s.y_hi.begin(), s.y_hi.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    out.rgba = fig::palette(i);  // the paper palette: the screen's colours are tuned for a dark background
+    f.series.push_back(std::move(out));
+  }
+  return f;
+}
+
+std::string figure_csv(const fig::Figure& f) {
+  std::string out = "series," + field(f.x_label.empty() ? "x" : f.x_label) + "," +
+                    field(f.y_label.empty() ? "y" : f.y_label) + ",p10,p90\n";
+  for (const fig::Series& s : f.series)
+    for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+      out += field(s.label) + "," + number(s.x[i]) + "," + number(s.y[i]) + ",";
+      if (i < s.y_lo.size() && i < s.y_hi.size())
+        out += number(s.y_lo[i]) + "," + number(s.y_hi[i]);
+      else
+        out += ",";
+      out += "\n";
+    }
+  return out;
+}
+
+std::string figure_json(const fig::Figure& f) {
+  nlohmann::json j = {{"title", f.title}, {"x_label", f.x_label}, {"y_label", f.y_label},
+                      {"log_x", f.log_x}, {"log_y", f.log_y},     {"series", nlohmann::json::array()}};
+  for (const fig::Series& s : f.series)
+    j["series"].push_back({{"label", s.label}, {"x", s.x}, {"y", s.y}, {"p10", s.y_lo}, {"p90", s.y_hi}});
+  return j.dump(2) + "\n";
+}
+
+void plot_export_menu(const char* name, const PlotAxes& axes, std::span<const PlotSeries> series) {
+  if (!ImGui::BeginPopupContextItem("##plot_export")) return;
+  ImGui::TextDisabled("save this plot (~/blockscope-exports/)");
+  // The PNG's pixel size and scale, kept for the next export (independent of the screen's DPI).
+  static int size[2] = {1200, 675};
+  static float scale = 1.0f;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::InputInt2("PNG pixels", size);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderFloat("text scale", &scale, 0.5f, 4.0f, "%.2fx");
+  size[0] = std::clamp(size[0], 16, 16384);
+  size[1] = std::clamp(size[1], 16, 16384);
+  PlotExportJob job;
+  job.width = size[0];
+  job.height = size[1];
+  job.png_scale = scale;
+  bool chosen = false;
+  if (ImGui::MenuItem("PNG + SVG + CSV/JSON")) chosen = true;
+  if (ImGui::MenuItem("data only (CSV and JSON)")) {
+    chosen = true;
+    job.png = job.svg = false;
+  }
+  if (chosen) {
+    job.figure = figure_from_plot(axes, series);
+    job.name = name;
+    queue_plot_export(std::move(job));
+  }
+  ImGui::EndPopup();
+}
+
+void queue_plot_export(PlotExportJob job) {
+  queue().push_back(std::move(job));
+}
+
+bool plot_exports_pending() {
+  return !queue().empty();
+}
+
+std::string run_plot_exports(const std::string& dir, const std::string& record_json) {
+  std::vector<PlotExportJob> jobs;
+  jobs.swap(queue());
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return "cannot create " + dir + ": " + ec.message();
+  std::vector<std::string> written;
+  for (const PlotExportJob& job : jobs) {
+    std::string stem;
+    for (char c : job.name)
+      stem += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+    const fs::path base = fs::path(dir) / stem;
+    std::string err;
+    const auto done = [&](const fs::path& p) { written.push_back(p.filename().string()); };
+    if (job.png) {
+      PngOptions o;
+      o.scale = job.png_scale;
+      o.width = job.width;
+      o.height = job.height;
+      if (!export_png(job.figure, o, base.string() + ".png", &err)) return err;
+      done(base.string() + ".png");
+    }
+    if (job.svg) {
+      if (!export_svg(job.figure, job.width, job.height, base.string() + ".svg", &err)) return err;
+      done(base.string() + ".svg");
+    }
+    if (job.data) {
+      if (!write_text(base.string() + ".csv", figure_csv(job.figure), &err)) return err;
+      if (!write_text(base.string() + ".json", figure_json(job.figure), &err)) return err;
+      done(base.string() + ".csv");
+      done(base.string() + ".json");
+    }
+    if (!write_text(base.string() + ".record.json", record_json, &err)) return err;
+    done(base.string() + ".record.json");
+  }
+  std::string msg = "saved";
+  for (const std::string& w : written)
+    msg += " " + w;
+  return msg + " into " + dir;
+}
+
+}  // namespace bs::ui
