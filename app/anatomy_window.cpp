@@ -1,6 +1,8 @@
 // anatomy_window.cpp: see anatomy_window.h.
 #include "app/anatomy_window.h"
 
+#include "app/session.h"
+
 #include <glad/gl.h>
 #include <imgui.h>
 
@@ -150,6 +152,23 @@ void AnatomyWindow::set_target(const AnatomyTarget& t, int64_t field_nx, int64_t
   m_frames_unchanged = 0;
   // A new launch: the old record says nothing about it. Re-record when something shows it.
   if (gpu() && (anatomy::overlay_needs_record(m_mode) || m_open)) m_record_requested = true;
+}
+
+void AnatomyWindow::check_state(StateReader& r, const char* key) {
+  if (!r.has(key)) return;
+  std::string name;
+  r.text(key, name);
+  if (r.ok() && !anatomy::parse_overlay_mode(name))
+    r.fail(key, "'" + name + "' is not an overlay: off, blockidx, threadidx, warp, sm or time");
+}
+
+void AnatomyWindow::save_state(nlohmann::json& j, const char* key) const {
+  j[key] = anatomy::overlay_mode_name(m_mode);
+}
+
+void AnatomyWindow::load_state(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || !j[key].is_string()) return;
+  if (const auto m = anatomy::parse_overlay_mode(j[key].get<std::string>())) set_mode(*m);
 }
 
 void AnatomyWindow::handle_keys() {

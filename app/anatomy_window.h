@@ -20,6 +20,10 @@
 #include "ui/anatomy_panel.h"
 
 namespace bs {
+class StateReader;  // app/session.h
+}  // namespace bs
+
+namespace bs {
 
 // The kernel a lab runs now.
 struct HeatAnatomyTarget {
@@ -77,6 +81,11 @@ class AnatomyWindow {
   void abandon_gpu() noexcept;
 
   anatomy::OverlayMode mode() const { return m_mode; }
+  // Sessions: the overlay mode under `key` ("off", "blockidx", ..., "time"). check_state validates it
+  // (without a lab); load_state applies it after the lab's own state loaded.
+  static void check_state(StateReader& r, const char* key);
+  void save_state(nlohmann::json& j, const char* key) const;
+  void load_state(const nlohmann::json& j, const char* key);
   void set_mode(anatomy::OverlayMode m);
   bool window_open() const { return m_open; }
   void set_window_open(bool open) { m_open = open; }

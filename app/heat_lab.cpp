@@ -407,9 +407,27 @@ constexpr std::string_view k_heat_boundaries[] = {"fixed", "insulated"};
 // Reads `state` over `m` (members left out keep their values) and checks the result as the panel would.
 std::optional<std::string> read_heat_state(const nlohmann::json& state, ui::HeatPanelModel& m) {
   StateReader r(state, "labs.heat");
-  r.only({"size", "pattern", "alpha", "dx", "dt", "boundary", "boundary_temp", "steps_per_frame", "paused",
-          "block", "cells_per_thread", "grid", "colormap", "range", "block_lines", "brush_radius",
-          "brush_hot", "brush_cold", "cpu_steps"});
+  r.only({"size",
+          "pattern",
+          "alpha",
+          "dx",
+          "dt",
+          "boundary",
+          "boundary_temp",
+          "steps_per_frame",
+          "paused",
+          "block",
+          "cells_per_thread",
+          "grid",
+          "colormap",
+          "range",
+          "block_lines",
+          "brush_radius",
+          "brush_hot",
+          "brush_cold",
+          "cpu_steps",
+          "anatomy_overlay"});
+  AnatomyWindow::check_state(r, "anatomy_overlay");
   r.pair("size", m.size, heat::k_ui_min_size, heat::k_max_size);
   r.choice("pattern", m.pattern, k_heat_patterns);
   r.number("alpha", m.params.alpha, 1e-6, 1e6);
@@ -498,6 +516,7 @@ nlohmann::json HeatLab::save_state() const {
   j["brush_hot"] = m_model.brush_hot;
   j["brush_cold"] = m_model.brush_cold;
   j["cpu_steps"] = m_model.cpu_steps;
+  m_anatomy.save_state(j, "anatomy_overlay");
   return j;
 }
 
@@ -507,6 +526,7 @@ std::optional<std::string> HeatLab::load_state(const nlohmann::json& state) {
   m.size[1] = static_cast<int>(m_params.ny);
   m.params = m_params;
   if (auto err = read_heat_state(state, m)) return err;
+  m_anatomy.load_state(state, "anatomy_overlay");
   const bool rebuild_field =
       m.size[0] != m_params.nx || m.size[1] != m_params.ny || m.pattern != m_model.pattern;
   m_model = m;

@@ -609,7 +609,8 @@ namespace {
 
 std::optional<std::string> read_matmul_state(const nlohmann::json& state, ui::MatmulPanelModel& m) {
   StateReader r(state, "labs.matmul");
-  r.only({"size", "m", "n", "k", "variant", "colormap", "overlay", "k_step", "animate_k"});
+  r.only({"size", "m", "n", "k", "variant", "colormap", "overlay", "k_step", "animate_k", "anatomy_overlay"});
+  AnatomyWindow::check_state(r, "anatomy_overlay");
   if (r.has("size")) {
     int size = m.mnk[0];
     r.integer("size", size, 1, 1 << 16);
@@ -647,6 +648,7 @@ nlohmann::json MatmulLab::save_state() const {
       vars[static_cast<size_t>(std::clamp(m_model.variant, 0, static_cast<int>(vars.size()) - 1))].name;
   j["colormap"] = colormap_name(m_model.colormap);
   j["overlay"] = m_model.overlay;
+  m_anatomy.save_state(j, "anatomy_overlay");
   j["k_step"] = m_model.k_step;
   j["animate_k"] = m_model.animate_k;
   return j;
@@ -658,6 +660,7 @@ std::optional<std::string> MatmulLab::load_state(const nlohmann::json& state) {
   m.mnk[1] = static_cast<int>(m_problem.n);
   m.mnk[2] = static_cast<int>(m_problem.k);
   if (auto err = read_matmul_state(state, m)) return err;
+  m_anatomy.load_state(state, "anatomy_overlay");
   const bool variant_changed = m.variant != m_model.variant;
   m_model = m;
   const mm::Problem before = m_problem;

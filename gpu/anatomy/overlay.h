@@ -65,6 +65,7 @@ const char* overlay_mode_label(OverlayMode m);  // "off", "blockIdx", "threadIdx
 OverlayMode next_overlay_mode(OverlayMode m);
 // "off", "blockidx", "threadidx", "warp", "sm", "time" (the CLI's --overlay names); nullopt otherwise.
 std::optional<OverlayMode> parse_overlay_mode(std::string_view name);
+const char* overlay_mode_name(OverlayMode m);  // the inverse: "off", "blockidx", ... (sessions, CLI)
 bool overlay_needs_record(OverlayMode m);
 
 // A categorical palette of 12 colours (0xAABBGGRR, ImGui's ImU32 layout) and the period used for a mode: the

@@ -26,13 +26,19 @@ AppOptions headless_cpu(const std::string& scene = "heat") {
 // Non-default values for every lab (each one differs from the lab's default).
 json edited_state(const std::string& lab) {
   if (lab == "heat")
-    return {{"size", {128, 96}},   {"pattern", "noise"},      {"block", {32, 8}}, {"cells_per_thread", 2},
-            {"grid", {8, 4}},      {"colormap", "viridis"},   {"range", {-1, 2}}, {"steps_per_frame", 3},
-            {"paused", true},      {"boundary", "insulated"}, {"dt", 0.125},      {"alpha", 0.5},
-            {"block_lines", true}, {"brush_radius", 5.0},     {"cpu_steps", 7}};
+    return {
+        {"size", {128, 96}},   {"pattern", "noise"},      {"block", {32, 8}}, {"cells_per_thread", 2},
+        {"grid", {8, 4}},      {"colormap", "viridis"},   {"range", {-1, 2}}, {"steps_per_frame", 3},
+        {"paused", true},      {"boundary", "insulated"}, {"dt", 0.125},      {"alpha", 0.5},
+        {"block_lines", true}, {"brush_radius", 5.0},     {"cpu_steps", 7},   {"anatomy_overlay", "warp"}};
   if (lab == "matmul")
-    return {{"m", 100},           {"n", 70},         {"k", 33}, {"variant", "smem_tile16"},
-            {"colormap", "grey"}, {"overlay", false}};
+    return {{"m", 100},
+            {"n", 70},
+            {"k", 33},
+            {"variant", "smem_tile16"},
+            {"colormap", "grey"},
+            {"overlay", false},
+            {"anatomy_overlay", "threadidx"}};
   if (lab == "montecarlo")
     return {{"paths", 5000},      {"steps", 16},
             {"option", "put"},    {"generator", "xorwow"},

@@ -88,10 +88,16 @@ TEST(Session, BadValuesNameTheField) {
 
 TEST(Session, EveryLabRefusesBadValues) {
   const std::pair<const char*, json> bad[] = {
-      {"matmul", {{"variant", "fastest"}}}, {"matmul", {{"m", 0}}},
-      {"montecarlo", {{"paths", 0}}},       {"montecarlo", {{"generator", "mt"}}},
-      {"montecarlo", {{"sigma", -1.0}}},    {"vector", {{"n", "lots"}}},
-      {"vector", {{"streams", 99}}},        {"vector", {{"width", "double"}}},
+      {"matmul", {{"variant", "fastest"}}},
+      {"matmul", {{"m", 0}}},
+      {"montecarlo", {{"paths", 0}}},
+      {"montecarlo", {{"generator", "mt"}}},
+      {"montecarlo", {{"sigma", -1.0}}},
+      {"vector", {{"n", "lots"}}},
+      {"vector", {{"streams", 99}}},
+      {"vector", {{"width", "double"}}},
+      {"heat", {{"anatomy_overlay", "sparkles"}}},
+      {"matmul", {{"anatomy_overlay", 3}}},
   };
   for (const auto& [lab, state] : bad) {
     if (check_lab_state(lab, json::object())) continue;  // lab not built into this binary
