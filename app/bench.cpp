@@ -51,12 +51,6 @@ void Table::print(std::ostream& out) const {
   out.flush();
 }
 
-std::string fmt_fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
 void add_device_option(CLI::App& sub, BenchDevice& device) {
   sub.add_option("--device", device, "gpu | cpu | all")
       ->transform(CLI::CheckedTransformer(

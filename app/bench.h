@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "gpu/common/text.h"
+
 namespace bs::cli {
 
 // Set by a bench callback: 0 on success, non-zero (with a message on stderr) on bad input or failure.
@@ -39,7 +41,7 @@ struct Table {
   std::vector<std::vector<std::string>> rows;
   void print(std::ostream& out) const;
 };
-std::string fmt_fixed(double v, int decimals);
+using ::bs::fmt_fixed;  // gpu/common/text.h
 
 // "--device gpu|cpu|all" shared by the benches.
 enum class BenchDevice { All, Gpu, Cpu };

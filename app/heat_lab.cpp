@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/session.h"
+#include "gpu/common/text.h"
 #include "gpu/common/gpu_error.h"
 #include "ui/field_view.h"
 
@@ -481,12 +482,6 @@ std::optional<std::string> read_heat_state(const nlohmann::json& state, ui::Heat
   return std::nullopt;
 }
 
-std::string fixed_text(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 }  // namespace
 
 std::optional<std::string> check_heat_state(const nlohmann::json& state) {
@@ -546,14 +541,14 @@ std::vector<ui::Readout> HeatLab::readouts() const {
   if (s.count == 0 || s.median <= 0) return out;
   const double cells = static_cast<double>(m_params.cells());
   const std::string who = m_gpu ? "GPU" : "CPU fallback";
-  out.push_back({"time per step", fixed_text(s.median, s.median < 1 ? 3 : 2), "ms",
-                 who + ", median; p10-p90 " + fixed_text(s.p10, s.p10 < 1 ? 3 : 1) + "-" +
-                     fixed_text(s.p90, s.p90 < 1 ? 3 : 1)});
-  out.push_back({"cell updates", fixed_text(cells / (s.median * 1e-3) / 1e9, 2), "G/s",
+  out.push_back({"time per step", fmt_fixed(s.median, s.median < 1 ? 3 : 2), "ms",
+                 who + ", median; p10-p90 " + fmt_fixed(s.p10, s.p10 < 1 ? 3 : 1) + "-" +
+                     fmt_fixed(s.p90, s.p90 < 1 ? 3 : 1)});
+  out.push_back({"cell updates", fmt_fixed(cells / (s.median * 1e-3) / 1e9, 2), "G/s",
                  std::to_string(m_params.nx) + "x" + std::to_string(m_params.ny) + " cells"});
   // One float read and one written per cell and step: the traffic a perfect cache would leave.
   out.push_back(
-      {"memory", fixed_text(cells * 8.0 / (s.median * 1e-3) / 1e9, 1), "GB/s", "effective, 8 B per cell"});
+      {"memory", fmt_fixed(cells * 8.0 / (s.median * 1e-3) / 1e9, 1), "GB/s", "effective, 8 B per cell"});
   // Against the fastest CPU baseline measured at this size: the honest comparison.
   const ui::CpuBaselineView* best = nullptr;
   for (const ui::CpuBaselineView& c : m_model.cpu)
@@ -561,7 +556,7 @@ std::vector<ui::Readout> HeatLab::readouts() const {
         (!best || *c.ms_per_step < *best->ms_per_step))
       best = &c;
   if (m_gpu && best)
-    out.push_back({"speedup vs CPU", fixed_text(*best->ms_per_step / s.median, 1), "x", best->label});
+    out.push_back({"speedup vs CPU", fmt_fixed(*best->ms_per_step / s.median, 1), "x", best->label});
   return out;
 }
 

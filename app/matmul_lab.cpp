@@ -19,6 +19,7 @@
 #include "app/lab.h"
 #include "app/labs.h"
 #include "app/session.h"
+#include "gpu/common/text.h"
 #include "gpu/common/cpu_job.h"
 #include "gpu/common/gpu_error.h"
 #include "gpu/matmul/matmul.h"
@@ -632,12 +633,6 @@ std::optional<std::string> read_matmul_state(const nlohmann::json& state, ui::Ma
   return std::nullopt;
 }
 
-std::string fixed_text(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 nlohmann::json MatmulLab::save_state() const {
   nlohmann::json j;
   j["m"] = m_problem.m;
@@ -688,14 +683,14 @@ std::vector<ui::Readout> MatmulLab::readouts() const {
     for (const ui::LadderRow& r : m_model.rows)
       if (!row || r.gflops > row->gflops) row = &r;
   if (!row || row->gflops <= 0) return out;
-  out.push_back({"throughput", fixed_text(row->gflops, row->gflops < 100 ? 1 : 0), "GFLOP/s", row->title});
-  out.push_back({"time", fixed_text(row->ms.median, row->ms.median < 1 ? 3 : 2), "ms",
+  out.push_back({"throughput", fmt_fixed(row->gflops, row->gflops < 100 ? 1 : 0), "GFLOP/s", row->title});
+  out.push_back({"time", fmt_fixed(row->ms.median, row->ms.median < 1 ? 3 : 2), "ms",
                  mm::to_string(m_problem) + ", median"});
   if (cublas && cublas != row && cublas->gflops > 0)
-    out.push_back({"of cuBLAS", fixed_text(100.0 * row->gflops / cublas->gflops, 0), "%",
-                   "cuBLAS: " + fixed_text(cublas->gflops, 0) + " GFLOP/s"});
+    out.push_back({"of cuBLAS", fmt_fixed(100.0 * row->gflops / cublas->gflops, 0), "%",
+                   "cuBLAS: " + fmt_fixed(cublas->gflops, 0) + " GFLOP/s"});
   if (row->gpu && best_cpu && best_cpu->gflops > 0)
-    out.push_back({"speedup vs CPU", fixed_text(row->gflops / best_cpu->gflops, 1), "x", best_cpu->title});
+    out.push_back({"speedup vs CPU", fmt_fixed(row->gflops / best_cpu->gflops, 1), "x", best_cpu->title});
   return out;
 }
 

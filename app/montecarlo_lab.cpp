@@ -16,6 +16,7 @@
 
 #include "app/labs.h"
 #include "app/session.h"
+#include "gpu/common/text.h"
 #include "gpu/common/cpu_job.h"
 #include "gpu/common/gpu_error.h"
 #include "gpu/interop/gl_interop.h"
@@ -585,12 +586,6 @@ std::optional<std::string> read_montecarlo_state(const nlohmann::json& state, ui
   return std::nullopt;
 }
 
-std::string fixed_text(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 nlohmann::json MonteCarloLab::save_state() const {
   const mcl::Params& p = m_params;  // in force (the panel may hold an edit that did not validate)
   nlohmann::json j;
@@ -633,19 +628,19 @@ std::vector<ui::Readout> MonteCarloLab::readouts() const {
   std::vector<ui::Readout> out;
   const mcl::Estimate& e = m_model.estimate;
   if (e.paths <= 0) return out;
-  out.push_back({"price", fixed_text(e.price, 4), "", mcl::option_long_label(m_params.option)});
+  out.push_back({"price", fmt_fixed(e.price, 4), "", mcl::option_long_label(m_params.option)});
   if (std::isfinite(e.std_error))
     out.push_back(
-        {"95% CI +-", fixed_text(0.5 * (e.ci_high - e.ci_low), 4), "",
-         m_model.reference ? "Black-Scholes " + fixed_text(*m_model.reference, 4) : "no closed form"});
+        {"95% CI +-", fmt_fixed(0.5 * (e.ci_high - e.ci_low), 4), "",
+         m_model.reference ? "Black-Scholes " + fmt_fixed(*m_model.reference, 4) : "no closed form"});
   const double m_paths = static_cast<double>(e.paths) / 1e6;
   out.push_back(
-      {"paths", m_paths < 1 ? fixed_text(m_paths * 1e3, 1) : fixed_text(m_paths, m_paths < 10 ? 2 : 1),
+      {"paths", m_paths < 1 ? fmt_fixed(m_paths * 1e3, 1) : fmt_fixed(m_paths, m_paths < 10 ? 2 : 1),
        m_paths < 1 ? "k" : "M",
        "of " + std::to_string(m_model.target_paths) + ", " + std::to_string(m_params.steps) + " steps each"});
   if (m_model.live_ms > 0) {
     const double rate = static_cast<double>(e.paths) / (m_model.live_ms * 1e-3) / 1e6;
-    out.push_back({"throughput", fixed_text(rate, rate < 10 ? 2 : 0), "Mpaths/s",
+    out.push_back({"throughput", fmt_fixed(rate, rate < 10 ? 2 : 0), "Mpaths/s",
                    std::string(m_gpu ? "GPU kernel time" : "CPU wall time") + ", live run"});
     // Against the fastest CPU baseline (paths per second, so runs of other sizes compare).
     double best_rate = 0;
@@ -659,7 +654,7 @@ std::vector<ui::Readout> MonteCarloLab::readouts() const {
       }
     }
     if (m_gpu && best_rate > 0)
-      out.push_back({"speedup vs CPU", fixed_text(rate / best_rate, 1), "x", best_label});
+      out.push_back({"speedup vs CPU", fmt_fixed(rate / best_rate, 1), "x", best_label});
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // record.cpp: see record.h.
 #include "app/record.h"
+#include "gpu/common/text.h"
 
 #include <cerrno>
 #include <cstring>
@@ -28,21 +29,6 @@ constexpr const char* k_json = "sweep.json";
 constexpr const char* k_svg = "figure.svg";
 constexpr const char* k_png = "figure.png";
 constexpr const char* k_record = "record.json";
-
-bool write_text(const fs::path& path, const std::string& text, std::string* error) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) {
-    *error = "cannot write " + path.string() + ": " + std::strerror(errno);
-    return false;
-  }
-  f << text;
-  f.close();
-  if (!f) {
-    *error = "cannot write " + path.string();
-    return false;
-  }
-  return true;
-}
 
 std::string time_text(const char* format) {
   const std::time_t t = std::time(nullptr);
@@ -147,7 +133,7 @@ ExportOutcome write_exports(const sweep::Result& r, const std::string& dir, cons
     throw std::runtime_error("cannot create directory " + dir + ": " + ec.message());
   std::string err;
   auto text = [&](const char* name, const std::string& body) {
-    if (write_text(d / name, body, &err))
+    if (write_text_file((d / name).string(), body, &err))
       out.files.emplace_back(name);
     else
       out.errors.push_back(err);

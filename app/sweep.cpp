@@ -1,6 +1,7 @@
 // sweep.cpp: see sweep.h. The per-lab timing lives in sweep_targets.cpp; this file holds the definition, the
 // runner loop (progress, ETA, cancel, GPU errors), the exports and the choice of figure.
 #include "app/sweep.h"
+#include "gpu/common/text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -98,14 +99,6 @@ std::string join(const std::vector<std::string>& v, const std::string& sep = ", 
 
 // --- CSV
 // -----------------------------------------------------------------------------------------------------
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s)
-    q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
 std::string csv_row(const std::vector<std::string>& cells) {
   std::string line;
   for (size_t i = 0; i < cells.size(); ++i)

@@ -16,6 +16,7 @@
 #include "app/lab.h"
 #include "app/labs.h"
 #include "app/session.h"
+#include "gpu/common/text.h"
 #include "gpu/common/cpu_job.h"
 #include "gpu/common/gpu_error.h"
 #include "gpu/vector/vector.h"
@@ -497,12 +498,6 @@ std::optional<std::string> read_vector_state(const nlohmann::json& state, ui::Ve
   return std::nullopt;
 }
 
-std::string fixed_text(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 nlohmann::json VectorLab::save_state() const {
   nlohmann::json j;
   j["n"] = vec::format_count(m_params.n);
@@ -547,17 +542,17 @@ std::vector<ui::Readout> VectorLab::readouts() const {
   std::vector<ui::Readout> out;
   if (!m_model.runs.empty()) {
     const ui::GpuRunView& r = m_model.runs.back();
-    out.push_back({"kernel", fixed_text(r.kernel_gbs, 0), "GB/s", r.variant});
-    out.push_back({"with copies", fixed_text(r.total.median, r.total.median < 10 ? 3 : 1), "ms",
+    out.push_back({"kernel", fmt_fixed(r.kernel_gbs, 0), "GB/s", r.variant});
+    out.push_back({"with copies", fmt_fixed(r.total.median, r.total.median < 10 ? 3 : 1), "ms",
                    "N = " + vec::format_count(r.n) + ", copies in and out included"});
     if (r.h2d_gbs > 0)
-      out.push_back({"host to device", fixed_text(r.h2d_gbs, 1), "GB/s", r.pinned ? "pinned" : "pageable"});
+      out.push_back({"host to device", fmt_fixed(r.h2d_gbs, 1), "GB/s", r.pinned ? "pinned" : "pageable"});
     // Against the fastest CPU row at the same N: the honest comparison.
     const ui::CpuRowView* best = nullptr;
     for (const ui::CpuRowView& c : m_model.cpu)
       if (c.ms && c.n == r.n && c.ms->median > 0 && (!best || c.ms->median < best->ms->median)) best = &c;
     if (best && r.total.median > 0)
-      out.push_back({"speedup vs CPU", fixed_text(best->ms->median / r.total.median, 2), "x",
+      out.push_back({"speedup vs CPU", fmt_fixed(best->ms->median / r.total.median, 2), "x",
                      "with copies; vs " + best->label});
     return out;
   }
@@ -568,9 +563,9 @@ std::vector<ui::Readout> VectorLab::readouts() const {
   if (best) {
     const double gbs =
         static_cast<double>(best->n) * vec::k_bytes_per_element / (best->ms->median * 1e-3) / 1e9;
-    out.push_back({"CPU time", fixed_text(best->ms->median, best->ms->median < 10 ? 3 : 1), "ms",
+    out.push_back({"CPU time", fmt_fixed(best->ms->median, best->ms->median < 10 ? 3 : 1), "ms",
                    best->label + ", N = " + vec::format_count(best->n)});
-    out.push_back({"CPU memory", fixed_text(gbs, 1), "GB/s", "12 B per element"});
+    out.push_back({"CPU memory", fmt_fixed(gbs, 1), "GB/s", "12 B per element"});
   }
   return out;
 }

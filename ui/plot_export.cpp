@@ -7,8 +7,8 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
+#include "gpu/common/text.h"
 #include "ui/figure_export.h"
 
 namespace bs::ui {
@@ -20,26 +20,10 @@ std::vector<PlotExportJob>& queue() {
   return q;
 }
 
-bool write_text(const std::filesystem::path& p, const std::string& text, std::string* error) {
-  std::ofstream f(p, std::ios::binary);
-  if (f) f << text;
-  if (!f) *error = "cannot write " + p.string();
-  return static_cast<bool>(f);
-}
-
 std::string number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.9g", v);
   return buf;
-}
-
-// CSV field: quoted when it holds a comma, a quote or a line break.
-std::string field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s)
-    q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 }  // namespace
@@ -71,11 +55,11 @@ fig::Figure figure_from_plot(const PlotAxes& axes, std::span<const PlotSeries> s
 }
 
 std::string figure_csv(const fig::Figure& f) {
-  std::string out = "series," + field(f.x_label.empty() ? "x" : f.x_label) + "," +
-                    field(f.y_label.empty() ? "y" : f.y_label) + ",p10,p90\n";
+  std::string out = "series," + csv_field(f.x_label.empty() ? "x" : f.x_label) + "," +
+                    csv_field(f.y_label.empty() ? "y" : f.y_label) + ",p10,p90\n";
   for (const fig::Series& s : f.series)
     for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
-      out += field(s.label) + "," + number(s.x[i]) + "," + number(s.y[i]) + ",";
+      out += csv_field(s.label) + "," + number(s.x[i]) + "," + number(s.y[i]) + ",";
       if (i < s.y_lo.size() && i < s.y_hi.size())
         out += number(s.y_lo[i]) + "," + number(s.y_hi[i]);
       else
@@ -159,12 +143,12 @@ std::string run_plot_exports(const std::string& dir, const std::string& record_j
       done(base.string() + ".svg");
     }
     if (job.data) {
-      if (!write_text(base.string() + ".csv", figure_csv(job.figure), &err)) return err;
-      if (!write_text(base.string() + ".json", figure_json(job.figure), &err)) return err;
+      if (!write_text_file(base.string() + ".csv", figure_csv(job.figure), &err)) return err;
+      if (!write_text_file(base.string() + ".json", figure_json(job.figure), &err)) return err;
       done(base.string() + ".csv");
       done(base.string() + ".json");
     }
-    if (!write_text(base.string() + ".record.json", record_json, &err)) return err;
+    if (!write_text_file(base.string() + ".record.json", record_json, &err)) return err;
     done(base.string() + ".record.json");
   }
   std::string msg = "saved";

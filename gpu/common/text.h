@@ -1,0 +1,18 @@
+// text.h: small text helpers shared by the exporters (sweeps, records, saved plots) and every table or
+// read-out: write a whole file with an error a user can act on, quote a CSV field, format a fixed number.
+#pragma once
+
+#include <string>
+
+namespace bs {
+
+// Writes `text` to `path` (replacing it). False with `error` = "cannot write PATH: reason" on failure.
+bool write_text_file(const std::string& path, const std::string& text, std::string* error);
+
+// A CSV field (RFC 4180): as is, or in quotes with quotes doubled when it holds a comma, quote or line break.
+std::string csv_field(const std::string& s);
+
+// v with `decimals` digits after the point ("%.*f").
+std::string fmt_fixed(double v, int decimals);
+
+}  // namespace bs
