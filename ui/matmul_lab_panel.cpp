@@ -1,10 +1,12 @@
 // matmul_lab_panel.cpp: see matmul_lab_panel.h.
-#include "ui/widgets.h"
 #include "ui/matmul_lab_panel.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+
+#include "ui/plot_export.h"
+#include "ui/widgets.h"
 
 namespace bs::ui {
 
@@ -407,7 +409,25 @@ void draw_ladder_chart(const std::vector<LadderRow>& rows, float width) {
                 buf);
   }
   ImGui::Dummy(ImVec2(w, static_cast<float>(rows.size()) * (bar_h + gap)));
-  ImGui::TextDisabled("GFLOP/s (%% of cuBLAS); orange GPU kernels, blue cuBLAS, grey CPU");
+  figure_export_menu("matmul-ladder", [&] {
+    fig::Figure f;
+    f.kind = fig::Kind::Bars;
+    f.title = "matmul ladder: GFLOP/s";
+    f.subtitle = "median per variant, whisker p10-p90; orange GPU kernels, blue cuBLAS, grey CPU";
+    f.y_label = "GFLOP/s";
+    for (const LadderRow& r : rows) {
+      // GFLOP/s is work / time: the slow run (p90) gives the low end of the whisker.
+      const double scale = r.ms.median > 0 ? r.gflops * r.ms.median : 0;
+      f.bars.push_back({r.name, r.gflops, r.ms.p90 > 0 ? scale / r.ms.p90 : r.gflops,
+                        r.ms.p10 > 0 ? scale / r.ms.p10 : r.gflops,
+                        r.cublas ? 0x5aa0ffffu
+                        : r.gpu  ? 0xf0a040ffu
+                                 : 0x9a9aaaffu});
+    }
+    return f;
+  });
+  ImGui::TextDisabled(
+      "GFLOP/s (%% of cuBLAS); orange GPU kernels, blue cuBLAS, grey CPU (right-click: save)");
 }
 
 // --- Overlay -----------------------------------------------------------------------------------------------

@@ -1,5 +1,4 @@
 // montecarlo_lab_panel.cpp: see montecarlo_lab_panel.h.
-#include "ui/widgets.h"
 #include "ui/montecarlo_lab_panel.h"
 
 #include <imgui.h>
@@ -10,6 +9,8 @@
 #include <limits>
 
 #include "ui/plot.h"
+#include "ui/plot_export.h"
+#include "ui/widgets.h"
 
 namespace bs::ui::mc {
 
@@ -332,6 +333,21 @@ void cpu_section(PanelModel& m, PanelActions& a) {
 // Bars of the histogram and the density (in counts) on top; x is the terminal price.
 void draw_histogram(const PanelModel& m, ImVec2 size) {
   ImGui::InvisibleButton("##hist", size);
+  figure_export_menu("montecarlo-histogram", [&] {
+    fig::Figure f;
+    f.title = "terminal prices: histogram and lognormal density";
+    f.x_label = "S_T";
+    f.y_label = "paths per bin";
+    const std::vector<double> e = m.histogram.edges();
+    fig::Series counts{"simulated paths", {}, {}, {}, {}, fig::palette(0)};
+    for (size_t i = 0; i + 1 < e.size(); ++i) {
+      counts.x.push_back(0.5 * (e[i] + e[i + 1]));
+      counts.y.push_back(static_cast<double>(m.histogram.counts[i]));
+    }
+    f.series.push_back(std::move(counts));
+    f.series.push_back({"lognormal density (expected)", m.density.x, m.density.y, {}, {}, fig::palette(1)});
+    return f;
+  });
   const ImVec2 p0 = ImGui::GetItemRectMin(), p1 = ImGui::GetItemRectMax();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float fh = ImGui::GetFontSize();

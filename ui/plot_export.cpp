@@ -78,6 +78,10 @@ std::string figure_json(const fig::Figure& f) {
 }
 
 void plot_export_menu(const char* name, const PlotAxes& axes, std::span<const PlotSeries> series) {
+  figure_export_menu(name, [&] { return figure_from_plot(axes, series); });
+}
+
+void figure_export_menu(const char* name, const std::function<fig::Figure()>& make) {
   if (!ImGui::BeginPopupContextItem("##plot_export")) return;
   ImGui::TextDisabled("save this plot (~/blockscope-exports/)");
   // The PNG's pixel size and scale, kept for the next export (independent of the screen's DPI).
@@ -100,7 +104,7 @@ void plot_export_menu(const char* name, const PlotAxes& axes, std::span<const Pl
     job.png = job.svg = false;
   }
   if (chosen) {
-    job.figure = figure_from_plot(axes, series);
+    job.figure = make();
     job.name = name;
     queue_plot_export(std::move(job));
   }

@@ -4,6 +4,7 @@
 // a record (machine, versions, the lab's parameters) next to the files.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,7 +29,10 @@ struct PlotExportJob {
   float png_scale = 1.0f;
 };
 
-// Opens the right-click menu for the last item (the plot) and queues the chosen export.
+// The right-click menu of the last item (a plot or chart): queues the chosen export of the figure `make`
+// builds (called only when an export is chosen, not every frame).
+void figure_export_menu(const char* name, const std::function<fig::Figure()>& make);
+// The same for a line plot of ui/plot.h.
 void plot_export_menu(const char* name, const PlotAxes& axes, std::span<const PlotSeries> series);
 void queue_plot_export(PlotExportJob job);
 bool plot_exports_pending();

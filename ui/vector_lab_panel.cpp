@@ -1,5 +1,4 @@
 // vector_lab_panel.cpp: see vector_lab_panel.h.
-#include "ui/widgets.h"
 #include "ui/vector_lab_panel.h"
 
 #include <imgui.h>
@@ -9,6 +8,7 @@
 #include <cstdio>
 
 #include "ui/plot.h"
+#include "ui/widgets.h"
 
 namespace bs::ui {
 
