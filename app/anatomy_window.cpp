@@ -426,48 +426,52 @@ void AnatomyWindow::refresh_occupancy() {
   }
 }
 
+BlockSizeTimes measure_block_sizes(const AnatomyTarget& t, JobControl& ctl) {
+  BlockSizeTimes result;
+  if (const auto* h = std::get_if<HeatAnatomyTarget>(&t)) {
+    // Block shapes 32 x (threads / 32): whole warps along x, as the heat lab's default shapes.
+    std::vector<int> sizes = {32};
+    for (int s = 64; s <= 1024; s += 64)
+      sizes.push_back(s);
+    result.label = "heat stencil, " + std::to_string(h->cells_per_thread) +
+                   " cells/thread, blocks 32 x (threads/32): ms per step";
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (ctl.cancelled()) throw JobCancelled{};
+      const Dim2 block{32, sizes[i] / 32};
+      const heat::GpuBench b = heat::bench_gpu(h->params, block, 10, 5, h->cells_per_thread);
+      result.threads.push_back(sizes[i]);
+      result.ms.push_back(b.stencil.ms_per_step);
+      ctl.set_progress(static_cast<double>(i + 1) / static_cast<double>(sizes.size()));
+    }
+    return result;
+  }
+  // Matmul kernels compile their block size in: the shared-memory tile kernels are the same algorithm at 64,
+  // 256 and 1024 threads.
+  const auto& m = std::get<MatmulAnatomyTarget>(t);
+  result.label = "matmul smem_tile8 / 16 / 32 (T x T threads): ms per launch";
+  mm::GpuRunner runner(m.problem);
+  runner.set_inputs(mm::make_matrix(m.problem.m, m.problem.k, 1),
+                    mm::make_matrix(m.problem.k, m.problem.n, 2));
+  const mm::Variant vs[] = {mm::Variant::SmemTile8, mm::Variant::SmemTile16, mm::Variant::SmemTile32};
+  for (size_t i = 0; i < 3; ++i) {
+    if (ctl.cancelled()) throw JobCancelled{};
+    const Summary s = summarize(runner.time_runs(vs[i], 2, 5));
+    const int tile = mm::tile_geometry(vs[i]).bm;
+    result.threads.push_back(tile * tile);
+    result.ms.push_back(s.median);
+    ctl.set_progress(static_cast<double>(i + 1) / 3.0);
+  }
+  return result;
+}
+
 void AnatomyWindow::start_sweep() {
   if (!m_target || !gpu() || m_sweep.running()) return;
-  auto result = std::make_shared<SweepResult>();
+  auto result = std::make_shared<BlockSizeTimes>();
   m_sweep_result = result;
   m_sweep_collected = false;
   m_occ.sweep_status.clear();
   const AnatomyTarget t = *m_target;
-  m_sweep.start("block-size sweep", [t, result](JobControl& ctl) {
-    if (const auto* h = std::get_if<HeatAnatomyTarget>(&t)) {
-      // Block shapes 32 x (threads / 32): whole warps along x, as the heat lab's default shapes.
-      std::vector<int> sizes = {32};
-      for (int s = 64; s <= 1024; s += 64)
-        sizes.push_back(s);
-      result->label = "heat stencil, " + std::to_string(h->cells_per_thread) +
-                      " cells/thread, blocks 32 x (threads/32): ms per step";
-      for (size_t i = 0; i < sizes.size(); ++i) {
-        if (ctl.cancelled()) throw JobCancelled{};
-        const Dim2 block{32, sizes[i] / 32};
-        const heat::GpuBench b = heat::bench_gpu(h->params, block, 10, 5, h->cells_per_thread);
-        result->threads.push_back(sizes[i]);
-        result->ms.push_back(b.stencil.ms_per_step);
-        ctl.set_progress(static_cast<double>(i + 1) / static_cast<double>(sizes.size()));
-      }
-    } else {
-      // Matmul kernels compile their block size in: the shared-memory tile kernels are the same algorithm at
-      // 64, 256 and 1024 threads.
-      const auto& m = std::get<MatmulAnatomyTarget>(t);
-      result->label = "matmul smem_tile8 / 16 / 32 (T x T threads): ms per launch";
-      mm::GpuRunner runner(m.problem);
-      runner.set_inputs(mm::make_matrix(m.problem.m, m.problem.k, 1),
-                        mm::make_matrix(m.problem.k, m.problem.n, 2));
-      const mm::Variant vs[] = {mm::Variant::SmemTile8, mm::Variant::SmemTile16, mm::Variant::SmemTile32};
-      for (size_t i = 0; i < 3; ++i) {
-        if (ctl.cancelled()) throw JobCancelled{};
-        const Summary s = summarize(runner.time_runs(vs[i], 2, 5));
-        const int tile = mm::tile_geometry(vs[i]).bm;
-        result->threads.push_back(tile * tile);
-        result->ms.push_back(s.median);
-        ctl.set_progress(static_cast<double>(i + 1) / 3.0);
-      }
-    }
-  });
+  m_sweep.start("block-size sweep", [t, result](JobControl& ctl) { *result = measure_block_sizes(t, ctl); });
 }
 
 void AnatomyWindow::poll_sweep() {

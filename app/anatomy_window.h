@@ -38,6 +38,15 @@ struct MatmulAnatomyTarget {
 };
 using AnatomyTarget = std::variant<HeatAnatomyTarget, MatmulAnatomyTarget>;
 
+// Kernel time against threads per block for the occupancy curve (GPU; run on a worker thread). Heat: block
+// shapes 32 x (threads / 32), 32..1024 threads, ms per step; matmul: the shared-memory tile kernels at 8x8,
+// 16x16 and 32x32 threads (the same algorithm), ms per launch. Throws JobCancelled when `ctl` cancels.
+struct BlockSizeTimes {
+  std::vector<double> threads, ms;
+  std::string label;
+};
+BlockSizeTimes measure_block_sizes(const AnatomyTarget& t, JobControl& ctl);
+
 // A recorded launch, whichever lab it came from.
 struct AnatomyRecord {
   std::string title;  // "instrumented heat stencil 1024x1024, block 64x4, 8 cells/thread on NVIDIA H100"
@@ -125,12 +134,8 @@ class AnatomyWindow {
   ui::OccupancyPanelModel m_occ;
   ui::OccupancyPanelActions m_occ_actions;
 
-  struct SweepResult {
-    std::vector<double> threads, ms;
-    std::string label;
-  };
   CpuJob m_sweep;
-  std::shared_ptr<SweepResult> m_sweep_result;
+  std::shared_ptr<BlockSizeTimes> m_sweep_result;
   bool m_sweep_collected = true;
 };
 

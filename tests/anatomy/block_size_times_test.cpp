@@ -1,0 +1,58 @@
+// block_size_times_test.cpp: the measured kernel times the occupancy curve shows (GPU): one positive time per
+// block size, in order, for the heat stencil and the matmul tile kernels; and a cancelled job stops.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "app/anatomy_window.h"
+#include "gpu/common/cpu_job.h"
+#include "test_util.h"
+
+namespace bs {
+namespace {
+
+TEST(AnatomyGpu, BlockSizeTimesForTheHeatStencil) {
+  BS_REQUIRE_GPU();
+  HeatAnatomyTarget t;
+  t.params.nx = 1000;  // not a multiple of any block shape
+  t.params.ny = 777;
+  t.cells_per_thread = 4;
+  JobControl ctl;
+  const BlockSizeTimes r = measure_block_sizes(t, ctl);
+  ASSERT_EQ(r.threads.size(), 17u);  // 32, then 64 .. 1024 in steps of 64
+  ASSERT_EQ(r.ms.size(), r.threads.size());
+  EXPECT_EQ(r.threads.front(), 32);
+  EXPECT_EQ(r.threads.back(), 1024);
+  EXPECT_TRUE(std::is_sorted(r.threads.begin(), r.threads.end()));
+  for (size_t i = 0; i < r.ms.size(); ++i) {
+    EXPECT_GT(r.ms[i], 0.0) << r.threads[i] << " threads";
+    EXPECT_LT(r.ms[i], 100.0) << r.threads[i] << " threads";  // a 1000x777 step is microseconds
+  }
+  for (size_t i = 0; i < r.ms.size(); ++i)
+    std::printf("[ info ] heat 1000x777, 4 cells/thread, %4.0f threads: %.4f ms/step\n", r.threads[i],
+                r.ms[i]);
+}
+
+TEST(AnatomyGpu, BlockSizeTimesForTheMatmulTiles) {
+  BS_REQUIRE_GPU();
+  MatmulAnatomyTarget t;
+  t.problem = {333, 257, 129};
+  t.variant = matmul::Variant::SmemTile32;
+  JobControl ctl;
+  const BlockSizeTimes r = measure_block_sizes(t, ctl);
+  ASSERT_EQ(r.threads, (std::vector<double>{64, 256, 1024}));
+  for (double ms : r.ms)
+    EXPECT_GT(ms, 0.0);
+}
+
+TEST(AnatomyGpu, BlockSizeTimesStopWhenCancelled) {
+  BS_REQUIRE_GPU();
+  HeatAnatomyTarget t;
+  t.params.nx = t.params.ny = 256;
+  JobControl ctl;
+  ctl.cancel();
+  EXPECT_THROW(measure_block_sizes(t, ctl), JobCancelled);
+}
+
+}  // namespace
+}  // namespace bs
