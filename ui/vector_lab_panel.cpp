@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "ui/plot.h"
+#include "ui/plot_export.h"
 #include "ui/widgets.h"
 
 namespace bs::ui {
@@ -271,6 +272,22 @@ void gpu_runs_section(VectorPanelModel& m, VectorPanelActions& a) {
       dl->AddLine(ImVec2(x, p0.y - 2), ImVec2(x, p0.y + bar_h + 2), IM_COL32(255, 255, 255, 255), 2.0f);
     }
     ImGui::Dummy(ImVec2(full_w, bar_h));
+    figure_export_menu("vector-runs", [&] {
+      // Every run's parts and wall time as bars (the chart's stacked bars, one bar per part).
+      fig::Figure f;
+      f.kind = fig::Kind::Bars;
+      f.title = "where the time goes: copies, kernel, wall time";
+      f.subtitle = "medians; whisker on the wall time: p10-p90";
+      f.y_label = "ms";
+      for (const GpuRunView& run : m.runs) {
+        const std::string who = run.variant + ", N = " + vector::format_count(run.n) + ": ";
+        f.bars.push_back({who + "H2D", run.h2d_ms, run.h2d_ms, run.h2d_ms, fig::palette(0)});
+        f.bars.push_back({who + "kernel", run.kernel_ms, run.kernel_ms, run.kernel_ms, fig::palette(1)});
+        f.bars.push_back({who + "D2H", run.d2h_ms, run.d2h_ms, run.d2h_ms, fig::palette(2)});
+        f.bars.push_back({who + "wall", run.total.median, run.total.p10, run.total.p90, fig::palette(3)});
+      }
+      return f;
+    });
     char line[256];
     std::snprintf(line, sizeof line,
                   "wall %s (p10 %s, p90 %s)   copies %.1f / %.1f GB/s   kernel %.0f GB/s   check: %s",
