@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "gpu/common/text.h"
 #include "ui/plot.h"
 
 namespace bs::fig {
@@ -677,34 +678,6 @@ void paint_bars(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::v
 }
 
 // ---- SVG ----
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (unsigned char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters even as references: drop them.
-        if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') break;
-        out += static_cast<char>(ch);
-    }
-  }
-  return out;
-}
 
 std::string num(float v) {
   char buf[32];

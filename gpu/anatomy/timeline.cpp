@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 
+#include "gpu/common/text.h"
 #include "gpu/anatomy/anatomy.h"
 #include "gpu/common/gpu_error.h"
 
@@ -33,29 +34,6 @@ std::vector<int64_t> index_record(std::span<const BlockRecord> record, Dim2 grid
     slot = static_cast<int64_t>(i);
   }
   return idx;
-}
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 std::string num(double v) {

@@ -31,6 +31,35 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (unsigned char ch : s) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 forbids most control characters even as references: drop them.
+        if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') break;
+        out += static_cast<char>(ch);
+    }
+  }
+  return out;
+}
+
 std::string fmt_fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace bs {
 
@@ -11,6 +12,9 @@ bool write_text_file(const std::string& path, const std::string& text, std::stri
 
 // A CSV field (RFC 4180): as is, or in quotes with quotes doubled when it holds a comma, quote or line break.
 std::string csv_field(const std::string& s);
+
+// Text for XML/SVG content and attributes: & < > " ' as entities, control characters XML forbids dropped.
+std::string xml_escape(std::string_view s);
 
 // v with `decimals` digits after the point ("%.*f").
 std::string fmt_fixed(double v, int decimals);

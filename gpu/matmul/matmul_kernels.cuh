@@ -83,6 +83,32 @@ __global__ void __launch_bounds__(cfg::RegBlock1D::threads)
 
 // --- 4. 2D block tiles: register blocking, warp tiling, double buffering -----------------------------------
 
+// The epilogue of the register-blocked kernels: a thread's TM x TN micro-tile, pieces of 4x4 whose piece
+// (pi, pj) starts at row row0 + pi * ROW_STEP and column col0 + pj * COL_STEP of C, written row by row in
+// runs of 4 columns (one float4 store where Vec and the run lies inside C; single stores at the edge).
+template <int TM, int TN, int ROW_STEP, int COL_STEP, bool Vec>
+__device__ __forceinline__ void store_micro_tile(float* __restrict__ c, const float (&acc)[TM][TN], int row0,
+                                                 int col0, int m, int n) {
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const int row = row0 + (i / 4) * ROW_STEP + i % 4;
+    if (row >= m) continue;
+#pragma unroll
+    for (int pj = 0; pj < TN / 4; ++pj) {
+      const int col = col0 + pj * COL_STEP;
+      float* dst = c + row * n + col;
+      const float* v = &acc[i][4 * pj];
+      if (Vec && col + 3 < n) {
+        *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          if (col + j < n) dst[j] = v[j];
+      }
+    }
+  }
+}
+
 // One template for reg_2d and the warptile family (see cfg::BlockTile). Per block: a BM x BN tile of C,
 // k-steps of BK. Per thread: a TM x TN micro-tile in registers, fed per k by TM values of A and TN of B read
 // as float4s from shared memory (8x8: four float4 reads for 64 multiply-adds).
@@ -272,25 +298,7 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
     }
   }
 
-  // Epilogue: row i of the micro-tile, in runs of 4 columns.
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const int row = bm + t_row0 + (i / 4) * ROW_STEP + i % 4;
-    if (row >= m) continue;
-#pragma unroll
-    for (int pj = 0; pj < TN / 4; ++pj) {
-      const int col = bn + t_col0 + pj * COL_STEP;
-      float* dst = c + row * n + col;
-      const float* v = &acc[i][4 * pj];
-      if (Vec && col + 3 < n) {
-        *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
-      } else {
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-          if (col + j < n) dst[j] = v[j];
-      }
-    }
-  }
+  store_micro_tile<TM, TN, ROW_STEP, COL_STEP, Vec>(c, acc, bm + t_row0, bn + t_col0, m, n);
 }
 
 // --- 5. cp.async pipeline ----------------------------------------------------------------------------------
@@ -489,25 +497,7 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   }
   cp_async_wait<0>();  // (only empty groups remain) leave no copy in flight at exit
 
-  // Epilogue as block_tile: row i of the micro-tile, in runs of 4 columns.
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const int row = bm + t_row0 + (i / 4) * ROW_STEP + i % 4;
-    if (row >= m) continue;
-#pragma unroll
-    for (int pj = 0; pj < TN / 4; ++pj) {
-      const int col = bn + t_col0 + pj * COL_STEP;
-      float* dst = c + row * n + col;
-      const float* v = &acc[i][4 * pj];
-      if (Vec && col + 3 < n) {
-        *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
-      } else {
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-          if (col + j < n) dst[j] = v[j];
-      }
-    }
-  }
+  store_micro_tile<TM, TN, ROW_STEP, COL_STEP, Vec>(c, acc, bm + t_row0, bn + t_col0, m, n);
 }
 
 // --- Helpers -----------------------------------------------------------------------------------------------
