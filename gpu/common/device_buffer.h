@@ -11,17 +11,28 @@
 
 namespace bs {
 
-template <class T>
-class DeviceBuffer {
+// Where a CudaBuffer's memory comes from: device memory, or page-locked host memory (fast, async copies).
+struct DeviceMemory {
+  static cudaError_t allocate(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
+  static cudaError_t free(void* p) { return cudaFree(p); }
+};
+struct PinnedMemory {
+  static cudaError_t allocate(void** p, size_t bytes) { return cudaMallocHost(p, bytes); }
+  static cudaError_t free(void* p) { return cudaFreeHost(p); }
+};
+
+// A move-only array of `count` T in the memory `Memory` gives.
+template <class T, class Memory>
+class CudaBuffer {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(size_t count) { resize(count); }
-  ~DeviceBuffer() { release(); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept
+  CudaBuffer() = default;
+  explicit CudaBuffer(size_t count) { resize(count); }
+  ~CudaBuffer() { release(); }
+  CudaBuffer(const CudaBuffer&) = delete;
+  CudaBuffer& operator=(const CudaBuffer&) = delete;
+  CudaBuffer(CudaBuffer&& o) noexcept
       : m_data(std::exchange(o.m_data, nullptr)), m_count(std::exchange(o.m_count, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+  CudaBuffer& operator=(CudaBuffer&& o) noexcept {
     if (this != &o) {
       release();
       m_data = std::exchange(o.m_data, nullptr);
@@ -36,12 +47,12 @@ class DeviceBuffer {
     release();
     if (count == 0) return;
     void* p = nullptr;
-    BS_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
+    BS_CUDA_CHECK(Memory::allocate(&p, count * sizeof(T)));
     m_data = static_cast<T*>(p);
     m_count = count;
   }
   void release() noexcept {
-    if (m_data) BS_CUDA_LOG(cudaFree(m_data));
+    if (m_data) BS_CUDA_LOG(Memory::free(m_data));
     m_data = nullptr;
     m_count = 0;
   }
@@ -62,49 +73,9 @@ class DeviceBuffer {
 };
 
 template <class T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(size_t count) { resize(count); }
-  ~PinnedBuffer() { release(); }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  PinnedBuffer(PinnedBuffer&& o) noexcept
-      : m_data(std::exchange(o.m_data, nullptr)), m_count(std::exchange(o.m_count, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-    if (this != &o) {
-      release();
-      m_data = std::exchange(o.m_data, nullptr);
-      m_count = std::exchange(o.m_count, 0);
-    }
-    return *this;
-  }
-  void resize(size_t count) {
-    if (count == m_count) return;
-    release();
-    if (count == 0) return;
-    void* p = nullptr;
-    BS_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T)));
-    m_data = static_cast<T*>(p);
-    m_count = count;
-  }
-  void release() noexcept {
-    if (m_data) BS_CUDA_LOG(cudaFreeHost(m_data));
-    m_data = nullptr;
-    m_count = 0;
-  }
-  void abandon() noexcept {
-    m_data = nullptr;
-    m_count = 0;
-  }
-  T* data() { return m_data; }
-  const T* data() const { return m_data; }
-  size_t size() const { return m_count; }
-
- private:
-  T* m_data = nullptr;
-  size_t m_count = 0;
-};
+using DeviceBuffer = CudaBuffer<T, DeviceMemory>;
+template <class T>
+using PinnedBuffer = CudaBuffer<T, PinnedMemory>;
 
 class Stream {
  public:
