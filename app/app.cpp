@@ -602,6 +602,7 @@ void App::draw_presenter_windows() {
         {"O", "anatomy overlay: next mode (heat, matmul)"},
         {"A", "anatomy window: show / hide"},
         {"left / right drag", "heat field: paint hot / cold"},
+        {"Space / R", "heat lab: pause or run / reset the field"},
     };
     m_presenter.draw_shortcuts(k_shortcuts, &m_show_shortcuts);
   }

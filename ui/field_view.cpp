@@ -46,19 +46,26 @@ FieldViewResult draw_field_view(const FieldViewInput& in) {
   r.image_w = std::max(1, static_cast<int>(w));
   r.image_h = std::max(1, static_cast<int>(h));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
+  // An invisible button under the image: pressing on it makes it the active item, so ImGui treats a drag as
+  // this item's (painting), not as a move of the window (ImGui::Image has no id and cannot own a drag).
+  ImGui::InvisibleButton("##field_image", ImVec2(w, h),
+                         ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
+  const bool active = ImGui::IsItemActive();
+  r.hovered = ImGui::IsItemHovered();
   // The output texture is rendered with row 0 at the top of the image already; GL textures start at the
   // bottom, hence the flipped v coordinates.
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(in.texture)), ImVec2(w, h), ImVec2(0, 1),
-               ImVec2(1, 0));
-  if (ImGui::IsItemHovered()) {
+  ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(in.texture)),
+                                       origin, ImVec2(origin.x + w, origin.y + h), ImVec2(0, 1),
+                                       ImVec2(1, 0));
+  if (r.hovered || active) {
     const ImVec2 m = ImGui::GetIO().MousePos;
     r.cell_x = (m.x - origin.x) / w * in.nx;
     r.cell_y = (m.y - origin.y) / h * in.ny;
-    r.paint_hot = ImGui::IsMouseDown(ImGuiMouseButton_Left);
-    r.paint_cold = ImGui::IsMouseDown(ImGuiMouseButton_Right);
-    const int cx = static_cast<int>(*r.cell_x), cy = static_cast<int>(*r.cell_y);
-    ImGui::SetTooltip("cell (%d, %d)", cx, cy);
+    r.paint_hot = active && ImGui::IsMouseDown(ImGuiMouseButton_Left);
+    r.paint_cold = active && ImGui::IsMouseDown(ImGuiMouseButton_Right);
   }
+  if (r.hovered && in.cell_tooltip)
+    ImGui::SetTooltip("cell (%d, %d)", static_cast<int>(*r.cell_x), static_cast<int>(*r.cell_y));
   draw_colorbar(in.colormap, in.range_min, in.range_max, std::min(w, ImGui::GetFontSize() * 24));
   if (!in.caption.empty()) ImGui::TextDisabled("%s", in.caption.c_str());
   return r;

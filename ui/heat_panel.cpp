@@ -69,6 +69,7 @@ void physics_section(HeatPanelModel& m, HeatPanelActions& a) {
 
 void run_section(HeatPanelModel& m, HeatPanelActions& a) {
   if (ImGui::Button(m.paused ? "Run" : "Pause")) m.paused = !m.paused;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Space: pause / run, R: reset the field");
   ImGui::SameLine();
   if (ImGui::Button("Step")) a.step_once = true;
   ImGui::SameLine();
@@ -77,6 +78,8 @@ void run_section(HeatPanelModel& m, HeatPanelActions& a) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ImGui::SliderInt("steps/frame", &m.steps_per_frame, 1, 500, "%d", ImGuiSliderFlags_Logarithmic);
   ImGui::Text("t = %.4g   steps = %lld", m.simulated_time, static_cast<long long>(m.steps_done));
+  if (m.paused_for_baseline)
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "live run paused while the CPU baseline runs");
 }
 
 void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
@@ -114,27 +117,33 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
     changed |= ImGui::InputInt2("gridDim x, y", m.grid);
     if (ImGui::SmallButton("floor division (the tutorial mistake)")) {
-      m.grid[0] = std::max(1, m.size[0] / std::max(1, m.block[0]));
-      m.grid[1] = std::max(1, m.size[1] / std::max(1, m.block[1] * m.cells_per_thread));
+      // Of the field in force (the size box may hold a size not applied yet).
+      m.grid[0] = static_cast<int>(std::max<int64_t>(1, m.nx / std::max(1, m.block[0])));
+      m.grid[1] = static_cast<int>(std::max<int64_t>(1, m.ny / std::max(1, m.block[1] * m.cells_per_thread)));
       changed = true;
     }
-  } else {
+  } else if (m.launch_error.empty()) {
     ImGui::SameLine();
     ImGui::TextDisabled("grid = ceil(n / (block x cells)) = %lldx%lld",
-                        static_cast<long long>(m.default_grid.x), static_cast<long long>(m.default_grid.y));
+                        static_cast<long long>(m.launch.grid.x), static_cast<long long>(m.launch.grid.y));
   }
   if (changed) a.launch_changed = true;
   error_text(m.launch_error);
+  if (!m.launch_error.empty())
+    ImGui::TextDisabled("in force: block %s, grid %s, %d cell%s/thread", to_string(m.launch.block).c_str(),
+                        to_string(m.launch.grid).c_str(), m.launch.cells_per_thread,
+                        m.launch.cells_per_thread == 1 ? "" : "s");
   advice_text(m.launch_advice);
-  if (m.launch_error.empty()) {
-    if (m.coverage.full()) {
-      ImGui::TextDisabled("every cell has a thread");
-    } else {
-      ImGui::TextColored(
-          ImVec4(1.0f, 0.4f, 0.8f, 1.0f), "%lld cells have no thread (hatched): the grid covers %lldx%lld",
-          static_cast<long long>(m.coverage.uncovered_cells), static_cast<long long>(m.coverage.covered_x),
-          static_cast<long long>(m.coverage.covered_y));
-    }
+  // The coverage of the launch in force: the hatching, the CPU fallback and the GPU all follow it.
+  if (m.coverage.full()) {
+    ImGui::TextDisabled("every cell has a thread");
+  } else {
+    ImGui::TextColored(
+        ImVec4(1.0f, 0.4f, 0.8f, 1.0f), "%lld cells have no thread (hatched): the grid covers %lldx%lld",
+        static_cast<long long>(m.coverage.uncovered_cells), static_cast<long long>(m.coverage.covered_x),
+        static_cast<long long>(m.coverage.covered_y));
+    if (!m.gpu)
+      ImGui::TextDisabled("the CPU fallback computes only the covered cells, as the GPU kernel would");
   }
 }
 
@@ -154,21 +163,33 @@ void view_section(HeatPanelModel& m) {
 }
 
 void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
-  const double cells = static_cast<double>(m.params.nx) * static_cast<double>(m.params.ny);
   ImGui::Text("%s", m.compute_label.c_str());
   if (m.step_ms.count > 0) {
-    const double mcells = cells / (m.step_ms.median * 1e-3) / 1e6;
-    const double gbs = 8.0 * cells / (m.step_ms.median * 1e-3) / 1e9;
+    // Rates from the size the samples were measured on; the lab clears them when the size changes, so a
+    // different size here would be a bug, and it is said rather than hidden.
+    const HeatRates rates = live_rates(m);
+    const bool current = measured_on(m.timing_nx, m.timing_ny, m.nx, m.ny);
     ImGui::Text("per step: median %.4f ms  (p10 %.4f, p90 %.4f, n=%zu)", m.step_ms.median, m.step_ms.p10,
                 m.step_ms.p90, m.step_ms.count);
-    ImGui::Text("%.0f Mcell/s   %.1f GB/s effective (8 B/cell/step)", mcells, gbs);
-    if (m.copy_gb_per_s > 0)
-      ImGui::Text("= %.0f%% of the copy kernel's %.0f GB/s on this GPU", 100.0 * gbs / m.copy_gb_per_s,
-                  m.copy_gb_per_s);
+    if (spread_is_wide(m.step_ms)) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "(!)");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("p90 / p10 = %.1f > %.0f", m.step_ms.p90 / std::max(m.step_ms.p10, 1e-12),
+                          k_wide_spread_ratio);
+      ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", k_wide_spread_warning);
+    }
+    ImGui::Text("%.0f Mcell/s   %.1f GB/s effective (8 B/cell/step) on %s%s", rates.mcells_per_s,
+                rates.gb_per_s, size_label(m.timing_nx, m.timing_ny).c_str(),
+                current ? "" : " (not the field in force)");
+    if (m.copy_gb_per_s > 0 && measured_on(m.copy_nx, m.copy_ny, m.timing_nx, m.timing_ny))
+      ImGui::Text("= %.0f%% of the copy kernel's %.0f GB/s on this GPU",
+                  100.0 * rates.gb_per_s / m.copy_gb_per_s, m.copy_gb_per_s);
     ImGui::TextDisabled("first batch %.3f ms/step and %zu warm-up batches excluded", m.first_step_ms,
                         m.warmup_discarded);
   } else {
-    ImGui::TextDisabled("no timings yet (run the simulation)");
+    ImGui::TextDisabled(m.paused_for_baseline ? "no timings yet (live run paused while the CPU baseline runs)"
+                                              : "no timings yet (run the simulation)");
   }
   if (m.gpu && ImGui::SmallButton("measure copy-kernel bandwidth")) a.measure_copy = true;
 
@@ -176,6 +197,8 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::InputInt("CPU steps", &m.cpu_steps);
   m.cpu_steps = std::clamp(m.cpu_steps, 1, 10000);
+  if (m.paused_for_baseline)
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "live run paused while the CPU baseline runs");
   for (int i = 0; i < 2; ++i) {
     CpuBaselineView& c = m.cpu[i];
     ImGui::PushID(i);
@@ -191,9 +214,13 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
       ImGui::Text("%s", c.label.c_str());
       if (c.ms_per_step) {
         ImGui::SameLine();
-        const bool stale = c.measured_cells != static_cast<int64_t>(cells);
-        ImGui::Text(": %.3f ms/step%s", *c.ms_per_step, stale ? " (other grid size)" : "");
-        if (!stale && m.step_ms.count > 0 && m.gpu) {
+        const bool current = measured_on(c.measured_nx, c.measured_ny, m.nx, m.ny);
+        if (current)
+          ImGui::Text(": %.3f ms/step", *c.ms_per_step);
+        else
+          ImGui::TextDisabled(": %.3f ms/step on %s (another size: run it again)", *c.ms_per_step,
+                              size_label(c.measured_nx, c.measured_ny).c_str());
+        if (current && m.step_ms.count > 0 && m.gpu && measured_on(m.timing_nx, m.timing_ny, m.nx, m.ny)) {
           ImGui::SameLine();
           ImGui::TextColored(ImVec4(0.4f, 1.0f, 0.5f, 1.0f), "GPU speedup x%.1f",
                              *c.ms_per_step / m.step_ms.median);
@@ -219,6 +246,32 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
 }
 
 }  // namespace
+
+HeatRates heat_rates(double ms_per_step, int64_t nx, int64_t ny) {
+  HeatRates r;
+  if (!(ms_per_step > 0) || nx <= 0 || ny <= 0) return r;
+  const double cells = static_cast<double>(nx) * static_cast<double>(ny);
+  const double per_s = cells / (ms_per_step * 1e-3);
+  r.mcells_per_s = per_s / 1e6;
+  r.gb_per_s = 8.0 * per_s / 1e9;
+  return r;
+}
+
+HeatRates live_rates(const HeatPanelModel& m) {
+  return m.step_ms.count > 0 ? heat_rates(m.step_ms.median, m.timing_nx, m.timing_ny) : HeatRates{};
+}
+
+bool measured_on(int64_t measured_nx, int64_t measured_ny, int64_t nx, int64_t ny) {
+  return measured_nx > 0 && measured_ny > 0 && measured_nx == nx && measured_ny == ny;
+}
+
+std::string size_label(int64_t nx, int64_t ny) {
+  return std::to_string(nx) + "x" + std::to_string(ny);
+}
+
+bool spread_is_wide(const Summary& s) {
+  return s.count >= 2 && s.p90 > k_wide_spread_ratio * s.p10;
+}
 
 void draw_heat_panel(HeatPanelModel& m, HeatPanelActions& a) {
   if (ImGui::CollapsingHeader("Grid and physics", ImGuiTreeNodeFlags_DefaultOpen)) physics_section(m, a);

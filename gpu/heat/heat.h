@@ -46,13 +46,28 @@ std::vector<float> make_initial(const Params& p, InitialPattern pattern, uint32_
 // A centred Gaussian bump exp(-r^2 / (2 sigma^2)) * amplitude (cell units), used by the analytic test.
 std::vector<float> make_gaussian(const Params& p, double sigma_cells, double amplitude);
 
-// Adds `value` (heat) or sets towards it within a disc: used for painting with the mouse.
+// Sets the cells within a disc to `value`: used for painting with the mouse.
 struct Brush {
   double cx = 0, cy = 0;  // cell coordinates
   double radius = 8;
   float value = 1.0f;  // target temperature
 };
 void apply_brush_cpu(std::vector<float>& field, int64_t nx, int64_t ny, const Brush& b);
+// A drag between two frames' mouse positions: every cell whose centre lies within `radius` of the segment
+// (x0, y0)-(x1, y1) (a capsule) is set to `value`, so a fast drag leaves a continuous stroke, not dots. A
+// stroke with both ends equal is the disc of a Brush.
+struct Stroke {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // cell coordinates
+  double radius = 8;
+  float value = 1.0f;
+};
+void apply_stroke_cpu(std::vector<float>& field, int64_t nx, int64_t ny, const Stroke& s);
+// The cells a stroke can touch, clipped to the field: [x0, x1] x [y0, y1]; empty when x1 < x0 or y1 < y0.
+struct CellBox {
+  int64_t x0 = 0, y0 = 0, x1 = -1, y1 = -1;
+  bool empty() const { return x1 < x0 || y1 < y0; }
+};
+CellBox stroke_box(const Stroke& s, int64_t nx, int64_t ny);
 
 // Coarsening: each thread computes `cells_per_thread` cells down its column (1, 2, 4 or 8). The region one
 // block covers is then block.x by block.y * cells_per_thread cells.
@@ -71,6 +86,11 @@ int cpu_thread_count();
 
 // One step from `in` to `out` (each nx*ny floats).
 void step_cpu(const float* in, float* out, const Params& p, CpuMode mode);
+// One step that computes only the cells a launch covers (x < covered.covered_x, y < covered.covered_y), as
+// the GPU kernel does with a hand-set grid that is too small: the other cells keep their value from `in`, and
+// covered cells next to them read those values as neighbours. `covered` comes from coverage_of(grid,
+// cells_of(block, cells_per_thread), {nx, ny}), the rule GpuSolver::coverage() uses.
+void step_cpu(const float* in, float* out, const Params& p, CpuMode mode, const Coverage& covered);
 // `steps` steps in place on `field` (ping-pong internally). Reports progress and honours cancel via `ctl`.
 void run_cpu(std::vector<float>& field, const Params& p, int steps, CpuMode mode, JobControl* ctl = nullptr);
 
@@ -95,7 +115,8 @@ class GpuSolver {
 
   // block: any shape the device accepts. cells_per_thread (1, 2, 4, 8): each thread computes that many cells
   // down its column. grid: nullopt = covering grid (ceil-div); a smaller grid leaves cells that no thread
-  // computes (they keep their old values, and the renderer marks them).
+  // computes (they keep their old values, and the renderer marks them). Waits for the steps already queued
+  // and drops their timings, so that poll_step_ms() reports only batches run with the new launch.
   void set_launch(Dim2 block, std::optional<Dim2> grid = std::nullopt, int cells_per_thread = 1);
   Dim2 block() const;
   Dim2 grid() const;
@@ -105,6 +126,10 @@ class GpuSolver {
   // Issues `steps` steps on the solver's stream, timed with CUDA events (read later by poll_timings).
   void step(int steps);
   void paint(const Brush& b);
+  void paint(const Stroke& s);
+  // The value of cell (x, y) of the current field: a 4-byte copy after the work queued on the solver's
+  // stream (it waits for that work). For the hover read-out, at most once per frame.
+  float read_cell(int64_t x, int64_t y);
   // Per-step milliseconds of every completed batch since the last call (non-blocking).
   std::vector<double> poll_step_ms();
   void sync();

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <random>
 
+#include "gpu/heat/brush.h"
 #include "gpu/heat/heat.h"
 #include "gpu/heat/stencil.h"
 #include "gpu/common/stats.h"
@@ -94,16 +95,36 @@ std::vector<float> make_gaussian(const Params& p, double sigma, double amplitude
   return f;
 }
 
+CellBox stroke_box(const Stroke& s, int64_t nx, int64_t ny) {
+  CellBox b;
+  if (!(s.radius >= 0) || !std::isfinite(s.x0 + s.y0 + s.x1 + s.y1 + s.radius)) return b;
+  // Clamp before converting: a mouse far outside the view must not overflow int64.
+  auto lo = [](double v, int64_t n) {
+    return static_cast<int64_t>(std::floor(std::clamp(v, -1.0, static_cast<double>(n))));
+  };
+  auto hi = [](double v, int64_t n) {
+    return static_cast<int64_t>(std::ceil(std::clamp(v, -1.0, static_cast<double>(n))));
+  };
+  b.x0 = std::max<int64_t>(0, lo(std::min(s.x0, s.x1) - s.radius, nx));
+  b.x1 = std::min<int64_t>(nx - 1, hi(std::max(s.x0, s.x1) + s.radius, nx));
+  b.y0 = std::max<int64_t>(0, lo(std::min(s.y0, s.y1) - s.radius, ny));
+  b.y1 = std::min<int64_t>(ny - 1, hi(std::max(s.y0, s.y1) + s.radius, ny));
+  return b;
+}
+
+void apply_stroke_cpu(std::vector<float>& field, int64_t nx, int64_t ny, const Stroke& s) {
+  const CellBox b = stroke_box(s, nx, ny);
+  if (b.empty()) return;
+  const auto r2 = static_cast<float>(s.radius * s.radius);
+  for (int64_t y = b.y0; y <= b.y1; ++y)
+    for (int64_t x = b.x0; x <= b.x1; ++x)
+      if (segment_dist2(static_cast<float>(x) + 0.5f, static_cast<float>(y) + 0.5f, static_cast<float>(s.x0),
+                        static_cast<float>(s.y0), static_cast<float>(s.x1), static_cast<float>(s.y1)) <= r2)
+        field[static_cast<size_t>(y * nx + x)] = s.value;
+}
+
 void apply_brush_cpu(std::vector<float>& field, int64_t nx, int64_t ny, const Brush& b) {
-  const int64_t x0 = std::max<int64_t>(0, static_cast<int64_t>(std::floor(b.cx - b.radius)));
-  const int64_t x1 = std::min<int64_t>(nx - 1, static_cast<int64_t>(std::ceil(b.cx + b.radius)));
-  const int64_t y0 = std::max<int64_t>(0, static_cast<int64_t>(std::floor(b.cy - b.radius)));
-  const int64_t y1 = std::min<int64_t>(ny - 1, static_cast<int64_t>(std::ceil(b.cy + b.radius)));
-  for (int64_t y = y0; y <= y1; ++y)
-    for (int64_t x = x0; x <= x1; ++x) {
-      const double dx = x + 0.5 - b.cx, dy = y + 0.5 - b.cy;
-      if (dx * dx + dy * dy <= b.radius * b.radius) field[static_cast<size_t>(y * nx + x)] = b.value;
-    }
+  apply_stroke_cpu(field, nx, ny, Stroke{b.cx, b.cy, b.cx, b.cy, b.radius, b.value});
 }
 
 int cpu_thread_count() {
@@ -117,8 +138,10 @@ const char* cpu_mode_label(CpuMode m) {
 
 namespace {
 
-// One row of the stencil. Interior columns need no bounds checks; the two edge columns use the boundary rule.
-inline void step_row(const float* in, float* out, const Params& p, int64_t y) {
+// One row of the stencil, columns [0, cx) (cx <= nx); columns from cx on keep their value (no thread of a
+// too-small grid computes them). Interior columns need no bounds checks; the edge columns use the boundary
+// rule.
+inline void step_row(const float* in, float* out, const Params& p, int64_t y, int64_t cx) {
   const int64_t nx = p.nx, ny = p.ny;
   const float r = p.r();
   const bool fixed = p.boundary == Boundary::Fixed;
@@ -135,28 +158,54 @@ inline void step_row(const float* in, float* out, const Params& p, int64_t y) {
     const float e = x + 1 < nx ? row[x + 1] : (fixed ? bt : c);
     o[x] = stencil_update(c, w, e, north(x), south(x), r);
   };
+  if (cx <= 0) {
+    std::copy(row, row + nx, o);
+    return;
+  }
   edge(0);
+  // Interior columns 1 .. end-1: with full coverage the last column is an edge, otherwise column cx-1 has an
+  // east neighbour inside the field.
+  const int64_t end = cx < nx ? cx : nx - 1;
   if (up && down) {
-    for (int64_t x = 1; x + 1 < nx; ++x)
+    for (int64_t x = 1; x < end; ++x)
       o[x] = stencil_update(row[x], row[x - 1], row[x + 1], up[x], down[x], r);
   } else {
-    for (int64_t x = 1; x + 1 < nx; ++x)
+    for (int64_t x = 1; x < end; ++x)
       o[x] = stencil_update(row[x], row[x - 1], row[x + 1], north(x), south(x), r);
   }
-  if (nx > 1) edge(nx - 1);
+  if (cx >= nx) {
+    if (nx > 1) edge(nx - 1);
+  } else {
+    std::copy(row + cx, row + nx, o + cx);
+  }
+}
+
+void step_rows(const float* in, float* out, const Params& p, CpuMode mode, int64_t cx, int64_t cy) {
+  if (mode == CpuMode::OneThread) {
+    for (int64_t y = 0; y < p.ny; ++y)
+      if (y < cy)
+        step_row(in, out, p, y, cx);
+      else
+        std::copy(in + y * p.nx, in + (y + 1) * p.nx, out + y * p.nx);
+  } else {
+#pragma omp parallel for schedule(static)
+    for (int64_t y = 0; y < p.ny; ++y)
+      if (y < cy)
+        step_row(in, out, p, y, cx);
+      else
+        std::copy(in + y * p.nx, in + (y + 1) * p.nx, out + y * p.nx);
+  }
 }
 
 }  // namespace
 
 void step_cpu(const float* in, float* out, const Params& p, CpuMode mode) {
-  if (mode == CpuMode::OneThread) {
-    for (int64_t y = 0; y < p.ny; ++y)
-      step_row(in, out, p, y);
-  } else {
-#pragma omp parallel for schedule(static)
-    for (int64_t y = 0; y < p.ny; ++y)
-      step_row(in, out, p, y);
-  }
+  step_rows(in, out, p, mode, p.nx, p.ny);
+}
+
+void step_cpu(const float* in, float* out, const Params& p, CpuMode mode, const Coverage& covered) {
+  step_rows(in, out, p, mode, std::clamp<int64_t>(covered.covered_x, 0, p.nx),
+            std::clamp<int64_t>(covered.covered_y, 0, p.ny));
 }
 
 void run_cpu(std::vector<float>& field, const Params& p, int steps, CpuMode mode, JobControl* ctl) {

@@ -7,6 +7,7 @@
 #include "gpu/common/device_info.h"
 #include "gpu/common/gpu_timer.h"
 #include "gpu/common/stats.h"
+#include "gpu/heat/brush.h"
 #include "gpu/heat/heat.h"
 #include "gpu/heat/stencil.h"
 #include "gpu/heat/stencil_column.cuh"
@@ -47,13 +48,14 @@ void launch_stencil(int cells_per_thread, dim3 g, dim3 b, cudaStream_t st, const
   }
 }
 
-__global__ void brush_kernel(float* field, int nx, int ny, int x0, int y0, int w, int h, float cx, float cy,
-                             float r2, float value) {
+// Sets the cells of the box (x0, y0) + (w, h) whose centres lie within the stroke's capsule (brush.h).
+__global__ void stroke_kernel(float* field, int nx, int ny, int x0, int y0, int w, int h, float sx0,
+                              float sy0, float sx1, float sy1, float r2, float value) {
   const int x = x0 + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = y0 + static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= x0 + w || y >= y0 + h || x >= nx || y >= ny) return;
-  const float dx = x + 0.5f - cx, dy = y + 0.5f - cy;
-  if (dx * dx + dy * dy <= r2) field[static_cast<size_t>(y) * nx + x] = value;
+  if (segment_dist2(x + 0.5f, y + 0.5f, sx0, sy0, sx1, sy1) <= r2)
+    field[static_cast<size_t>(y) * nx + x] = value;
 }
 
 // Grid-stride float4 copy: the practical DRAM ceiling for a kernel that reads and writes each byte once.
@@ -146,6 +148,9 @@ void GpuSolver::set_launch(Dim2 block, std::optional<Dim2> grid, int cells_per_t
   const Dim2 g =
       grid.value_or(covering_grid(cells_of(block, cells_per_thread), {m->params.nx, m->params.ny}));
   if (auto err = validate_grid(g, m->limits)) throw InvalidRequest(*err);
+  // Batches still in flight ran the old launch: let them finish and drop their times.
+  m->stream.sync();
+  (void)m->timer.poll();
   m->block = block;
   m->grid = g;
   m->cells_per_thread = cells_per_thread;
@@ -173,21 +178,34 @@ void GpuSolver::step(int steps) {
 }
 
 void GpuSolver::paint(const Brush& b) {
+  paint(Stroke{b.cx, b.cy, b.cx, b.cy, b.radius, b.value});
+}
+
+void GpuSolver::paint(const Stroke& s) {
+  const CellBox box = stroke_box(s, m->params.nx, m->params.ny);
+  if (box.empty()) return;
   const int nx = static_cast<int>(m->params.nx), ny = static_cast<int>(m->params.ny);
-  const int x0 = std::max(0, static_cast<int>(std::floor(b.cx - b.radius)));
-  const int y0 = std::max(0, static_cast<int>(std::floor(b.cy - b.radius)));
-  const int x1 = std::min(nx - 1, static_cast<int>(std::ceil(b.cx + b.radius)));
-  const int y1 = std::min(ny - 1, static_cast<int>(std::ceil(b.cy + b.radius)));
-  if (x1 < x0 || y1 < y0) return;
-  const int w = x1 - x0 + 1, h = y1 - y0 + 1;
+  const int x0 = static_cast<int>(box.x0), y0 = static_cast<int>(box.y0);
+  const int w = static_cast<int>(box.x1 - box.x0 + 1), h = static_cast<int>(box.y1 - box.y0 + 1);
   const dim3 blk(16, 16), grd(static_cast<unsigned>(ceil_div(w, 16)), static_cast<unsigned>(ceil_div(h, 16)));
   // Both buffers, so that the painted value survives in cells a too-small grid leaves unwritten.
   for (auto& buf : m->buf) {
-    brush_kernel<<<grd, blk, 0, m->stream.get()>>>(buf.data(), nx, ny, x0, y0, w, h, static_cast<float>(b.cx),
-                                                   static_cast<float>(b.cy),
-                                                   static_cast<float>(b.radius * b.radius), b.value);
+    stroke_kernel<<<grd, blk, 0, m->stream.get()>>>(
+        buf.data(), nx, ny, x0, y0, w, h, static_cast<float>(s.x0), static_cast<float>(s.y0),
+        static_cast<float>(s.x1), static_cast<float>(s.y1), static_cast<float>(s.radius * s.radius), s.value);
     BS_CUDA_CHECK_LAUNCH();
   }
+}
+
+float GpuSolver::read_cell(int64_t x, int64_t y) {
+  if (x < 0 || y < 0 || x >= m->params.nx || y >= m->params.ny)
+    throw InvalidRequest("cell (" + std::to_string(x) + ", " + std::to_string(y) + ") is outside the " +
+                         std::to_string(m->params.nx) + "x" + std::to_string(m->params.ny) + " field");
+  float v = 0;
+  BS_CUDA_CHECK(cudaMemcpyAsync(&v, m->buf[m->cur].data() + y * m->params.nx + x, sizeof v,
+                                cudaMemcpyDeviceToHost, m->stream.get()));
+  BS_CUDA_CHECK(cudaStreamSynchronize(m->stream.get()));
+  return v;
 }
 
 std::vector<double> GpuSolver::poll_step_ms() {
