@@ -312,7 +312,7 @@ void SweepWindow::draw(bool* open) {
     if (a.param_changed[k]) m->prefill(k);
   if (a.run && !m->running) m->start();
   if (a.confirm_run && m->awaiting && !m->running) m->start_plan(std::move(*m->awaiting));
-  if (a.confirm_drop) {
+  if (a.confirm_drop || a.lab_changed || a.param_changed[0] || a.param_changed[1]) {  // the question is stale
     m->awaiting.reset();
     m->model.confirm.clear();
   }

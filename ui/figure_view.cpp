@@ -47,7 +47,6 @@ class DrawListCanvas final : public fig::Canvas {
     if ((stroke & 0xffu) && stroke_w > 0) m_dl->AddRect(p0, p1, im(stroke), 0.0f, 0, stroke_w);
   }
   void line(fig::Pt a, fig::Pt b, uint32_t c, float w, bool dashed) override {
-    w = stroke_width(m_dl, w);
     if (!dashed) {
       m_dl->AddLine(iv(a), iv(b), im(c), w);
       return;
