@@ -48,9 +48,14 @@ class SweepWindowGuard : public ::testing::Test {
     ImGui::GetIO().DeltaTime = 1.0f / 60;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(800, 600), ImGuiCond_Always);
     win.draw(&open);
     ImGui::Render();
     m_gl->bind_target();
+    glViewport(0, 0, 800, 600);
+    glClearColor(0.08f, 0.08f, 0.1f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     win.after_render();
   }
@@ -124,6 +129,10 @@ TEST_F(SweepWindowGuard, LongSweepWaitsForConfirmation) {
   EXPECT_NE(win.pending_confirmation().find("estimated at about"), std::string::npos)
       << win.pending_confirmation();
   frame(win);  // the question is drawn with its buttons
+  std::string err;
+  fs::create_directories(fs::path(BS_TEST_OUT) / "sweep-guard");
+  const std::string shot = (fs::path(BS_TEST_OUT) / "sweep-guard" / "window_confirm.png").string();
+  EXPECT_TRUE(bs::gl::write_png(shot, 800, 600, bs::gl::read_pixels(800, 600), &err)) << err;
   win.confirm_run(false);
   EXPECT_TRUE(win.pending_confirmation().empty());
   EXPECT_FALSE(win.busy());
