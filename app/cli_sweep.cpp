@@ -192,7 +192,9 @@ int run_replay_command(const ReplayArgs& a) {
   std::string out = a.out;
   if (out.empty()) {
     const std::filesystem::path src = std::filesystem::absolute(a.record).parent_path();
-    out = record::fresh_dir(src.string() + "-replay-" + record::compact_timestamp());
+    const std::string stamp = "replay-" + record::compact_timestamp();
+    // DIR-replay-<time> next to DIR; a record at the file system's root gets /replay-<time>.
+    out = record::fresh_dir(src.has_filename() ? src.string() + "-" + stamp : (src / stamp).string());
   }
   record::ExportRequest req = l.request;
   req.render_path = "headless CLI replay of " + a.record;

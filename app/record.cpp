@@ -251,7 +251,9 @@ DirLock::DirLock(const std::string& dir) : m_path((fs::path(dir) / k_name).strin
       throw InvalidRequest(dir + " is in use by another sweep (process " + std::to_string(pid) + " holds " +
                            m_path + "): wait for it or choose another --out");
     m_stale_pid = pid > 0 ? pid : -1;
-    ::unlink(m_path.c_str());  // take the stale lock over; O_EXCL again decides between racing takers
+    // Take the stale lock over, then O_EXCL again. (Two sweeps taking over the same stale lock in the same
+    // instant could both win; a crash-recovery corner accepted here.)
+    ::unlink(m_path.c_str());
   }
   throw InvalidRequest(dir + " is in use by another sweep (its lock " + m_path + " was taken meanwhile)");
 }

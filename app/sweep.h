@@ -149,11 +149,12 @@ Plan plan_sweep(const Definition& d, const bs::DeviceInfo& dev);
 // "3.5 min", "42 s", "2.1 h"
 std::string duration_text(double seconds);
 
-// Validates (throws bs::InvalidRequest), then runs every point. Device::Gpu without a usable GPU throws
-// std::runtime_error with the reason; Device::All without one runs the CPU series and notes why the GPU ones
-// were skipped. Cancellation through `ctl` returns the completed points with `cancelled` set. A CUDA error at
-// a point is recorded in that point; a sticky one stops the sweep (`stopped`). Progress goes to ctl
-// (fraction) and to `on_progress` after every point.
+// Plans against query_device() (plan_sweep: validation, notes, values that cannot run), then runs every
+// point. Device::Gpu without a usable GPU throws std::runtime_error with the reason; Device::All without one
+// runs the CPU series and notes why the GPU ones were skipped; Device::Auto without one runs the CPU series
+// and says so. The result's definition is the plan's (device resolved). Cancellation through `ctl` returns
+// the completed points with `cancelled` set. A CUDA error at a point is recorded in that point; a sticky one
+// stops the sweep (`stopped`). Progress goes to ctl (fraction) and to `on_progress` after every point.
 Result run_sweep(const Definition& d, JobControl& ctl, const ProgressFn& on_progress = {});
 // Runs a plan made by plan_sweep() (the window and the CLI plan first, to show notes and the estimate).
 Result run_plan(const Plan& plan, JobControl& ctl, const ProgressFn& on_progress = {});

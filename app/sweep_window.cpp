@@ -188,7 +188,9 @@ struct SweepWindow::Impl {
     running_gpu = plan.run_gpu;
     model.progress = 0;
     model.eta_s = -1;
-    model.notes.push_back("the live lab is paused while the sweep runs, so it does not disturb the timings");
+    model.notes.push_back(
+        "estimated duration: up to " + sweep::duration_text(plan.estimate_s) +
+        "; the live lab is paused while the sweep runs, so it does not disturb the timings");
     auto sh = shared;
     job.start("sweep " + plan.definition.lab, [plan = std::move(plan), sh](JobControl& ctl) {
       sweep::Result r = sweep::run_plan(plan, ctl, [sh](const sweep::Progress& p) {
