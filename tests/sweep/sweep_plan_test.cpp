@@ -83,6 +83,26 @@ TEST(SweepPlan, GpuPresetsRunOnTheCpuWithoutAGpu) {
   EXPECT_TRUE(has_note(ladder.notes, "the CPU ones run instead")) << all_notes(ladder.notes);
 }
 
+// A shipped preset never needs "Run anyway", with or without a GPU.
+TEST(SweepPlan, NoPresetNeedsConfirmation) {
+  const std::filesystem::path dir = std::filesystem::path(BS_SOURCE_DIR) / "assets" / "presets";
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().stem().string();
+    std::ifstream f(entry.path());
+    const nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+    if (j.is_discarded() || !j.contains("sweep")) continue;
+    const Definition d = definition_from_json(j["sweep"]);
+    for (const DeviceInfo& dev : {no_gpu(), fake_gpu()}) {
+      const Plan p = plan_sweep(d, dev);
+      EXPECT_LT(p.estimate_s, k_confirm_above_s) << name << (dev.available ? " with" : " without") << " a GPU";
+      EXPECT_GT(p.estimate_s, 0.0) << name;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 5);
+}
+
 TEST(SweepPlan, DeviceNamesRoundTrip) {
   for (Device d : {Device::All, Device::Gpu, Device::Cpu, Device::Auto})
     EXPECT_EQ(parse_device(to_string(d)), d);
