@@ -204,7 +204,7 @@ void AnatomyWindow::update() {
   poll_sweep();
   if (m_occ_actions.run_sweep) start_sweep();
   if (m_occ_actions.cancel_sweep) m_sweep.cancel();
-  if (m_occ_actions.regs_changed) m_occupancy_dirty = true;
+  if (m_occ_actions.regs_changed || m_occ_actions.arch_changed) m_occupancy_dirty = true;
   m_occ_actions = {};
   // While the launch is being edited (a slider dragged), wait until it settles for a few frames (a quarter
   // of a second in a window; counted in frames so headless runs record too): a record of a large field
@@ -334,7 +334,17 @@ void AnatomyWindow::refresh_occupancy() {
   o.runtime_occupancy.clear();
   o.measured_regs = false;
   o.dynamic_smem = 0;
-  anatomy::ArchSpec arch = *anatomy::find_arch("sm_90");
+  // The architecture picker: "this GPU" first where one exists, then the table; without a GPU sm_90 first.
+  if (o.arch_choices.empty()) {
+    o.arch_choices = ui::occupancy_arch_choices(gpu() ? m_env.device.name : std::string());
+    o.arch_choice = 0;
+    if (!gpu())
+      for (size_t i = 0; i < anatomy::arch_table().size(); ++i)
+        if (anatomy::arch_table()[i].name == "sm_90") o.arch_choice = static_cast<int>(i);
+  }
+  const std::optional<anatomy::ArchSpec> picked = ui::occupancy_arch(o.arch_choice, gpu());
+  const bool this_gpu = gpu() && !picked;  // the device itself: measured registers and the CUDA API
+  anatomy::ArchSpec arch = picked ? *picked : *anatomy::find_arch("sm_90");
   std::string device_kernel;  // a kernel anatomy can query on the device
   std::optional<mm::KernelAttributes> mm_attr;
   if (const auto* h = std::get_if<HeatAnatomyTarget>(&*m_target)) {
@@ -368,7 +378,7 @@ void AnatomyWindow::refresh_occupancy() {
     }
   }
   try {
-    if (gpu()) {
+    if (this_gpu) {
       arch = anatomy::device_arch();
       if (std::holds_alternative<HeatAnatomyTarget>(*m_target)) {
         const anatomy::KernelAttributes ka = anatomy::kernel_attributes(device_kernel);
@@ -405,25 +415,7 @@ void AnatomyWindow::refresh_occupancy() {
     o.source = "model, not a measurement: " + arch.name + " (" + arch.family +
                ") from the table; registers assumed, shared memory estimated from the tiles";
   }
-  o.arch_name = arch.name;
-  o.max_warps_per_sm = arch.max_warps_per_sm;
-  anatomy::KernelUsage u;
-  u.threads_per_block = std::clamp(o.threads, 1, arch.max_threads_per_block);
-  u.regs_per_thread = std::clamp(o.regs_per_thread, 0, arch.max_regs_per_thread);
-  u.static_smem = std::min<int64_t>(o.static_smem, arch.smem_per_block_default);
-  try {
-    o.model = anatomy::compute_occupancy(arch, u);
-    o.limiter = anatomy::limiter_label(o.model.limiter);
-    o.curve_threads.clear();
-    o.curve_occupancy.clear();
-    for (const auto& p : anatomy::occupancy_curve(arch, u)) {
-      o.curve_threads.push_back(p.threads);
-      o.curve_occupancy.push_back(100.0 * p.occ.occupancy);
-    }
-  } catch (const InvalidRequest& e) {
-    o.model = {};
-    o.model.reason = e.what();
-  }
+  ui::compute_occupancy_model(o, arch);
 }
 
 BlockSizeTimes measure_block_sizes(const AnatomyTarget& t, JobControl& ctl) {

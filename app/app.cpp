@@ -297,7 +297,7 @@ bool App::frame() {
   try {
     if (m_frame == m_opt.debug_fault_frame && m_env.path.path != RenderPath::Cpu) inject_illegal_address();
     // A sweep timing GPU work has the GPU to itself: the live lab pauses meanwhile (its view stays).
-    if (!(m_sweep->gpu_busy() && m_env.path.path != RenderPath::Cpu)) m_labs[m_active].second->update();
+    if (!m_sweep->pauses_live_lab()) m_labs[m_active].second->update();  // any timed sweep, GPU or CPU
   } catch (const GpuError& e) {
     recover_from(e);
   }

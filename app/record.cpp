@@ -2,7 +2,13 @@
 #include "app/record.h"
 #include "gpu/common/text.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -112,11 +118,17 @@ json make_record(const sweep::Result& r, const ExportRequest& req, const std::ve
   json rec = environment_record(req.render_path);
   rec["parameters"] = parameters_json(r.definition);
   rec["sweep"] = sweep::to_json(r.definition);
-  rec["export"] = {
-      {"width", req.width}, {"height", req.height},
-      {"scale", req.scale}, {"metric", req.figure.metric == sweep::Metric::Time ? "time" : "throughput"},
-      {"csv", req.csv},     {"json", req.json},
-      {"svg", req.svg},     {"png", req.png}};
+  // A flag is set when this export asked for the file or the record lists it from an earlier export, so a
+  // replay writes the whole set again.
+  auto listed = [&](const char* name) { return std::find(files.begin(), files.end(), name) != files.end(); };
+  rec["export"] = {{"width", req.width},
+                   {"height", req.height},
+                   {"scale", req.scale},
+                   {"metric", req.figure.metric == sweep::Metric::Time ? "time" : "throughput"},
+                   {"csv", req.csv || listed(k_csv)},
+                   {"json", req.json || listed(k_json)},
+                   {"svg", req.svg || listed(k_svg)},
+                   {"png", req.png || listed(k_png)}};
   rec["files"] = files;
   rec["result"] = {{"points", r.points.size()}, {"cancelled", r.cancelled}, {"stopped", r.stopped},
                    {"notes", r.notes},          {"gpu", r.gpu_name},        {"elapsed_s", r.elapsed_s}};
@@ -124,7 +136,7 @@ json make_record(const sweep::Result& r, const ExportRequest& req, const std::ve
 }
 
 ExportOutcome write_exports(const sweep::Result& r, const std::string& dir, const ExportRequest& req,
-                            bool gl_current) {
+                            bool gl_current, const std::vector<std::string>& earlier) {
   ExportOutcome out;
   const fs::path d(dir);
   std::error_code ec;
@@ -162,10 +174,92 @@ ExportOutcome write_exports(const sweep::Result& r, const std::string& dir, cons
         out.errors.push_back(std::string(k_png) + ": " + err);
     }
   }
-  std::vector<std::string> listed = out.files;
+  // Every file of this result in the directory, in the fixed order, record.json last.
+  std::vector<std::string> listed;
+  for (const char* name : {k_csv, k_summary, k_json, k_svg, k_png}) {
+    const auto has = [&](const std::vector<std::string>& v) {
+      return std::find(v.begin(), v.end(), name) != v.end();
+    };
+    if (has(out.files) || (has(earlier) && fs::exists(d / name))) listed.emplace_back(name);
+  }
   listed.emplace_back(k_record);
   text(k_record, make_record(r, req, listed).dump(1) + "\n");
   return out;
+}
+
+std::optional<std::string> check_request(const ExportRequest& req) {
+  const std::string range = std::to_string(k_min_png_px) + ".." + std::to_string(k_max_png_px) + " px";
+  if (req.width < k_min_png_px || req.width > k_max_png_px)
+    return "export width " + std::to_string(req.width) + " is outside " + range;
+  if (req.height < k_min_png_px || req.height > k_max_png_px)
+    return "export height " + std::to_string(req.height) + " is outside " + range;
+  if (!(req.scale >= k_min_png_scale && req.scale <= k_max_png_scale))
+    return "export scale " + std::to_string(req.scale) + " is outside 0.5..8";
+  return std::nullopt;
+}
+
+void prepare_output_dir(const std::string& dir) {
+  if (dir.empty()) throw InvalidRequest("the output directory is empty");
+  const fs::path d(dir);
+  std::error_code ec;
+  if (fs::exists(d, ec) && !fs::is_directory(d, ec))
+    throw InvalidRequest("output directory " + dir + " is a file, not a directory");
+  fs::create_directories(d, ec);
+  if (ec || !fs::is_directory(d))
+    throw InvalidRequest("cannot create the output directory " + dir + ": " +
+                         (ec ? ec.message() : std::string("not a directory")));
+  // Writable: a probe file (access(2) says yes to root even on a read-only mount).
+  const fs::path probe = d / (".blockscope-write-test-" + std::to_string(::getpid()));
+  const int fd = ::open(probe.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+  if (fd < 0)
+    throw InvalidRequest("cannot write into the output directory " + dir + ": " + std::strerror(errno));
+  ::close(fd);
+  fs::remove(probe, ec);
+}
+
+std::string fresh_dir(const std::string& base) {
+  std::error_code ec;
+  if (!fs::exists(base, ec)) return base;
+  for (int i = 2;; ++i) {
+    const std::string candidate = base + "-" + std::to_string(i);
+    if (!fs::exists(candidate, ec)) return candidate;
+  }
+}
+
+DirLock::DirLock(const std::string& dir) : m_path((fs::path(dir) / k_name).string()) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const int fd = ::open(m_path.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+    if (fd >= 0) {
+      const std::string pid = std::to_string(::getpid()) + "\n";
+      const bool ok = ::write(fd, pid.data(), pid.size()) == static_cast<ssize_t>(pid.size());
+      ::close(fd);
+      if (!ok) {
+        ::unlink(m_path.c_str());
+        throw InvalidRequest("cannot write the lock file " + m_path + ": " + std::strerror(errno));
+      }
+      return;
+    }
+    if (errno != EEXIST)
+      throw InvalidRequest("cannot create the lock file " + m_path + ": " + std::strerror(errno));
+    std::ifstream f(m_path);
+    long pid = 0;
+    f >> pid;
+    // kill(pid, 0) probes without signalling: ESRCH means no such process. A lock that holds no pid (a
+    // half-written file) is also stale.
+    const bool alive = pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+    if (alive)
+      throw InvalidRequest(dir + " is in use by another sweep (process " + std::to_string(pid) + " holds " +
+                           m_path + "): wait for it or choose another --out");
+    m_stale_pid = pid > 0 ? pid : -1;
+    // Take the stale lock over, then O_EXCL again. (Two sweeps taking over the same stale lock in the same
+    // instant could both win; a crash-recovery corner accepted here.)
+    ::unlink(m_path.c_str());
+  }
+  throw InvalidRequest(dir + " is in use by another sweep (its lock " + m_path + " was taken meanwhile)");
+}
+
+DirLock::~DirLock() {
+  ::unlink(m_path.c_str());
 }
 
 Loaded load_record(const std::string& path) {
@@ -187,9 +281,30 @@ Loaded load_record(const std::string& path) {
     l.definition = sweep::definition_from_json(j["sweep"]);
     if (j.contains("export") && j["export"].is_object()) {
       const json& e = j["export"];
-      l.request.width = e.value("width", l.request.width);
-      l.request.height = e.value("height", l.request.height);
-      l.request.scale = e.value("scale", l.request.scale);
+      // Sizes are read wide and checked here, before a replay runs: a bad size found only at the export
+      // would lose the sweep, and 4294967360 must not wrap to 64.
+      auto pixels = [&](const char* key, int fallback) {
+        if (!e.contains(key)) return fallback;
+        const json& x = e[key];
+        const bool ok =
+            x.is_number_integer() &&
+            (x.is_number_unsigned() ? x.get<uint64_t>() <= k_max_png_px
+                                    : x.get<int64_t>() >= k_min_png_px && x.get<int64_t>() <= k_max_png_px);
+        if (!ok || x.get<int64_t>() < k_min_png_px)
+          throw InvalidRequest("export." + std::string(key) + " = " + x.dump() +
+                               " is not a whole number in " + std::to_string(k_min_png_px) + ".." +
+                               std::to_string(k_max_png_px) + " px");
+        return static_cast<int>(x.get<int64_t>());
+      };
+      l.request.width = pixels("width", l.request.width);
+      l.request.height = pixels("height", l.request.height);
+      if (e.contains("scale")) {
+        const json& x = e["scale"];
+        const double v = x.is_number() ? x.get<double>() : std::nan("");
+        if (!(v >= k_min_png_scale && v <= k_max_png_scale))
+          throw InvalidRequest("export.scale = " + x.dump() + " is not a number in 0.5..8");
+        l.request.scale = static_cast<float>(v);
+      }
       l.request.figure.metric = e.value("metric", std::string("time")) == "throughput"
                                     ? sweep::Metric::Throughput
                                     : sweep::Metric::Time;

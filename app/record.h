@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,9 +39,42 @@ struct ExportOutcome {
 // Writes the requested files into `dir` (created if needed) and record.json listing them. `gl_current`: the
 // caller has a GL context current and is outside any ImGui frame (the app's after_render); otherwise a
 // headless EGL context is made for the PNG, and if none can be made the PNG is skipped with an error.
-// Throws std::runtime_error when the directory cannot be created.
+// `earlier`: files an earlier export of the same result wrote into `dir` (the Sweep window exports one
+// button at a time): record.json lists them too, and its "export" flags cover them, so the record lists
+// every file of the result, not only the last one. Throws std::runtime_error when the directory cannot be
+// created.
 ExportOutcome write_exports(const sweep::Result& r, const std::string& dir, const ExportRequest& req,
-                            bool gl_current);
+                            bool gl_current, const std::vector<std::string>& earlier = {});
+
+// --- Before a sweep runs (so a long sweep cannot fail at its end and lose its samples)
+// ----------------------
+constexpr int k_min_png_px = 64, k_max_png_px = 16384;
+constexpr float k_min_png_scale = 0.5f, k_max_png_scale = 8.0f;
+// The export sizes: width and height 64..16384 px, scale 0.5..8. A message naming the field, or nullopt.
+std::optional<std::string> check_request(const ExportRequest& req);
+// Creates `dir` if needed and checks that it is a directory (not a file) this process can write into.
+// Throws bs::InvalidRequest naming the directory and the problem.
+void prepare_output_dir(const std::string& dir);
+// `base` if nothing exists there yet, else base-2, base-3, ...: a folder no earlier run wrote.
+std::string fresh_dir(const std::string& base);
+
+// One sweep at a time per output directory: an O_EXCL lock file DIR/.blockscope-lock holding the owner's
+// pid, removed by the destructor. A lock whose pid is no longer running (a crashed sweep) is taken over.
+// Throws bs::InvalidRequest when a live process holds it (the message names the pid and the lock file).
+class DirLock {
+ public:
+  static constexpr const char* k_name = ".blockscope-lock";
+  explicit DirLock(const std::string& dir);
+  ~DirLock();
+  DirLock(const DirLock&) = delete;
+  DirLock& operator=(const DirLock&) = delete;
+  bool took_over_stale() const { return m_stale_pid != 0; }
+  long stale_pid() const { return m_stale_pid; }
+
+ private:
+  std::string m_path;
+  long m_stale_pid = 0;
+};
 
 // --- The record --------------------------------------------------------------------------------------------
 std::string utc_timestamp();      // "2026-11-21T08:02:03Z"

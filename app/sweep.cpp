@@ -101,8 +101,10 @@ std::string join(const std::vector<std::string>& v, const std::string& sep = ", 
 // -----------------------------------------------------------------------------------------------------
 std::string csv_row(const std::vector<std::string>& cells) {
   std::string line;
-  for (size_t i = 0; i < cells.size(); ++i)
-    line += (i ? "," : "") + csv_field(cells[i]);
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i) line += ',';  // (not `"," + field`: GCC 12 warns falsely about that temporary, -Wrestrict)
+    line += csv_field(cells[i]);
+  }
   return line + "\n";
 }
 
@@ -205,13 +207,13 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+}  // namespace
+
 std::string duration_text(double s) {
   if (s < 90) return fmt(std::max(s, 0.0), 2) + " s";
   if (s < 5400) return fmt(s / 60, 2) + " min";
   return fmt(s / 3600, 2) + " h";
 }
-
-}  // namespace
 
 // --- Definition
 // ----------------------------------------------------------------------------------------------
@@ -221,6 +223,8 @@ const char* to_string(Device d) {
       return "gpu";
     case Device::Cpu:
       return "cpu";
+    case Device::Auto:
+      return "auto";
     case Device::All:
     default:
       return "all";
@@ -231,6 +235,7 @@ std::optional<Device> parse_device(std::string_view s) {
   if (s == "all") return Device::All;
   if (s == "gpu") return Device::Gpu;
   if (s == "cpu") return Device::Cpu;
+  if (s == "auto") return Device::Auto;
   return std::nullopt;
 }
 
@@ -266,17 +271,27 @@ Definition definition_from_json(const nlohmann::json& j) {
     for (const auto& [k, v] : j["fixed"].items())
       d.fixed[k] = value_text(v, "sweep definition: fixed." + k);
   }
-  auto integer = [&](const char* key, int fallback) {
+  // Counts are read wide and range-checked before narrowing: 4294967297 repetitions must be refused, not
+  // wrap to 1.
+  auto integer = [&](const char* key, int fallback, int lo, int hi) {
     if (!j.contains(key)) return fallback;
-    if (!j[key].is_number_integer())
+    const json& x = j[key];
+    if (!x.is_number_integer())
       invalid(std::string("sweep definition: \"") + key + "\" must be a whole number");
-    return j[key].get<int>();
+    // (JSON's non-negative integers read as unsigned: compare those unsigned first, so 2^64 - 1 is no -1.)
+    const bool in_range = x.is_number_unsigned()
+                              ? x.get<uint64_t>() <= static_cast<uint64_t>(hi) && x.get<int64_t>() >= lo
+                              : x.get<int64_t>() >= lo && x.get<int64_t>() <= hi;
+    if (!in_range)
+      invalid(std::string("sweep definition: \"") + key + "\" = " + x.dump() + " is outside " +
+              std::to_string(lo) + ".." + std::to_string(hi));
+    return static_cast<int>(x.get<int64_t>());
   };
-  d.warmup = integer("warmup", d.warmup);
-  d.repetitions = integer("repetitions", d.repetitions);
+  d.warmup = integer("warmup", d.warmup, 0, k_max_warmup);
+  d.repetitions = integer("repetitions", d.repetitions, 1, k_max_repetitions);
   if (j.contains("device")) {
     const auto dev = j["device"].is_string() ? parse_device(j["device"].get<std::string>()) : std::nullopt;
-    if (!dev) invalid("sweep definition: \"device\" must be \"gpu\", \"cpu\" or \"all\"");
+    if (!dev) invalid("sweep definition: \"device\" must be \"auto\", \"gpu\", \"cpu\" or \"all\"");
     d.device = *dev;
   }
   return d;
@@ -376,15 +391,20 @@ void validate_with(const Target& target, const Definition& d) {
     if (!seen.insert(p.name).second) invalid("parameter '" + p.name + "' is swept twice");
     if (d.fixed.count(p.name)) invalid("parameter '" + p.name + "' is both swept and fixed");
     if (p.values.empty()) invalid("parameter '" + p.name + "' has no values");
+    if (p.values.size() > k_max_points)  // checked before the product, which could otherwise wrap
+      invalid("parameter '" + p.name + "' has " + std::to_string(p.values.size()) +
+              " values: a sweep runs at most " + std::to_string(k_max_points) + " points");
     count *= p.values.size();
   }
   for (const auto& [k, v] : d.fixed)
     if (!find_param(*t, k))
       invalid("unknown fixed parameter '" + k + "' for lab " + d.lab + " (valid: " + param_names(*t) + ")");
-  if (d.warmup < 0 || d.warmup > 100)
-    invalid("warmup = " + std::to_string(d.warmup) + ": choose 0..100 warm-up runs");
-  if (d.repetitions < 1 || d.repetitions > 1000)
-    invalid("repetitions = " + std::to_string(d.repetitions) + ": choose 1..1000 timed runs per point");
+  if (d.warmup < 0 || d.warmup > k_max_warmup)
+    invalid("warmup = " + std::to_string(d.warmup) + ": choose 0.." + std::to_string(k_max_warmup) +
+            " warm-up runs");
+  if (d.repetitions < 1 || d.repetitions > k_max_repetitions)
+    invalid("repetitions = " + std::to_string(d.repetitions) + ": choose 1.." +
+            std::to_string(k_max_repetitions) + " timed runs per point");
   if (count > k_max_points)
     invalid(std::to_string(count) + " points: a sweep runs at most " + std::to_string(k_max_points));
   // Every point is checked. A value no point can run with is an error (the message names it); with two
@@ -445,27 +465,169 @@ Result run_sweep(const Definition& d, JobControl& ctl, const ProgressFn& on_prog
   return run_sweep_with(*t, d, ctl, on_progress);
 }
 
+Result run_plan(const Plan& plan, JobControl& ctl, const ProgressFn& on_progress) {
+  const Target* t = find_target(plan.definition.lab);
+  if (!t) invalid("unknown lab '" + plan.definition.lab + "' (known: " + join(lab_names()) + ")");
+  return run_plan_with(*t, plan, ctl, on_progress);
+}
+
+Plan plan_sweep(const Definition& d, const DeviceInfo& dev) {
+  const Target* t = find_target(d.lab);
+  if (!t) invalid("unknown lab '" + d.lab + "' (known: " + join(lab_names()) + ")");
+  return plan_with(*t, d, dev);
+}
+
 Result run_sweep_with(const Target& t, const Definition& d, JobControl& ctl, const ProgressFn& on_progress) {
+  const DeviceInfo dev = d.device == Device::Cpu ? DeviceInfo{} : query_device();
+  return run_plan_with(t, plan_with(t, d, dev), ctl, on_progress);
+}
+
+namespace {
+
+const char* device_word(Device d) {
+  return d == Device::Gpu ? "GPU" : "CPU";
+}
+
+// Settings every point of a plan runs with.
+RunSettings settings_of(const Plan& p) {
+  RunSettings s;
+  s.warmup = p.definition.warmup;
+  s.repetitions = p.definition.repetitions;
+  s.run_gpu = p.run_gpu;
+  s.run_cpu = p.run_cpu;
+  s.cpu_explicit = p.cpu_explicit;
+  s.named_explicit = p.named_explicit;
+  return s;
+}
+
+Values values_at(const Values& base, const Definition& d, const std::vector<std::string>& point) {
+  Values v = base;
+  for (size_t k = 0; k < point.size() && k < d.params.size(); ++k)
+    v[d.params[k].name] = point[k];
+  return v;
+}
+
+}  // namespace
+
+Plan plan_with(const Target& t, const Definition& d, const DeviceInfo& dev) {
+  validate_with(t, d);
+  Plan p;
+  p.definition = d;
+  // No GPU and the CPU was not demanded: CPU values may stand in for GPU-only ones (a preset's matmul ladder
+  // becomes the CPU ladder) rather than measuring nothing.
+  bool stand_ins = false;
+  const std::string why = dev.reason.empty() ? std::string("no CUDA device") : dev.reason;
+  switch (d.device) {
+    case Device::Gpu:
+      if (!dev.available) throw std::runtime_error("device gpu: no CUDA device: " + why);
+      p.run_gpu = true;
+      break;
+    case Device::Cpu:
+      p.run_cpu = p.cpu_explicit = true;
+      break;
+    case Device::All:
+      p.run_cpu = true;
+      p.run_gpu = dev.available;
+      if (!dev.available) {
+        p.notes.push_back("GPU rows skipped: no CUDA device (" + why + ")");
+        stand_ins = true;
+      }
+      break;
+    case Device::Auto:
+      p.run_gpu = dev.available;
+      p.run_cpu = !dev.available;
+      p.definition.device = dev.available ? Device::Gpu : Device::Cpu;
+      if (!dev.available) {
+        p.notes.push_back("no GPU here (" + why + "): this sweep runs on the CPU");
+        stand_ins = true;
+      }
+      break;
+  }
+  if (p.run_gpu) p.gpu_name = dev.name;
+  auto runs_on = [&](Device where) { return where == Device::Gpu ? p.run_gpu : p.run_cpu; };
+  const std::string runs_only = p.run_gpu && !p.run_cpu ? "GPU" : "CPU";
+  const std::string device_how = d.device == Device::Cpu   ? "device cpu"
+                                 : d.device == Device::Gpu ? "device gpu"
+                                                           : "no GPU here";
+
+  // Values bound to a device this sweep does not run on: refuse when nothing would be measured.
+  for (const auto& [k, v] : d.fixed)
+    if (const auto where = t.value_device(k, v); where && !runs_on(*where))
+      invalid(k + " = " + v + " runs only on the " + device_word(*where) +
+              ", and this sweep runs only on the " + runs_only + " (" + device_how +
+              "): nothing would be measured");
+  for (Param& sp : p.definition.params) {
+    std::vector<std::string> keep, dropped;
+    Device bound = Device::All;
+    for (const std::string& v : sp.values) {
+      const auto where = t.value_device(sp.name, v);
+      if (where && !runs_on(*where)) {
+        dropped.push_back(v);
+        bound = *where;
+      } else {
+        keep.push_back(v);
+      }
+    }
+    if (dropped.empty()) continue;
+    if (!keep.empty()) {
+      p.notes.push_back(sp.name + " " + join(dropped) + " skipped: they run only on the " +
+                        device_word(bound) + " (" + device_how + ")");
+    } else {
+      const std::vector<std::string> cpu = stand_ins ? t.cpu_values(sp.name) : std::vector<std::string>{};
+      if (cpu.empty()) {
+        const std::vector<std::string> alt =
+            bound == Device::Gpu ? t.cpu_values(sp.name) : std::vector<std::string>{};
+        invalid(sp.name + " = " + join(dropped) + ": these run only on the " + device_word(bound) +
+                ", and this sweep runs only on the " + runs_only + " (" + device_how +
+                "): nothing would be measured" +
+                (alt.empty() ? std::string() : ". On the CPU, sweep " + sp.name + "=" + join(alt, ",")));
+      }
+      keep = cpu;
+      p.named_explicit = false;
+      p.notes.push_back("no GPU here: the GPU " + sp.name + " values (" + join(dropped) +
+                        ") cannot run; the CPU ones run instead (" + join(cpu) + ")");
+    }
+    sp.values = keep;
+  }
+  if (p.definition.params != d.params) validate_with(t, p.definition);
+
+  // Parameters only GPU code reads, swept where no GPU series runs: say that their effect is noise.
+  if (!p.run_gpu) {
+    const std::vector<std::string> gpu_only = t.gpu_only_params();
+    for (const Param& sp : p.definition.params)
+      if (std::find(gpu_only.begin(), gpu_only.end(), sp.name) != gpu_only.end())
+        p.ignored_params.push_back(sp.name);
+    if (!p.ignored_params.empty())
+      p.notes.push_back(join(p.ignored_params, " and ") + (p.ignored_params.size() > 1 ? " do" : " does") +
+                        " not change CPU time: the CPU code ignores " +
+                        (p.ignored_params.size() > 1 ? "them" : "it") +
+                        ", so differences between the values are noise (no best value is marked)");
+  }
+
+  const RunSettings s = settings_of(p);
+  const Values base = default_values(t, p.definition.fixed);
+  for (const auto& pt : points_of(p.definition)) {
+    try {
+      p.estimate_s += t.estimate_s(values_at(base, p.definition, pt), s);
+    } catch (const InvalidRequest&) {
+      // A combination that cannot run is skipped at run time: it costs nothing.
+    }
+  }
+  return p;
+}
+
+Result run_plan_with(const Target& t, const Plan& plan, JobControl& ctl, const ProgressFn& on_progress) {
+  const Definition& d = plan.definition;
   validate_with(t, d);
   const auto t0 = std::chrono::steady_clock::now();
   Result r;
   r.definition = d;
   r.unit = t.unit();
   r.time_label = t.time_label();
-  RunSettings s;
-  s.warmup = d.warmup;
-  s.repetitions = d.repetitions;
-  s.run_cpu = d.device != Device::Gpu;
-  s.cpu_explicit = d.device == Device::Cpu;
-  s.run_gpu = false;
-  if (d.device != Device::Cpu) {
-    const DeviceInfo dev = query_device();
-    if (!dev.available && d.device == Device::Gpu)
-      throw std::runtime_error("device gpu: no CUDA device: " + dev.reason);
-    if (!dev.available) r.notes.push_back("GPU rows skipped: no CUDA device (" + dev.reason + ")");
-    s.run_gpu = dev.available;
-    if (dev.available) r.gpu_name = dev.name;
-  }
+  r.notes = plan.notes;
+  r.gpu_name = plan.gpu_name;
+  r.ignored_params = plan.ignored_params;
+  const RunSettings s = settings_of(plan);
 
   const Values base = default_values(t, d.fixed);
   const auto pts = points_of(d);
@@ -672,11 +834,17 @@ nlohmann::json to_json(const Result& r) {
            {"summary", {{"time_ms", summary_json(s.time)}, {"throughput", summary_json(s.rate)}}}});
     points.push_back({{"values", values}, {"series", series}, {"notes", pt.notes}, {"error", pt.error}});
   }
-  return {{"blockscope_sweep", 1}, {"definition", to_json(r.definition)},
-          {"unit", r.unit},        {"time_label", r.time_label},
-          {"gpu", r.gpu_name},     {"points", points},
-          {"notes", r.notes},      {"cancelled", r.cancelled},
-          {"stopped", r.stopped},  {"elapsed_s", r.elapsed_s}};
+  return {{"blockscope_sweep", 1},
+          {"definition", to_json(r.definition)},
+          {"unit", r.unit},
+          {"time_label", r.time_label},
+          {"gpu", r.gpu_name},
+          {"points", points},
+          {"notes", r.notes},
+          {"cancelled", r.cancelled},
+          {"stopped", r.stopped},
+          {"elapsed_s", r.elapsed_s},
+          {"ignored_params", r.ignored_params}};
 }
 
 Result result_from_json(const nlohmann::json& j) {
@@ -692,6 +860,8 @@ Result result_from_json(const nlohmann::json& j) {
   r.stopped = j.value("stopped", "");
   r.elapsed_s = j.value("elapsed_s", 0.0);
   if (j.contains("notes")) r.notes = strings(j["notes"], "sweep result: notes");
+  if (j.contains("ignored_params"))
+    r.ignored_params = strings(j["ignored_params"], "sweep result: ignored_params");
   if (!j.contains("points") || !j["points"].is_array())
     invalid("sweep result: \"points\" (an array) is missing");
   for (const auto& pj : j["points"]) {
@@ -777,6 +947,9 @@ std::string default_subtitle(const Result& r) {
   s += ", median of " + std::to_string(r.definition.repetitions) + " runs after " +
        std::to_string(r.definition.warmup) + " warm-up, band p10-p90";
   if (r.cancelled) s += " (cancelled: partial)";
+  if (!r.ignored_params.empty())
+    s += "; " + join(r.ignored_params, " and ") + (r.ignored_params.size() > 1 ? " do" : " does") +
+         " not change CPU time (differences are noise)";
   return s;
 }
 
@@ -927,15 +1100,34 @@ fig::Figure figure_for(const Result& r, const FigureOptions& opt) {
   f.heatmap.y_values = d.params[1].values;
   f.heatmap.value_label = time ? (r.time_label.empty() ? "time (ms)" : r.time_label) : r.unit;
   f.heatmap.higher_is_better = !time;
-  f.heatmap.values.assign(f.heatmap.x_values.size() * f.heatmap.y_values.size(),
-                          std::numeric_limits<double>::quiet_NaN());
+  const size_t cells = f.heatmap.x_values.size() * f.heatmap.y_values.size();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  f.heatmap.values.assign(cells, nan);
+  f.heatmap.lo.assign(cells, nan);
+  f.heatmap.hi.assign(cells, nan);
+  bool chosen_gpu = false;
+  size_t finite = 0;
   for (size_t row = 0; row < f.heatmap.y_values.size(); ++row)
     for (size_t col = 0; col < f.heatmap.x_values.size(); ++col) {
       const Point* p = find_point(r, {f.heatmap.x_values[col], f.heatmap.y_values[row]});
       const SeriesResult* s = p ? find_series(*p, chosen) : nullptr;
-      if (s && !s->time_ms.empty())
-        f.heatmap.values[row * f.heatmap.x_values.size() + col] = metric_of(*s, opt.metric).median;
+      if (s && !s->time_ms.empty()) {
+        const Summary& m = metric_of(*s, opt.metric);
+        const size_t k = row * f.heatmap.x_values.size() + col;
+        f.heatmap.values[k] = m.median;
+        f.heatmap.lo[k] = m.p10;
+        f.heatmap.hi[k] = m.p90;
+        chosen_gpu = chosen_gpu || s->gpu;
+        finite += std::isfinite(m.median) ? 1 : 0;
+      }
     }
+  // An axis the shown (CPU) series ignores: its differences are noise, so no cell is crowned at all.
+  for (const Param& p : d.params)
+    if (!chosen_gpu &&
+        std::find(r.ignored_params.begin(), r.ignored_params.end(), p.name) != r.ignored_params.end())
+      f.heatmap.no_best = true;
+  if (!f.heatmap.no_best && finite > 1 && fig::best_cell(f.heatmap) < 0 && opt.subtitle.empty())
+    f.subtitle += "; no best marked: no cell beats the others beyond their p10-p90 spread";
   return f;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpu/common/cpu_job.h"
+#include "gpu/common/device_info.h"
 #include "gpu/common/stats.h"
 #include "ui/figure.h"
 
@@ -27,8 +28,10 @@ struct Param {
   friend bool operator==(const Param&, const Param&) = default;
 };
 
-enum class Device { All, Gpu, Cpu };
-const char* to_string(Device d);                         // "all" / "gpu" / "cpu"
+// All: GPU series where a GPU exists, and the CPU series. Gpu / Cpu: only those. Auto: the GPU series when a
+// GPU exists, else the CPU series (presets use it, so they run on a laptop without a GPU and say so).
+enum class Device { All, Gpu, Cpu, Auto };
+const char* to_string(Device d);                         // "all" / "gpu" / "cpu" / "auto"
 std::optional<Device> parse_device(std::string_view s);  // the same names
 
 struct Definition {
@@ -59,9 +62,11 @@ std::optional<double> numeric_value(std::string_view v);
 
 // Checks the definition against the lab's parameters and validators without running anything: the lab
 // exists, every name is one of the lab's (else the message lists them), every value of every point is valid
-// (the message names the parameter and the value), warm-up 0..100, repetitions 1..1000, at most
-// k_max_points points. Throws bs::InvalidRequest.
+// (the message names the parameter and the value), warm-up 0..k_max_warmup, repetitions 1..k_max_repetitions,
+// at most k_max_points points. Throws bs::InvalidRequest.
 constexpr size_t k_max_points = 4096;
+constexpr int k_max_warmup = 100;
+constexpr int k_max_repetitions = 1000;
 void validate(const Definition& d);
 // The points in run order: the first parameter varies slowest. Each point holds one value per parameter.
 std::vector<std::vector<std::string>> points_of(const Definition& d);
@@ -96,6 +101,9 @@ struct Result {
   std::string stopped;             // a sticky GPU error stopped the sweep: its message (recover the device)
   std::string gpu_name;            // "" when no GPU ran
   double elapsed_s = 0;
+  // Swept parameters that change none of the series that ran (block.x on the CPU): the figure says so and
+  // crowns no best value from what is noise.
+  std::vector<std::string> ignored_params;
   // Every series name that appears, in first-seen order.
   std::vector<std::string> series_names() const;
 };
@@ -114,12 +122,42 @@ using ProgressFn = std::function<void(const Progress&)>;
 // Seconds left, from the time spent per unit of work so far; < 0 until some work is done.
 double estimate_eta(double elapsed_s, double work_done, double work_total);
 
-// Validates (throws bs::InvalidRequest), then runs every point. Device::Gpu without a usable GPU throws
-// std::runtime_error with the reason; Device::All without one runs the CPU series and notes why the GPU ones
-// were skipped. Cancellation through `ctl` returns the completed points with `cancelled` set. A CUDA error at
-// a point is recorded in that point; a sticky one stops the sweep (`stopped`). Progress goes to ctl
-// (fraction) and to `on_progress` after every point.
+// --- Planning (before anything runs)
+// ---------------------------------------------------------------------------------
+// What a sweep will do on this machine, decided before it starts: which series run, the definition that
+// actually runs (values that cannot run on the chosen device dropped or, where no GPU exists and the device
+// was not chosen as cpu, replaced by the lab's CPU equivalents), notes that say so, and a conservative
+// duration estimate.
+struct Plan {
+  Definition definition;  // what runs; its device is resolved (auto -> gpu or cpu)
+  bool run_gpu = false;
+  bool run_cpu = false;
+  bool cpu_explicit = false;   // device cpu: CPU series run even where they are slow
+  bool named_explicit = true;  // false where CPU values stand in for GPU ones: the CPU guards still apply
+  std::string gpu_name;
+  std::vector<std::string> notes;           // "no GPU here (...): this sweep runs on the CPU", ...
+  std::vector<std::string> ignored_params;  // swept, but no series that runs depends on them
+  double estimate_s = 0;                    // conservative: the real run is usually shorter
+};
+// Above this estimate the Sweep window asks before running and the CLI refuses without --force.
+constexpr double k_confirm_above_s = 600;
+
+// Validates, then plans against `dev` (query_device() in the app and the CLI). Throws bs::InvalidRequest when
+// the definition is bad or nothing of it can run on the chosen device (e.g. only GPU variants with device
+// cpu: the message names them and what can run), std::runtime_error for device gpu without a GPU.
+Plan plan_sweep(const Definition& d, const bs::DeviceInfo& dev);
+// "3.5 min", "42 s", "2.1 h"
+std::string duration_text(double seconds);
+
+// Plans against query_device() (plan_sweep: validation, notes, values that cannot run), then runs every
+// point. Device::Gpu without a usable GPU throws std::runtime_error with the reason; Device::All without one
+// runs the CPU series and notes why the GPU ones were skipped; Device::Auto without one runs the CPU series
+// and says so. The result's definition is the plan's (device resolved). Cancellation through `ctl` returns
+// the completed points with `cancelled` set. A CUDA error at a point is recorded in that point; a sticky one
+// stops the sweep (`stopped`). Progress goes to ctl (fraction) and to `on_progress` after every point.
 Result run_sweep(const Definition& d, JobControl& ctl, const ProgressFn& on_progress = {});
+// Runs a plan made by plan_sweep() (the window and the CLI plan first, to show notes and the estimate).
+Result run_plan(const Plan& plan, JobControl& ctl, const ProgressFn& on_progress = {});
 
 // --- Export
 // ------------------------------------------------------------------------------------------------- One row

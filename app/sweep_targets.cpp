@@ -72,6 +72,16 @@ std::vector<double> rates(const std::vector<double>& ms, double amount) {
   return r;
 }
 
+// Conservative rates for the duration estimate taken before a sweep starts (plan_sweep): deliberately slow
+// (a laptop GPU, one busy shared core), so the estimate errs long; a sweep above k_confirm_above_s asks
+// first.
+constexpr double k_est_call_overhead_s = 1e-3;  // per timed or warm-up call: launch, event, host bookkeeping
+constexpr double k_est_setup_s = 0.05;          // per point and device: allocation, upload, first touch
+
+double samples_of(const RunSettings& s) {
+  return static_cast<double>(s.warmup) + static_cast<double>(s.repetitions);
+}
+
 // ------------------------------------------------------------------------------------------------- heat
 constexpr ParamSpec k_heat_params[] = {
     {"size", "1024", "256,512,1024,2048,4096", "grid: N (N x N cells) or NXxNY, 1..8192"},
@@ -84,6 +94,8 @@ constexpr ParamSpec k_heat_params[] = {
 // stays minutes, not hours; ms per step is still comparable.
 constexpr double k_heat_cpu_cell_steps = 16.0 * 1024 * 1024;
 constexpr int64_t k_heat_cpu_max_cells = 4096LL * 4096;  // beyond: CPU only when asked (device cpu)
+constexpr double k_est_heat_gpu_rate = 2e9;              // cell-steps/s (an H100 does ~100e9)
+constexpr double k_est_heat_cpu_rate = 50e6;  // cell-steps/s, either CPU series (one core does ~200e6)
 
 struct HeatPoint {
   heat::Params p;
@@ -119,6 +131,20 @@ class HeatTarget final : public Target {
   double work(const Values& v) const override {
     const HeatPoint h = heat_point(v);
     return static_cast<double>(h.p.cells()) * h.steps;
+  }
+  std::vector<std::string> gpu_only_params() const override { return {"block.x", "block.y", "cells"}; }
+  double estimate_s(const Values& v, const RunSettings& s) const override {
+    const HeatPoint h = heat_point(v);
+    const double cells = static_cast<double>(h.p.cells());
+    double t = cells / 50e6;  // the initial field
+    if (s.run_gpu)
+      t += k_est_setup_s + samples_of(s) * (cells * h.steps / k_est_heat_gpu_rate + k_est_call_overhead_s);
+    if (s.run_cpu && (h.p.cells() <= k_heat_cpu_max_cells || s.cpu_explicit)) {
+      const double steps =
+          std::clamp(std::floor(k_heat_cpu_cell_steps / cells), 1.0, static_cast<double>(h.steps));
+      t += 2 * samples_of(s) * (cells * steps / k_est_heat_cpu_rate + k_est_call_overhead_s);  // 2 series
+    }
+    return t;
   }
   PointRun run(const Values& v, const RunSettings& s, JobControl& ctl) const override {
     const HeatPoint h = heat_point(v);
@@ -182,6 +208,33 @@ constexpr const char* k_default_cpu_variants[] = {"cpu_naive", "cpu_blocked", "c
 constexpr double k_sweep_cpu_naive_max_fmas = 512.0 * 512 * 512;
 constexpr double k_sweep_cpu_blocked_max_fmas = 2048.0 * 2048 * 2048;
 constexpr double k_sweep_cpu_blas_max_fmas = 4096.0 * 4096 * 4096;
+// FLOP/s for the estimate: the naive GPU kernels, every other GPU kernel, and the three CPU variants.
+constexpr double k_est_mm_gpu_naive_rate = 50e9, k_est_mm_gpu_rate = 200e9;
+constexpr double k_est_mm_cpu_naive_rate = 0.25e9, k_est_mm_cpu_blocked_rate = 1e9,
+                 k_est_mm_cpu_blas_rate = 4e9;
+
+double cpu_limit(matmul::CpuVariant cv) {
+  return cv == matmul::CpuVariant::Naive     ? k_sweep_cpu_naive_max_fmas
+         : cv == matmul::CpuVariant::Blocked ? k_sweep_cpu_blocked_max_fmas
+                                             : k_sweep_cpu_blas_max_fmas;
+}
+
+// The GPU and CPU variants a point runs: the named one, or the default set.
+void matmul_names(const std::string& chosen, std::vector<std::string>& gpu, std::vector<std::string>& cpu) {
+  if (!chosen.empty()) {
+    (matmul::parse_variant(chosen) ? gpu : cpu).push_back(chosen);
+  } else {
+    gpu.assign(std::begin(k_default_gpu_variants), std::end(k_default_gpu_variants));
+    cpu.assign(std::begin(k_default_cpu_variants), std::end(k_default_cpu_variants));
+  }
+}
+
+// The CPU guard: too slow to repeat unless the sweep asked for it (device cpu, or the variant named).
+bool matmul_cpu_skipped(matmul::CpuVariant cv, const matmul::Problem& p, const std::string& chosen,
+                        const RunSettings& s) {
+  const bool asked = s.cpu_explicit || (!chosen.empty() && s.named_explicit);
+  return p.flops() / 2 > cpu_limit(cv) && !asked;
+}
 
 std::string variant_names() {
   std::string s;
@@ -215,16 +268,47 @@ class MatmulTarget final : public Target {
       bad("variant", name, "not a matmul variant (" + variant_names() + ")");
   }
   double work(const Values& v) const override { return matmul_problem(v).flops(); }
+  std::optional<Device> value_device(std::string_view param, std::string_view value) const override {
+    if (param != "variant") return std::nullopt;
+    if (matmul::parse_variant(value)) return Device::Gpu;
+    if (matmul::parse_cpu_variant(value)) return Device::Cpu;
+    return std::nullopt;
+  }
+  std::vector<std::string> cpu_values(std::string_view param) const override {
+    if (param != "variant") return {};
+    return {std::begin(k_default_cpu_variants), std::end(k_default_cpu_variants)};
+  }
+  double estimate_s(const Values& v, const RunSettings& s) const override {
+    const matmul::Problem p = matmul_problem(v);
+    const std::string& chosen = get(v, "variant");
+    std::vector<std::string> gpu_names, cpu_names;
+    matmul_names(chosen, gpu_names, cpu_names);
+    const double flops = p.flops();
+    double t = static_cast<double>(p.m * p.k + p.k * p.n) / 50e6;  // the inputs
+    if (s.run_gpu && !gpu_names.empty()) {
+      t += k_est_setup_s;
+      for (const std::string& name : gpu_names) {
+        const bool naive = name.rfind("naive", 0) == 0;
+        t += samples_of(s) *
+             (flops / (naive ? k_est_mm_gpu_naive_rate : k_est_mm_gpu_rate) + k_est_call_overhead_s);
+      }
+    }
+    if (s.run_cpu)
+      for (const std::string& name : cpu_names) {
+        const matmul::CpuVariant cv = *matmul::parse_cpu_variant(name);
+        if (matmul_cpu_skipped(cv, p, chosen, s)) continue;
+        const double rate = cv == matmul::CpuVariant::Naive     ? k_est_mm_cpu_naive_rate
+                            : cv == matmul::CpuVariant::Blocked ? k_est_mm_cpu_blocked_rate
+                                                                : k_est_mm_cpu_blas_rate;
+        t += samples_of(s) * (flops / rate + k_est_call_overhead_s);
+      }
+    return t;
+  }
   PointRun run(const Values& v, const RunSettings& s, JobControl& ctl) const override {
     const matmul::Problem p = matmul_problem(v);
     const std::string& chosen = get(v, "variant");
     std::vector<std::string> gpu_names, cpu_names;
-    if (!chosen.empty()) {
-      (matmul::parse_variant(chosen) ? gpu_names : cpu_names).push_back(chosen);
-    } else {
-      gpu_names.assign(std::begin(k_default_gpu_variants), std::end(k_default_gpu_variants));
-      cpu_names.assign(std::begin(k_default_cpu_variants), std::end(k_default_cpu_variants));
-    }
+    matmul_names(chosen, gpu_names, cpu_names);
     const double gflop = p.flops() / 1e9;
     PointRun out;
     if (!s.run_gpu && !gpu_names.empty() && !chosen.empty())
@@ -244,16 +328,11 @@ class MatmulTarget final : public Target {
     }
     if (s.run_cpu && !cpu_names.empty()) {
       std::vector<float> c(p.c_count());
-      const double fmas = p.flops() / 2;
       for (const std::string& name : cpu_names) {
         const matmul::CpuVariant cv = *matmul::parse_cpu_variant(name);
-        const double limit = cv == matmul::CpuVariant::Naive     ? k_sweep_cpu_naive_max_fmas
-                             : cv == matmul::CpuVariant::Blocked ? k_sweep_cpu_blocked_max_fmas
-                                                                 : k_sweep_cpu_blas_max_fmas;
-        if (fmas > limit && !s.cpu_explicit && chosen.empty()) {
+        if (matmul_cpu_skipped(cv, p, chosen, s)) {
           out.notes.push_back(name + " skipped at " + matmul::to_string(p) +
-                              ": too slow to repeat on the CPU; name it (variant=" + name +
-                              ") or sweep with device cpu to run it");
+                              ": too slow to repeat on the CPU; sweep with device cpu to run it");
           continue;
         }
         SeriesRun r{name, false, {}, {}};
@@ -277,6 +356,7 @@ constexpr ParamSpec k_mc_params[] = {
 // CPU path-steps per sample beyond which the CPU series need device cpu (one thread does ~50-100 M/s).
 constexpr double k_mc_cpu1_max_path_steps = 64.0 * 1024 * 1024;
 constexpr double k_mc_cpu_all_max_path_steps = 512.0 * 1024 * 1024;
+constexpr double k_est_mc_cpu_rate = 20e6;  // path-steps/s for either CPU series, conservatively
 
 struct McPoint {
   montecarlo::Params p;
@@ -317,6 +397,18 @@ class MonteCarloTarget final : public Target {
   const char* time_label() const override { return "time per run (ms)"; }
   void validate(const Values& v) const override { (void)mc_point(v); }
   double work(const Values& v) const override { return mc_path_steps(mc_point(v).p); }
+  std::vector<std::string> gpu_only_params() const override { return {"block.x", "layout", "generator"}; }
+  double estimate_s(const Values& v, const RunSettings& s) const override {
+    const double steps = mc_path_steps(mc_point(v).p);
+    double t = 0;
+    if (s.run_gpu) t += k_est_setup_s + samples_of(s) * (steps / 5e9 + k_est_call_overhead_s);
+    if (s.run_cpu) {
+      if (steps <= k_mc_cpu1_max_path_steps || s.cpu_explicit) t += samples_of(s) * steps / k_est_mc_cpu_rate;
+      if (steps <= k_mc_cpu_all_max_path_steps || s.cpu_explicit)
+        t += samples_of(s) * steps / k_est_mc_cpu_rate;
+    }
+    return t;
+  }
   PointRun run(const Values& v, const RunSettings& s, JobControl& ctl) const override {
     const McPoint m = mc_point(v);
     const double gsteps = mc_path_steps(m.p) / 1e9;
@@ -406,6 +498,24 @@ class VectorTarget final : public Target {
   const char* time_label() const override { return "time per run (ms)"; }
   void validate(const Values& v) const override { (void)vector_params(v); }
   double work(const Values& v) const override { return static_cast<double>(vector_params(v).n) + 1e4; }
+  std::vector<std::string> gpu_only_params() const override {
+    return {"block.x", "streams", "width", "pinned", "indexing"};
+  }
+  double estimate_s(const Values& v, const RunSettings& s) const override {
+    const vector::Params p = vector_params(v);
+    const double bytes = static_cast<double>(p.n) * vector::k_bytes_per_element;
+    double t = 0;
+    // GPU: the copies over PCIe dominate (2 GB/s is a slow link); CPU: memory bound, 1 GB/s per call,
+    // each sample at least k_vector_min_sample_ms.
+    if (s.run_gpu) t += k_est_setup_s + samples_of(s) * (bytes / 2e9 + k_est_call_overhead_s);
+    if (s.run_cpu) {
+      t += static_cast<double>(p.n) / 50e6;  // the inputs
+      const double call = std::max(bytes / 1e9, k_vector_min_sample_ms * 1e-3);
+      const int series = p.n > k_vector_cpu1_max_n && !s.cpu_explicit ? 1 : 2;
+      t += series * (samples_of(s) + 1) * (call + k_est_call_overhead_s);
+    }
+    return t;
+  }
   PointRun run(const Values& v, const RunSettings& s, JobControl& ctl) const override {
     const vector::Params p = vector_params(v);
     const double gb = static_cast<double>(p.n) * vector::k_bytes_per_element / 1e9;

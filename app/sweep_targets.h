@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,6 +31,9 @@ struct RunSettings {
   bool run_gpu = true;
   bool run_cpu = true;
   bool cpu_explicit = false;  // device cpu: run CPU series even where they are slow
+  // A CPU-only value named in the sweep (matmul variant=cpu_naive) runs even where it is slow. False when the
+  // plan put it there in place of GPU values (no GPU here), so the CPU guards still apply.
+  bool named_explicit = true;
 };
 
 struct SeriesRun {
@@ -58,6 +62,19 @@ class Target {
   // Times the point's series. Throws JobCancelled when ctl is cancelled between repetitions, bs::GpuError on
   // CUDA failures.
   virtual PointRun run(const Values& v, const RunSettings& s, JobControl& ctl) const = 0;
+
+  // A conservative estimate (slow rates, setup included) of the point's seconds with settings `s`: every
+  // warm-up and repetition of every series that would run. 0: unknown (test stand-ins).
+  virtual double estimate_s(const Values&, const RunSettings&) const { return 0; }
+  // Parameters only the GPU series depend on (block shape, launch layout): the CPU code ignores them.
+  virtual std::vector<std::string> gpu_only_params() const { return {}; }
+  // The device a value can only run on (matmul variant=smem_tile32: Gpu, cpu_blocked: Cpu); nullopt: either.
+  virtual std::optional<Device> value_device(std::string_view /*param*/, std::string_view /*value*/) const {
+    return std::nullopt;
+  }
+  // The CPU values of `param` that stand in for GPU-only ones when no GPU exists (matmul variant:
+  // cpu_naive, cpu_blocked, cpu_openblas); empty: none.
+  virtual std::vector<std::string> cpu_values(std::string_view /*param*/) const { return {}; }
 };
 
 // nullptr for an unknown lab.
@@ -79,5 +96,7 @@ std::vector<double> collect_samples(int warmup, int reps, JobControl& ctl,
 void validate_with(const Target& t, const Definition& d);
 Result run_sweep_with(const Target& t, const Definition& d, JobControl& ctl,
                       const ProgressFn& on_progress = {});
+Plan plan_with(const Target& t, const Definition& d, const DeviceInfo& dev);
+Result run_plan_with(const Target& t, const Plan& plan, JobControl& ctl, const ProgressFn& on_progress = {});
 
 }  // namespace bs::sweep

@@ -1,6 +1,7 @@
 // sweep_window.cpp: see sweep_window.h. The sweep runs on a CpuJob thread (GPU series too: the labs' GPU
-// runners are thread-agnostic, and the app pauses its live GPU work while gpu_busy()). Progress and the
-// result cross threads through one mutex-guarded struct.
+// runners are thread-agnostic, and the app pauses its live lab while pauses_live_lab()). Progress and the
+// result cross threads through one mutex-guarded struct. A sweep is planned before it starts (notes such as
+// "no GPU here", and a duration estimate that asks before a long run).
 #include "app/sweep_window.h"
 
 #include <imgui.h>
@@ -64,6 +65,10 @@ struct SweepWindow::Impl {
   std::string pending_dir;
   std::string sticky;
   std::string auto_dir;
+  std::optional<sweep::Plan> awaiting;  // a long sweep waiting for "Run anyway"
+  // Files this result has written into exported_dir so far: each export's record.json lists them all.
+  std::string exported_dir;
+  std::vector<std::string> exported_files;
 
   const sweep::Target& target() const {
     return *sweep::find_target(model.labs[static_cast<size_t>(model.lab)]);
@@ -114,6 +119,7 @@ struct SweepWindow::Impl {
     d.warmup = model.warmup;
     d.device = model.device == 1   ? sweep::Device::Gpu
                : model.device == 2 ? sweep::Device::Cpu
+               : model.device == 3 ? sweep::Device::Auto
                                    : sweep::Device::All;
     return d;
   }
@@ -134,38 +140,60 @@ struct SweepWindow::Impl {
     copy_text(model.fixed, sizeof model.fixed, fixed);
     model.repetitions = d.repetitions;
     model.warmup = d.warmup;
-    model.device = d.device == sweep::Device::Gpu ? 1 : d.device == sweep::Device::Cpu ? 2 : 0;
+    model.device = d.device == sweep::Device::Gpu    ? 1
+                   : d.device == sweep::Device::Cpu  ? 2
+                   : d.device == sweep::Device::Auto ? 3
+                                                     : 0;
   }
 
   void start() {
     model.error.clear();
     model.stopped.clear();
     model.notes.clear();
+    model.confirm.clear();
     model.progress_line.clear();
-    sweep::Definition d;
+    awaiting.reset();
+    sweep::Plan plan;
     try {
-      d = definition();
-      sweep::validate(d);
-    } catch (const InvalidRequest& e) {
+      const sweep::Definition d = definition();
+      if (d.device == sweep::Device::Gpu && !env.device.available) {
+        model.error = "device GPU: no CUDA device (" + env.device.reason + "): choose auto or CPU";
+        return;
+      }
+      plan = sweep::plan_sweep(d, env.device);
+    } catch (const std::exception& e) {  // InvalidRequest: bad input, or nothing could run here
       model.error = e.what();
       return;
     }
-    if (d.device == sweep::Device::Gpu && !env.device.available) {
-      model.error = "device GPU: no CUDA device (" + env.device.reason + ")";
+    model.notes = plan.notes;
+    if (plan.estimate_s > sweep::k_confirm_above_s) {
+      model.confirm = "This sweep is estimated at about " + sweep::duration_text(plan.estimate_s) +
+                      " (a conservative estimate). Run it anyway? Fewer points, repetitions or smaller sizes "
+                      "make it shorter.";
+      awaiting = std::move(plan);
       return;
     }
+    start_plan(std::move(plan));
+  }
+
+  void start_plan(sweep::Plan plan) {
+    model.confirm.clear();
+    awaiting.reset();
     {
       std::lock_guard lock(shared->mutex);
       shared->progress.reset();
       shared->result.reset();
     }
     running = true;
-    running_gpu = d.device != sweep::Device::Cpu && env.device.available;
+    running_gpu = plan.run_gpu;
     model.progress = 0;
     model.eta_s = -1;
+    model.notes.push_back(
+        "estimated duration: up to " + sweep::duration_text(plan.estimate_s) +
+        "; the live lab is paused while the sweep runs, so it does not disturb the timings");
     auto sh = shared;
-    job.start("sweep " + d.lab, [d, sh](JobControl& ctl) {
-      sweep::Result r = sweep::run_sweep(d, ctl, [sh](const sweep::Progress& p) {
+    job.start("sweep " + plan.definition.lab, [plan = std::move(plan), sh](JobControl& ctl) {
+      sweep::Result r = sweep::run_plan(plan, ctl, [sh](const sweep::Progress& p) {
         std::lock_guard lock(sh->mutex);
         sh->progress = p;
       });
@@ -187,6 +215,8 @@ struct SweepWindow::Impl {
       if (shared->result) {
         result = std::move(shared->result);
         shared->result.reset();
+        exported_dir.clear();
+        exported_files.clear();
       }
     }
     running = running_gpu = false;
@@ -283,6 +313,11 @@ void SweepWindow::draw(bool* open) {
   for (int k = 0; k < 2; ++k)
     if (a.param_changed[k]) m->prefill(k);
   if (a.run && !m->running) m->start();
+  if (a.confirm_run && m->awaiting && !m->running) m->start_plan(std::move(*m->awaiting));
+  if (a.confirm_drop || a.lab_changed || a.param_changed[0] || a.param_changed[1]) {  // the question is stale
+    m->awaiting.reset();
+    m->model.confirm.clear();
+  }
   if (a.cancel) m->job.cancel();
   if (a.figure_changed) m->rebuild_figure();
   if (a.export_csv || a.export_json || a.export_svg || a.export_png)
@@ -294,7 +329,18 @@ void SweepWindow::after_render() {
   std::vector<std::string> files, errors;
   for (const record::ExportRequest& req : m->pending) {
     try {
-      const record::ExportOutcome o = record::write_exports(*m->result, m->pending_dir, req, true);
+      if (const auto err = record::check_request(req)) throw InvalidRequest(*err);
+      record::prepare_output_dir(m->pending_dir);
+      const record::DirLock lock(m->pending_dir);  // not while a CLI sweep writes there
+      if (m->exported_dir != m->pending_dir) {
+        m->exported_dir = m->pending_dir;
+        m->exported_files.clear();
+      }
+      const record::ExportOutcome o =
+          record::write_exports(*m->result, m->pending_dir, req, true, m->exported_files);
+      for (const std::string& f : o.files)
+        if (std::find(m->exported_files.begin(), m->exported_files.end(), f) == m->exported_files.end())
+          m->exported_files.push_back(f);
       files.insert(files.end(), o.files.begin(), o.files.end());
       errors.insert(errors.end(), o.errors.begin(), o.errors.end());
     } catch (const std::exception& e) {
@@ -327,6 +373,13 @@ bool SweepWindow::queue_export_all(const std::string& dir) {
   return true;
 }
 
+bool SweepWindow::queue_export(const std::string& dir, bool csv, bool json, bool svg, bool png) {
+  if (!m->result) return false;
+  m->queue_export(csv, json, svg, png);
+  m->pending_dir = dir;
+  return true;
+}
+
 std::string SweepWindow::export_message() const {
   return m->model.export_message;
 }
@@ -341,6 +394,23 @@ bool SweepWindow::busy() const {
 
 bool SweepWindow::gpu_busy() const {
   return m->job.running() && m->running_gpu;
+}
+
+bool SweepWindow::pauses_live_lab() const {
+  return m->job.running();  // any timed sweep: GPU series compete for the device, CPU series for the cores
+}
+
+std::string SweepWindow::pending_confirmation() const {
+  return m->model.confirm;
+}
+
+void SweepWindow::confirm_run(bool run) {
+  if (run && m->awaiting && !m->running)
+    m->start_plan(std::move(*m->awaiting));
+  else if (!run) {
+    m->awaiting.reset();
+    m->model.confirm.clear();
+  }
 }
 
 const std::string& SweepWindow::sticky_error() const {

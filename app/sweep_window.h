@@ -31,12 +31,21 @@ class SweepWindow {
   // Queues an export of every file of the last result into `dir` (written by the next after_render()).
   // False when there is no result yet.
   bool queue_export_all(const std::string& dir);
+  // Queues an export of some of the files (as the panel's CSV / JSON / SVG / PNG buttons do).
+  bool queue_export(const std::string& dir, bool csv, bool json, bool svg, bool png);
   // "wrote sweep.csv, ... into DIR" or the first error of the last export.
   std::string export_message() const;
   bool has_result() const;
 
   bool busy() const;      // a sweep is running
-  bool gpu_busy() const;  // a sweep that times GPU series is running: pause live GPU work meanwhile
+  bool gpu_busy() const;  // a sweep that times GPU series is running
+  // The live lab must not run while any timed sweep runs, GPU or CPU: it would compete for the device or the
+  // cores and disturb the timings. The app skips the live lab's update while this is true.
+  bool pauses_live_lab() const;
+  // A sweep whose estimate is above sweep::k_confirm_above_s waits for "Run anyway": the question shown, or
+  // "" when none is pending. confirm_run(true) starts it, confirm_run(false) drops it.
+  std::string pending_confirmation() const;
+  void confirm_run(bool run);
   // Set when a sticky CUDA error stopped the last sweep (the device needs a reset); the app triggers recovery
   // and then calls clear_sticky_error().
   const std::string& sticky_error() const;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gpu/common/gpu_error.h"
 #include "ui/figure_export.h"
 #include "ui/plot.h"
 #include "ui/widgets.h"
@@ -272,8 +273,61 @@ void draw_timeline_panel(const anatomy::Timeline& t, const std::string& title, T
                       fmt_us(static_cast<double>(h.block.end_ns - h.block.start_ns)).c_str(), h.block.wave);
 }
 
+std::vector<std::string> occupancy_arch_choices(const std::string& gpu_name) {
+  std::vector<std::string> c;
+  if (!gpu_name.empty()) c.push_back("this GPU (" + gpu_name + ")");
+  for (const anatomy::ArchSpec& a : anatomy::arch_table())
+    c.push_back(a.name + " (" + a.family + ")");
+  return c;
+}
+
+std::optional<anatomy::ArchSpec> occupancy_arch(int choice, bool has_gpu_entry) {
+  const int i = choice - (has_gpu_entry ? 1 : 0);
+  const auto& table = anatomy::arch_table();
+  if (i < 0 || i >= static_cast<int>(table.size())) return std::nullopt;
+  return table[static_cast<size_t>(i)];
+}
+
+void compute_occupancy_model(OccupancyPanelModel& o, const anatomy::ArchSpec& arch) {
+  o.arch_name = arch.name;
+  o.max_warps_per_sm = arch.max_warps_per_sm;
+  anatomy::KernelUsage u;
+  u.threads_per_block = std::clamp(o.threads, 1, arch.max_threads_per_block);
+  u.regs_per_thread = std::clamp(o.regs_per_thread, 0, arch.max_regs_per_thread);
+  u.static_smem = std::min<int64_t>(o.static_smem, arch.smem_per_block_default);
+  o.curve_threads.clear();
+  o.curve_occupancy.clear();
+  try {
+    o.model = anatomy::compute_occupancy(arch, u);
+    o.limiter = anatomy::limiter_label(o.model.limiter);
+    for (const auto& p : anatomy::occupancy_curve(arch, u)) {
+      o.curve_threads.push_back(p.threads);
+      o.curve_occupancy.push_back(100.0 * p.occ.occupancy);
+    }
+  } catch (const InvalidRequest& e) {
+    o.model = {};
+    o.model.reason = e.what();
+  }
+}
+
 void draw_occupancy_panel(OccupancyPanelModel& m, OccupancyPanelActions& a) {
   ImGui::Text("kernel: %s", m.kernel.c_str());
+  if (!m.arch_choices.empty()) {
+    const int n = static_cast<int>(m.arch_choices.size());
+    m.arch_choice = std::clamp(m.arch_choice, 0, n - 1);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+    if (ImGui::BeginCombo("architecture", m.arch_choices[static_cast<size_t>(m.arch_choice)].c_str())) {
+      for (int i = 0; i < n; ++i)
+        if (ImGui::Selectable(m.arch_choices[static_cast<size_t>(i)].c_str(), i == m.arch_choice) &&
+            i != m.arch_choice) {
+          m.arch_choice = i;
+          a.arch_changed = true;
+        }
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The occupancy model for another architecture's limits (a model, not a measurement)");
+  }
   ImGui::TextDisabled("%s", m.source.c_str());
   if (m.measured_regs) {
     ImGui::Text("registers/thread: %d (cudaFuncGetAttributes)", m.regs_per_thread);

@@ -89,6 +89,10 @@ struct OccupancyPanelModel {
   std::optional<int> runtime_blocks_per_sm;  // the CUDA API, on a GPU
   std::string arch_name;
   int max_warps_per_sm = 64;
+  // The architecture picker: "this GPU (name)" first where a GPU exists, then the table (sm_75 .. sm_90).
+  // arch_choice indexes it; the model recomputes for the chosen architecture.
+  std::vector<std::string> arch_choices;
+  int arch_choice = 0;
   // The curve: occupancy (model) for 32..1024 threads, and measured kernel times where swept.
   std::vector<double> curve_threads, curve_occupancy;
   std::vector<double> runtime_threads, runtime_occupancy;  // the CUDA API's answer, on a GPU
@@ -102,10 +106,21 @@ struct OccupancyPanelModel {
 };
 struct OccupancyPanelActions {
   bool regs_changed = false;
+  bool arch_changed = false;
   bool run_sweep = false;
   bool cancel_sweep = false;
 };
 void draw_occupancy_panel(OccupancyPanelModel& m, OccupancyPanelActions& a);
+
+// The picker's entries: "this GPU (<gpu_name>)" first when `gpu_name` is not empty, then every table
+// architecture as "sm_80 (Ampere)".
+std::vector<std::string> occupancy_arch_choices(const std::string& gpu_name);
+// The table architecture of entry `choice` (nullopt: the "this GPU" entry, or out of range).
+std::optional<anatomy::ArchSpec> occupancy_arch(int choice, bool has_gpu_entry);
+// The model part of the panel for `arch` (pure, no ImGui): occupancy of the current block (threads,
+// registers, static shared memory clamped to the architecture's limits), its limiter and the curve over block
+// sizes. The picker recomputes through it.
+void compute_occupancy_model(OccupancyPanelModel& m, const anatomy::ArchSpec& arch);
 
 // Wave arithmetic shown in the panels: "4 waves = ceil(1024 blocks / (132 SMs x 2 resident))".
 std::string waves_text(int64_t blocks, int sm_count, int blocks_per_sm);

@@ -57,12 +57,23 @@ uint32_t colormap(double t) {
 }
 
 int best_cell(const Heatmap& h) {
+  if (h.no_best) return -1;
   int best = -1;
   for (size_t i = 0; i < h.values.size(); ++i) {
     const double v = h.values[i];
     if (!std::isfinite(v)) continue;
     if (best < 0 || (h.higher_is_better ? v > h.values[best] : v < h.values[best]))
       best = static_cast<int>(i);
+  }
+  if (best < 0 || h.lo.size() != h.values.size() || h.hi.size() != h.values.size()) return best;
+  // The lowest median alone would crown whichever cell the noise favoured this run (a replay crowns another):
+  // the best must be separated from every other cell, its whole p10-p90 range beyond theirs. Strict, so equal
+  // edges (one repetition each, equal values) are not a win.
+  const auto b = static_cast<size_t>(best);
+  for (size_t i = 0; i < h.values.size(); ++i) {
+    if (i == b || !std::isfinite(h.values[i])) continue;
+    const bool clear = h.higher_is_better ? h.lo[b] > h.hi[i] : h.hi[b] < h.lo[i];
+    if (!clear) return -1;
   }
   return best;
 }
@@ -543,6 +554,9 @@ void paint_heatmap(const Figure& f, Canvas& c, const Box& b, const Theme& t, std
                  (f.y_label.empty() ? std::string("y") : f.y_label) + " = " + hm.y_values[row] + "\n" +
                  (hm.value_label.empty() ? std::string("value") : hm.value_label) + ": " + val +
                  (is_best ? "  (best)" : "");
+        const size_t k = row * nx + col;
+        if (ok && k < hm.lo.size() && k < hm.hi.size())
+          h.text += "\np10-p90: " + format_value(hm.lo[k]) + " - " + format_value(hm.hi[k]);
         hits->push_back(std::move(h));
       }
     }

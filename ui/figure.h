@@ -25,12 +25,16 @@ struct Marker {
 };
 
 // Values on a grid of x (columns) by y (rows) categories, e.g. block.x by block.y coloured by time. Missing
-// cells are NaN. The best cell (lowest, or highest when higher_is_better) is marked.
+// cells are NaN. The best cell is marked when there is one (see best_cell).
 struct Heatmap {
   std::vector<std::string> x_values, y_values;
   std::vector<double> values;  // row-major: values[row * x_values.size() + col]
   std::string value_label;     // "time (ms)"
   bool higher_is_better = false;
+  // Optional spread of every cell (e.g. p10 and p90 of its samples; the layout of `values`, or empty). With
+  // it, a best cell must beat the others beyond their spread.
+  std::vector<double> lo, hi;
+  bool no_best = false;  // crown no cell (the axes do not change what is shown: differences are noise)
 };
 
 // One bar per variant, with an optional p10-p90 whisker (lo == hi == value: none).
@@ -107,6 +111,9 @@ void paint(const Figure& f, Canvas& c, float x, float y, float w, float h, const
 // Viridis-like perceptual colormap for t in [0, 1] (0xRRGGBBAA), used by heat maps everywhere.
 uint32_t colormap(double t);
 // Index into heatmap.values of the best finite cell (lowest, or highest if higher_is_better); -1 if none.
+// With spreads (lo/hi), the best must win beyond the noise: for lower-is-better its hi (p90) is below every
+// other finite cell's lo (p10); for higher-is-better its lo is above every other cell's hi. Else -1: no cell
+// is crowned from noise. -1 also when no_best is set.
 int best_cell(const Heatmap& h);
 // Compact value for labels: 3 significant digits ("12.3", "0.0456", "1.23e+06" -> "1.23M").
 std::string format_value(double v);

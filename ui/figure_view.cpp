@@ -16,6 +16,15 @@ ImVec2 iv(fig::Pt p) {
   return ImVec2(p.x, p.y);
 }
 
+// ImGui draws an anti-aliased line as a solid core of (width - fringe) with a one-pixel fringe fading out on
+// each side. Thinner than two pixels (a PNG at scale 0.5), the core all but vanishes: along a steep segment
+// the line's centre then drifts between pixel centres and the peak alpha swings between 1 and 1/2, so the
+// line reads as dashes. At least two pixels (the fringe scale is one pixel in layout units) keeps a 1-px
+// core.
+float stroke_width(const ImDrawList* dl, float w) {
+  return std::max(w, 2.0f * dl->_FringeScale);
+}
+
 class DrawListCanvas final : public fig::Canvas {
  public:
   DrawListCanvas(ImDrawList* dl, const FigureFonts& fonts) : m_dl(dl), m_fonts(fonts) {
@@ -57,7 +66,7 @@ class DrawListCanvas final : public fig::Canvas {
     v.reserve(pts.size());
     for (const auto& p : pts)
       v.push_back(iv(p));
-    m_dl->AddPolyline(v.data(), static_cast<int>(v.size()), im(c), 0, w);
+    m_dl->AddPolyline(v.data(), static_cast<int>(v.size()), im(c), 0, stroke_width(m_dl, w));
   }
   void band(const std::vector<fig::Pt>& up, const std::vector<fig::Pt>& lo, uint32_t fill) override {
     // One quad per segment; anti-aliased fringes would leave visible seams where translucent quads meet.

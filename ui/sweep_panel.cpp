@@ -100,12 +100,23 @@ void setup_column(SweepPanelModel& m, SweepPanelActions& a) {
   ImGui::RadioButton("GPU", &m.device, 1);
   ImGui::SameLine();
   ImGui::RadioButton("CPU", &m.device, 2);
-  if (!m.gpu_available && m.device != 2)
-    advice_text("No GPU here (" + m.gpu_reason + "): only CPU series run.");
+  ImGui::SameLine();
+  ImGui::RadioButton("auto", &m.device, 3);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The GPU series where a GPU exists, else the CPU series");
+  if (!m.gpu_available && m.device == 1)
+    error_text("No GPU here (" + m.gpu_reason + "): device GPU cannot run; choose auto or CPU.");
+  else if (!m.gpu_available && m.device != 2)
+    advice_text("No GPU here (" + m.gpu_reason + "): this sweep runs on the CPU.");
   if (locked) ImGui::EndDisabled();
 
   ImGui::Spacing();
-  if (!m.running) {
+  if (!m.confirm.empty() && !m.running) {
+    advice_text(m.confirm);
+    const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+    if (ImGui::Button("Run anyway", ImVec2(half, 0))) a.confirm_run = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Don't run", ImVec2(half, 0))) a.confirm_drop = true;
+  } else if (!m.running) {
     if (ImGui::Button("Run sweep", ImVec2(-1, 0))) a.run = true;
   } else {
     ImGui::ProgressBar(static_cast<float>(m.progress), ImVec2(-1, 0), eta_text(m.eta_s).c_str());

@@ -31,7 +31,7 @@ struct SweepPanelModel {
   char fixed[512] = {};  // "size=2048, steps=50"
   int repetitions = 10;
   int warmup = 2;
-  int device = 0;  // 0 all, 1 gpu, 2 cpu
+  int device = 0;  // 0 all, 1 gpu, 2 cpu, 3 auto (the GPU where there is one, else the CPU)
   int metric = 0;  // 0 time, 1 throughput
   bool auto_axes = true;
   bool log_x = false, log_y = false;
@@ -44,9 +44,10 @@ struct SweepPanelModel {
   double progress = 0;
   double eta_s = -1;
   std::string progress_line;
-  std::string error;    // bad input or a failed sweep
-  std::string stopped;  // a sticky GPU error stopped the sweep
-  std::vector<std::string> notes;
+  std::string error;               // bad input or a failed sweep
+  std::string stopped;             // a sticky GPU error stopped the sweep
+  std::vector<std::string> notes;  // while running: the plan's (no GPU here, ...); after: the result's
+  std::string confirm;             // a long sweep's question ("estimated at about 2 h: run anyway?")
   std::string export_message;
   bool export_failed = false;
   bool has_result = false;
@@ -59,7 +60,8 @@ struct SweepPanelActions {
   bool param_changed[2] = {false, false};  // prefill that parameter's values
   bool run = false;
   bool cancel = false;
-  bool figure_changed = false;  // metric or axes
+  bool confirm_run = false, confirm_drop = false;  // the answer to `confirm`
+  bool figure_changed = false;                     // metric or axes
   bool export_csv = false, export_json = false, export_svg = false, export_png = false;
 };
 
