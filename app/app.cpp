@@ -296,8 +296,9 @@ bool App::frame() {
   ImGui::Render();
   try {
     if (m_frame == m_opt.debug_fault_frame && m_env.path.path != RenderPath::Cpu) inject_illegal_address();
-    // A sweep timing GPU work has the GPU to itself: the live lab pauses meanwhile (its view stays).
-    if (!m_sweep->pauses_live_lab()) m_labs[m_active].second->update();  // any timed sweep, GPU or CPU
+    // A sweep that times anything (GPU or CPU) has the machine to itself: the live lab pauses meanwhile (its
+    // view stays), so the live run disturbs no sample.
+    if (!m_sweep->pauses_live_lab()) m_labs[m_active].second->update();
   } catch (const GpuError& e) {
     recover_from(e);
   }
