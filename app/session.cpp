@@ -2,16 +2,18 @@
 #include "app/session.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "app/json_file.h"
 #include "app/labs.h"
 #include "app/sweep.h"
 #include "gpu/common/gpu_error.h"
+#include "gpu/common/text.h"
 #include "ui/colormap.h"
 #include "ui/embedded.h"
 #include "ui/presenter.h"
@@ -39,6 +41,26 @@ const json* StateReader::get(const char* key) {
   return &m_j.at(key);
 }
 
+namespace {
+
+// A JSON whole number within lo..hi, compared as 64-bit (unsigned ones above INT64_MAX are out of any range):
+// never narrowed before the check, so 4294967297 is not read as 1.
+bool whole_in_range(const json& v, int64_t lo, int64_t hi, int64_t* out) {
+  if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    if (u > static_cast<uint64_t>(INT64_MAX) || static_cast<int64_t>(u) < lo || static_cast<int64_t>(u) > hi)
+      return false;
+    *out = static_cast<int64_t>(u);
+    return true;
+  }
+  const int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi) return false;
+  *out = x;
+  return true;
+}
+
+}  // namespace
+
 void StateReader::integer(const char* key, int64_t& out, int64_t lo, int64_t hi) {
   const json* v = get(key);
   if (!v) return;
@@ -46,19 +68,18 @@ void StateReader::integer(const char* key, int64_t& out, int64_t lo, int64_t hi)
     fail(key, "expected a whole number, got " + v->dump());
     return;
   }
-  const int64_t x = v->is_number_unsigned() && v->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)
-                        ? INT64_MAX
-                        : v->get<int64_t>();
-  if (x < lo || x > hi) {
-    fail(key, std::to_string(x) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
+  int64_t x = 0;
+  if (!whole_in_range(*v, lo, hi, &x)) {
+    fail(key, v->dump() + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
     return;
   }
   out = x;
 }
 
 void StateReader::integer(const char* key, int& out, int64_t lo, int64_t hi) {
+  // The range never reaches beyond int, whatever the caller asks: the value is narrowed after the check.
   int64_t x = out;
-  integer(key, x, lo, hi);
+  integer(key, x, std::max<int64_t>(lo, INT_MIN), std::min<int64_t>(hi, INT_MAX));
   if (ok()) out = static_cast<int>(x);
 }
 
@@ -131,8 +152,10 @@ void StateReader::pair(const char* key, int (&out)[2], int64_t lo, int64_t hi) {
     fail(key, "expected two whole numbers like [64, 4], got " + v->dump());
     return;
   }
-  const int64_t a = (*v)[0].get<int64_t>(), b = (*v)[1].get<int64_t>();
-  if (a < lo || a > hi || b < lo || b > hi) {
+  lo = std::max<int64_t>(lo, INT_MIN);
+  hi = std::min<int64_t>(hi, INT_MAX);
+  int64_t a = 0, b = 0;
+  if (!whole_in_range((*v)[0], lo, hi, &a) || !whole_in_range((*v)[1], lo, hi, &b)) {
     fail(key, v->dump() + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
     return;
   }
@@ -198,15 +221,29 @@ SessionResult failed(std::string_view source, const std::string& msg) {
   return r;
 }
 
+SessionResult failed_read(const JsonRead& r) {
+  SessionResult out;
+  out.error = r.error;
+  return out;
+}
+
+SessionResult session_from_json(const json& j, std::string_view source);
+
 }  // namespace
 
 SessionResult parse_session(std::string_view text, std::string_view source) {
-  json j;
-  try {
-    j = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    return failed(source, std::string("not valid JSON (") + e.what() + ")");
-  }
+  const JsonRead r = parse_json_text(text, source);
+  return r.value ? session_from_json(*r.value, source) : failed_read(r);
+}
+
+SessionResult load_session_file(const std::string& path) {
+  const JsonRead r = read_json_file(path);
+  return r.value ? session_from_json(*r.value, path) : failed_read(r);
+}
+
+namespace {
+
+SessionResult session_from_json(const json& j, std::string_view source) {
   if (!j.is_object()) return failed(source, "expected a JSON object {...} at the top");
   if (!j.contains("blockscope_session"))
     return failed(source, "blockscope_session: missing (is this a blockscope session file?)");
@@ -272,6 +309,8 @@ SessionResult parse_session(std::string_view text, std::string_view source) {
       sweep::validate(sweep::definition_from_json(sw));
     } catch (const InvalidRequest& e) {
       return failed(source, std::string("sweep: ") + e.what());
+    } catch (const json::exception& e) {
+      return failed(source, std::string("sweep: a field has the wrong type (") + e.what() + ")");
     }
     s.sweep = sw;
   }
@@ -280,16 +319,7 @@ SessionResult parse_session(std::string_view text, std::string_view source) {
   return r;
 }
 
-SessionResult load_session_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return failed(path, "no such file");
-  if (std::filesystem::is_directory(path, ec)) return failed(path, "is a folder, not a session file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return failed(path, "cannot be read");
-  std::ostringstream os;
-  os << in.rdbuf();
-  return parse_session(os.str(), path);
-}
+}  // namespace
 
 json to_json(const Session& s) {
   json j;
@@ -315,23 +345,10 @@ bool save_session(const Session& s, const std::string& path, std::string* error)
     if (error) *error = "cannot create " + p.parent_path().string() + ": " + ec.message();
     return false;
   }
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      if (error) *error = "cannot write " + path;
-      return false;
-    }
-    out << to_json(s).dump(2) << "\n";
-    if (!out) {
-      if (error) *error = "writing " + path + " failed (disk full?)";
-      return false;
-    }
-  }
-  fs::rename(tmp, p, ec);  // a crash mid-write never leaves half a session behind
-  if (ec) {
-    if (error) *error = "cannot write " + path + ": " + ec.message();
-    fs::remove(tmp, ec);
+  // Atomic: a crash or a full disk mid-write never leaves half a session behind.
+  std::string err;
+  if (!write_text_file(path, to_json(s).dump(2) + "\n", &err)) {
+    if (error) *error = err;
     return false;
   }
   return true;
@@ -365,13 +382,12 @@ std::vector<Preset> presets() {
     Preset p;
     p.name = std::string(f.name.substr(0, f.name.size() - 5));
     p.text = f.content;
-    try {
-      const json j = json::parse(f.content.begin(), f.content.end());
-      if (j.is_object() && j.contains("description") && j["description"].is_string())
-        p.description = j["description"].get<std::string>();
-    } catch (const json::exception&) {
+    const JsonRead r = parse_json_text(f.content, "preset " + p.name);
+    if (!r.value)
       p.description = "(not valid JSON)";
-    }
+    else if (r.value->is_object() && r.value->contains("description") &&
+             (*r.value)["description"].is_string())
+      p.description = (*r.value)["description"].get<std::string>();
     out.push_back(std::move(p));
   }
   std::sort(out.begin(), out.end(), [](const Preset& a, const Preset& b) { return a.name < b.name; });
