@@ -43,6 +43,22 @@ const json* StateReader::get(const char* key) {
 
 namespace {
 
+// A value as a message shows it: escaped as JSON in ASCII (no control characters reach the terminal) and cut
+// to 80 characters (a 20,000-character colormap name is not repeated in full).
+std::string shown(const json& v) {
+  std::string s = v.dump(-1, ' ', true, json::error_handler_t::replace);
+  if (s.size() > 80) s = s.substr(0, 77) + "...";
+  return s;
+}
+
+// A string as a message shows it between its own quotes: shown() without the JSON quotes.
+std::string shown_text(const std::string& text) {
+  const std::string d = json(text).dump(-1, ' ', true, json::error_handler_t::replace);
+  std::string s = d.substr(1, d.size() - 2);
+  if (s.size() > 80) s = s.substr(0, 77) + "...";
+  return s;
+}
+
 // A JSON whole number within lo..hi, compared as 64-bit (unsigned ones above INT64_MAX are out of any range):
 // never narrowed before the check, so 4294967297 is not read as 1.
 bool whole_in_range(const json& v, int64_t lo, int64_t hi, int64_t* out) {
@@ -65,12 +81,12 @@ void StateReader::integer(const char* key, int64_t& out, int64_t lo, int64_t hi)
   const json* v = get(key);
   if (!v) return;
   if (!v->is_number_integer()) {
-    fail(key, "expected a whole number, got " + v->dump());
+    fail(key, "expected a whole number, got " + shown(*v));
     return;
   }
   int64_t x = 0;
   if (!whole_in_range(*v, lo, hi, &x)) {
-    fail(key, v->dump() + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
+    fail(key, shown(*v) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
     return;
   }
   out = x;
@@ -87,7 +103,7 @@ void StateReader::number(const char* key, double& out, double lo, double hi) {
   const json* v = get(key);
   if (!v) return;
   if (!v->is_number()) {
-    fail(key, "expected a number, got " + v->dump());
+    fail(key, "expected a number, got " + shown(*v));
     return;
   }
   const double x = v->get<double>();
@@ -110,7 +126,7 @@ void StateReader::boolean(const char* key, bool& out) {
   const json* v = get(key);
   if (!v) return;
   if (!v->is_boolean()) {
-    fail(key, "expected true or false, got " + v->dump());
+    fail(key, "expected true or false, got " + shown(*v));
     return;
   }
   out = v->get<bool>();
@@ -120,7 +136,7 @@ void StateReader::text(const char* key, std::string& out) {
   const json* v = get(key);
   if (!v) return;
   if (!v->is_string()) {
-    fail(key, "expected a string, got " + v->dump());
+    fail(key, "expected a string, got " + shown(*v));
     return;
   }
   out = v->get<std::string>();
@@ -133,7 +149,7 @@ void StateReader::choice(const char* key, int& out, std::span<const std::string_
   for (std::string_view n : names)
     known += (known.empty() ? "" : ", ") + std::string(n);
   if (!v->is_string()) {
-    fail(key, "expected one of " + known + ", got " + v->dump());
+    fail(key, "expected one of " + known + ", got " + shown(*v));
     return;
   }
   const std::string s = v->get<std::string>();
@@ -142,21 +158,21 @@ void StateReader::choice(const char* key, int& out, std::span<const std::string_
       out = static_cast<int>(i);
       return;
     }
-  fail(key, "'" + s + "' is not one of " + known);
+  fail(key, "'" + shown_text(s) + "' is not one of " + known);
 }
 
 void StateReader::pair(const char* key, int (&out)[2], int64_t lo, int64_t hi) {
   const json* v = get(key);
   if (!v) return;
   if (!v->is_array() || v->size() != 2 || !(*v)[0].is_number_integer() || !(*v)[1].is_number_integer()) {
-    fail(key, "expected two whole numbers like [64, 4], got " + v->dump());
+    fail(key, "expected two whole numbers like [64, 4], got " + shown(*v));
     return;
   }
   lo = std::max<int64_t>(lo, INT_MIN);
   hi = std::min<int64_t>(hi, INT_MAX);
   int64_t a = 0, b = 0;
   if (!whole_in_range((*v)[0], lo, hi, &a) || !whole_in_range((*v)[1], lo, hi, &b)) {
-    fail(key, v->dump() + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
+    fail(key, shown(*v) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
     return;
   }
   out[0] = static_cast<int>(a);
@@ -183,7 +199,7 @@ void StateReader::only(std::initializer_list<std::string_view> known) {
       std::string list;
       for (std::string_view n : known)
         list += (list.empty() ? "" : ", ") + std::string(n);
-      m_error = m_where + "." + k + ": unknown setting (known: " + list + ")";
+      m_error = m_where + "." + shown_text(k) + ": unknown setting (known: " + list + ")";
       return;
     }
 }
@@ -249,7 +265,7 @@ SessionResult session_from_json(const json& j, std::string_view source) {
     return failed(source, "blockscope_session: missing (is this a blockscope session file?)");
   const json& ver = j["blockscope_session"];
   if (!ver.is_number_integer() || ver.get<int64_t>() != k_session_version)
-    return failed(source, "blockscope_session: version " + ver.dump() +
+    return failed(source, "blockscope_session: version " + shown(ver) +
                               " is not supported (this blockscope "
                               "reads version " +
                               std::to_string(k_session_version) + ")");
@@ -261,14 +277,15 @@ SessionResult session_from_json(const json& j, std::string_view source) {
   top.text("active_lab", s.active_lab);
   if (!top.ok()) return failed(source, *top.error());
   if (!is_lab(s.active_lab))
-    return failed(source, "active_lab: unknown lab '" + s.active_lab + "' (known: " + known_labs() + ")");
+    return failed(source,
+                  "active_lab: unknown lab '" + shown_text(s.active_lab) + "' (known: " + known_labs() + ")");
 
   if (j.contains("open_labs")) {
     const json& open = j["open_labs"];
     if (!open.is_array()) return failed(source, "open_labs: expected a list of lab names");
     for (const json& id : open) {
       if (!id.is_string() || !is_lab(id.get<std::string>()))
-        return failed(source, "open_labs: " + id.dump() + " is not a lab (known: " + known_labs() + ")");
+        return failed(source, "open_labs: " + shown(id) + " is not a lab (known: " + known_labs() + ")");
       if (std::find(s.open_labs.begin(), s.open_labs.end(), id.get<std::string>()) == s.open_labs.end())
         s.open_labs.push_back(id.get<std::string>());
     }
@@ -289,7 +306,8 @@ SessionResult session_from_json(const json& j, std::string_view source) {
     const json& labs = j["labs"];
     if (!labs.is_object()) return failed(source, "labs: expected an object {\"heat\": {...}, ...}");
     for (const auto& [id, state] : labs.items()) {
-      if (!is_lab(id)) return failed(source, "labs." + id + ": unknown lab (known: " + known_labs() + ")");
+      if (!is_lab(id))
+        return failed(source, "labs." + shown_text(id) + ": unknown lab (known: " + known_labs() + ")");
       if (auto err = check_lab_state(id, state)) return failed(source, *err);
       s.labs[id] = state;
       if (std::find(s.open_labs.begin(), s.open_labs.end(), id) == s.open_labs.end())

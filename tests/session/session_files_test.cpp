@@ -117,6 +117,25 @@ TEST(StateReaderRange, ASessionWithAWrappingSeedIsRefused) {
   EXPECT_NE(r.error.find("seed"), std::string::npos) << r.error;
 }
 
+// Values from the file are shown escaped and shortened in messages: no control characters reach the terminal,
+// a 20,000-character name is not printed in full.
+TEST(StateReaderRange, MessagesShowValuesEscapedAndShort) {
+  const SessionResult nul =
+      parse_session(R"({"blockscope_session": 1, "active_lab": "heat\u0000\u001b[2J"})", "s");
+  ASSERT_FALSE(nul.session);
+  EXPECT_NE(nul.error.find("unknown lab 'heat\\u0000\\u001b[2J'"), std::string::npos) << nul.error;
+  for (char c : nul.error)
+    EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20) << "a control character in: " << nul.error;
+  const SessionResult big =
+      parse_session(R"({"blockscope_session": 1, "active_lab": "heat", "labs": {"heat": )"
+                    R"({"colormap": ")" +
+                        std::string(20000, 'x') + "\"}}}",
+                    "s");
+  ASSERT_FALSE(big.session);
+  EXPECT_NE(big.error.find("labs.heat.colormap: 'xxx"), std::string::npos) << big.error;
+  EXPECT_LT(big.error.size(), 400u) << big.error;
+}
+
 // --- Reading: limits before parsing
 // --------------------------------------------------------------------------
 
