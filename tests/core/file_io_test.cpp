@@ -25,6 +25,7 @@
 #include "gpu/common/text.h"
 #include "ui/figure_export.h"
 #include "ui/gl/context.h"
+#include "ui/plot_export.h"
 
 namespace bs {
 namespace {
@@ -225,6 +226,26 @@ TEST(AtomicWrite, SvgExportToADeviceFails) {
   std::string err;
   EXPECT_FALSE(ui::export_svg(f, 640, 480, "/dev/full", &err));
   EXPECT_NE(err.find("not a regular file"), std::string::npos) << err;
+}
+
+// A plot export whose .json cannot be written (a pipe sits at its name; the old writer blocked in open()
+// forever) fails with the reason and lists what was saved before it, never "saved" alone.
+TEST(AtomicWrite, PlotExportReportsTheFailedFile) {
+  const fs::path d = test_dir("plot");
+  ASSERT_EQ(::mkfifo((d / "timing.json").c_str(), 0600), 0);
+  const int code = run_in_child(
+      [&] {
+        ui::PlotExportJob job;
+        job.png = job.svg = false;
+        job.name = "timing";
+        ui::queue_plot_export(job);
+        const std::string msg = ui::run_plot_exports(d.string(), "{}");
+        if (msg.rfind("saved", 0) == 0) return 1;
+        if (msg.find("cannot write " + (d / "timing.json").string()) == std::string::npos) return 2;
+        return msg.find("saved before this: timing.csv") != std::string::npos ? 0 : 3;
+      },
+      10);
+  EXPECT_EQ(code, 0) << (code == -1 ? "hung" : "wrong message");
 }
 
 // An export that is interrupted (here: the painter throws) leaves the previous figure.png untouched. The old
