@@ -290,6 +290,28 @@ TEST(RecordFiles, DeepRecordAndDevZeroAreRefused) {
   }
 }
 
+// The binary's --screenshot through the same writer: a link at the name is replaced (the old writer wrote
+// through it, into /dev/full, and reported "wrote"); a pipe at the name is refused (the old one blocked).
+TEST(SessionFiles, ScreenshotsNeverWriteThroughLinksOrIntoPipes) {
+  const fs::path d = out_dir("screenshot");
+  fs::create_symlink("/dev/full", d / "link.png");
+  test::RunResult r = test::run_blockscope("--headless --frames 2 --screenshot " + (d / "link.png").string(),
+                                           "timeout -s KILL 120");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(fs::is_symlink(d / "link.png"));
+  EXPECT_EQ(slurp(d / "link.png").substr(1, 3), "PNG") << r.output;
+  struct stat st {};
+  ASSERT_EQ(::stat("/dev/full", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+
+  ASSERT_EQ(::mkfifo((d / "pipe.png").c_str(), 0600), 0);
+  r = test::run_blockscope("--headless --frames 2 --screenshot " + (d / "pipe.png").string(),
+                           "timeout -s KILL 120");
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.exit_code, 137) << "hung writing into a pipe";
+  EXPECT_NE(r.output.find("not a regular file"), std::string::npos) << r.output;
+}
+
 // --- Saving ----------------------------------------------------------------------------------------------
 
 Session minimal_session() {
