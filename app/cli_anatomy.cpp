@@ -148,10 +148,8 @@ struct AnatomyMatmulOptions {
 };
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f) throw std::runtime_error("cannot write " + path.string());
+  std::string err;
+  if (!write_text_file(path.string(), text, &err)) throw std::runtime_error(err);  // atomic, every write checked
 }
 
 // The timeline PNG: the same chart function as the Anatomy window, drawn into an offscreen image.

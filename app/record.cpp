@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app/json_file.h"
 #include "app/sweep_targets.h"
 #include "gpu/common/device_info.h"
 #include "gpu/common/gpu_error.h"
@@ -263,16 +264,9 @@ DirLock::~DirLock() {
 }
 
 Loaded load_record(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InvalidRequest(path + ": cannot open the record: " + std::strerror(errno));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  json j;
-  try {
-    j = json::parse(ss.str());
-  } catch (const json::exception& e) {
-    throw InvalidRequest(path + ": not valid JSON (" + e.what() + ")");
-  }
+  JsonRead read = read_json_file(path);  // size and depth limits, a message naming the file
+  if (!read.value) throw InvalidRequest(read.error);
+  json j = std::move(*read.value);
   if (!j.is_object() || !j.contains("blockscope_record"))
     throw InvalidRequest(path + ": not a blockscope record (no \"blockscope_record\" key)");
   if (!j.contains("sweep")) throw InvalidRequest(path + ": the record holds no sweep definition (\"sweep\")");

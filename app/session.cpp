@@ -2,16 +2,18 @@
 #include "app/session.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "app/json_file.h"
 #include "app/labs.h"
 #include "app/sweep.h"
 #include "gpu/common/gpu_error.h"
+#include "gpu/common/text.h"
 #include "ui/colormap.h"
 #include "ui/embedded.h"
 #include "ui/presenter.h"
@@ -39,26 +41,61 @@ const json* StateReader::get(const char* key) {
   return &m_j.at(key);
 }
 
+namespace {
+
+// A value as a message shows it: escaped as JSON in ASCII (no control characters reach the terminal) and cut
+// to 80 characters (a 20,000-character colormap name is not repeated in full).
+std::string shown(const json& v) {
+  std::string s = v.dump(-1, ' ', true, json::error_handler_t::replace);
+  if (s.size() > 80) s = s.substr(0, 77) + "...";
+  return s;
+}
+
+// A string as a message shows it between its own quotes: shown() without the JSON quotes.
+std::string shown_text(const std::string& text) {
+  const std::string d = json(text).dump(-1, ' ', true, json::error_handler_t::replace);
+  std::string s = d.substr(1, d.size() - 2);
+  if (s.size() > 80) s = s.substr(0, 77) + "...";
+  return s;
+}
+
+// A JSON whole number within lo..hi, compared as 64-bit (unsigned ones above INT64_MAX are out of any range):
+// never narrowed before the check, so 4294967297 is not read as 1.
+bool whole_in_range(const json& v, int64_t lo, int64_t hi, int64_t* out) {
+  if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    if (u > static_cast<uint64_t>(INT64_MAX) || static_cast<int64_t>(u) < lo || static_cast<int64_t>(u) > hi)
+      return false;
+    *out = static_cast<int64_t>(u);
+    return true;
+  }
+  const int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi) return false;
+  *out = x;
+  return true;
+}
+
+}  // namespace
+
 void StateReader::integer(const char* key, int64_t& out, int64_t lo, int64_t hi) {
   const json* v = get(key);
   if (!v) return;
   if (!v->is_number_integer()) {
-    fail(key, "expected a whole number, got " + v->dump());
+    fail(key, "expected a whole number, got " + shown(*v));
     return;
   }
-  const int64_t x = v->is_number_unsigned() && v->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)
-                        ? INT64_MAX
-                        : v->get<int64_t>();
-  if (x < lo || x > hi) {
-    fail(key, std::to_string(x) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
+  int64_t x = 0;
+  if (!whole_in_range(*v, lo, hi, &x)) {
+    fail(key, shown(*v) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
     return;
   }
   out = x;
 }
 
 void StateReader::integer(const char* key, int& out, int64_t lo, int64_t hi) {
+  // The range never reaches beyond int, whatever the caller asks: the value is narrowed after the check.
   int64_t x = out;
-  integer(key, x, lo, hi);
+  integer(key, x, std::max<int64_t>(lo, INT_MIN), std::min<int64_t>(hi, INT_MAX));
   if (ok()) out = static_cast<int>(x);
 }
 
@@ -66,7 +103,7 @@ void StateReader::number(const char* key, double& out, double lo, double hi) {
   const json* v = get(key);
   if (!v) return;
   if (!v->is_number()) {
-    fail(key, "expected a number, got " + v->dump());
+    fail(key, "expected a number, got " + shown(*v));
     return;
   }
   const double x = v->get<double>();
@@ -89,7 +126,7 @@ void StateReader::boolean(const char* key, bool& out) {
   const json* v = get(key);
   if (!v) return;
   if (!v->is_boolean()) {
-    fail(key, "expected true or false, got " + v->dump());
+    fail(key, "expected true or false, got " + shown(*v));
     return;
   }
   out = v->get<bool>();
@@ -99,7 +136,7 @@ void StateReader::text(const char* key, std::string& out) {
   const json* v = get(key);
   if (!v) return;
   if (!v->is_string()) {
-    fail(key, "expected a string, got " + v->dump());
+    fail(key, "expected a string, got " + shown(*v));
     return;
   }
   out = v->get<std::string>();
@@ -112,7 +149,7 @@ void StateReader::choice(const char* key, int& out, std::span<const std::string_
   for (std::string_view n : names)
     known += (known.empty() ? "" : ", ") + std::string(n);
   if (!v->is_string()) {
-    fail(key, "expected one of " + known + ", got " + v->dump());
+    fail(key, "expected one of " + known + ", got " + shown(*v));
     return;
   }
   const std::string s = v->get<std::string>();
@@ -121,19 +158,21 @@ void StateReader::choice(const char* key, int& out, std::span<const std::string_
       out = static_cast<int>(i);
       return;
     }
-  fail(key, "'" + s + "' is not one of " + known);
+  fail(key, "'" + shown_text(s) + "' is not one of " + known);
 }
 
 void StateReader::pair(const char* key, int (&out)[2], int64_t lo, int64_t hi) {
   const json* v = get(key);
   if (!v) return;
   if (!v->is_array() || v->size() != 2 || !(*v)[0].is_number_integer() || !(*v)[1].is_number_integer()) {
-    fail(key, "expected two whole numbers like [64, 4], got " + v->dump());
+    fail(key, "expected two whole numbers like [64, 4], got " + shown(*v));
     return;
   }
-  const int64_t a = (*v)[0].get<int64_t>(), b = (*v)[1].get<int64_t>();
-  if (a < lo || a > hi || b < lo || b > hi) {
-    fail(key, v->dump() + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
+  lo = std::max<int64_t>(lo, INT_MIN);
+  hi = std::min<int64_t>(hi, INT_MAX);
+  int64_t a = 0, b = 0;
+  if (!whole_in_range((*v)[0], lo, hi, &a) || !whole_in_range((*v)[1], lo, hi, &b)) {
+    fail(key, shown(*v) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
     return;
   }
   out[0] = static_cast<int>(a);
@@ -160,7 +199,7 @@ void StateReader::only(std::initializer_list<std::string_view> known) {
       std::string list;
       for (std::string_view n : known)
         list += (list.empty() ? "" : ", ") + std::string(n);
-      m_error = m_where + "." + k + ": unknown setting (known: " + list + ")";
+      m_error = m_where + "." + shown_text(k) + ": unknown setting (known: " + list + ")";
       return;
     }
 }
@@ -198,21 +237,35 @@ SessionResult failed(std::string_view source, const std::string& msg) {
   return r;
 }
 
+SessionResult failed_read(const JsonRead& r) {
+  SessionResult out;
+  out.error = r.error;
+  return out;
+}
+
+SessionResult session_from_json(const json& j, std::string_view source);
+
 }  // namespace
 
 SessionResult parse_session(std::string_view text, std::string_view source) {
-  json j;
-  try {
-    j = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    return failed(source, std::string("not valid JSON (") + e.what() + ")");
-  }
+  const JsonRead r = parse_json_text(text, source);
+  return r.value ? session_from_json(*r.value, source) : failed_read(r);
+}
+
+SessionResult load_session_file(const std::string& path) {
+  const JsonRead r = read_json_file(path);
+  return r.value ? session_from_json(*r.value, path) : failed_read(r);
+}
+
+namespace {
+
+SessionResult session_from_json(const json& j, std::string_view source) {
   if (!j.is_object()) return failed(source, "expected a JSON object {...} at the top");
   if (!j.contains("blockscope_session"))
     return failed(source, "blockscope_session: missing (is this a blockscope session file?)");
   const json& ver = j["blockscope_session"];
   if (!ver.is_number_integer() || ver.get<int64_t>() != k_session_version)
-    return failed(source, "blockscope_session: version " + ver.dump() +
+    return failed(source, "blockscope_session: version " + shown(ver) +
                               " is not supported (this blockscope "
                               "reads version " +
                               std::to_string(k_session_version) + ")");
@@ -224,14 +277,15 @@ SessionResult parse_session(std::string_view text, std::string_view source) {
   top.text("active_lab", s.active_lab);
   if (!top.ok()) return failed(source, *top.error());
   if (!is_lab(s.active_lab))
-    return failed(source, "active_lab: unknown lab '" + s.active_lab + "' (known: " + known_labs() + ")");
+    return failed(source,
+                  "active_lab: unknown lab '" + shown_text(s.active_lab) + "' (known: " + known_labs() + ")");
 
   if (j.contains("open_labs")) {
     const json& open = j["open_labs"];
     if (!open.is_array()) return failed(source, "open_labs: expected a list of lab names");
     for (const json& id : open) {
       if (!id.is_string() || !is_lab(id.get<std::string>()))
-        return failed(source, "open_labs: " + id.dump() + " is not a lab (known: " + known_labs() + ")");
+        return failed(source, "open_labs: " + shown(id) + " is not a lab (known: " + known_labs() + ")");
       if (std::find(s.open_labs.begin(), s.open_labs.end(), id.get<std::string>()) == s.open_labs.end())
         s.open_labs.push_back(id.get<std::string>());
     }
@@ -252,7 +306,8 @@ SessionResult parse_session(std::string_view text, std::string_view source) {
     const json& labs = j["labs"];
     if (!labs.is_object()) return failed(source, "labs: expected an object {\"heat\": {...}, ...}");
     for (const auto& [id, state] : labs.items()) {
-      if (!is_lab(id)) return failed(source, "labs." + id + ": unknown lab (known: " + known_labs() + ")");
+      if (!is_lab(id))
+        return failed(source, "labs." + shown_text(id) + ": unknown lab (known: " + known_labs() + ")");
       if (auto err = check_lab_state(id, state)) return failed(source, *err);
       s.labs[id] = state;
       if (std::find(s.open_labs.begin(), s.open_labs.end(), id) == s.open_labs.end())
@@ -272,6 +327,8 @@ SessionResult parse_session(std::string_view text, std::string_view source) {
       sweep::validate(sweep::definition_from_json(sw));
     } catch (const InvalidRequest& e) {
       return failed(source, std::string("sweep: ") + e.what());
+    } catch (const json::exception& e) {
+      return failed(source, std::string("sweep: a field has the wrong type (") + e.what() + ")");
     }
     s.sweep = sw;
   }
@@ -280,16 +337,7 @@ SessionResult parse_session(std::string_view text, std::string_view source) {
   return r;
 }
 
-SessionResult load_session_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return failed(path, "no such file");
-  if (std::filesystem::is_directory(path, ec)) return failed(path, "is a folder, not a session file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return failed(path, "cannot be read");
-  std::ostringstream os;
-  os << in.rdbuf();
-  return parse_session(os.str(), path);
-}
+}  // namespace
 
 json to_json(const Session& s) {
   json j;
@@ -315,23 +363,10 @@ bool save_session(const Session& s, const std::string& path, std::string* error)
     if (error) *error = "cannot create " + p.parent_path().string() + ": " + ec.message();
     return false;
   }
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      if (error) *error = "cannot write " + path;
-      return false;
-    }
-    out << to_json(s).dump(2) << "\n";
-    if (!out) {
-      if (error) *error = "writing " + path + " failed (disk full?)";
-      return false;
-    }
-  }
-  fs::rename(tmp, p, ec);  // a crash mid-write never leaves half a session behind
-  if (ec) {
-    if (error) *error = "cannot write " + path + ": " + ec.message();
-    fs::remove(tmp, ec);
+  // Atomic: a crash or a full disk mid-write never leaves half a session behind.
+  std::string err;
+  if (!write_text_file(path, to_json(s).dump(2) + "\n", &err)) {
+    if (error) *error = err;
     return false;
   }
   return true;
@@ -365,13 +400,12 @@ std::vector<Preset> presets() {
     Preset p;
     p.name = std::string(f.name.substr(0, f.name.size() - 5));
     p.text = f.content;
-    try {
-      const json j = json::parse(f.content.begin(), f.content.end());
-      if (j.is_object() && j.contains("description") && j["description"].is_string())
-        p.description = j["description"].get<std::string>();
-    } catch (const json::exception&) {
+    const JsonRead r = parse_json_text(f.content, "preset " + p.name);
+    if (!r.value)
       p.description = "(not valid JSON)";
-    }
+    else if (r.value->is_object() && r.value->contains("description") &&
+             (*r.value)["description"].is_string())
+      p.description = (*r.value)["description"].get<std::string>();
     out.push_back(std::move(p));
   }
   std::sort(out.begin(), out.end(), [](const Preset& a, const Preset& b) { return a.name < b.name; });

@@ -6,13 +6,11 @@
 #include <glad/gl.h>
 #include <imgui_impl_opengl3.h>
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
+#include "gpu/common/text.h"
 #include "ui/figure_view.h"
 #include "ui/gl/context.h"
 #include "ui/gl/offscreen.h"
@@ -29,15 +27,6 @@ constexpr const char* k_font_bold = "/usr/share/fonts/truetype/dejavu/DejaVuSans
 bool fail(std::string* error, const std::string& msg) {
   if (error) *error = msg;
   return false;
-}
-
-// Opens the file for writing once, so a bad path is reported with the system's reason before any rendering.
-bool check_writable(const std::string& path, std::string* error) {
-  if (path.empty()) return fail(error, "no output path given");
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return fail(error, "cannot write " + path + ": " + std::strerror(errno));
-  std::fclose(f);
-  return true;
 }
 
 // Restores the caller's ImGui context however render_png leaves (error or exception).
@@ -73,14 +62,8 @@ bool export_svg(const fig::Figure& f, int width, int height, const std::string& 
   if (width < k_min_px || height < k_min_px || width > k_max_px || height > k_max_px)
     return fail(error, "SVG size " + std::to_string(width) + "x" + std::to_string(height) + " is outside " +
                            std::to_string(k_min_px) + ".." + std::to_string(k_max_px));
-  if (path.empty()) return fail(error, "no output path given");
-  const std::string svg = fig::to_svg(f, width, height);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return fail(error, "cannot write " + path + ": " + std::strerror(errno));
-  out.write(svg.data(), static_cast<std::streamsize>(svg.size()));
-  out.close();
-  if (!out) return fail(error, "cannot write " + path + ": write failed (disk full?)");
-  return true;
+  if (!check_write_target(path, error)) return false;
+  return write_file_atomic(path, fig::to_svg(f, width, height), error);
 }
 
 bool render_png(const DrawFn& draw, const PngOptions& opt, const std::string& path, std::string* error) {
@@ -102,7 +85,9 @@ bool render_png(const DrawFn& draw, const PngOptions& opt, const std::string& pa
   if (max_tex > 0 && (opt.width > max_tex || opt.height > max_tex))
     return fail(error, "PNG size " + std::to_string(opt.width) + "x" + std::to_string(opt.height) +
                            " exceeds this GL's largest texture (" + std::to_string(max_tex) + ")");
-  if (!check_writable(path, error)) return false;
+  // A bad path is reported with the system's reason before any rendering, and nothing is created or truncated
+  // yet: the file appears (atomically) only once the image is complete.
+  if (!check_write_target(path, error)) return false;
 
   const float s = opt.scale;
   std::vector<unsigned char> rgba;
@@ -171,7 +156,6 @@ bool render_png(const DrawFn& draw, const PngOptions& opt, const std::string& pa
       if (prev_scissor) glEnable(GL_SCISSOR_TEST);
       const GLenum err = glGetError();
       if (err != GL_NO_ERROR) {
-        std::remove(path.c_str());
         char buf[64];
         std::snprintf(buf, sizeof buf, "OpenGL error 0x%04x while rendering the PNG", err);
         return fail(error, buf);
@@ -182,10 +166,7 @@ bool render_png(const DrawFn& draw, const PngOptions& opt, const std::string& pa
   for (size_t i = 3; i < rgba.size(); i += 4)
     rgba[i] = 255;
   std::string werr;
-  if (!gl::write_png(path, opt.width, opt.height, rgba, &werr)) {
-    std::remove(path.c_str());
-    return fail(error, werr);
-  }
+  if (!gl::write_png(path, opt.width, opt.height, rgba, &werr)) return fail(error, werr);
   return true;
 }
 

@@ -127,6 +127,18 @@ std::string run_plot_exports(const std::string& dir, const std::string& record_j
   fs::create_directories(dir, ec);
   if (ec) return "cannot create " + dir + ": " + ec.message();
   std::vector<std::string> written;
+  // Every file is written atomically (write_file_atomic): a failure leaves no half file. The message names
+  // the failure, and what was saved before it, never "saved" alone.
+  const auto failed = [&](const std::string& err) {
+    std::string msg = err;
+    if (!written.empty()) {
+      msg += " (saved before this:";
+      for (const std::string& w : written)
+        msg += " " + w;
+      msg += ")";
+    }
+    return msg;
+  };
   for (const PlotExportJob& job : jobs) {
     std::string stem;
     for (char c : job.name)
@@ -139,20 +151,20 @@ std::string run_plot_exports(const std::string& dir, const std::string& record_j
       o.scale = job.png_scale;
       o.width = job.width;
       o.height = job.height;
-      if (!export_png(job.figure, o, base.string() + ".png", &err)) return err;
+      if (!export_png(job.figure, o, base.string() + ".png", &err)) return failed(err);
       done(base.string() + ".png");
     }
     if (job.svg) {
-      if (!export_svg(job.figure, job.width, job.height, base.string() + ".svg", &err)) return err;
+      if (!export_svg(job.figure, job.width, job.height, base.string() + ".svg", &err)) return failed(err);
       done(base.string() + ".svg");
     }
     if (job.data) {
-      if (!write_text_file(base.string() + ".csv", figure_csv(job.figure), &err)) return err;
-      if (!write_text_file(base.string() + ".json", figure_json(job.figure), &err)) return err;
+      if (!write_text_file(base.string() + ".csv", figure_csv(job.figure), &err)) return failed(err);
       done(base.string() + ".csv");
+      if (!write_text_file(base.string() + ".json", figure_json(job.figure), &err)) return failed(err);
       done(base.string() + ".json");
     }
-    if (!write_text_file(base.string() + ".record.json", record_json, &err)) return err;
+    if (!write_text_file(base.string() + ".record.json", record_json, &err)) return failed(err);
     done(base.string() + ".record.json");
   }
   std::string msg = "saved";

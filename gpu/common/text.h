@@ -1,14 +1,42 @@
 // text.h: small text helpers shared by the exporters (sweeps, records, saved plots) and every table or
-// read-out: write a whole file with an error a user can act on, quote a CSV field, format a fixed number.
+// read-out: write a whole file safely and read one within limits (errors a user can act on), quote a CSV
+// field, format a fixed number.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace bs {
 
-// Writes `text` to `path` (replacing it). False with `error` = "cannot write PATH: reason" on failure.
+// --- Files: every file blockscope writes goes through write_file_atomic, every file a user names to be read
+// through read_file_limited. --------------------------------------------------------------------------------
+
+// Writes `data` to `path` so that nothing is ever lost or half-written: into "<path>.tmp-<pid>-<n>" in the
+// same folder, every write, fsync and close checked, then renamed over `path`. A full disk, a failed write or
+// an interrupted export leaves the old file as it was (and no temporary file). An existing symbolic link at
+// `path` is replaced by the file, never written through; a target that exists and is not a regular file or a
+// link (a device such as /dev/full, a folder, a pipe) is refused. False with `error` = "cannot write PATH:
+// reason".
+bool write_file_atomic(const std::string& path, std::string_view data, std::string* error);
+// The checks write_file_atomic makes before writing, without creating anything: a path is given, the target
+// is not a folder or a special file, its folder exists and is writable. Exporters call it before long
+// rendering.
+bool check_write_target(const std::string& path, std::string* error);
+// write_file_atomic for text.
 bool write_text_file(const std::string& path, const std::string& text, std::string* error);
+
+// Input files (sessions, records) are small; anything bigger is refused before it is read.
+constexpr std::size_t k_max_input_file_bytes = std::size_t{16} << 20;
+// Reads the whole of `path` into `out`, reading at most max_bytes + 1 bytes: refuses a file larger than
+// `max_bytes`, and anything that is not a regular file (a folder, /dev/zero, a pipe: such reads never end or
+// block) without reading from it. False with `error` = "PATH: reason".
+bool read_file_limited(const std::string& path, std::size_t max_bytes, std::string* out, std::string* error);
+
+// The deepest nesting of [ and { in JSON text, counted outside strings, stopping as soon as it exceeds
+// `stop_above` (so a file of a million '[' costs one pass and no recursion). Recursive JSON parsers use one
+// stack frame per level: check this before parsing untrusted text.
+int json_nesting_depth(std::string_view text, int stop_above);
 
 // A CSV field (RFC 4180): as is, or in quotes with quotes doubled when it holds a comma, quote or line break.
 std::string csv_field(const std::string& s);

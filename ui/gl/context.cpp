@@ -12,6 +12,8 @@
 #include <cstring>
 #include <vector>
 
+#include "gpu/common/text.h"
+
 namespace bs::gl {
 
 bool ContextInfo::software() const {
@@ -287,11 +289,22 @@ std::vector<unsigned char> read_pixels(int width, int height) {
 
 bool write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba,
                std::string* error) {
-  if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4)) {
-    if (error) *error = "cannot write PNG '" + path + "'";
+  if (width <= 0 || height <= 0 ||
+      rgba.size() < static_cast<size_t>(width) * static_cast<size_t>(height) * 4) {
+    if (error) *error = "cannot write PNG " + path + ": the image is empty or smaller than its size";
     return false;
   }
-  return true;
+  // Encoded in memory first, then written in one atomic step: a failed or short write (a full disk) leaves no
+  // truncated PNG and never replaces a good one.
+  std::string png;
+  auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4) || png.empty()) {
+    if (error) *error = "cannot write PNG " + path + ": encoding the image failed";
+    return false;
+  }
+  return write_file_atomic(path, png, error);
 }
 
 }  // namespace bs::gl
