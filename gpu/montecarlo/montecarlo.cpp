@@ -94,6 +94,20 @@ std::optional<ParamError> check(const Params& p) {
     return ParamError{"sigma", "sigma = " + num(p.sigma) + ": the volatility cannot be negative"};
   if (p.maturity <= 0)
     return ParamError{"maturity", "T = " + num(p.maturity) + ": the maturity must be positive (in years)"};
+  const auto price_range = [](const char* name, const char* symbol, double v) -> std::optional<ParamError> {
+    if (v < k_min_price || v > k_max_price)
+      return ParamError{name, std::string(symbol) + " = " + num(v) + " is outside " + num(k_min_price) + " .. " +
+                                  num(k_max_price) + ", the prices this lab simulates (float32 paths)"};
+    return std::nullopt;
+  };
+  if (auto e = price_range("s0", "S0", p.s0)) return e;
+  if (auto e = price_range("strike", "K", p.strike)) return e;
+  if (std::abs(p.rate) > k_max_abs_rate)
+    return ParamError{"rate", "r = " + num(p.rate) + " is outside -" + num(k_max_abs_rate) + " .. " +
+                                  num(k_max_abs_rate) + " (at most 100% a year either way)"};
+  if (p.maturity > k_max_maturity)
+    return ParamError{"maturity",
+                      "T = " + num(p.maturity) + " is more than " + num(k_max_maturity) + " years, the longest maturity this lab prices"};
   if (p.sigma * std::sqrt(p.maturity) > k_max_sigma_sqrt_t)
     return ParamError{"sigma", "sigma * sqrt(T) = " + num(p.sigma * std::sqrt(p.maturity)) +
                                    " is more than " + num(k_max_sigma_sqrt_t) +
@@ -138,7 +152,7 @@ double normal_quantile(double p) {
   static constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
                                  3.754408661907416e+00};
   constexpr double p_low = 0.02425;
-  double x;
+  double x = 0.0;  // set by one of the two branches; initialized for the optimizer (-Wmaybe-uninitialized)
   if (p < p_low || p > 1.0 - p_low) {
     const double q = std::sqrt(-2.0 * std::log(p < p_low ? p : 1.0 - p));
     x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
