@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <new>
 #include <system_error>
@@ -32,7 +33,7 @@ int fail(const std::string& msg, int code = 2) {
 }
 
 // The value as the user typed it, for messages: control characters escaped, long values cut.
-std::string quoted(const std::string& v) {
+std::string echo_value(const std::string& v) {
   return "'" + printable(v) + "'";
 }
 
@@ -44,20 +45,20 @@ std::string check_integer(const std::string& v, bool is_unsigned) {
   const bool negative = v[0] == '-';
   const std::string digits = negative ? v.substr(1) : v;
   if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
-    return quoted(v) + " is not a whole number (decimal digits" + (is_unsigned ? "" : ", optionally after -") + ")";
-  if (digits.size() > 1 && digits[0] == '0') return quoted(v) + ": write the number without leading zeros";
+    return echo_value(v) + " is not a whole number (decimal digits" + (is_unsigned ? "" : ", optionally after -") + ")";
+  if (digits.size() > 1 && digits[0] == '0') return echo_value(v) + ": write the number without leading zeros";
   if (is_unsigned) {
-    if (negative) return quoted(v) + " is negative; give 0 .. 18446744073709551615";
+    if (negative) return echo_value(v) + " is negative; give 0 .. 18446744073709551615";
     uint64_t u = 0;
     const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), u);
     if (ec != std::errc() || ptr != v.data() + v.size())
-      return quoted(v) + " is out of range 0 .. 18446744073709551615";
+      return echo_value(v) + " is out of range 0 .. 18446744073709551615";
     return {};
   }
   int64_t i = 0;
   const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), i);
   if (ec != std::errc() || ptr != v.data() + v.size())
-    return quoted(v) + " is out of range -9223372036854775808 .. 9223372036854775807";
+    return echo_value(v) + " is out of range -9223372036854775808 .. 9223372036854775807";
   return {};
 }
 
@@ -65,9 +66,9 @@ std::string check_real(const std::string& v) {
   if (v.empty()) return "an empty value is not a number";
   double d = 0;
   const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
-  if (ec == std::errc::result_out_of_range) return quoted(v) + " is out of the range of a double";
-  if (ec != std::errc() || ptr != v.data() + v.size()) return quoted(v) + " is not a number";
-  if (!std::isfinite(d)) return quoted(v) + " is not a finite number";
+  if (ec == std::errc::result_out_of_range) return echo_value(v) + " is out of the range of a double";
+  if (ec != std::errc() || ptr != v.data() + v.size()) return echo_value(v) + " is not a number";
+  if (!std::isfinite(d)) return echo_value(v) + " is not a finite number";
   return {};
 }
 
@@ -76,22 +77,29 @@ std::string check_real(const std::string& v) {
 // subcommands registered elsewhere that keep their own rules.
 void make_strict(CLI::App& app, const std::vector<std::string>& skip) {
   for (CLI::Option* opt : app.get_options([](CLI::Option* o) { return o->get_type_size_max() > 0; })) {
+    // CLI11 leaves the name out of the messages of hidden options (group ""): those name themselves.
+    const std::string prefix =
+        opt->get_group().empty() && !opt->get_lnames().empty() ? "--" + opt->get_lnames().front() + ": " : "";
     const std::string type = opt->get_type_name();
     const auto starts = [&type](const char* t) {
-      const std::string prefix(t);
-      return type.compare(0, prefix.size(), prefix) == 0 &&
-             (type.size() == prefix.size() || type[prefix.size()] == ':');
+      const std::string head(t);
+      return type.compare(0, head.size(), head) == 0 && (type.size() == head.size() || type[head.size()] == ':');
     };
+    std::function<std::string(const std::string&)> check;
     if (starts("UINT"))
-      opt->check(CLI::Validator([](std::string& v) { return check_integer(v, true); }, "", "strict unsigned"));
+      check = [](const std::string& v) { return check_integer(v, true); };
     else if (starts("INT"))
-      opt->check(CLI::Validator([](std::string& v) { return check_integer(v, false); }, "", "strict integer"));
+      check = [](const std::string& v) { return check_integer(v, false); };
     else if (starts("FLOAT"))
-      opt->check(CLI::Validator([](std::string& v) { return check_real(v); }, "", "strict real"));
+      check = check_real;
     else
-      opt->check(CLI::Validator(
-          [](std::string& v) { return v.empty() ? std::string("an empty value is not allowed") : std::string(); },
-          "", "non-empty"));
+      check = [](const std::string& v) { return v.empty() ? std::string("an empty value is not allowed") : std::string(); };
+    opt->check(CLI::Validator(
+        [check, prefix](std::string& v) {
+          const std::string err = check(v);
+          return err.empty() ? err : prefix + err;
+        },
+        "", "strict"));
   }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
     if (std::find(skip.begin(), skip.end(), sub->get_name()) == skip.end()) make_strict(*sub, skip);
@@ -120,20 +128,21 @@ std::string extras_message(const CLI::App& app, const std::string& path) {
     const std::string m = extras_message(*sub, path.empty() ? sub->get_name() : path + " " + sub->get_name());
     if (!m.empty()) return m;
   }
-  const std::vector<std::string> extra = app.remaining();
+  std::vector<std::string> extra = app.remaining();
+  if (extra.size() > 1 && extra.front() == "--") extra.erase(extra.begin());  // "--" only ends the options
   if (extra.empty()) return {};
   const std::string& first = extra.front();
   const std::string where = path.empty() ? "" : path + ": ";
   const std::string help = "blockscope " + (path.empty() ? "" : path + " ") + "--help";
   if (!first.empty() && first[0] == '-') {
     const std::string name = first.substr(0, first.find('='));
-    return where + "unknown option " + quoted(name) + " (" + help + " lists the options)";
+    return where + "unknown option " + echo_value(name) + " (" + help + " lists the options)";
   }
   if (path == "bench")
-    return "bench: unknown benchmark " + quoted(first) + " (known: " + subcommand_names(app) + ")";
+    return "bench: unknown benchmark " + echo_value(first) + " (known: " + subcommand_names(app) + ")";
   if (!app.get_subcommands([](const CLI::App*) { return true; }).empty())
-    return where + "unknown command " + quoted(first) + " (known: " + subcommand_names(app) + ")";
-  return where + "unexpected argument " + quoted(first) + " (" + help + " lists the options)";
+    return where + "unknown command " + echo_value(first) + " (known: " + subcommand_names(app) + ")";
+  return where + "unexpected argument " + echo_value(first) + " (" + help + " lists the options)";
 }
 
 // --screenshot writes PNG bytes, so only a .png name is honest; the folder must exist before frames run.
@@ -143,13 +152,13 @@ std::optional<std::string> check_screenshot_path(const std::string& file) {
   std::string ext = p.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   if (ext != ".png")
-    return "--screenshot: " + quoted(file) + (ext.empty() ? " has no extension" : " ends in " + quoted(ext)) +
+    return "--screenshot: " + echo_value(file) + (ext.empty() ? " has no extension" : " ends in " + echo_value(ext)) +
            "; blockscope writes PNG images only: name the file *.png";
   std::error_code ec;
   const fs::path dir = p.parent_path();
   if (!dir.empty() && !fs::is_directory(dir, ec))
-    return "--screenshot: the folder " + quoted(dir.string()) + " does not exist";
-  if (fs::is_directory(p, ec)) return "--screenshot: " + quoted(file) + " is a folder";
+    return "--screenshot: the folder " + echo_value(dir.string()) + " does not exist";
+  if (fs::is_directory(p, ec)) return "--screenshot: " + echo_value(file) + " is a folder";
   return std::nullopt;
 }
 
@@ -191,7 +200,12 @@ int run_cli(int argc, char** argv) {
   cli.add_flag("--presenter", opt.presenter, "Presenter mode: larger UI and big read-outs (key P)");
   cli.add_flag("--show-shortcuts", opt.show_shortcuts, "Testing: open the F1 shortcut list")->group("");
   cli.add_option("--debug-capture", opt.debug_capture, "Testing: F12 (window) or Shift+F12 (view) capture")
-      ->check(CLI::IsMember({"window", "view"}))
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return v == "window" || v == "view" ? std::string()
+                                                : "--debug-capture: " + echo_value(v) + " is not window or view";
+          },
+          "", "capture"))
       ->group("");
   cli.add_option("--width", opt.width, "Window or image width")->check(CLI::Range(64, 16384));
   cli.add_option("--height", opt.height, "Window or image height")->check(CLI::Range(64, 16384));
@@ -219,7 +233,9 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return cli.exit(e);  // --help, --version: printed on stdout, exit 0
     const std::string extras = extras_message(cli, "");
-    return fail(extras.empty() ? std::string(e.what()) : extras);
+    std::string what = e.what();
+    if (what.rfind(": ", 0) == 0) what.erase(0, 2);  // a hidden option's error: CLI11 leaves its name empty
+    return fail(extras.empty() ? what : extras);
   } catch (const std::bad_alloc&) {
     return fail(cli::out_of_memory_message(bench_ctx.command), 1);
   }
@@ -231,13 +247,13 @@ int run_cli(int argc, char** argv) {
     if (cli.got_subcommand(name)) return bench_ctx.exit_code;
 
   const auto request = parse_path_request(render_path);
-  if (!request) return fail("--render-path: " + quoted(render_path) + " is not one of auto, interop, host, cpu");
+  if (!request) return fail("--render-path: " + echo_value(render_path) + " is not one of auto, interop, host, cpu");
   opt.render_path = *request;
   if (!is_lab(scene)) {
     std::string known;
     for (const LabEntry& e : lab_entries())
       known += (known.empty() ? "" : ", ") + std::string(e.id);
-    return fail("--scene: unknown scene " + quoted(scene) + " (known: " + known + ")");
+    return fail("--scene: unknown scene " + echo_value(scene) + " (known: " + known + ")");
   }
   opt.scene = scene;
   const ParsedDim2 sz = parse_size2(size, "--size");

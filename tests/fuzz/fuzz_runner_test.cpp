@@ -47,6 +47,11 @@ struct Case {
   std::vector<std::string> args;
 };
 
+// Printed as the corpus line, not as bytes, when a case fails.
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << "'" << c.text << "'";
+}
+
 std::string binary() {
   const char* env = std::getenv("BLOCKSCOPE_BIN");
   return env && *env ? env : BS_BINARY;
