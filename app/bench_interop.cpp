@@ -32,8 +32,7 @@ int run(const InteropBenchArgs& a) {
   p.ny = sz.value->y;
   if (auto err = heat::validate(p)) return print_error("--size: " + *err, 2);
   const DeviceInfo dev = query_device();
-  if (!dev.available)
-    return print_error("bench interop: no CUDA device: " + dev.reason, 1);
+  if (!dev.available) return print_error("bench interop: no CUDA device: " + dev.reason, 1);
   std::string err;
   auto ctx = gl::create_headless(64, 64, &err);
   if (!ctx) return print_error("bench interop: " + err, 1);

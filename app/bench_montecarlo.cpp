@@ -75,8 +75,9 @@ int run_bench(const McOptions& o) {
     return print_error("--waves: " + std::to_string(o.waves) + " is outside 1..64", 2);
   }
   if (o.bins < 0 || o.bins > mc::k_max_histogram_bins) {
-    return print_error("--bins: " + std::to_string(o.bins) + " is outside 0.." +
-                           std::to_string(mc::k_max_histogram_bins), 2);
+    return print_error(
+        "--bins: " + std::to_string(o.bins) + " is outside 0.." + std::to_string(mc::k_max_histogram_bins),
+        2);
   }
   if (o.reps < 1 || o.reps > 1000) {
     return print_error("--reps: " + std::to_string(o.reps) + " is outside 1..1000", 2);

@@ -238,8 +238,7 @@ int run(const VectorBenchArgs& a) {
   const vec::ParsedCount n = vec::parse_count(a.n, "--n");
   if (!n.value) return print_error(n.error, 2);
   const std::optional<vec::Op> op = vec::parse_op(a.op);
-  if (!op)
-    return print_error("--op: '" + printable(a.op) + "' is not an op (add or formula)", 2);
+  if (!op) return print_error("--op: '" + printable(a.op) + "' is not an op (add or formula)", 2);
   vec::Params p;
   p.n = *n.value;
   p.op = *op;
@@ -247,8 +246,7 @@ int run(const VectorBenchArgs& a) {
   p.streams = a.streams;
   p.chunks = a.chunks;
   p.block = a.block;
-  if (auto err = vec::validate(p))
-    return print_error("bench vector: " + *err, 2);
+  if (auto err = vec::validate(p)) return print_error("bench vector: " + *err, 2);
   if (a.reps < 1 || a.reps > 1000)
     return print_error("--reps " + std::to_string(a.reps) + ": choose 1 to 1000 repetitions", 2);
   int64_t sweep_max = 0;
@@ -257,8 +255,7 @@ int run(const VectorBenchArgs& a) {
     if (!sm.value) return print_error(sm.error, 2);
     vec::Params q;
     q.n = *sm.value;
-    if (auto err = vec::validate(q))
-      return print_error("--sweep-max: " + *err, 2);
+    if (auto err = vec::validate(q)) return print_error("--sweep-max: " + *err, 2);
     sweep_max = *sm.value;
   }
   const DeviceInfo dev = a.device == BenchDevice::Cpu ? DeviceInfo{} : query_device();

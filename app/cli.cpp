@@ -44,9 +44,12 @@ std::string check_integer(const std::string& v, bool is_unsigned) {
   if (v.empty()) return "an empty value is not a number";
   const bool negative = v[0] == '-';
   const std::string digits = negative ? v.substr(1) : v;
-  if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
-    return echo_value(v) + " is not a whole number (decimal digits" + (is_unsigned ? "" : ", optionally after -") + ")";
-  if (digits.size() > 1 && digits[0] == '0') return echo_value(v) + ": write the number without leading zeros";
+  if (digits.empty() ||
+      !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return echo_value(v) + " is not a whole number (decimal digits" +
+           (is_unsigned ? "" : ", optionally after -") + ")";
+  if (digits.size() > 1 && digits[0] == '0')
+    return echo_value(v) + ": write the number without leading zeros";
   if (is_unsigned) {
     if (negative) return echo_value(v) + " is negative; give 0 .. 18446744073709551615";
     uint64_t u = 0;
@@ -83,7 +86,8 @@ void make_strict(CLI::App& app, const std::vector<std::string>& skip) {
     const std::string type = opt->get_type_name();
     const auto starts = [&type](const char* t) {
       const std::string head(t);
-      return type.compare(0, head.size(), head) == 0 && (type.size() == head.size() || type[head.size()] == ':');
+      return type.compare(0, head.size(), head) == 0 &&
+             (type.size() == head.size() || type[head.size()] == ':');
     };
     std::function<std::string(const std::string&)> check;
     if (starts("UINT"))
@@ -93,7 +97,9 @@ void make_strict(CLI::App& app, const std::vector<std::string>& skip) {
     else if (starts("FLOAT"))
       check = check_real;
     else
-      check = [](const std::string& v) { return v.empty() ? std::string("an empty value is not allowed") : std::string(); };
+      check = [](const std::string& v) {
+        return v.empty() ? std::string("an empty value is not allowed") : std::string();
+      };
     opt->check(CLI::Validator(
         [check, prefix](std::string& v) {
           const std::string err = check(v);
@@ -152,7 +158,8 @@ std::optional<std::string> check_screenshot_path(const std::string& file) {
   std::string ext = p.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   if (ext != ".png")
-    return "--screenshot: " + echo_value(file) + (ext.empty() ? " has no extension" : " ends in " + echo_value(ext)) +
+    return "--screenshot: " + echo_value(file) +
+           (ext.empty() ? " has no extension" : " ends in " + echo_value(ext)) +
            "; blockscope writes PNG images only: name the file *.png";
   std::error_code ec;
   const fs::path dir = p.parent_path();
@@ -166,7 +173,8 @@ std::optional<std::string> check_screenshot_path(const std::string& file) {
 
 int run_cli(int argc, char** argv) {
   CLI::App cli{"blockscope: see how CUDA kernels run, live, and time them honestly against the CPU"};
-  cli.set_version_flag("--version", version_text(), "Print the version and the CUDA runtime it was built with");
+  cli.set_version_flag("--version", version_text(),
+                       "Print the version and the CUDA runtime it was built with");
   AppOptions opt;
   std::string render_path = "auto", size = "1024", block = "64x4", grid, scene = "heat";
   cli.add_flag("--headless", opt.headless, "Render offscreen through EGL (no window, no X server)");
@@ -202,8 +210,9 @@ int run_cli(int argc, char** argv) {
   cli.add_option("--debug-capture", opt.debug_capture, "Testing: F12 (window) or Shift+F12 (view) capture")
       ->check(CLI::Validator(
           [](std::string& v) {
-            return v == "window" || v == "view" ? std::string()
-                                                : "--debug-capture: " + echo_value(v) + " is not window or view";
+            return v == "window" || v == "view"
+                       ? std::string()
+                       : "--debug-capture: " + echo_value(v) + " is not window or view";
           },
           "", "capture"))
       ->group("");
@@ -247,7 +256,8 @@ int run_cli(int argc, char** argv) {
     if (cli.got_subcommand(name)) return bench_ctx.exit_code;
 
   const auto request = parse_path_request(render_path);
-  if (!request) return fail("--render-path: " + echo_value(render_path) + " is not one of auto, interop, host, cpu");
+  if (!request)
+    return fail("--render-path: " + echo_value(render_path) + " is not one of auto, interop, host, cpu");
   opt.render_path = *request;
   if (!is_lab(scene)) {
     std::string known;

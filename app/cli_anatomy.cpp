@@ -101,11 +101,12 @@ void run_device_occupancy(const OccupancyOptions& o, int64_t dynamic_smem, bool 
 void run_occupancy(const OccupancyOptions& o, bool regs_given, bool static_given, bool kernel_given,
                    BenchContext& ctx) {
   const auto dyn = anatomy::parse_bytes(o.smem);
-  if (!dyn) return fail(ctx, "--smem: '" + printable(o.smem) + "' is not a byte count (e.g. 0, 4096, 48K)", 2);
+  if (!dyn)
+    return fail(ctx, "--smem: '" + printable(o.smem) + "' is not a byte count (e.g. 0, 4096, 48K)", 2);
   const auto stat = anatomy::parse_bytes(o.static_smem);
   if (!stat)
-    return fail(ctx, "--static-smem: '" + printable(o.static_smem) + "' is not a byte count (e.g. 0, 4096, 48K)",
-                2);
+    return fail(
+        ctx, "--static-smem: '" + printable(o.static_smem) + "' is not a byte count (e.g. 0, 4096, 48K)", 2);
   if (o.arch == "device") {
     guarded(ctx, [&] { run_device_occupancy(o, *dyn, regs_given || static_given); });
     if (ctx.exit_code == 1)
@@ -115,8 +116,8 @@ void run_occupancy(const OccupancyOptions& o, bool regs_given, bool static_given
   }
   const auto arch = anatomy::find_arch(o.arch);
   if (!arch)
-    return fail(ctx, "--arch: '" + printable(o.arch) + "' is not one of " + anatomy::arch_names() + ", device",
-                2);
+    return fail(ctx,
+                "--arch: '" + printable(o.arch) + "' is not one of " + anatomy::arch_names() + ", device", 2);
   if (kernel_given)
     return fail(ctx, "--kernel: needs --arch device; the table model takes --regs and --smem instead", 2);
   anatomy::KernelUsage u;
@@ -210,9 +211,10 @@ void run_anatomy_matmul(const AnatomyMatmulOptions& o, BenchContext& ctx) {
     std::string names;
     for (const auto& v : anatomy::instrumented_matmul_variants())
       names += (names.empty() ? "" : ", ") + v;
-    return fail(ctx,
-                "--variant: '" + printable(o.variant) + "' has no instrumented copy (instrumented: " + names + ")",
-                2);
+    return fail(
+        ctx,
+        "--variant: '" + printable(o.variant) + "' has no instrumented copy (instrumented: " + names + ")",
+        2);
   }
   if (o.out.empty()) return fail(ctx, "--out: give a directory for blocks.csv and timeline.svg/png", 2);
   guarded(ctx, [&] {

@@ -65,7 +65,8 @@ std::string no_device_reason(const NoDeviceFacts& f) {
            " runtime blockscope was built with: update the driver to use the GPU (running on the CPU)";
   if (f.driver_version == 0)
     return std::string("the NVIDIA driver library loads but reports no driver version") +
-           (f.driver_proc_present ? "" : " (no /proc/driver/nvidia/version: the kernel module is not loaded)") +
+           (f.driver_proc_present ? ""
+                                  : " (no /proc/driver/nvidia/version: the kernel module is not loaded)") +
            ": running on the CPU";
   return raw + "; driver CUDA " + version_string(f.driver_version) + ", runtime CUDA " +
          version_string(f.runtime_version);

@@ -10,8 +10,8 @@ namespace bs {
 
 struct DeviceInfo {
   bool available = false;
-  // Why no device is usable, e.g. "no NVIDIA driver found (libcuda.so.1 cannot be loaded): running on the CPU"
-  // or "the NVIDIA driver supports CUDA 12.4, older than the CUDA 13.0 runtime ...: update the driver".
+  // Why no device is usable, e.g. "no NVIDIA driver found (libcuda.so.1 cannot be loaded): running on the
+  // CPU" or "the NVIDIA driver supports CUDA 12.4, older than the CUDA 13.0 runtime ...: update the driver".
   std::string reason;
   int index = -1;
   std::string name;
@@ -60,9 +60,9 @@ int built_cuda_runtime_version();
 // answers cudaErrorInsufficientDriver ("CUDA driver version is insufficient for CUDA runtime version") both
 // when no driver is installed and when the installed one is too old; only the second is fixed by updating.
 struct NoDeviceFacts {
-  int error = 0;           // the cudaError_t of cudaGetDeviceCount (or of creating the context)
-  std::string error_name;  // cudaGetErrorName
-  std::string error_text;  // cudaGetErrorString
+  int error = 0;                      // the cudaError_t of cudaGetDeviceCount (or of creating the context)
+  std::string error_name;             // cudaGetErrorName
+  std::string error_text;             // cudaGetErrorString
   bool driver_library_loads = false;  // dlopen("libcuda.so.1") succeeds
   bool driver_proc_present = false;   // /proc/driver/nvidia/version exists (the kernel module is loaded)
   int driver_version = 0;             // cudaDriverGetVersion: 0 without a driver

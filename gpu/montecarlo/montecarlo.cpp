@@ -96,8 +96,9 @@ std::optional<ParamError> check(const Params& p) {
     return ParamError{"maturity", "T = " + num(p.maturity) + ": the maturity must be positive (in years)"};
   const auto price_range = [](const char* name, const char* symbol, double v) -> std::optional<ParamError> {
     if (v < k_min_price || v > k_max_price)
-      return ParamError{name, std::string(symbol) + " = " + num(v) + " is outside " + num(k_min_price) + " .. " +
-                                  num(k_max_price) + ", the prices this lab simulates (float32 paths)"};
+      return ParamError{name, std::string(symbol) + " = " + num(v) + " is outside " + num(k_min_price) +
+                                  " .. " + num(k_max_price) +
+                                  ", the prices this lab simulates (float32 paths)"};
     return std::nullopt;
   };
   if (auto e = price_range("s0", "S0", p.s0)) return e;
@@ -106,8 +107,8 @@ std::optional<ParamError> check(const Params& p) {
     return ParamError{"rate", "r = " + num(p.rate) + " is outside -" + num(k_max_abs_rate) + " .. " +
                                   num(k_max_abs_rate) + " (at most 100% a year either way)"};
   if (p.maturity > k_max_maturity)
-    return ParamError{"maturity",
-                      "T = " + num(p.maturity) + " is more than " + num(k_max_maturity) + " years, the longest maturity this lab prices"};
+    return ParamError{"maturity", "T = " + num(p.maturity) + " is more than " + num(k_max_maturity) +
+                                      " years, the longest maturity this lab prices"};
   if (p.sigma * std::sqrt(p.maturity) > k_max_sigma_sqrt_t)
     return ParamError{"sigma", "sigma * sqrt(T) = " + num(p.sigma * std::sqrt(p.maturity)) +
                                    " is more than " + num(k_max_sigma_sqrt_t) +

@@ -1,9 +1,9 @@
-// fuzz_runner_test.cpp: runs the real blockscope binary on every case of the CLI corpus (cli_corpus.txt) and on
-// every hostile file under sessions/ (as --session) and records/ (as `replay FILE`), each in a fresh temporary
-// HOME and working directory, with a time limit. A case passes when the binary exits 0, or exits non-zero with
-// a clear one-line message: the last line on stderr starts "blockscope: " and no line holds a control
-// character. It fails on a crash signal, a hang, "terminate called", a sanitizer report, or a file written
-// where it does not belong (the source tree, the build folder, the test folder).
+// fuzz_runner_test.cpp: runs the real blockscope binary on every case of the CLI corpus (cli_corpus.txt) and
+// on every hostile file under sessions/ (as --session) and records/ (as `replay FILE`), each in a fresh
+// temporary HOME and working directory, with a time limit. A case passes when the binary exits 0, or exits
+// non-zero with a clear one-line message: the last line on stderr starts "blockscope: " and no line holds a
+// control character. It fails on a crash signal, a hang, "terminate called", a sanitizer report, or a file
+// written where it does not belong (the source tree, the build folder, the test folder).
 //
 // Corpus format (one case a line; '#' starts a comment line): EXPECT ARG ARG ...
 //   EXPECT: ok (must exit 0) | fail (must exit non-zero, cleanly) | any (either, cleanly) | fail:TEXT (and
@@ -252,12 +252,17 @@ std::string expand(const std::string& a, const fs::path& dir) {
   return s;
 }
 
-// Names (and kinds) of the entries of `dir`, to notice a stray file.
+// Names of the entries of `dir`, to notice a stray file. In the source tree's top, build folders (build*) and
+// hidden entries are left out: other builds and editors create those while the tests run.
 std::set<std::string> entries(const fs::path& dir) {
   std::set<std::string> names;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    names.insert(e.path().filename().string());
+  const bool source_top = fs::equivalent(dir, BS_SOURCE_DIR, ec);
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (source_top && (name.rfind("build", 0) == 0 || name.rfind(".", 0) == 0)) continue;
+    names.insert(name);
+  }
   return names;
 }
 
@@ -298,7 +303,8 @@ std::string judge(const Case& c, const Outcome& o) {
     while (!err.empty() && err.back() == '\n')
       err.pop_back();
     if (err.empty()) return "non-zero exit " + std::to_string(o.exit_code) + " with nothing on stderr";
-    const std::string last = err.substr(err.find_last_of('\n') == std::string::npos ? 0 : err.find_last_of('\n') + 1);
+    const std::string last =
+        err.substr(err.find_last_of('\n') == std::string::npos ? 0 : err.find_last_of('\n') + 1);
     if (last.rfind("blockscope: ", 0) != 0)
       return "the last line on stderr is not a 'blockscope: ' message: '" + last + "'";
     for (unsigned char ch : err)
@@ -317,7 +323,8 @@ fs::path make_temp_dir() {
 }
 
 void run_and_check(const Case& c) {
-  ASSERT_EQ(c.expect.rfind("malformed", 0), std::string::npos) << "corpus line " << c.line << ": " << c.expect;
+  ASSERT_EQ(c.expect.rfind("malformed", 0), std::string::npos)
+      << "corpus line " << c.line << ": " << c.expect;
   const fs::path dir = make_temp_dir();
   ASSERT_FALSE(dir.empty()) << "mkdtemp failed";
   std::vector<std::set<std::string>> before;
@@ -336,7 +343,8 @@ void run_and_check(const Case& c) {
   for (size_t i = 0; i < dirs.size(); ++i) {
     const auto after = entries(dirs[i]);
     for (const auto& name : after)
-      EXPECT_TRUE(before[i].count(name)) << "case '" << escape_for_log(c.text) << "' created " << (dirs[i] / name);
+      EXPECT_TRUE(before[i].count(name))
+          << "case '" << escape_for_log(c.text) << "' created " << (dirs[i] / name);
   }
   std::error_code ec;
   fs::remove_all(dir, ec);
@@ -363,16 +371,14 @@ class HostileFiles : public ::testing::TestWithParam<Case> {};
 TEST_P(HostileFiles, ExitCleanly) {
   run_and_check(GetParam());
 }
-INSTANTIATE_TEST_SUITE_P(Fuzz, HostileFiles, ::testing::ValuesIn(file_cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           std::string n = fs::path(info.param.args[info.param.args[0] == "replay" ? 1 : 4])
-                                               .filename()
-                                               .string();
-                           std::string clean = info.param.args[0] == "replay" ? "record_" : "session_";
-                           for (char ch : n)
-                             clean += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-                           return clean + "_" + std::to_string(info.index);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Fuzz, HostileFiles, ::testing::ValuesIn(file_cases()), [](const ::testing::TestParamInfo<Case>& info) {
+      std::string n = fs::path(info.param.args[info.param.args[0] == "replay" ? 1 : 4]).filename().string();
+      std::string clean = info.param.args[0] == "replay" ? "record_" : "session_";
+      for (char ch : n)
+        clean += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+      return clean + "_" + std::to_string(info.index);
+    });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(HostileFiles);
 
 TEST(CliCorpusFile, IsNotEmpty) {
@@ -420,7 +426,8 @@ TEST(FuzzLimits, AllocationFailureIsAClearMessage) {
   // address-space limit one of them fails, and the CLI must say so, not die with "terminate called".
   const fs::path dir = make_temp_dir();
   const Outcome o = run_limited(
-      "-v 1200000", {"bench", "matmul", "--size", "8192", "--device", "cpu", "--variant", "cpu_openblas", "--reps", "1"},
+      "-v 1200000",
+      {"bench", "matmul", "--size", "8192", "--device", "cpu", "--variant", "cpu_openblas", "--reps", "1"},
       dir);
   EXPECT_EQ(o.exit_code, 1) << o.err;
   EXPECT_NE(o.err.find("bench matmul: out of host memory"), std::string::npos) << o.err;

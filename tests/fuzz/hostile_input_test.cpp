@@ -63,8 +63,12 @@ TEST(Printable, EscapesControlBytesAndKeepsUtf8) {
   EXPECT_EQ(printable("l1\nl2\r\t"), "l1\\x0al2\\x0d\\x09");
   EXPECT_EQ(printable(std::string("nul\0x", 5)), "nul\\x00x");
   EXPECT_EQ(printable("del\x7f"), "del\\x7f");
-  EXPECT_EQ(printable("heat \xe7\x86\xb1 caf\xc3\xa9"), "heat \xe7\x86\xb1 caf\xc3\xa9") << "valid UTF-8 stays";
-  EXPECT_EQ(printable("\xc2\x9b" "31m"), "\\xc2\\x9b31m") << "C1 control CSI (U+009B) is escaped";
+  EXPECT_EQ(printable("heat \xe7\x86\xb1 caf\xc3\xa9"), "heat \xe7\x86\xb1 caf\xc3\xa9")
+      << "valid UTF-8 stays";
+  EXPECT_EQ(printable("\xc2\x9b"
+                      "31m"),
+            "\\xc2\\x9b31m")
+      << "C1 control CSI (U+009B) is escaped";
   EXPECT_EQ(printable("\xff\xfe"), "\\xff\\xfe") << "not UTF-8";
   EXPECT_EQ(printable("\xe7\x86"), "\\xe7\\x86") << "truncated sequence";
   EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf") << "overlong encoding";
