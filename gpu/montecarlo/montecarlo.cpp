@@ -70,14 +70,21 @@ double Params::discount() const {
 }
 
 std::optional<ParamError> check(const Params& p) {
-  auto finite = [](const char* name, const char* symbol, double v) -> std::optional<ParamError> {
-    if (!std::isfinite(v))
-      return ParamError{name, std::string(symbol) + " = " + num(v) + " is not a finite number"};
-    return std::nullopt;
+  // A plain table, not an initializer_list of std::optional<ParamError>: copying those optionals made GCC 12
+  // warn maybe-uninitialized (an error here) under -fsanitize=undefined at -O2.
+  struct Input {
+    const char* name;
+    const char* symbol;
+    double value;
   };
-  for (auto e : {finite("s0", "S0", p.s0), finite("strike", "K", p.strike), finite("rate", "r", p.rate),
-                 finite("sigma", "sigma", p.sigma), finite("maturity", "T", p.maturity)})
-    if (e) return e;
+  const Input inputs[] = {{"s0", "S0", p.s0},
+                          {"strike", "K", p.strike},
+                          {"rate", "r", p.rate},
+                          {"sigma", "sigma", p.sigma},
+                          {"maturity", "T", p.maturity}};
+  for (const Input& in : inputs)
+    if (!std::isfinite(in.value))
+      return ParamError{in.name, std::string(in.symbol) + " = " + num(in.value) + " is not a finite number"};
   if (p.paths < 1)
     return ParamError{"paths", "paths = " + std::to_string(p.paths) + ": a run needs at least 1 path"};
   if (p.paths > k_max_paths)
@@ -153,7 +160,7 @@ double normal_quantile(double p) {
   static constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
                                  3.754408661907416e+00};
   constexpr double p_low = 0.02425;
-  double x = 0.0;  // set by one of the two branches; initialized for the optimizer (-Wmaybe-uninitialized)
+  double x;
   if (p < p_low || p > 1.0 - p_low) {
     const double q = std::sqrt(-2.0 * std::log(p < p_low ? p : 1.0 - p));
     x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
