@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <new>
 
 #include "gpu/common/gpu_error.h"
 
@@ -16,18 +17,28 @@ void register_all_benches(CLI::App& bench, BenchContext& ctx) {
   register_matmul_bench(bench, ctx);
 }
 
+int print_error(const std::string& msg, int code) {
+  std::fprintf(stderr, "blockscope: %s\n", printable(msg, 2000).c_str());
+  return code;
+}
+
+std::string out_of_memory_message(const std::string& command) {
+  return (command.empty() ? std::string() : command + ": ") +
+         "out of host memory: an allocation failed (std::bad_alloc); choose a smaller problem, or raise the "
+         "process's memory limit (ulimit -v, the container's memory.max)";
+}
+
 void run_guarded(BenchContext& ctx, const std::function<int()>& body) {
   try {
     ctx.exit_code = body();
   } catch (const InvalidRequest& e) {
-    std::fprintf(stderr, "blockscope: %s\n", e.what());
-    ctx.exit_code = 2;
+    ctx.exit_code = print_error(e.what(), 2);
   } catch (const GpuError& e) {
-    std::fprintf(stderr, "blockscope: GPU error: %s\n", e.what());
-    ctx.exit_code = 1;
+    ctx.exit_code = print_error(std::string("GPU error: ") + e.what(), 1);
+  } catch (const std::bad_alloc&) {
+    ctx.exit_code = print_error(out_of_memory_message(ctx.command), 1);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "blockscope: %s\n", e.what());
-    ctx.exit_code = 1;
+    ctx.exit_code = print_error(e.what(), 1);
   }
 }
 

@@ -16,7 +16,15 @@ namespace bs::cli {
 // Set by a bench callback: 0 on success, non-zero (with a message on stderr) on bad input or failure.
 struct BenchContext {
   int exit_code = 0;
+  std::string command;  // the command that runs, e.g. "bench vector" (set once parsing is complete)
 };
+
+// Prints "blockscope: <msg>" on stderr as one line, control characters escaped (printable()), and returns
+// `code`: the one way the CLI reports a failure.
+int print_error(const std::string& msg, int code);
+
+// The message for a host allocation that failed (std::bad_alloc) while running `command`.
+std::string out_of_memory_message(const std::string& command);
 
 void register_heat_bench(CLI::App& bench, BenchContext& ctx);
 void register_interop_bench(CLI::App& bench, BenchContext& ctx);
@@ -32,7 +40,8 @@ void register_anatomy_commands(CLI::App& app, BenchContext& ctx);
 void register_sweep_commands(CLI::App& app, BenchContext& ctx);
 
 // Runs a command's body and turns what it throws into the CLI's message and exit code: bad input
-// (bs::InvalidRequest) 2, a GPU failure or anything else 1. The body returns the exit code on success.
+// (bs::InvalidRequest) 2, a GPU failure, exhausted host memory (std::bad_alloc) or anything else 1. The body
+// returns the exit code on success.
 void run_guarded(BenchContext& ctx, const std::function<int()>& body);
 
 // A plain text table: a header row, then rows, columns padded to the widest cell.

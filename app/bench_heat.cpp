@@ -24,18 +24,18 @@ struct HeatBenchArgs {
 
 int run(const HeatBenchArgs& a) {
   const ParsedDim2 sz = parse_size2(a.size, "--size");
-  if (!sz.value) return std::fprintf(stderr, "blockscope: %s\n", sz.error.c_str()), 2;
+  if (!sz.value) return print_error(sz.error, 2);
   heat::Params p;
   p.nx = sz.value->x;
   p.ny = sz.value->y;
-  if (auto err = heat::validate(p)) return std::fprintf(stderr, "blockscope: --size: %s\n", err->c_str()), 2;
+  if (auto err = heat::validate(p)) return print_error("--size: " + *err, 2);
   const ParsedDim2 b = parse_dim2(a.block, "--block");
-  if (!b.value) return std::fprintf(stderr, "blockscope: %s\n", b.error.c_str()), 2;
+  if (!b.value) return print_error(b.error, 2);
   const DeviceInfo dev = query_device();
   if (auto err = validate_block(*b.value, dev.available ? dev.limits : DeviceLimits{}))
-    return std::fprintf(stderr, "blockscope: --block: %s\n", err->c_str()), 2;
+    return print_error("--block: " + *err, 2);
   if (a.device == BenchDevice::Gpu && !dev.available)
-    return std::fprintf(stderr, "blockscope: --device gpu: no CUDA device: %s\n", dev.reason.c_str()), 1;
+    return print_error("--device gpu: no CUDA device: " + dev.reason, 1);
 
   std::printf(
       "heat stencil, %lldx%lld cells, float32, fixed boundary; effective bandwidth counts 8 "

@@ -26,17 +26,16 @@ struct InteropBenchArgs {
 
 int run(const InteropBenchArgs& a) {
   const ParsedDim2 sz = parse_size2(a.size, "--size");
-  if (!sz.value) return std::fprintf(stderr, "blockscope: %s\n", sz.error.c_str()), 2;
+  if (!sz.value) return print_error(sz.error, 2);
   heat::Params p;
   p.nx = sz.value->x;
   p.ny = sz.value->y;
-  if (auto err = heat::validate(p)) return std::fprintf(stderr, "blockscope: --size: %s\n", err->c_str()), 2;
+  if (auto err = heat::validate(p)) return print_error("--size: " + *err, 2);
   const DeviceInfo dev = query_device();
-  if (!dev.available)
-    return std::fprintf(stderr, "blockscope: bench interop: no CUDA device: %s\n", dev.reason.c_str()), 1;
+  if (!dev.available) return print_error("bench interop: no CUDA device: " + dev.reason, 1);
   std::string err;
   auto ctx = gl::create_headless(64, 64, &err);
-  if (!ctx) return std::fprintf(stderr, "blockscope: bench interop: %s\n", err.c_str()), 1;
+  if (!ctx) return print_error("bench interop: " + err, 1);
   std::printf("GL: %s (%s); CUDA: %s\n", ctx->info().renderer.c_str(), ctx->info().platform.c_str(),
               dev.name.c_str());
 

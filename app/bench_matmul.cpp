@@ -66,10 +66,10 @@ std::optional<std::string> select(const MatmulOptions& o, Selection& sel) {
   std::string name;
   while (std::getline(ss, name, ',')) {
     if (auto g = mm::parse_variant(name)) {
-      if (!want_gpu) return "--variant " + name + " runs on the GPU, but --device cpu was given";
+      if (!want_gpu) return "--variant " + printable(name) + " runs on the GPU, but --device cpu was given";
       sel.gpu.push_back(*g);
     } else if (auto c = mm::parse_cpu_variant(name)) {
-      if (!want_cpu) return "--variant " + name + " runs on the CPU, but --device gpu was given";
+      if (!want_cpu) return "--variant " + printable(name) + " runs on the CPU, but --device gpu was given";
       sel.cpu.push_back(*c);
       if (*c == mm::CpuVariant::Naive) sel.naive_cpu_explicit = true;
     } else {
@@ -78,7 +78,7 @@ std::optional<std::string> select(const MatmulOptions& o, Selection& sel) {
         names += std::string(names.empty() ? "" : ", ") + v.name;
       for (const auto& v : mm::cpu_variants())
         names += std::string(", ") + v.name;
-      return "--variant '" + name + "' is not a matmul variant; choose all or one of: " + names;
+      return "--variant '" + printable(name) + "' is not a matmul variant; choose all or one of: " + names;
     }
   }
   return std::nullopt;
@@ -111,27 +111,23 @@ int run_matmul_bench(const MatmulOptions& o) {
                       : mm::validate({p.m, 1, 1}) ? "--m"
                       : mm::validate({1, p.n, 1}) ? "--n"
                                                   : "--k";
-    std::cerr << "blockscope: " << arg << ": " << *err << "\n";
-    return 2;
+    return print_error(std::string(arg) + ": " + *err, 2);
   }
-  if (o.reps < 1) {
-    std::cerr << "blockscope: --reps " << o.reps << ": at least 1 timed run is needed\n";
-    return 2;
+  if (o.reps < 1 || o.reps > 1000) {
+    return print_error("--reps " + std::to_string(o.reps) + ": choose 1 to 1000 timed runs", 2);
   }
   Selection sel;
   if (auto err = select(o, sel)) {
-    std::cerr << "blockscope: " << *err << "\n";
-    return 2;
+    return print_error(*err, 2);
   }
 
   const DeviceInfo dev = query_device();
   std::vector<std::string> notes;
   if (!sel.gpu.empty() && !dev.available) {
     if (o.device == BenchDevice::Gpu || sel.cpu.empty()) {
-      std::cerr << "blockscope: "
-                << (o.device == BenchDevice::Gpu ? "--device gpu" : "--variant " + o.variant)
-                << " needs a GPU, but there is no CUDA device: " << dev.reason << "\n";
-      return 1;
+      return print_error((o.device == BenchDevice::Gpu ? "--device gpu" : "--variant " + o.variant) +
+                             " needs a GPU, but there is no CUDA device: " + dev.reason,
+                         1);
     }
     notes.push_back("GPU rows skipped: no CUDA device (" + dev.reason + ")");
     sel.gpu.clear();

@@ -56,42 +56,36 @@ int run_bench(const McOptions& o) {
   mc::Params p = o.p;
   const auto option = mc::parse_option(o.option);
   if (!option) {
-    std::cerr << "blockscope: --option: '" << o.option << "' is not one of call, put, asian\n";
-    return 2;
+    return print_error("--option: '" + printable(o.option) + "' is not one of call, put, asian", 2);
   }
   p.option = *option;
   const auto gen = mc::parse_generator(o.rng);
   if (!gen) {
-    std::cerr << "blockscope: --rng: '" << o.rng << "' is not one of philox, xorwow\n";
-    return 2;
+    return print_error("--rng: '" + printable(o.rng) + "' is not one of philox, xorwow", 2);
   }
   p.generator = *gen;
   if (auto err = mc::check(p)) {
-    std::cerr << "blockscope: --" << err->param << ": " << err->message << "\n";
-    return 2;
+    return print_error("--" + err->param + ": " + err->message, 2);
   }
   const DeviceInfo info = query_device();
   if (auto err = validate_block(Dim2{o.block, 1}, info.available ? info.limits : DeviceLimits{})) {
-    std::cerr << "blockscope: --block: " << *err << "\n";
-    return 2;
+    return print_error("--block: " + *err, 2);
   }
   if (o.waves < 1 || o.waves > 64) {
-    std::cerr << "blockscope: --waves: " << o.waves << " is outside 1..64\n";
-    return 2;
+    return print_error("--waves: " + std::to_string(o.waves) + " is outside 1..64", 2);
   }
   if (o.bins < 0 || o.bins > mc::k_max_histogram_bins) {
-    std::cerr << "blockscope: --bins: " << o.bins << " is outside 0.." << mc::k_max_histogram_bins << "\n";
-    return 2;
+    return print_error(
+        "--bins: " + std::to_string(o.bins) + " is outside 0.." + std::to_string(mc::k_max_histogram_bins),
+        2);
   }
-  if (o.reps < 1) {
-    std::cerr << "blockscope: --reps: " << o.reps << " must be at least 1\n";
-    return 2;
+  if (o.reps < 1 || o.reps > 1000) {
+    return print_error("--reps: " + std::to_string(o.reps) + " is outside 1..1000", 2);
   }
   const bool want_gpu = o.device != BenchDevice::Cpu;
   const bool want_cpu = o.device != BenchDevice::Gpu;
   if (want_gpu && !info.available && o.device == BenchDevice::Gpu) {
-    std::cerr << "blockscope: --device gpu: no CUDA device: " << info.reason << "\n";
-    return 1;
+    return print_error("--device gpu: no CUDA device: " + info.reason, 1);
   }
 
   std::cout << "montecarlo: " << mc::option_long_label(p.option) << ", S0=" << p.s0 << " K=" << p.strike

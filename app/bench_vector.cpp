@@ -236,10 +236,9 @@ std::vector<std::string> cpu_cells(vec::CpuMode m, const Summary& s, int64_t n, 
 
 int run(const VectorBenchArgs& a) {
   const vec::ParsedCount n = vec::parse_count(a.n, "--n");
-  if (!n.value) return std::fprintf(stderr, "blockscope: %s\n", n.error.c_str()), 2;
+  if (!n.value) return print_error(n.error, 2);
   const std::optional<vec::Op> op = vec::parse_op(a.op);
-  if (!op)
-    return std::fprintf(stderr, "blockscope: --op: '%s' is not an op (add or formula)\n", a.op.c_str()), 2;
+  if (!op) return print_error("--op: '" + printable(a.op) + "' is not an op (add or formula)", 2);
   vec::Params p;
   p.n = *n.value;
   p.op = *op;
@@ -247,26 +246,24 @@ int run(const VectorBenchArgs& a) {
   p.streams = a.streams;
   p.chunks = a.chunks;
   p.block = a.block;
-  if (auto err = vec::validate(p))
-    return std::fprintf(stderr, "blockscope: bench vector: %s\n", err->c_str()), 2;
+  if (auto err = vec::validate(p)) return print_error("bench vector: " + *err, 2);
   if (a.reps < 1 || a.reps > 1000)
-    return std::fprintf(stderr, "blockscope: --reps %d: choose 1 to 1000 repetitions\n", a.reps), 2;
+    return print_error("--reps " + std::to_string(a.reps) + ": choose 1 to 1000 repetitions", 2);
   int64_t sweep_max = 0;
   if (a.sweep) {
     const vec::ParsedCount sm = vec::parse_count(a.sweep_max, "--sweep-max");
-    if (!sm.value) return std::fprintf(stderr, "blockscope: %s\n", sm.error.c_str()), 2;
+    if (!sm.value) return print_error(sm.error, 2);
     vec::Params q;
     q.n = *sm.value;
-    if (auto err = vec::validate(q))
-      return std::fprintf(stderr, "blockscope: --sweep-max: %s\n", err->c_str()), 2;
+    if (auto err = vec::validate(q)) return print_error("--sweep-max: " + *err, 2);
     sweep_max = *sm.value;
   }
   const DeviceInfo dev = a.device == BenchDevice::Cpu ? DeviceInfo{} : query_device();
   if (a.device == BenchDevice::Gpu && !dev.available)
-    return std::fprintf(stderr, "blockscope: --device gpu: no CUDA device: %s\n", dev.reason.c_str()), 1;
+    return print_error("--device gpu: no CUDA device: " + dev.reason, 1);
   if (a.sweep) return run_sweep_bench(a, p.op, sweep_max, dev);
   if (auto err = vec::check_host_memory(p.n, 3, vec::available_host_bytes()))
-    return std::fprintf(stderr, "blockscope: --n: %s\n", err->c_str()), 2;
+    return print_error("--n: " + *err, 2);
 
   const std::string n_text =
       vec::format_count(p.n) == std::to_string(p.n) ? "" : " (" + vec::format_count(p.n) + ")";

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -33,8 +34,7 @@ void register_anatomy_commands(CLI::App& app, BenchContext& ctx);
 namespace {
 
 void fail(BenchContext& ctx, const std::string& msg, int code) {
-  std::fprintf(stderr, "blockscope: %s\n", msg.c_str());
-  ctx.exit_code = code;
+  ctx.exit_code = print_error(msg, code);
 }
 
 // Runs `body` (which reports its own failures through fail()), turning exceptions into messages and codes.
@@ -68,7 +68,7 @@ void run_device_occupancy(const OccupancyOptions& o, int64_t dynamic_smem, bool 
     std::fprintf(stderr,
                  "blockscope: note: with --arch device, registers and static shared memory come from "
                  "kernel '%s'; --regs/--static-smem are ignored\n",
-                 o.kernel.c_str());
+                 printable(o.kernel).c_str());
   if (o.carveout != -1) throw InvalidRequest("--carveout works with the table model only (--arch sm_XX)");
   const anatomy::KernelAttributes k = anatomy::kernel_attributes(o.kernel);
   std::cout << "kernel '" << k.name << "': " << k.regs_per_thread << " registers/thread, " << k.static_smem
@@ -101,10 +101,12 @@ void run_device_occupancy(const OccupancyOptions& o, int64_t dynamic_smem, bool 
 void run_occupancy(const OccupancyOptions& o, bool regs_given, bool static_given, bool kernel_given,
                    BenchContext& ctx) {
   const auto dyn = anatomy::parse_bytes(o.smem);
-  if (!dyn) return fail(ctx, "--smem: '" + o.smem + "' is not a byte count (e.g. 0, 4096, 48K)", 2);
+  if (!dyn)
+    return fail(ctx, "--smem: '" + printable(o.smem) + "' is not a byte count (e.g. 0, 4096, 48K)", 2);
   const auto stat = anatomy::parse_bytes(o.static_smem);
   if (!stat)
-    return fail(ctx, "--static-smem: '" + o.static_smem + "' is not a byte count (e.g. 0, 4096, 48K)", 2);
+    return fail(
+        ctx, "--static-smem: '" + printable(o.static_smem) + "' is not a byte count (e.g. 0, 4096, 48K)", 2);
   if (o.arch == "device") {
     guarded(ctx, [&] { run_device_occupancy(o, *dyn, regs_given || static_given); });
     if (ctx.exit_code == 1)
@@ -114,7 +116,8 @@ void run_occupancy(const OccupancyOptions& o, bool regs_given, bool static_given
   }
   const auto arch = anatomy::find_arch(o.arch);
   if (!arch)
-    return fail(ctx, "--arch: '" + o.arch + "' is not one of " + anatomy::arch_names() + ", device", 2);
+    return fail(ctx,
+                "--arch: '" + printable(o.arch) + "' is not one of " + anatomy::arch_names() + ", device", 2);
   if (kernel_given)
     return fail(ctx, "--kernel: needs --arch device; the table model takes --regs and --smem instead", 2);
   anatomy::KernelUsage u;
@@ -192,13 +195,12 @@ void report_and_write(const std::string& out, const std::vector<anatomy::BlockRe
 }
 
 void run_anatomy_matmul(const AnatomyMatmulOptions& o, BenchContext& ctx) {
-  matmul::Problem p;
-  try {
-    const int64_t s = std::stoll(o.size);
-    p = {s, s, s};
-  } catch (const std::exception&) {
-    return fail(ctx, "--size: '" + o.size + "' is not a number (M = N = K)", 2);
-  }
+  // --size is one whole number (M = N = K); "12abc" or "1e3" is refused, not read as 12 or 1.
+  int64_t s = 0;
+  const auto [ptr, ec] = std::from_chars(o.size.data(), o.size.data() + o.size.size(), s);
+  if (o.size.empty() || ec != std::errc() || ptr != o.size.data() + o.size.size())
+    return fail(ctx, "--size: '" + printable(o.size) + "' is not a whole number (M = N = K)", 2);
+  matmul::Problem p{s, s, s};
   if (o.m) p.m = o.m;
   if (o.n) p.n = o.n;
   if (o.k) p.k = o.k;
@@ -207,8 +209,10 @@ void run_anatomy_matmul(const AnatomyMatmulOptions& o, BenchContext& ctx) {
     std::string names;
     for (const auto& v : anatomy::instrumented_matmul_variants())
       names += (names.empty() ? "" : ", ") + v;
-    return fail(ctx, "--variant: '" + o.variant + "' has no instrumented copy (instrumented: " + names + ")",
-                2);
+    return fail(
+        ctx,
+        "--variant: '" + printable(o.variant) + "' has no instrumented copy (instrumented: " + names + ")",
+        2);
   }
   if (o.out.empty()) return fail(ctx, "--out: give a directory for blocks.csv and timeline.svg/png", 2);
   guarded(ctx, [&] {
@@ -297,15 +301,19 @@ void register_anatomy_commands(CLI::App& app, BenchContext& ctx) {
   occ->add_option("--arch", occ_opt->arch,
                   "sm_75 | sm_80 | sm_86 | sm_89 | sm_90 (the model) | device (the GPU)")
       ->required();
-  occ->add_option("--threads", occ_opt->threads, "Threads per block (default 256)");
+  // Ranges every architecture shares, checked while parsing so the message names the option.
+  occ->add_option("--threads", occ_opt->threads, "Threads per block, 1..1024 (default 256)")
+      ->check(CLI::Range(1, 1024));
   CLI::Option* regs =
-      occ->add_option("--regs", occ_opt->regs, "Registers per thread (default 32; table model)");
+      occ->add_option("--regs", occ_opt->regs, "Registers per thread, 0..255 (default 32; table model)")
+          ->check(CLI::Range(0, 255));
   occ->add_option("--smem", occ_opt->smem,
                   "Dynamic shared memory per block in bytes, e.g. 4096 or 48K (default 0)");
   CLI::Option* stat =
       occ->add_option("--static-smem", occ_opt->static_smem, "Static shared memory per block (table model)");
   occ->add_option("--carveout", occ_opt->carveout,
-                  "Preferred shared-memory carve-out in percent, -1 = default");
+                  "Preferred shared-memory carve-out in percent, 0..100, -1 = default")
+      ->check(CLI::Range(-1, 100));
   occ->add_flag("--curve", occ_opt->curve, "Print occupancy for block sizes 32..1024 in steps of 32");
   CLI::Option* kernel = occ->add_option("--kernel", occ_opt->kernel,
                                         "With --arch device: heat | heat_instrumented | demo_regs | "

@@ -7,20 +7,30 @@
 
 #include "app/render_path.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/text.h"
 #include "gpu/interop/gl_interop.h"
 #include "ui/gl/context.h"
 
+#ifndef BS_VERSION
+#error "BS_VERSION (the CMake project version) must be defined by app/CMakeLists.txt"
+#endif
+
 namespace bs {
+
+std::string version_text() {
+  return std::string("blockscope ") + BS_VERSION + " (built with the CUDA " +
+         version_string(built_cuda_runtime_version()) + " runtime)";
+}
 
 int run_info(const InfoOptions& opt) {
   const auto request = parse_path_request(opt.render_path);
   if (!request) {
     std::fprintf(stderr, "blockscope: --render-path: '%s' is not one of auto, interop, host, cpu\n",
-                 opt.render_path.c_str());
+                 printable(opt.render_path).c_str());
     return 2;
   }
   const DeviceInfo d = query_device();
-  std::printf("blockscope 0.1.0\n");
+  std::printf("%s\n", version_text().c_str());
   if (d.available) {
     std::printf("CUDA device:   %s (compute capability %s, %d SMs, %.1f GiB, PCI %s)\n", d.name.c_str(),
                 d.compute_capability().c_str(), d.sm_count, d.total_mem / 1073741824.0, d.pci_bus_id.c_str());
@@ -30,6 +40,9 @@ int run_info(const InfoOptions& opt) {
                 peak_dram_gbs(d));
   } else {
     std::printf("CUDA device:   none (%s)\n", d.reason.c_str());
+    std::printf("CUDA driver:   %s, runtime %s\n",
+                d.driver_version > 0 ? version_string(d.driver_version).c_str() : "none",
+                version_string(d.runtime_version).c_str());
   }
   std::string err;
   auto ctx = gl::create_headless(256, 256, &err);

@@ -12,4 +12,7 @@ struct InfoOptions {
 
 int run_info(const InfoOptions& opt);
 
+// "blockscope 0.1.0 (built with the CUDA 13.0 runtime)": the CMake project version and CUDART_VERSION.
+std::string version_text();
+
 }  // namespace bs

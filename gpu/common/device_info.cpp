@@ -2,8 +2,11 @@
 #include "gpu/common/device_info.h"
 
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <chrono>
+#include <filesystem>
+#include <system_error>
 #include <thread>
 
 #include "gpu/common/cuda_check.h"
@@ -46,14 +49,55 @@ std::string version_string(int v) {
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
+int built_cuda_runtime_version() {
+  return CUDART_VERSION;
+}
+
+std::string no_device_reason(const NoDeviceFacts& f) {
+  const std::string raw = f.error_text + " (" + f.error_name + ")";
+  if (f.error != static_cast<int>(cudaErrorInsufficientDriver)) return raw;
+  if (!f.driver_library_loads)
+    return std::string("no NVIDIA driver found (libcuda.so.1 cannot be loaded") +
+           (f.driver_proc_present ? "" : ", no /proc/driver/nvidia/version") + "): running on the CPU";
+  if (f.driver_version > 0 && f.driver_version < f.runtime_version)
+    return "the NVIDIA driver supports CUDA " + version_string(f.driver_version) + ", older than the CUDA " +
+           version_string(f.runtime_version) +
+           " runtime blockscope was built with: update the driver to use the GPU (running on the CPU)";
+  if (f.driver_version == 0)
+    return std::string("the NVIDIA driver library loads but reports no driver version") +
+           (f.driver_proc_present ? ""
+                                  : " (no /proc/driver/nvidia/version: the kernel module is not loaded)") +
+           ": running on the CPU";
+  return raw + "; driver CUDA " + version_string(f.driver_version) + ", runtime CUDA " +
+         version_string(f.runtime_version);
+}
+
+namespace {
+NoDeviceFacts facts_for(cudaError_t err, const DeviceInfo& d) {
+  NoDeviceFacts f;
+  f.error = static_cast<int>(err);
+  f.error_name = cudaGetErrorName(err);
+  f.error_text = cudaGetErrorString(err);
+  if (void* lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
+    f.driver_library_loads = true;
+    dlclose(lib);
+  }
+  std::error_code ec;
+  f.driver_proc_present = std::filesystem::exists("/proc/driver/nvidia/version", ec);
+  f.driver_version = d.driver_version;
+  f.runtime_version = d.runtime_version;
+  return f;
+}
+}  // namespace
+
 DeviceInfo query_device(int index) {
   DeviceInfo d;
-  cudaDriverGetVersion(&d.driver_version);
-  cudaRuntimeGetVersion(&d.runtime_version);
+  if (cudaDriverGetVersion(&d.driver_version) != cudaSuccess) d.driver_version = 0;
+  if (cudaRuntimeGetVersion(&d.runtime_version) != cudaSuccess) d.runtime_version = CUDART_VERSION;
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
-    d.reason = std::string(cudaGetErrorString(err)) + " (" + cudaGetErrorName(err) + ")";
+    d.reason = no_device_reason(facts_for(err, d));
     (void)cudaGetLastError();
     return d;
   }
@@ -71,7 +115,7 @@ DeviceInfo query_device(int index) {
   if (err == cudaSuccess)
     err = cudaFree(nullptr);  // creates the context: fails early if the device is unusable
   if (err != cudaSuccess) {
-    d.reason = std::string(cudaGetErrorString(err)) + " (" + cudaGetErrorName(err) + ")";
+    d.reason = no_device_reason(facts_for(err, d));
     (void)cudaGetLastError();
     return d;
   }

@@ -10,8 +10,9 @@ namespace bs {
 
 struct DeviceInfo {
   bool available = false;
-  std::string
-      reason;  // why no device is usable, e.g. "CUDA driver version is insufficient for CUDA runtime version"
+  // Why no device is usable, e.g. "no NVIDIA driver found (libcuda.so.1 cannot be loaded): running on the
+  // CPU" or "the NVIDIA driver supports CUDA 12.4, older than the CUDA 13.0 runtime ...: update the driver".
+  std::string reason;
   int index = -1;
   std::string name;
   int cc_major = 0, cc_minor = 0;
@@ -51,6 +52,23 @@ double peak_fp32_gflops(const DeviceInfo& d);
 double peak_dram_gbs(const DeviceInfo& d);
 
 std::string version_string(int cuda_version);  // 13000 -> "13.0"
+
+// The CUDA runtime version blockscope was compiled against (CUDART_VERSION, e.g. 13000).
+int built_cuda_runtime_version();
+
+// What the CUDA runtime's failure to find a device means, in words a user can act on. cudaGetDeviceCount
+// answers cudaErrorInsufficientDriver ("CUDA driver version is insufficient for CUDA runtime version") both
+// when no driver is installed and when the installed one is too old; only the second is fixed by updating.
+struct NoDeviceFacts {
+  int error = 0;                      // the cudaError_t of cudaGetDeviceCount (or of creating the context)
+  std::string error_name;             // cudaGetErrorName
+  std::string error_text;             // cudaGetErrorString
+  bool driver_library_loads = false;  // dlopen("libcuda.so.1") succeeds
+  bool driver_proc_present = false;   // /proc/driver/nvidia/version exists (the kernel module is loaded)
+  int driver_version = 0;             // cudaDriverGetVersion: 0 without a driver
+  int runtime_version = 0;            // cudaRuntimeGetVersion
+};
+std::string no_device_reason(const NoDeviceFacts& f);
 
 // Resets the CUDA device after a sticky error (everything allocated is gone) and checks it works again.
 // Returns false with `error` when the device stays unusable: the caller then falls back to the CPU.

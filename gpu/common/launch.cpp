@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "gpu/common/text.h"
+
 namespace bs {
 
 Dim2 covering_grid(Dim2 block, Dim2 domain) {
@@ -11,11 +13,21 @@ Dim2 covering_grid(Dim2 block, Dim2 domain) {
   return {ceil_div(domain.x, block.x), ceil_div(domain.y, block.y)};
 }
 
+namespace {
+// a * b, saturated to INT64_MAX / INT64_MIN instead of overflowing (signed overflow is undefined behaviour).
+int64_t saturating_mul(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (!__builtin_mul_overflow(a, b, &r)) return r;
+  return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+}
+}  // namespace
+
 Coverage coverage_of(Dim2 grid, Dim2 block, Dim2 domain) {
   Coverage c;
-  c.covered_x = std::clamp<int64_t>(grid.x * block.x, 0, domain.x);
-  c.covered_y = std::clamp<int64_t>(grid.y * block.y, 0, domain.y);
-  c.uncovered_cells = domain.x * domain.y - c.covered_x * c.covered_y;
+  c.covered_x = std::clamp<int64_t>(saturating_mul(grid.x, block.x), 0, std::max<int64_t>(domain.x, 0));
+  c.covered_y = std::clamp<int64_t>(saturating_mul(grid.y, block.y), 0, std::max<int64_t>(domain.y, 0));
+  c.uncovered_cells = saturating_mul(std::max<int64_t>(domain.x, 0), std::max<int64_t>(domain.y, 0)) -
+                      c.covered_x * c.covered_y;
   return c;
 }
 
@@ -26,9 +38,14 @@ std::string to_string(Dim2 d) {
 std::optional<std::string> validate_block(Dim2 block, const DeviceLimits& lim) {
   if (block.x <= 0 || block.y <= 0)
     return "block " + to_string(block) + " is empty: blockDim.x and blockDim.y must be at least 1";
-  if (block.count() > lim.max_threads_per_block)
+  // The product is formed only when it cannot overflow: a factor above the limit already breaks the rule.
+  int64_t threads = 0;
+  if (__builtin_mul_overflow(block.x, block.y, &threads))
+    return "x*y = " + std::to_string(block.x) + "*" + std::to_string(block.y) + " > " +
+           std::to_string(lim.max_threads_per_block) + " threads per block, the most one block may hold";
+  if (threads > lim.max_threads_per_block)
     return "x*y = " + std::to_string(block.x) + "*" + std::to_string(block.y) + " = " +
-           std::to_string(block.count()) + " > " + std::to_string(lim.max_threads_per_block) +
+           std::to_string(threads) + " > " + std::to_string(lim.max_threads_per_block) +
            " threads per block, the most one block may hold";
   if (block.x > lim.max_block_x)
     return "blockDim.x = " + std::to_string(block.x) + " > " + std::to_string(lim.max_block_x) +
@@ -52,6 +69,7 @@ std::optional<std::string> validate_grid(Dim2 grid, const DeviceLimits& lim) {
 }
 
 std::optional<std::string> block_advice(Dim2 block, const DeviceLimits& lim) {
+  if (validate_block(block, lim) || lim.warp_size <= 0) return std::nullopt;  // advice only for legal blocks
   if (block.count() % lim.warp_size != 0) {
     const int64_t warps = ceil_div(block.count(), lim.warp_size);
     return std::to_string(block.count()) + " threads per block is not a multiple of the warp size (" +
@@ -78,7 +96,7 @@ ParsedDim2 parse_dim2(std::string_view text, std::string_view what) {
   std::optional<int64_t> y = int64_t{1};
   if (sep != std::string_view::npos) y = parse_int(text.substr(sep + 1));
   if (!x || !y) {
-    r.error = std::string(what) + ": '" + std::string(text) +
+    r.error = std::string(what) + ": '" + printable(text) +
               "' is not of the form XxY (two whole numbers, e.g. 32x8)";
     return r;
   }

@@ -13,6 +13,7 @@ struct Dim2 {
   int64_t x = 1;
   int64_t y = 1;
   friend bool operator==(const Dim2&, const Dim2&) = default;
+  // x * y; callers multiply only validated shapes (validate_block / validate_grid bound both factors).
   int64_t count() const { return x * y; }
 };
 
@@ -27,8 +28,9 @@ struct DeviceLimits {
   int warp_size = 32;
 };
 
+// ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b near INT64_MAX.
 constexpr int64_t ceil_div(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
+  return a / b + (a % b != 0 ? 1 : 0);
 }
 
 // The grid that covers `domain` with blocks of `block` (ceil-division; an empty domain gives an empty grid).

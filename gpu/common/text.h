@@ -48,3 +48,13 @@ std::string xml_escape(std::string_view s);
 std::string fmt_fixed(double v, int decimals);
 
 }  // namespace bs
+
+namespace bs {
+
+// `s` made safe to echo in a one-line message: control bytes (C0, DEL, and C1 as UTF-8) and bytes that are
+// not valid UTF-8 become \xNN escapes, so a value holding ESC or a line break cannot drive the terminal or
+// split the line; longer than `max_bytes` (counted in the output) it is cut at a character boundary and ends
+// "...".
+std::string printable(std::string_view s, size_t max_bytes = 120);
+
+}  // namespace bs

@@ -70,14 +70,21 @@ double Params::discount() const {
 }
 
 std::optional<ParamError> check(const Params& p) {
-  auto finite = [](const char* name, const char* symbol, double v) -> std::optional<ParamError> {
-    if (!std::isfinite(v))
-      return ParamError{name, std::string(symbol) + " = " + num(v) + " is not a finite number"};
-    return std::nullopt;
+  // A plain table, not an initializer_list of std::optional<ParamError>: copying those optionals made GCC 12
+  // warn maybe-uninitialized (an error here) under -fsanitize=undefined at -O2.
+  struct Input {
+    const char* name;
+    const char* symbol;
+    double value;
   };
-  for (auto e : {finite("s0", "S0", p.s0), finite("strike", "K", p.strike), finite("rate", "r", p.rate),
-                 finite("sigma", "sigma", p.sigma), finite("maturity", "T", p.maturity)})
-    if (e) return e;
+  const Input inputs[] = {{"s0", "S0", p.s0},
+                          {"strike", "K", p.strike},
+                          {"rate", "r", p.rate},
+                          {"sigma", "sigma", p.sigma},
+                          {"maturity", "T", p.maturity}};
+  for (const Input& in : inputs)
+    if (!std::isfinite(in.value))
+      return ParamError{in.name, std::string(in.symbol) + " = " + num(in.value) + " is not a finite number"};
   if (p.paths < 1)
     return ParamError{"paths", "paths = " + std::to_string(p.paths) + ": a run needs at least 1 path"};
   if (p.paths > k_max_paths)
@@ -94,6 +101,21 @@ std::optional<ParamError> check(const Params& p) {
     return ParamError{"sigma", "sigma = " + num(p.sigma) + ": the volatility cannot be negative"};
   if (p.maturity <= 0)
     return ParamError{"maturity", "T = " + num(p.maturity) + ": the maturity must be positive (in years)"};
+  const auto price_range = [](const char* name, const char* symbol, double v) -> std::optional<ParamError> {
+    if (v < k_min_price || v > k_max_price)
+      return ParamError{name, std::string(symbol) + " = " + num(v) + " is outside " + num(k_min_price) +
+                                  " .. " + num(k_max_price) +
+                                  ", the prices this lab simulates (float32 paths)"};
+    return std::nullopt;
+  };
+  if (auto e = price_range("s0", "S0", p.s0)) return e;
+  if (auto e = price_range("strike", "K", p.strike)) return e;
+  if (std::abs(p.rate) > k_max_abs_rate)
+    return ParamError{"rate", "r = " + num(p.rate) + " is outside -" + num(k_max_abs_rate) + " .. " +
+                                  num(k_max_abs_rate) + " (at most 100% a year either way)"};
+  if (p.maturity > k_max_maturity)
+    return ParamError{"maturity", "T = " + num(p.maturity) + " is more than " + num(k_max_maturity) +
+                                      " years, the longest maturity this lab prices"};
   if (p.sigma * std::sqrt(p.maturity) > k_max_sigma_sqrt_t)
     return ParamError{"sigma", "sigma * sqrt(T) = " + num(p.sigma * std::sqrt(p.maturity)) +
                                    " is more than " + num(k_max_sigma_sqrt_t) +

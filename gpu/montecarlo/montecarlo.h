@@ -31,6 +31,13 @@ constexpr int k_max_histogram_bins = 4096;
 // Tails beyond exp(+-5 sd) would overflow float32 prices or make the histogram meaningless.
 constexpr double k_max_sigma_sqrt_t = 5.0;
 constexpr double k_max_abs_rate_t = 10.0;
+// Sane ranges for the market inputs: float32 paths keep about 7 significant digits, and a 1e308 spot would
+// overflow them on the first step. S0 and K from 0.001 to 1,000,000; |r| at most 1 (100% a year); T up to
+// 100 years.
+constexpr double k_min_price = 1e-3;
+constexpr double k_max_price = 1e6;
+constexpr double k_max_abs_rate = 1.0;
+constexpr double k_max_maturity = 100.0;
 
 const char* option_label(OptionType o);       // "call", "put", "asian"
 const char* option_long_label(OptionType o);  // "European call", "European put", "Asian call (arithmetic)"
