@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/session.h"
+#include "app/layout.h"
 #include "gpu/common/text.h"
 #include "gpu/common/gpu_error.h"
 #include "ui/field_view.h"
@@ -314,9 +315,7 @@ void HeatLab::draw_ui() {
   }
   poll_cpu_jobs();
 
-  const LabArea view = lab_view_area(), panel = lab_panel_area();
-  ImGui::SetNextWindowPos(ImVec2(view.x, view.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(view.w, view.h), ImGuiCond_FirstUseEver);
+  place_window("Heat field", Slot::View);
   if (ImGui::Begin("Heat field")) {
     if (m_model.auto_range) {
       m_model.range[0] = m_range_lo;
@@ -344,8 +343,7 @@ void HeatLab::draw_ui() {
   }
   ImGui::End();
 
-  ImGui::SetNextWindowPos(ImVec2(panel.x, panel.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(panel.w, panel.h), ImGuiCond_FirstUseEver);
+  place_window("Heat lab", Slot::Panel);
   if (ImGui::Begin("Heat lab")) {
     ui::draw_heat_panel(m_model, m_actions);
     m_anatomy.draw_controls();

@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include <cstdio>
+
 namespace bs::ui {
 
 void draw_device_panel(const DeviceInfo& d, const PathView& path) {
@@ -30,24 +32,34 @@ void draw_device_panel(const DeviceInfo& d, const PathView& path) {
   ImGui::TextWrapped("%s", path.reason.c_str());
 }
 
-void draw_path_overlay(const PathView& path) {
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float pad = 8.0f;
-  // Top-left, just under the field window's title bar.
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + pad, vp->Pos.y + 2 * ImGui::GetFrameHeight() + pad),
-                          ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(0.65f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
-  if (ImGui::Begin("##path_overlay", nullptr, flags)) {
-    ImGui::Text("path: %s   %.0f fps", path.path.c_str(), path.fps);
-    // Wrapped, so a long reason does not cover the lab's view.
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
-    ImGui::TextDisabled("%s", path.reason.c_str());
-    ImGui::PopTextWrapPos();
+float path_status_min_width(const PathView& path) {
+  return ImGui::CalcTextSize(path.path.c_str()).x + ImGui::GetStyle().ItemSpacing.x * 2;
+}
+
+float draw_path_status(const PathView& path, float right) {
+  char forms[3][160];
+  std::snprintf(forms[0], sizeof forms[0], "path: %s   %.0f fps", path.path.c_str(),
+                static_cast<double>(path.fps));
+  std::snprintf(forms[1], sizeof forms[1], "path: %s", path.path.c_str());
+  std::snprintf(forms[2], sizeof forms[2], "%s", path.path.c_str());
+  const float pad = ImGui::GetStyle().ItemSpacing.x;
+  const float left = ImGui::GetCursorScreenPos().x + pad;
+  for (const char* text : forms) {
+    const float w = ImGui::CalcTextSize(text).x;
+    if (right - pad - w < left) continue;
+    ImGui::SetCursorScreenPos(ImVec2(right - pad - w, ImGui::GetCursorScreenPos().y));
+    ImGui::TextUnformatted(text);
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+      ImGui::Text("render path: %s", path.path.c_str());
+      ImGui::TextUnformatted(path.reason.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+    return w + pad * 2;
   }
-  ImGui::End();
+  return 0;
 }
 
 }  // namespace bs::ui

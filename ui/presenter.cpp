@@ -5,6 +5,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <filesystem>
 
@@ -15,6 +16,10 @@ constexpr const char* k_font_file = "/usr/share/fonts/truetype/dejavu/DejaVuSans
 // The big font only needs digits, signs, units and short labels.
 constexpr ImWchar k_big_ranges[] = {0x0020, 0x00FF, 0x2212, 0x2212, 0};
 }  // namespace
+
+const char* to_string(Theme t) {
+  return t == Theme::Light ? "light" : "dark";
+}
 
 float clamp_ui_scale(float s) {
   if (!std::isfinite(s)) return 1.0f;
@@ -40,6 +45,12 @@ void Presenter::init(float content_scale, float ui_scale) {
 void Presenter::set_scale(float s) {
   m_scale = clamp_ui_scale(s);
   if (!m_presenter) m_scale_before_presenter = m_scale;
+}
+
+void Presenter::set_theme(Theme t) {
+  if (t == m_theme) return;
+  m_theme = t;
+  m_style_dirty = true;
 }
 
 void Presenter::set_presenter(bool on) {
@@ -75,7 +86,11 @@ void Presenter::build_fonts() {
 }
 
 bool Presenter::apply_pending() {
-  if (m_scale == m_built_scale) return false;
+  if (m_scale == m_built_scale && !m_style_dirty) return false;
+  if (m_scale == m_built_scale) {
+    apply_style();
+    return true;
+  }
   ImGuiIO& io = ImGui::GetIO();
   // The backend made a texture for the old atlas (its first NewFrame): replace it. Before that, the first
   // NewFrame makes it from the atlas built here.
@@ -83,57 +98,112 @@ bool Presenter::apply_pending() {
   if (had_texture) ImGui_ImplOpenGL3_DestroyFontsTexture();
   build_fonts();
   if (had_texture) ImGui_ImplOpenGL3_CreateFontsTexture();
-  ImGuiStyle& style = ImGui::GetStyle();
-  style = m_base;
-  style.ScaleAllSizes(m_scale * m_content);
+  apply_style();
   m_built_scale = m_scale;
   return true;
 }
 
-void Presenter::draw_readouts(const char* lab_title, std::span<const Readout> readouts, bool* open) const {
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  // Kept at the bottom left, over the lab's view (the field stays visible above it): the window grows and
-  // shrinks with its numbers, so it is anchored by its bottom edge every frame.
-  ImGui::SetNextWindowPos(
-      ImVec2(vp->Pos.x + vp->Size.x * 0.01f, vp->Pos.y + vp->Size.y - ImGui::GetFrameHeight() * 2),
-      ImGuiCond_Always, ImVec2(0.0f, 1.0f));
-  ImGui::SetNextWindowBgAlpha(0.92f);
-  const std::string title = std::string("Readouts: ") + lab_title + "###readouts";
-  if (ImGui::Begin(title.c_str(), open,
-                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing |
-                       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings)) {
-    // In front of the lab's panel it overlaps: read from the back of the room, it must not be drawn over.
-    ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
+void Presenter::apply_style() {
+  ImGuiStyle& style = ImGui::GetStyle();
+  style = m_base;
+  if (m_theme == Theme::Light) {
+    // ImGui's light colours, a little more contrast for a washed-out projector: darker borders and frames.
+    ImGui::StyleColorsLight(&style);
+    style.Colors[ImGuiCol_Border] = ImVec4(0.0f, 0.0f, 0.0f, 0.45f);
+    style.Colors[ImGuiCol_FrameBg] = ImVec4(0.86f, 0.86f, 0.88f, 1.0f);
+    style.Colors[ImGuiCol_TextDisabled] = ImVec4(0.35f, 0.35f, 0.38f, 1.0f);
+    style.FrameBorderSize = 1.0f;
+  }
+  style.ScaleAllSizes(m_scale * m_content);
+  m_style_dirty = false;
+}
+
+namespace {
+// A typical wide number, for column widths that do not change with every new measurement.
+constexpr const char* k_wide_value = "0000.0";
+}  // namespace
+
+float Presenter::number_width(std::span<const Readout> readouts, float px) const {
+  float w = m_big ? m_big->CalcTextSizeA(px, FLT_MAX, 0, k_wide_value).x : 0;
+  for (const Readout& r : readouts)
+    if (m_big) w = std::max(w, m_big->CalcTextSizeA(px, FLT_MAX, 0, r.value.c_str()).x);
+  return w;
+}
+
+int Presenter::readout_columns(std::span<const Readout> readouts, float width, float px) const {
+  if (readouts.empty()) return 1;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float number = number_width(readouts, px);
+  float col = ImGui::GetFontSize() * 8;
+  for (const Readout& r : readouts)
+    col = std::max({col, number + ImGui::CalcTextSize(r.unit.c_str()).x + st.ItemSpacing.x,
+                    ImGui::CalcTextSize(r.label.c_str()).x});
+  col += ImGui::GetFontSize() * 1.5f;  // the gap between columns
+  const int fit = static_cast<int>((width - st.WindowPadding.x * 2) / col);
+  return std::clamp(fit, 1, static_cast<int>(readouts.size()));
+}
+
+float Presenter::fit_readouts(std::span<const Readout> readouts, float width, float max_height) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float full = m_big ? m_big->FontSize : ImGui::GetFontSize() * k_big_font_factor;
+  m_number_px = full;
+  if (readouts.empty()) return std::ceil(st.WindowPadding.y * 2 + line);
+  // The numbers shrink (down to twice the text size) until the strip fits in max_height: on a short screen
+  // the view keeps most of the height.
+  float height = 0;
+  for (float px = full;; px = std::max(px * 0.9f, ImGui::GetFontSize() * 2)) {
+    const int cols = readout_columns(readouts, width, px);
+    const int rows = (static_cast<int>(readouts.size()) + cols - 1) / cols;
+    // Per row: the label, the big number and two lines of hint.
+    const float row = line + px + st.ItemSpacing.y + line * 2;
+    height = st.WindowPadding.y * 2 + row * static_cast<float>(rows) + st.ItemSpacing.y * (rows - 1);
+    m_number_px = px;
+    if (height <= max_height || px <= ImGui::GetFontSize() * 2) break;
+  }
+  return std::ceil(height);
+}
+
+void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& strip) const {
+  // A strip the layout keeps free along the bottom: it covers neither the view nor the panel's controls.
+  ImGui::SetNextWindowPos(ImVec2(strip.x, strip.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(strip.z, strip.w), ImGuiCond_Always);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
+  if (ImGui::Begin("###readouts", nullptr, flags)) {
     if (readouts.empty())
       ImGui::TextDisabled("run something: the numbers appear here when they are measured");
-    for (size_t i = 0; i < readouts.size(); ++i) {
-      const Readout& r = readouts[i];
-      if (i > 0) ImGui::SameLine(0, ImGui::GetFontSize() * 2.5f);
-      ImGui::BeginGroup();
-      const float x0 = ImGui::GetCursorPosX(), sx0 = ImGui::GetCursorScreenPos().x;
-      ImGui::TextUnformatted(r.label.c_str());
-      if (m_big) ImGui::PushFont(m_big);
-      ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "%s", r.value.c_str());
-      if (m_big) ImGui::PopFont();
-      const float below_number = ImGui::GetCursorPosY();
-      if (!r.unit.empty()) {
-        ImGui::SameLine();
-        // The unit sits on the big number's baseline.
-        if (m_big)
-          ImGui::SetCursorPosY(ImGui::GetCursorPosY() + m_big->FontSize - ImGui::GetFontSize() * 1.4f);
-        ImGui::TextUnformatted(r.unit.c_str());
+    const float px = m_number_px > 0 ? m_number_px : ImGui::GetFontSize() * k_big_font_factor;
+    const int cols = readout_columns(readouts, strip.z, px);
+    const ImVec4 number_colour =
+        m_theme == Theme::Light ? ImVec4(0.62f, 0.33f, 0.0f, 1.0f) : ImVec4(1.0f, 0.85f, 0.35f, 1.0f);
+    if (!readouts.empty() && ImGui::BeginTable("readouts", cols, ImGuiTableFlags_SizingStretchSame)) {
+      for (const Readout& r : readouts) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.label.c_str());
+        // The number at the fitted size (the big font, scaled down when the strip had to shrink).
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        ImFont* font = m_big ? m_big : ImGui::GetFont();
+        const ImVec2 size = font->CalcTextSizeA(px, FLT_MAX, 0, r.value.c_str());
+        ImGui::GetWindowDrawList()->AddText(font, px, at, ImGui::GetColorU32(number_colour), r.value.c_str());
+        ImGui::Dummy(size);
+        const float below_number = ImGui::GetCursorPosY();
+        if (!r.unit.empty()) {
+          ImGui::SameLine();
+          // The unit sits on the number's baseline.
+          ImGui::SetCursorPosY(ImGui::GetCursorPosY() + px * 0.95f - ImGui::GetFontSize() * 1.2f);
+          ImGui::TextUnformatted(r.unit.c_str());
+        }
+        if (!r.hint.empty()) {
+          // The hint wraps inside its column.
+          ImGui::SetCursorPosY(below_number);
+          ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+          ImGui::TextWrapped("%s", r.hint.c_str());
+          ImGui::PopStyleColor();
+        }
       }
-      if (!r.hint.empty()) {
-        // The hint wraps under its number instead of widening the column.
-        const float w = std::max(ImGui::GetItemRectMax().x - sx0, ImGui::GetFontSize() * 10);
-        ImGui::SetCursorPosY(below_number);  // level with the hints of readouts without a unit
-        ImGui::PushTextWrapPos(x0 + w);
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("%s", r.hint.c_str());
-        ImGui::PopStyleColor();
-        ImGui::PopTextWrapPos();
-      }
-      ImGui::EndGroup();
+      ImGui::EndTable();
     }
   }
   ImGui::End();
@@ -160,23 +230,25 @@ void Presenter::draw_shortcuts(std::span<const Shortcut> shortcuts, bool* open) 
   ImGui::End();
 }
 
-void Presenter::draw_toast(const std::string& text, bool error) {
+void Presenter::draw_toast(const std::string& text, bool error, ImVec2 anchor, float max_width) {
   if (text.empty()) return;
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(
-      ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y - ImGui::GetFrameHeight() * 3),
-      ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-  ImGui::SetNextWindowBgAlpha(0.9f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoSavedSettings;
-  if (ImGui::Begin("##toast", nullptr, flags)) {
-    if (error)
-      ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", text.c_str());
-    else
-      ImGui::TextUnformatted(text.c_str());
-  }
-  ImGui::End();
+  // On the foreground draw list: above every window, never hidden behind the readouts or a panel, and it
+  // takes no input (the controls under it stay usable).
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const ImVec2 pad = st.WindowPadding;
+  const float wrap = std::max(max_width - pad.x * 2, ImGui::GetFontSize() * 8);
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
+  const ImVec2 p0(std::round(anchor.x - size.x * 0.5f - pad.x), std::round(anchor.y - size.y - pad.y * 2));
+  const ImVec2 p1(p0.x + size.x + pad.x * 2, anchor.y);
+  ImVec4 bg = st.Colors[ImGuiCol_PopupBg];
+  bg.w = 0.95f;
+  dl->AddRectFilled(p0, p1, ImGui::GetColorU32(bg), st.WindowRounding + 4);
+  dl->AddRect(p0, p1, ImGui::GetColorU32(error ? ImVec4(1, 0.45f, 0.4f, 1) : st.Colors[ImGuiCol_Border]),
+              st.WindowRounding + 4);
+  const ImVec4 fg = error ? ImVec4(0.95f, 0.35f, 0.3f, 1) : st.Colors[ImGuiCol_Text];
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p0.x + pad.x, p0.y + pad.y),
+              ImGui::GetColorU32(fg), text.c_str(), nullptr, wrap);
 }
 
 }  // namespace bs::ui
