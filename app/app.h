@@ -69,6 +69,8 @@ class App {
   void reset_layout() { m_layout.reset(); }
   // The last frame's windows and display (what BLOCKSCOPE_LAYOUT_DUMP writes).
   const nlohmann::json& layout_snapshot() const { return m_layout_snapshot; }
+  // Pixels the menu bar's items ran past its right end in the last frame (0: everything fits).
+  float menu_overflow() const { return m_menu_overflow; }
 
   // Undo / redo of the active lab's parameters (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y, the Edit menu): applied
   // before the next frame, as loading a session is.

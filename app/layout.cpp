@@ -153,8 +153,7 @@ void Layout::place(const char* name, Slot slot) {
   p.slot = slot;
   p.placed_this_frame = true;
   if (w && g.MovingWindow && g.MovingWindow->RootWindow == w) {
-    // The user is dragging it: leave it where the mouse puts it (end_frame notes the move).
-    p.placed = full_rect(w);
+    // The user is dragging it: leave it where the mouse puts it (end_frame sees it away from `placed`).
     return;
   }
   const Rect& work = m_metrics.work;

@@ -545,11 +545,16 @@ void draw_ab_diagram(const mm::Problem& p, mm::Variant v, const OverlayState& st
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 fill = IM_COL32(60, 64, 80, 255), edge = IM_COL32(150, 150, 170, 255),
               text = ImGui::GetColorU32(ImGuiCol_Text);
-  for (auto [lo, hi, name] : {std::tuple{a_lo, a_hi, "A (M x K)"}, std::tuple{b_lo, b_hi, "B (K x N)"},
-                              std::tuple{c_lo, c_hi, "C (M x N)"}}) {
+  // A's label shares a row with C's: each label gets the width up to the next box (A) or the diagram's right
+  // edge (B, C), and drops its dimensions when they do not fit (a thin A at 720p or in presenter mode).
+  const float right = origin.x + size.x;
+  for (auto [lo, hi, name, letter, room] :
+       {std::tuple{a_lo, a_hi, "A (M x K)", "A", c_lo.x - a_lo.x - fs * 0.3f},
+        std::tuple{b_lo, b_hi, "B (K x N)", "B", right - b_lo.x},
+        std::tuple{c_lo, c_hi, "C (M x N)", "C", right - c_lo.x}}) {
     dl->AddRectFilled(lo, hi, fill);
     dl->AddRect(lo, hi, edge);
-    dl->AddText(ImVec2(lo.x, lo.y - fs * 1.1f), text, name);
+    dl->AddText(ImVec2(lo.x, lo.y - fs * 1.1f), text, ImGui::CalcTextSize(name).x <= room ? name : letter);
   }
   if (st.shown && g.known && g.bm > 0) {
     const TileCover cover{p.m, p.n, g.bm, g.bn};

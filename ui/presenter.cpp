@@ -119,49 +119,73 @@ void Presenter::apply_style() {
 }
 
 namespace {
-// A typical wide number, for column widths that do not change with every new measurement.
-constexpr const char* k_wide_value = "0000.0";
+constexpr const char* k_wide_value = "000.0";
 }  // namespace
 
-float Presenter::number_width(std::span<const Readout> readouts, float px) const {
-  float w = m_big ? m_big->CalcTextSizeA(px, FLT_MAX, 0, k_wide_value).x : 0;
-  for (const Readout& r : readouts)
-    if (m_big) w = std::max(w, m_big->CalcTextSizeA(px, FLT_MAX, 0, r.value.c_str()).x);
+std::vector<float> Presenter::readout_widths(std::span<const Readout> readouts, float px) const {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  ImFont* font = m_big ? m_big : ImGui::GetFont();
+  // A typical wide number sets the minimum, so columns do not jump as the numbers change.
+  const float typical = font->CalcTextSizeA(px, FLT_MAX, 0, k_wide_value).x;
+  std::vector<float> w;
+  for (const Readout& r : readouts) {
+    const float number = std::max(typical, font->CalcTextSizeA(px, FLT_MAX, 0, r.value.c_str()).x);
+    w.push_back(std::max({ImGui::GetFontSize() * 6, number + ImGui::CalcTextSize(r.unit.c_str()).x +
+                                                        st.ItemSpacing.x,
+                          ImGui::CalcTextSize(r.label.c_str()).x}) +
+                ImGui::GetFontSize() * 1.5f);  // the gap between columns
+  }
   return w;
 }
 
-int Presenter::readout_columns(std::span<const Readout> readouts, float width, float px) const {
-  if (readouts.empty()) return 1;
+Presenter::ReadoutGrid Presenter::readout_grid(std::span<const Readout> readouts, float width, float px) const {
+  ReadoutGrid g;
+  g.px = px;
+  if (readouts.empty()) return g;
   const ImGuiStyle& st = ImGui::GetStyle();
-  const float number = number_width(readouts, px);
-  float col = ImGui::GetFontSize() * 8;
-  for (const Readout& r : readouts)
-    col = std::max({col, number + ImGui::CalcTextSize(r.unit.c_str()).x + st.ItemSpacing.x,
-                    ImGui::CalcTextSize(r.label.c_str()).x});
-  col += ImGui::GetFontSize() * 1.5f;  // the gap between columns
-  const int fit = static_cast<int>((width - st.WindowPadding.x * 2) / col);
-  return std::clamp(fit, 1, static_cast<int>(readouts.size()));
+  const float inner = width - st.WindowPadding.x * 2;
+  g.widths = readout_widths(readouts, px);
+  float sum = 0, widest = 0;
+  for (float w : g.widths) {
+    sum += w;
+    widest = std::max(widest, w);
+  }
+  // One row with columns as wide as each readout needs; else equal columns, wrapped to more rows.
+  if (sum <= inner) {
+    g.cols = static_cast<int>(readouts.size());
+  } else {
+    g.cols = std::clamp(static_cast<int>(inner / widest), 1, static_cast<int>(readouts.size()));
+    g.widths.assign(readouts.size(), inner / static_cast<float>(g.cols));
+  }
+  const float scale = sum <= inner ? inner / sum : 1.0f;  // stretched to the full width
+  // Hint lines: one, or two where a hint does not fit its column.
+  int hint_lines = 1;
+  for (size_t i = 0; i < readouts.size(); ++i)
+    if (ImGui::CalcTextSize(readouts[i].hint.c_str()).x > g.widths[i] * scale - ImGui::GetFontSize())
+      hint_lines = 2;
+  const int rows = (static_cast<int>(readouts.size()) + g.cols - 1) / g.cols;
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float row = line + px + st.ItemSpacing.y + line * static_cast<float>(hint_lines);
+  g.height = std::ceil(st.WindowPadding.y * 2 + row * static_cast<float>(rows) + st.ItemSpacing.y * (rows - 1));
+  return g;
 }
 
 float Presenter::fit_readouts(std::span<const Readout> readouts, float width, float max_height) {
   const ImGuiStyle& st = ImGui::GetStyle();
-  const float line = ImGui::GetTextLineHeightWithSpacing();
   const float full = m_big ? m_big->FontSize : ImGui::GetFontSize() * k_big_font_factor;
-  m_number_px = full;
-  if (readouts.empty()) return std::ceil(st.WindowPadding.y * 2 + line);
+  if (readouts.empty()) {
+    m_grid = ReadoutGrid{};
+    m_grid.px = full;
+    return std::ceil(st.WindowPadding.y * 2 + ImGui::GetTextLineHeightWithSpacing());
+  }
   // The numbers shrink (down to twice the text size) until the strip fits in max_height: on a short screen
   // the view keeps most of the height.
-  float height = 0;
-  for (float px = full;; px = std::max(px * 0.9f, ImGui::GetFontSize() * 2)) {
-    const int cols = readout_columns(readouts, width, px);
-    const int rows = (static_cast<int>(readouts.size()) + cols - 1) / cols;
-    // Per row: the label, the big number and two lines of hint.
-    const float row = line + px + st.ItemSpacing.y + line * 2;
-    height = st.WindowPadding.y * 2 + row * static_cast<float>(rows) + st.ItemSpacing.y * (rows - 1);
-    m_number_px = px;
-    if (height <= max_height || px <= ImGui::GetFontSize() * 2) break;
+  const float smallest = ImGui::GetFontSize() * 2;
+  for (float px = full;; px = std::max(px * 0.9f, smallest)) {
+    m_grid = readout_grid(readouts, width, px);
+    if (m_grid.height <= max_height || px <= smallest) break;
   }
-  return std::ceil(height);
+  return m_grid.height;
 }
 
 void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& strip) const {
@@ -174,11 +198,18 @@ void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& s
   if (ImGui::Begin("###readouts", nullptr, flags)) {
     if (readouts.empty())
       ImGui::TextDisabled("run something: the numbers appear here when they are measured");
-    const float px = m_number_px > 0 ? m_number_px : ImGui::GetFontSize() * k_big_font_factor;
-    const int cols = readout_columns(readouts, strip.z, px);
+    // The grid fit_readouts chose this frame (or one for this width, if it was not called).
+    const ReadoutGrid g = m_grid.widths.size() == readouts.size() && m_grid.px > 0
+                              ? m_grid
+                              : readout_grid(readouts, strip.z,
+                                             m_big ? m_big->FontSize : ImGui::GetFontSize() * k_big_font_factor);
+    const float px = g.px;
+    const int cols = std::max(g.cols, 1);
     const ImVec4 number_colour =
         m_theme == Theme::Light ? ImVec4(0.62f, 0.33f, 0.0f, 1.0f) : ImVec4(1.0f, 0.85f, 0.35f, 1.0f);
-    if (!readouts.empty() && ImGui::BeginTable("readouts", cols, ImGuiTableFlags_SizingStretchSame)) {
+    if (!readouts.empty() && ImGui::BeginTable("readouts", cols, ImGuiTableFlags_SizingStretchProp)) {
+      for (int c = 0; c < cols; ++c)
+        ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthStretch, g.widths[static_cast<size_t>(c)]);
       for (const Readout& r : readouts) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r.label.c_str());

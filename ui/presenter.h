@@ -8,6 +8,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 namespace bs::ui {
 
@@ -79,8 +80,14 @@ class Presenter {
  private:
   void build_fonts();
   void apply_style();
-  int readout_columns(std::span<const Readout> readouts, float width, float px) const;
-  float number_width(std::span<const Readout> readouts, float px) const;
+  struct ReadoutGrid {
+    int cols = 1;
+    std::vector<float> widths;  // per column (stretch weights)
+    float px = 0;               // the numbers' size
+    float height = 0;
+  };
+  std::vector<float> readout_widths(std::span<const Readout> readouts, float px) const;
+  ReadoutGrid readout_grid(std::span<const Readout> readouts, float width, float px) const;
 
   float m_content = 1.0f;
   float m_scale = 1.0f;
@@ -89,7 +96,7 @@ class Presenter {
   bool m_presenter = false;
   Theme m_theme = Theme::Dark;
   bool m_style_dirty = false;
-  float m_number_px = 0;  // the readout numbers' size, from fit_readouts
+  ReadoutGrid m_grid;  // chosen by fit_readouts for this frame
   ImFont* m_big = nullptr;
   ImGuiStyle m_base;  // unscaled, dark colours: every rebuild scales from it, so scales never compound
 };
