@@ -187,7 +187,8 @@ class MonteCarloLab final : public Lab {
     if (ImGui::Begin("Monte Carlo view")) ui::mc::draw_montecarlo_view(m_model, m_actions);
     ImGui::End();
     place_window("Monte Carlo lab", Slot::Panel);
-    if (ImGui::Begin("Monte Carlo lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar)) ui::mc::draw_montecarlo_panel(m_model, m_actions);
+    if (ImGui::Begin("Monte Carlo lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar))
+      ui::mc::draw_montecarlo_panel(m_model, m_actions);
     ImGui::End();
     if (m_actions.paths_w > 0) {
       m_view_w = m_actions.paths_w;

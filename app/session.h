@@ -26,7 +26,7 @@ struct SessionUi {
   float scale = 1.0f;  // ui::k_min_ui_scale .. ui::k_max_ui_scale
   bool presenter = false;
   bool readouts = false;  // the big-readouts window (presenter mode shows it too)
-  std::string theme;       // "dark" | "light" (View > Theme); empty (not in the file): keep the one in force
+  std::string theme;      // "dark" | "light" (View > Theme); empty (not in the file): keep the one in force
 };
 
 struct Session {

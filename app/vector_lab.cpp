@@ -83,7 +83,8 @@ class VectorLab final : public Lab {
     if (ImGui::Begin("Vector view")) ui::draw_vector_views(m_model, m_actions);
     ImGui::End();
     place_window("Vector lab", Slot::Panel);
-    if (ImGui::Begin("Vector lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar)) ui::draw_vector_panel(m_model, m_actions);
+    if (ImGui::Begin("Vector lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar))
+      ui::draw_vector_panel(m_model, m_actions);
     ImGui::End();
   }
 

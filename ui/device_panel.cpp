@@ -9,9 +9,13 @@ namespace bs::ui {
 
 void draw_device_panel(const DeviceInfo& d, const PathView& path) {
   if (!d.available) {
-    ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "no CUDA device: %s", d.reason.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.3f, 1.0f));
+    ImGui::TextWrapped("no CUDA device: %s", d.reason.c_str());
+    ImGui::PopStyleColor();
     ImGui::TextWrapped("Everything runs on the CPU. Timings are CPU timings.");
   } else {
+    // Wrapped: the Device window is as narrow as the lab's panel.
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("%s", d.name.c_str());
     ImGui::Text("compute capability %s, %d SMs", d.compute_capability().c_str(), d.sm_count);
     ImGui::Text("memory %.1f GiB (%.1f GiB free), bus %d bit", d.total_mem / 1073741824.0,
@@ -24,10 +28,13 @@ void draw_device_panel(const DeviceInfo& d, const PathView& path) {
                 d.smem_per_sm / 1024);
     ImGui::Text("driver %s, runtime %s", version_string(d.driver_version).c_str(),
                 version_string(d.runtime_version).c_str());
+    ImGui::PopTextWrapPos();
   }
   ImGui::Separator();
-  ImGui::Text("GL: %s", path.gl_renderer.c_str());
+  ImGui::TextWrapped("GL: %s", path.gl_renderer.c_str());
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s, %s", path.gl_version.c_str(), path.gl_platform.c_str());
+  ImGui::PopTextWrapPos();
   ImGui::Text("render path: %s", path.path.c_str());
   ImGui::TextWrapped("%s", path.reason.c_str());
 }

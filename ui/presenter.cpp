@@ -130,15 +130,16 @@ std::vector<float> Presenter::readout_widths(std::span<const Readout> readouts, 
   std::vector<float> w;
   for (const Readout& r : readouts) {
     const float number = std::max(typical, font->CalcTextSizeA(px, FLT_MAX, 0, r.value.c_str()).x);
-    w.push_back(std::max({ImGui::GetFontSize() * 6, number + ImGui::CalcTextSize(r.unit.c_str()).x +
-                                                        st.ItemSpacing.x,
-                          ImGui::CalcTextSize(r.label.c_str()).x}) +
-                ImGui::GetFontSize() * 1.5f);  // the gap between columns
+    w.push_back(
+        std::max({ImGui::GetFontSize() * 6, number + ImGui::CalcTextSize(r.unit.c_str()).x + st.ItemSpacing.x,
+                  ImGui::CalcTextSize(r.label.c_str()).x}) +
+        ImGui::GetFontSize() * 1.5f);  // the gap between columns
   }
   return w;
 }
 
-Presenter::ReadoutGrid Presenter::readout_grid(std::span<const Readout> readouts, float width, float px) const {
+Presenter::ReadoutGrid Presenter::readout_grid(std::span<const Readout> readouts, float width,
+                                               float px) const {
   ReadoutGrid g;
   g.px = px;
   if (readouts.empty()) return g;
@@ -165,8 +166,11 @@ Presenter::ReadoutGrid Presenter::readout_grid(std::span<const Readout> readouts
       hint_lines = 2;
   const int rows = (static_cast<int>(readouts.size()) + g.cols - 1) / g.cols;
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float row = line + px + st.ItemSpacing.y + line * static_cast<float>(hint_lines);
-  g.height = std::ceil(st.WindowPadding.y * 2 + row * static_cast<float>(rows) + st.ItemSpacing.y * (rows - 1));
+  // Table cells add their padding; one more item spacing keeps the last hint line off the edge.
+  const float row =
+      line + px + st.ItemSpacing.y * 2 + line * static_cast<float>(hint_lines) + st.CellPadding.y * 2;
+  g.height =
+      std::ceil(st.WindowPadding.y * 2 + row * static_cast<float>(rows) + st.ItemSpacing.y * (rows - 1));
   return g;
 }
 
@@ -199,17 +203,19 @@ void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& s
     if (readouts.empty())
       ImGui::TextDisabled("run something: the numbers appear here when they are measured");
     // The grid fit_readouts chose this frame (or one for this width, if it was not called).
-    const ReadoutGrid g = m_grid.widths.size() == readouts.size() && m_grid.px > 0
-                              ? m_grid
-                              : readout_grid(readouts, strip.z,
-                                             m_big ? m_big->FontSize : ImGui::GetFontSize() * k_big_font_factor);
+    const ReadoutGrid g =
+        m_grid.widths.size() == readouts.size() && m_grid.px > 0
+            ? m_grid
+            : readout_grid(readouts, strip.z,
+                           m_big ? m_big->FontSize : ImGui::GetFontSize() * k_big_font_factor);
     const float px = g.px;
     const int cols = std::max(g.cols, 1);
     const ImVec4 number_colour =
         m_theme == Theme::Light ? ImVec4(0.62f, 0.33f, 0.0f, 1.0f) : ImVec4(1.0f, 0.85f, 0.35f, 1.0f);
     if (!readouts.empty() && ImGui::BeginTable("readouts", cols, ImGuiTableFlags_SizingStretchProp)) {
       for (int c = 0; c < cols; ++c)
-        ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthStretch, g.widths[static_cast<size_t>(c)]);
+        ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthStretch,
+                                g.widths[static_cast<size_t>(c)]);
       for (const Readout& r : readouts) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r.label.c_str());

@@ -1,7 +1,7 @@
-// layout_test.cpp: the layout's geometry, and an App on headless GL (CPU path): a window dragged with the mouse
-// leaves its slot, follows a resize as a fraction and stays inside, comes back with Reset layout; a saved
-// layout from another screen is clamped; presenter mode fits at 1280x720 for every lab; undo / redo of a lab's
-// parameters; the theme saved in sessions; the key queue.
+// layout_test.cpp: the layout's geometry, and an App on headless GL (CPU path): a window dragged with the
+// mouse leaves its slot, follows a resize as a fraction and stays inside, comes back with Reset layout; a
+// saved layout from another screen is clamped; presenter mode fits at 1280x720 for every lab; undo / redo of
+// a lab's parameters; the theme saved in sessions; the key queue.
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -49,7 +49,8 @@ Rect rect(const json& w) {
 void expect_all_inside(const json& snap) {
   const Rect display{0, 0, snap["display"][0].get<float>(), snap["display"][1].get<float>()};
   for (const json& w : snap["windows"])
-    EXPECT_TRUE(inside(rect(w), display)) << w["name"] << " at " << w["rect"] << " outside " << snap["display"];
+    EXPECT_TRUE(inside(rect(w), display))
+        << w["name"] << " at " << w["rect"] << " outside " << snap["display"];
 }
 
 // --- Geometry ---------------------------------------------------------------------------------------------
@@ -63,13 +64,14 @@ TEST(LayoutGeometry, SlotsTileTheWorkAreaAtEverySize) {
     m.frame_h = font + 6;
     for (float readouts : {0.0f, 180.0f}) {
       m.readouts_h = readouts;
-      const Rect v = slot_rect(Slot::View, m), p = slot_rect(Slot::Panel, m), r = slot_rect(Slot::Readouts, m);
+      const Rect v = slot_rect(Slot::View, m), p = slot_rect(Slot::Panel, m),
+                 r = slot_rect(Slot::Readouts, m);
       EXPECT_FLOAT_EQ(v.x, 0);
-      EXPECT_FLOAT_EQ(v.w + p.w, w);               // nothing left empty, nothing overlapping
-      EXPECT_FLOAT_EQ(v.y + v.h, r.y);             // the readouts strip starts where the view ends
-      EXPECT_FLOAT_EQ(r.y + r.h, h);               // ... and ends at the bottom
+      EXPECT_FLOAT_EQ(v.w + p.w, w);    // nothing left empty, nothing overlapping
+      EXPECT_FLOAT_EQ(v.y + v.h, r.y);  // the readouts strip starts where the view ends
+      EXPECT_FLOAT_EQ(r.y + r.h, h);    // ... and ends at the bottom
       EXPECT_FLOAT_EQ(r.h, readouts);
-      EXPECT_GE(v.w, w * 0.45f - 0.5f);            // the view keeps almost half the width at any scale
+      EXPECT_GE(v.w, w * 0.45f - 0.5f);  // the view keeps almost half the width at any scale
       for (Slot s : {Slot::View, Slot::Panel, Slot::Device, Slot::Anatomy, Slot::Sweep, Slot::Readouts})
         EXPECT_TRUE(inside(slot_rect(s, m), m.work)) << static_cast<int>(s);
     }
@@ -131,8 +133,8 @@ TEST(LayoutApp, AMovedWindowFollowsResizesInsideAndResetPutsItBack) {
   EXPECT_FLOAT_EQ(snap["display"][0].get<float>(), 1280);
   expect_all_inside(snap);
   EXPECT_TRUE(app.layout().moved("Heat lab"));
-  // Windows still in their slot were refitted: the view starts at the left edge and the panel's slot is at the
-  // right edge of the new size.
+  // Windows still in their slot were refitted: the view starts at the left edge and the panel's slot is at
+  // the right edge of the new size.
   const Rect view = rect(*window(snap, "Heat field"));
   EXPECT_NEAR(view.x, 0, 0.5);
   EXPECT_NEAR(view.w + app.layout().slot(Slot::Panel).w, 1280, 1);
@@ -167,34 +169,93 @@ TEST(LayoutApp, ASavedLayoutIsClampedInside) {
   EXPECT_FALSE(app.layout().moved("Heat lab"));   // pixel positions of ImGui's own are not a user's place
 }
 
+bool overlap(const Rect& a, const Rect& b) {
+  return a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1;
+}
+
+// No window covers another (the old path overlay sat on the vector view's controls; the readouts covered the
+// field and the Run buttons).
+void expect_no_overlap(const json& snap) {
+  const json& ws = snap["windows"];
+  for (size_t i = 0; i < ws.size(); ++i)
+    for (size_t j = i + 1; j < ws.size(); ++j)
+      EXPECT_FALSE(overlap(rect(ws[i]), rect(ws[j])))
+          << ws[i]["name"] << " and " << ws[j]["name"] << " overlap";
+}
+
 TEST(LayoutApp, PresenterModeFitsAt720pForEveryLab) {
   for (const LabEntry& e : lab_entries()) {
     SCOPED_TRACE(e.id);
     App app(headless(1280, 720, e.id));
+    frames(app, 3);
+    expect_all_inside(app.layout_snapshot());
+    expect_no_overlap(app.layout_snapshot());
+    EXPECT_EQ(app.menu_overflow(), 0.0f);
     app.set_presenter_mode(true);
     frames(app, 4);
     const json snap = app.layout_snapshot();
     expect_all_inside(snap);
+    expect_no_overlap(snap);
     EXPECT_EQ(app.menu_overflow(), 0.0f);
     const json* readouts = window(snap, "###readouts");
     ASSERT_TRUE(readouts);
     const Rect r = rect(*readouts);
-    for (const json& w : snap["windows"]) {
-      if (w["name"] == "###readouts" || w["name"] == "##MainMenuBar") continue;
-      const Rect o = rect(w);
-      EXPECT_TRUE(o.y + o.h <= r.y + 0.5f) << w["name"] << " reaches into the readouts strip";
-    }
+    EXPECT_NEAR(r.y + r.h, 720, 0.5);
     EXPECT_LE(r.h, 0.3f * 720);  // the numbers shrink rather than take the screen
   }
 }
 
-// --- Undo ---------------------------------------------------------------------------------------------------
+TEST(LayoutApp, TheMenuBarShortensToFit) {
+  App app(headless(800, 600, "heat"));
+  app.set_presenter_mode(true);  // 1.75x text in 800 pixels: the full bar cannot fit
+  frames(app, 3);
+  EXPECT_EQ(app.menu_overflow(), 0.0f);
+  expect_all_inside(app.layout_snapshot());
+}
+
+TEST(LayoutApp, AUiScaleChangeRefits) {
+  App app(headless(1280, 720));
+  frames(app, 2);
+  const float panel_w = app.layout().slot(Slot::Panel).w;
+  Session s = app.current_session();
+  s.ui.scale = 2.5f;
+  ASSERT_FALSE(app.apply_session(s));
+  frames(app, 3);
+  const json snap = app.layout_snapshot();
+  expect_all_inside(snap);
+  expect_no_overlap(snap);
+  const Rect view = rect(*window(snap, "Heat field")), panel = rect(*window(snap, "Heat lab"));
+  EXPECT_GT(panel.w, panel_w);  // larger text, wider panel
+  EXPECT_NEAR(view.w + panel.w, 1280, 1);
+  EXPECT_NEAR(panel.x + panel.w, 1280, 1);
+}
+
+TEST(LayoutApp, ToastsDrawAboveEveryWindow) {
+  App app(headless(1280, 720));
+  frames(app, 2);
+  const auto foreground_vertices = [] {
+    const ImDrawData* d = ImGui::GetDrawData();
+    // The foreground draw list is rendered last, above every window.
+    return d && d->CmdListsCount > 0 ? d->CmdLists[d->CmdListsCount - 1]->VtxBuffer.Size : -1;
+  };
+  const int before = foreground_vertices();  // the lab may draw there too (the heat field's brush)
+  ASSERT_GE(before, 0);
+  app.request_undo();  // nothing to undo: a toast says so
+  frames(app, 2);
+  // "nothing to undo": 15 glyphs of 4 vertices, and its box.
+  EXPECT_GT(foreground_vertices(), before + 60);
+  for (const json& w : app.layout_snapshot()["windows"])
+    EXPECT_EQ(w["name"].get<std::string>().find("toast"), std::string::npos);
+}
+
+// --- Undo
+// ---------------------------------------------------------------------------------------------------
 
 TEST(UndoHistory, StepsAreTakenWhenAChangeSettles) {
   UndoHistory h;
   const json a = {{"n", 1}}, b = {{"n", 2}}, c = {{"n", 3}};
   h.observe(a, 0.0, false);
-  h.observe(b, 1.0, true);   // a slider held: no step while editing
+  h.observe(b, 1.0, true);  // a slider held: no step while editing
   h.observe(b, 5.0, true);
   EXPECT_EQ(h.undo_steps(), 0u);
   h.observe(c, 5.1, false);  // released at 3: settles 0.5 s later
@@ -255,7 +316,8 @@ TEST(UndoApp, CtrlZRestoresTheLabsParameters) {
   EXPECT_EQ(app.active_lab()->save_state(), edited);
 }
 
-// --- Theme ---------------------------------------------------------------------------------------------------
+// --- Theme
+// ---------------------------------------------------------------------------------------------------
 
 TEST(Theme, SavedInTheSessionAndRestored) {
   json j;
@@ -297,7 +359,8 @@ TEST(Theme, SavedInTheSessionAndRestored) {
   EXPECT_NE(r.error.find("ui.theme"), std::string::npos) << r.error;
 }
 
-// --- Key queue ------------------------------------------------------------------------------------------------
+// --- Key queue
+// ------------------------------------------------------------------------------------------------
 
 TEST(KeyQueue, KeepsPressesInOrderUntilTakenAndDropsTheOldestWhenFull) {
   gl::KeyQueue q;

@@ -1,9 +1,9 @@
 // window_test.cpp: the real binary in a real GLFW window under Xvfb, driven with xdotool as a lecturer would:
 // the window resized to 1280x720 and 1920x1080, presenter mode toggled with P (a tap shorter than a frame:
-// the app runs with slow frames), F11 and back. After each step the app's layout dump (BLOCKSCOPE_LAYOUT_DUMP:
-// every visible ImGui window's rectangle and the display size) must show every window fully inside the main
-// window, the lab's view and panel filling its width, the readouts covering neither, and a menu bar that fits.
-// A screenshot of each step is kept in test-out/window/ to look at.
+// the app runs with slow frames), F11 and back. After each step the app's layout dump
+// (BLOCKSCOPE_LAYOUT_DUMP: every visible ImGui window's rectangle and the display size) must show every
+// window fully inside the main window, the lab's view and panel filling its width, the readouts covering
+// neither, and a menu bar that fits. A screenshot of each step is kept in test-out/window/ to look at.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
