@@ -391,6 +391,8 @@ void App::write_layout_dump() {
   j["menu_level"] = m_menu_level;
   j["menu_overflow"] = m_menu_overflow;
   j["lab"] = m_labs[m_active].first;
+  j["popup"] = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
+  j["overwrite_asked"] = !m_overwrite.empty();
   // Written whole, then renamed: a test reading it never sees half a file.
   const std::string tmp = m_layout_dump + ".tmp";
   if (FILE* f = std::fopen(tmp.c_str(), "w")) {
@@ -719,8 +721,10 @@ void App::draw_session_popups() {
     std::error_code ec;
     const bool exists = m_session_path[0] && std::filesystem::exists(m_session_path, ec);
     const bool asking = exists && m_overwrite == m_session_path;
-    if (asking) ui::advice_text(std::string(m_session_path) + " exists. Replace it?");
-    if (ImGui::Button(asking ? "Replace" : "Save") || enter) {
+    if (asking) ui::advice_text(std::string(m_session_path) + " exists. Replace it? (Enter: replace)");
+    // While asking, Enter answers (the path field has let go of the keyboard after the first Enter).
+    const bool confirm = asking && !ImGui::IsAnyItemActive() && ImGui::IsKeyPressed(GLFW_KEY_ENTER, false);
+    if (ImGui::Button(asking ? "Replace" : "Save") || enter || confirm) {
       if (exists && !asking) {
         m_overwrite = m_session_path;  // ask first; a second Save / Enter replaces it
       } else {

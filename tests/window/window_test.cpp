@@ -42,7 +42,7 @@ export XDG_CONFIG_HOME="$out/cfg" HOME="$out/home"
 mkdir -p "$XDG_CONFIG_HOME/blockscope" "$HOME"
 dump="$out/layout.json"
 [ -f "$out/seed.ini" ] && cp "$out/seed.ini" "$XDG_CONFIG_HOME/blockscope/imgui.ini"
-BLOCKSCOPE_LAYOUT_DUMP="$dump" BLOCKSCOPE_DEBUG_FRAME_MS=200 "$bin" "$@" > "$out/app.log" 2>&1 &
+BLOCKSCOPE_LAYOUT_DUMP="$dump" BLOCKSCOPE_DEBUG_FRAME_MS=$frame_ms "$bin" "$@" > "$out/app.log" 2>&1 &
 app=$!
 frame() { sed -n 's/.*"frame":\([0-9]*\).*/\1/p' "$dump" 2>/dev/null; }
 wait_for() {
@@ -67,9 +67,11 @@ kill $app; wait $app
 echo done
 )SH";
 
-std::string run_script(const fs::path& dir, const std::string& steps, const std::string& args) {
+// Frames are slowed to 200 ms unless frame_ms says otherwise: key taps then fall between two frames.
+std::string run_script(const fs::path& dir, const std::string& steps, const std::string& args,
+                       int frame_ms = 200) {
   const fs::path script = dir / "drive.sh";
-  std::ofstream(script) << k_prologue << steps << k_epilogue;
+  std::ofstream(script) << "frame_ms=" << frame_ms << "\n" << k_prologue << steps << k_epilogue;
   const std::string cmd = "xvfb-run -a -s '-screen 0 1920x1080x24' sh " + script.string() + " " +
                           dir.string() + " " + test::blockscope_binary() + " " + args + " 2>&1";
   std::string out;
@@ -203,6 +205,41 @@ wait_for '"display":\[1280.0,720.0\]'; step r1
   const json* panel = window(d, "Heat lab");
   ASSERT_TRUE(panel);
   EXPECT_TRUE((*panel)["moved"].get<bool>());  // the user's place is kept (clamped), not thrown away
+}
+
+TEST(Window, SaveAsksBeforeReplacingAFile) {
+  if (!have("xvfb-run") || !have("xdotool")) GTEST_SKIP() << "xvfb-run or xdotool not installed";
+  const fs::path dir = out_dir("save");
+  // Ctrl+S, a path typed in, Enter: saved. Again to the same (now changed) file: the first Enter only asks,
+  // the second replaces it. Text fields poll keys once a frame, so keys are held for a while.
+  const std::string steps = R"SH(
+press() { xdotool keydown "$1"; sleep 0.4; xdotool keyup "$1"; sleep 0.3; }
+save_to() {
+  xdotool key ctrl+s; wait_for '"name":"Save session"'
+  press ctrl+a; xdotool type --delay 40 "$1"; sleep 0.5; press Return
+}
+file="$out/mine.json"
+save_to "$file"
+i=0; until [ -s "$file" ]; do i=$((i+1)); [ $i -gt 100 ] && { echo "not saved"; break; }; sleep 0.1; done
+wait_for '"popup":false'
+echo old > "$file"
+save_to "$file"
+wait_for '"overwrite_asked":true'; sleep 1
+cp "$file" "$out/after_first_enter.txt"; step asked
+press Return
+i=0; while grep -q '^old$' "$file"; do i=$((i+1)); [ $i -gt 100 ] && { echo "not replaced"; break; }; sleep 0.1; done
+wait_for '"popup":false'
+)SH";
+  const auto r = run_script(dir, steps, "--scene heat --width 1280 --height 720", 0);
+  ASSERT_NE(r.find("\ndone"), std::string::npos) << r;
+  EXPECT_EQ(r.find("not saved"), std::string::npos) << r;
+  EXPECT_EQ(r.find("not replaced"), std::string::npos) << r;
+  std::ifstream first(dir / "after_first_enter.txt");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(first), {}), "old\n") << "replaced without asking";
+  const json saved = read_json(dir / "mine.json");
+  EXPECT_EQ(saved["blockscope_session"], 1);
+  const json asked = read_json(dir / "asked.json");
+  EXPECT_TRUE(asked["overwrite_asked"].get<bool>());
 }
 
 }  // namespace
