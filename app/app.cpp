@@ -702,10 +702,11 @@ void App::draw_session_popups() {
   }
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const ImVec2 centre(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f);
-  const float width = ImGui::GetFontSize() * 36;
+  const float width = std::min(ImGui::GetFontSize() * 36, vp->WorkSize.x * 0.9f);
   ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Appearing);
-  if (ImGui::BeginPopupModal("Save session", nullptr)) {
+  // As tall as its content (a question or an error appears below the path): the buttons never scroll away.
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, vp->WorkSize.y * 0.9f));
+  if (ImGui::BeginPopupModal("Save session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::TextWrapped("Saves the open labs, every lab's parameters, the UI scale and theme as JSON.");
     ImGui::SetNextItemWidth(-1);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
@@ -746,8 +747,9 @@ void App::draw_session_popups() {
     ImGui::EndPopup();
   }
   ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Appearing);
-  if (ImGui::BeginPopupModal("Load session", nullptr)) {
+  // As tall as its content (a question or an error appears below the path): the buttons never scroll away.
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, vp->WorkSize.y * 0.9f));
+  if (ImGui::BeginPopupModal("Load session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::TextWrapped(
         "A session file (or pick one saved before). Nothing changes unless the whole file is valid.");
     ImGui::SetNextItemWidth(-1);
