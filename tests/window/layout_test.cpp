@@ -150,6 +150,31 @@ TEST(LayoutApp, AMovedWindowFollowsResizesInsideAndResetPutsItBack) {
   EXPECT_NEAR(back.h, want.h, 1);
 }
 
+TEST(LayoutApp, AWindowResizedByItsGripLeavesItsSlot) {
+  App app(headless(1280, 720));
+  frames(app, 3);
+  const Rect slot = rect(*window(app.layout_snapshot(), "Heat field"));
+  ImGuiIO& io = ImGui::GetIO();
+  // The bottom-right resize grip.
+  io.MousePos = ImVec2(slot.x + slot.w - 4, slot.y + slot.h - 4);
+  frames(app, 1);
+  io.MouseDown[0] = true;
+  frames(app, 1);
+  for (int i = 1; i <= 4; ++i) {
+    io.MousePos = ImVec2(slot.x + slot.w - 4 - 50.0f * i, slot.y + slot.h - 4 - 40.0f * i);
+    frames(app, 1);
+  }
+  io.MouseDown[0] = false;
+  frames(app, 2);
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  EXPECT_TRUE(app.layout().moved("Heat field"));
+  const Rect now = rect(*window(app.layout_snapshot(), "Heat field"));
+  EXPECT_NEAR(now.w, slot.w - 200, 4);
+  EXPECT_NEAR(now.h, slot.h - 160, 4);
+  frames(app, 5);  // and it stays that size (not pulled back into the slot)
+  EXPECT_NEAR(rect(*window(app.layout_snapshot(), "Heat field")).w, slot.w - 200, 4);
+}
+
 TEST(LayoutApp, ASavedLayoutIsClampedInside) {
   AppOptions o = headless(1280, 720);
   o.show_shortcuts = true;
