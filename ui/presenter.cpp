@@ -169,8 +169,9 @@ Presenter::ReadoutGrid Presenter::readout_grid(std::span<const Readout> readouts
   // Table cells add their padding; one more item spacing keeps the last hint line off the edge.
   const float row =
       line + px + st.ItemSpacing.y * 2 + line * static_cast<float>(hint_lines) + st.CellPadding.y * 2;
-  g.height =
-      std::ceil(st.WindowPadding.y * 2 + row * static_cast<float>(rows) + st.ItemSpacing.y * (rows - 1));
+  // Half a line to spare: the strip never needs a scroll bar for a hint that wraps one line more.
+  g.height = std::ceil(st.WindowPadding.y * 2 + row * static_cast<float>(rows) +
+                       st.ItemSpacing.y * static_cast<float>(rows - 1) + line * 0.5f);
   return g;
 }
 
@@ -198,7 +199,8 @@ void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& s
   ImGui::SetNextWindowSize(ImVec2(strip.z, strip.w), ImGuiCond_Always);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
                                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoScrollbar;
   if (ImGui::Begin("###readouts", nullptr, flags)) {
     if (readouts.empty())
       ImGui::TextDisabled("run something: the numbers appear here when they are measured");

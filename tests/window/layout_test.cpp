@@ -12,6 +12,8 @@
 #include "app/layout.h"
 #include "app/session.h"
 #include "app/undo.h"
+#include "gpu/matmul/matmul.h"
+#include "ui/matmul_lab_panel.h"
 #include "ui/gl/context.h"
 
 namespace bs {
@@ -273,8 +275,51 @@ TEST(LayoutApp, ToastsDrawAboveEveryWindow) {
     EXPECT_EQ(w["name"].get<std::string>().find("toast"), std::string::npos);
 }
 
-// --- Undo
-// ---------------------------------------------------------------------------------------------------
+// --- The matmul diagram's labels -------------------------------------------------------------------------
+
+TEST(MatmulDiagram, LabelsNeverCollideAtAnySizeOrScale) {
+  ImGuiContext* ctx = ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(1920, 1080);
+  unsigned char* px = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&px, &w, &h);
+  // The default font at presenter-like sizes: 13 px, x1.75 and x2.5.
+  for (float scale : {1.0f, 1.75f, 2.5f}) {
+    io.FontGlobalScale = scale;
+    ImGui::NewFrame();
+    const float fs = ImGui::GetFontSize();
+    // The diagram's width at 720p in presenter mode (~230 px) up to 1080p (~420 px).
+    for (ImVec2 size : {ImVec2(230, 260), ImVec2(320, 300), ImVec2(420, 400)})
+      for (matmul::Problem p : {matmul::Problem{200, 155, 67}, matmul::Problem{1000, 777, 333},
+                                matmul::Problem{64, 4096, 64}, matmul::Problem{33, 17, 5}}) {
+        SCOPED_TRACE(testing::Message()
+                     << "scale " << scale << ", " << size.x << " px, " << p.m << "x" << p.n << "x" << p.k);
+        const ui::AbBoxes b = ui::ab_diagram_boxes(p, ImVec2(0, 0), size, fs);
+        Rect label[3], box[3];
+        for (int i = 0; i < 3; ++i) {
+          const ImVec2 t = ImGui::CalcTextSize(b.label[i]);
+          label[i] = {b.label_at[i].x, b.label_at[i].y, t.x, t.y};
+          box[i] = {b.lo[i].x, b.lo[i].y, b.hi[i].x - b.lo[i].x, b.hi[i].y - b.lo[i].y};
+        }
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) {
+            if (j > i) {
+              EXPECT_FALSE(overlap(label[i], label[j])) << b.label[i] << " / " << b.label[j];
+            }
+            EXPECT_FALSE(overlap(label[i], box[j])) << b.label[i] << " on box " << j;
+          }
+        // C has the width to the region's right edge: its full name where that is wide enough.
+        if (size.x >= 320 && scale <= 1.75f) {
+          EXPECT_STREQ(b.label[2], "C (M x N)");
+        }
+      }
+    ImGui::EndFrame();
+  }
+  ImGui::DestroyContext(ctx);
+}
+
+// --- Undo --------------------------------------------------------------------------------------------------
 
 TEST(UndoHistory, StepsAreTakenWhenAChangeSettles) {
   UndoHistory h;
@@ -341,8 +386,7 @@ TEST(UndoApp, CtrlZRestoresTheLabsParameters) {
   EXPECT_EQ(app.active_lab()->save_state(), edited);
 }
 
-// --- Theme
-// ---------------------------------------------------------------------------------------------------
+// --- Theme -------------------------------------------------------------------------------------------------
 
 TEST(Theme, SavedInTheSessionAndRestored) {
   json j;
@@ -384,8 +428,7 @@ TEST(Theme, SavedInTheSessionAndRestored) {
   EXPECT_NE(r.error.find("ui.theme"), std::string::npos) << r.error;
 }
 
-// --- Key queue
-// ------------------------------------------------------------------------------------------------
+// --- Key queue ---------------------------------------------------------------------------------------------
 
 TEST(KeyQueue, KeepsPressesInOrderUntilTakenAndDropsTheOldestWhenFull) {
   gl::KeyQueue q;
