@@ -330,6 +330,8 @@ bool App::frame() {
     io.DeltaTime = 1.0f / 60.0f;
   }
   ImGui::NewFrame();
+  // Quick taps: ImGui saw them down in this NewFrame; their releases go in now.
+  m_gl->release_deferred_keys();
   // The readouts strip's height comes from this frame's fonts and width; the layout then fits every window
   // into what is left (refitted every frame: resizes, F11, presenter mode and UI scale need nothing more).
   {
@@ -391,6 +393,7 @@ void App::write_layout_dump() {
   j["menu_level"] = m_menu_level;
   j["menu_overflow"] = m_menu_overflow;
   j["lab"] = m_labs[m_active].first;
+  j["lab_state"] = m_labs[m_active].second->save_state();
   j["popup"] = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
   j["overwrite_asked"] = !m_overwrite.empty();
   // Written whole, then renamed: a test reading it never sees half a file.

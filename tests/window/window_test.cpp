@@ -169,16 +169,20 @@ TEST(Window, QuickKeyTapsBetweenSlowFramesAreNotLost) {
   if (!have("xvfb-run") || !have("xdotool")) GTEST_SKIP() << "xvfb-run or xdotool not installed";
   const fs::path dir = out_dir("keys");
   // Frames take 200 ms here; xdotool presses and releases within a millisecond or two. F1 opens the shortcut
-  // list, P presenter mode: both must register (ImGui 1.86's per-frame key polling alone loses them).
+  // list, P presenter mode: both must register (ImGui 1.86's per-frame key polling alone loses them). O (the
+  // anatomy overlay) is polled by the lab through ImGui: the deferred release makes ImGui see it too.
   const std::string steps = R"SH(
 xdotool key F1; wait_for '"shortcuts":true'; step k1
 xdotool key F1 p; wait_for '"presenter":true'; step k2
+xdotool key o; wait_for '"anatomy_overlay":"[^o]'; step k3
 )SH";
   const auto r = run_script(dir, steps, "--scene heat --width 1280 --height 720");
   ASSERT_NE(r.find("\ndone"), std::string::npos) << r;
   const json k2 = read_json(dir / "k2.json");
   EXPECT_FALSE(k2["shortcuts"].get<bool>());
   EXPECT_TRUE(k2["presenter"].get<bool>());
+  const json k3 = read_json(dir / "k3.json");
+  EXPECT_NE(k3["lab_state"]["anatomy_overlay"], "off");
 }
 
 TEST(Window, ASavedLayoutFromABiggerScreenComesBackInside) {

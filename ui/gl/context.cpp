@@ -94,18 +94,40 @@ class WindowContext final : public Context {
     if (before != &WindowContext::key_callback) m_chained_key = before;
   }
   std::vector<KeyPress> take_key_presses() override { return m_keys.take(); }
+  void release_deferred_keys() override {
+    const std::vector<Deferred> releases = std::move(m_deferred);
+    m_deferred.clear();
+    m_pressed_since_frame.clear();
+    if (m_chained_key)
+      for (const Deferred& d : releases)
+        m_chained_key(m_window, d.key, d.scancode, GLFW_RELEASE, d.mods);
+  }
 
  private:
+  struct Deferred {
+    int key, scancode, mods;
+  };
   static void key_callback(GLFWwindow* w, int key, int scancode, int action, int mods) {
     auto* self = static_cast<WindowContext*>(glfwGetWindowUserPointer(w));
     if (!self) return;
-    if (action == GLFW_PRESS) self->m_keys.push({key, mods});
+    auto& pressed = self->m_pressed_since_frame;
+    if (action == GLFW_PRESS) {
+      self->m_keys.push({key, mods});
+      if (std::find(pressed.begin(), pressed.end(), key) == pressed.end()) pressed.push_back(key);
+    }
+    if (action == GLFW_RELEASE && std::find(pressed.begin(), pressed.end(), key) != pressed.end()) {
+      // Pressed since the last frame: ImGui has not seen it down yet. Its release waits for the next frame.
+      self->m_deferred.push_back({key, scancode, mods});
+      return;
+    }
     if (self->m_chained_key) self->m_chained_key(w, key, scancode, action, mods);
   }
 
   GLFWwindow* m_window;
   GLFWkeyfun m_chained_key = nullptr;
   KeyQueue m_keys;
+  std::vector<int> m_pressed_since_frame;  // keys pressed since the last release_deferred_keys()
+  std::vector<Deferred> m_deferred;        // their releases, held until then
   ContextInfo m_info;
   int m_saved[4] = {100, 100, 1600, 900};
 };

@@ -68,6 +68,11 @@ class Context {
   virtual void install_key_queue() {}
   // The key presses since the last call, oldest first.
   virtual std::vector<KeyPress> take_key_presses() { return {}; }
+  // Call right after ImGui::NewFrame. A key pressed and released between two frames reaches ImGui's callback
+  // as pressed, and its release only now: ImGui 1.86 then sees it down for one frame, so widgets and panels
+  // that poll keys (ImGui::IsKeyPressed: text fields, popups, the anatomy keys) do not miss quick taps
+  // either.
+  virtual void release_deferred_keys() {}
 };
 
 // nullptr with `error` filled when no context can be made.
