@@ -280,6 +280,7 @@ TEST(LayoutApp, ToastsDrawAboveEveryWindow) {
 TEST(MatmulDiagram, LabelsNeverCollideAtAnySizeOrScale) {
   ImGuiContext* ctx = ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // no imgui.ini left in the working directory
   io.DisplaySize = ImVec2(1920, 1080);
   unsigned char* px = nullptr;
   int w = 0, h = 0;
