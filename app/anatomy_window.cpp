@@ -2,6 +2,7 @@
 #include "app/anatomy_window.h"
 
 #include "app/session.h"
+#include "app/layout.h"
 
 #include <glad/gl.h>
 #include <imgui.h>
@@ -493,10 +494,8 @@ void AnatomyWindow::poll_sweep() {
 
 void AnatomyWindow::draw_window() {
   if (!m_open) return;
-  const LabArea view = lab_view_area();
-  // The lower part of the view: the field's top rows and the path read-out stay visible.
-  ImGui::SetNextWindowPos(ImVec2(view.x + view.w * 0.03f, view.y + view.h * 0.3f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(view.w * 0.94f, view.h * 0.68f), ImGuiCond_FirstUseEver);
+  // The lower part of the view: the field's top rows stay visible.
+  place_window("Anatomy", Slot::Anatomy);
   if (ImGui::Begin("Anatomy", &m_open)) {
     if (ImGui::BeginTabBar("anatomy_tabs")) {
       if (ImGui::BeginTabItem("Block scheduling timeline")) {

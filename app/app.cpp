@@ -23,6 +23,7 @@
 #include "gpu/common/gpu_error.h"
 #include "ui/device_panel.h"
 #include "ui/plot_export.h"
+#include "ui/widgets.h"
 
 namespace bs {
 
@@ -42,6 +43,11 @@ std::string config_dir() {
 }  // namespace
 
 App::App(const AppOptions& opt) : m_opt(opt) {
+  // Testing hooks (environment, so the command line stays the user's): the layout of every frame as JSON,
+  // and a slow frame loop (a key tap then falls between two frames).
+  if (const char* dump = std::getenv("BLOCKSCOPE_LAYOUT_DUMP"); dump && *dump) m_layout_dump = dump;
+  if (const char* ms = std::getenv("BLOCKSCOPE_DEBUG_FRAME_MS"); ms && *ms)
+    m_debug_frame_ms = std::clamp(std::atoi(ms), 0, 2000);
   std::string err;
   m_gl = opt.headless ? gl::create_headless(opt.width, opt.height, &err)
                       : gl::create_window(opt.width, opt.height, "blockscope", &err);
@@ -61,10 +67,7 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   }
   // Command-line flags win over the session's UI settings.
   if (opt.ui_scale != 1.0f) m_presenter.set_scale(opt.ui_scale);
-  if (opt.presenter) {
-    m_presenter.set_presenter(true);
-    m_show_readouts = true;
-  }
+  if (opt.presenter) set_presenter_mode(true);
   m_presenter.apply_pending();
   m_sweep = std::make_unique<SweepWindow>(m_env);
   hand_over_sweep();
@@ -124,6 +127,8 @@ void App::open_lab(const std::string& id) {
 void App::init_imgui() {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
+  // Before the first NewFrame, where ImGui reads the ini file (the layout's entries are in it).
+  m_layout.install(ImGui::GetCurrentContext());
   ImGuiIO& io = ImGui::GetIO();
   if (m_opt.headless) {
     io.IniFilename = nullptr;  // headless runs are reproducible: no saved layout
@@ -135,7 +140,11 @@ void App::init_imgui() {
   ImGui::StyleColorsDark();
   // Fonts rasterized at UI scale x the monitor's content scale; the style scaled from this unscaled base.
   m_presenter.init(m_gl->content_scale(), m_opt.ui_scale);
-  if (m_gl->window()) ImGui_ImplGlfw_InitForOpenGL(m_gl->window(), true);
+  if (m_gl->window()) {
+    ImGui_ImplGlfw_InitForOpenGL(m_gl->window(), true);
+    // In front of ImGui's key callback (which it calls): a tap shorter than a frame is not lost.
+    m_gl->install_key_queue();
+  }
   ImGui_ImplOpenGL3_Init("#version 330 core");
   m_imgui_ready = true;
 }
@@ -192,23 +201,9 @@ void App::draw_main_ui() {
   pv.gl_platform = m_gl->info().platform;
   pv.fps = ImGui::GetIO().Framerate;
 
-  // ImGui 1.86 indexes keys by the GLFW key code.
-  if (m_gl->window() && ImGui::IsKeyPressed(GLFW_KEY_F11)) {
-    m_fullscreen = !m_fullscreen;
-    m_gl->set_fullscreen(m_fullscreen);
-  }
   handle_shortcuts();
-  // The lab bar: one entry per lab, the open one checked.
   std::string switch_to;
-  if (ImGui::BeginMainMenuBar()) {
-    ImGui::TextDisabled("blockscope");
-    draw_session_menu();
-    draw_view_menu();
-    if (ImGui::MenuItem("Sweep", "F5", m_show_sweep)) m_show_sweep = !m_show_sweep;
-    for (const LabEntry& e : lab_entries())
-      if (ImGui::MenuItem(e.title, nullptr, m_labs[m_active].first == e.id)) switch_to = e.id;
-    ImGui::EndMainMenuBar();
-  }
+  draw_menu_bar(pv, &switch_to);
   m_labs[m_active].second->draw_ui();
   m_view_rect[2] = 0;
   if (const char* name = m_labs[m_active].second->view_window())
@@ -223,22 +218,15 @@ void App::draw_main_ui() {
   draw_presenter_windows();
   draw_session_popups();
   if (m_show_device) {
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    const float w = std::min(vp->WorkSize.x * 0.42f, ImGui::GetFontSize() * 36);
-    ImGui::SetNextWindowPos(
-        ImVec2(vp->Pos.x + vp->Size.x - w, vp->Pos.y + vp->Size.y - ImGui::GetFrameHeight()),
-        ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(w, vp->WorkSize.y * 0.2f), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    m_layout.place("Device", Slot::Device);
     if (ImGui::Begin("Device", &m_show_device)) {
       ui::draw_device_panel(m_env.device, pv);
       if (m_gl->window() && ImGui::Checkbox("full screen (F11)", &m_fullscreen))
         m_gl->set_fullscreen(m_fullscreen);
-      if (!m_gpu_message.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", m_gpu_message.c_str());
+      ui::error_text(m_gpu_message);
     }
     ImGui::End();
   }
-  ui::draw_path_overlay(pv);
   if (!switch_to.empty()) {
     try {
       open_lab(switch_to);
@@ -246,6 +234,56 @@ void App::draw_main_ui() {
       m_gpu_message = std::string("cannot open ") + switch_to + ": " + e.what();
     }
   }
+}
+
+void App::draw_menu_bar(const ui::PathView& pv, std::string* switch_to) {
+  // The bar shortens itself to fit (presenter mode, 720p): level 0 has everything, level 1 drops the brand
+  // and uses short lab names, level 2 gathers the labs into one "Lab" menu. The path status always stays.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const auto item_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + st.ItemSpacing.x * 2; };
+  const float bar_w = ImGui::GetMainViewport()->Size.x;
+  const auto needed = [&](int level) {
+    float w = st.WindowPadding.x * 2 + item_w("Session") + item_w("Edit") + item_w("View") + item_w("Sweep") +
+              ui::path_status_min_width(pv);
+    if (level == 0) w += item_w("blockscope");
+    if (level < 2) {
+      for (const LabEntry& e : lab_entries())
+        w += item_w(level == 0 ? e.title : e.short_title);
+    } else {
+      w += item_w("Lab: Monte Carlo");
+    }
+    return w;
+  };
+  m_menu_level = needed(0) <= bar_w ? 0 : needed(1) <= bar_w ? 1 : 2;
+  m_menu_overflow = 0;
+  if (!ImGui::BeginMainMenuBar()) return;
+  if (m_menu_level == 0) ImGui::TextDisabled("blockscope");
+  draw_session_menu();
+  draw_edit_menu();
+  draw_view_menu();
+  if (ImGui::MenuItem("Sweep", "F5", m_show_sweep)) m_show_sweep = !m_show_sweep;
+  // The lab bar: one entry per lab, the open one checked.
+  const std::string& active = m_labs[m_active].first;
+  if (m_menu_level < 2) {
+    for (const LabEntry& e : lab_entries())
+      if (ImGui::MenuItem(m_menu_level == 0 ? e.title : e.short_title, nullptr, active == e.id))
+        *switch_to = e.id;
+  } else {
+    const char* title = active.c_str();
+    for (const LabEntry& e : lab_entries())
+      if (active == e.id) title = e.title;
+    const std::string label = std::string("Lab: ") + title + "###labmenu";
+    if (ImGui::BeginMenu(label.c_str())) {
+      for (const LabEntry& e : lab_entries())
+        if (ImGui::MenuItem(e.title, nullptr, active == e.id)) *switch_to = e.id;
+      ImGui::EndMenu();
+    }
+  }
+  const float items_end = ImGui::GetItemRectMax().x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth() - st.WindowPadding.x;
+  const float path_w = ui::draw_path_status(pv, right);
+  m_menu_overflow = std::max(0.0f, items_end - right) + (path_w > 0 ? 0.0f : ui::path_status_min_width(pv));
+  ImGui::EndMainMenuBar();
 }
 
 void App::take_screenshot() {
@@ -281,6 +319,7 @@ bool App::frame() {
       recover_from(e);
     }
   }
+  apply_undo_request();
   m_presenter.apply_pending();
   ImGui_ImplOpenGL3_NewFrame();
   if (m_gl->window()) {
@@ -291,8 +330,20 @@ bool App::frame() {
     io.DeltaTime = 1.0f / 60.0f;
   }
   ImGui::NewFrame();
+  // Quick taps: ImGui saw them down in this NewFrame; their releases go in now.
+  m_gl->release_deferred_keys();
+  // The readouts strip's height comes from this frame's fonts and width; the layout then fits every window
+  // into what is left (refitted every frame: resizes, F11, presenter mode and UI scale need nothing more).
+  {
+    const ImVec2 work = ImGui::GetMainViewport()->WorkSize;
+    const std::vector<ui::Readout> r = m_labs[m_active].second->readouts();
+    m_layout.begin_frame(m_show_readouts ? m_presenter.fit_readouts(r, work.x, work.y * 0.3f) : 0.0f);
+  }
   // UI first (it changes parameters), then the simulation and the field's trip into GL, then ImGui draws.
   draw_main_ui();
+  m_layout.end_frame();
+  const bool editing = ImGui::IsAnyItemActive();
+  m_layout_snapshot = m_layout.snapshot();
   ImGui::Render();
   try {
     if (m_frame == m_opt.debug_fault_frame && m_env.path.path != RenderPath::Cpu) inject_illegal_address();
@@ -302,13 +353,17 @@ bool App::frame() {
   } catch (const GpuError& e) {
     recover_from(e);
   }
+  observe_undo(editing);
   if (const std::string& sticky = m_sweep->sticky_error(); !sticky.empty()) {
     recover_from(GpuError("during a sweep: " + sticky, 0, true));
     m_sweep->clear_sticky_error();
   }
   m_gl->bind_target();
   glViewport(0, 0, m_gl->width(), m_gl->height());
-  glClearColor(0.08f, 0.08f, 0.1f, 1.0f);
+  if (m_presenter.theme() == ui::Theme::Light)
+    glClearColor(0.94f, 0.94f, 0.94f, 1.0f);
+  else
+    glClearColor(0.08f, 0.08f, 0.1f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   m_sweep->after_render();  // queued PNG exports render through their own ImGui context, outside the frame
@@ -322,7 +377,76 @@ bool App::frame() {
   m_capture = Capture::None;
   if (last && !m_opt.screenshot.empty()) take_screenshot();
   m_gl->present();
+  if (!m_layout_dump.empty()) write_layout_dump();
+  if (m_debug_frame_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(m_debug_frame_ms));
   return !last;
+}
+
+void App::write_layout_dump() {
+  nlohmann::json j = m_layout_snapshot;
+  j["frame"] = m_frame;
+  j["presenter"] = m_presenter.presenter();
+  j["scale"] = m_presenter.scale();
+  j["theme"] = ui::to_string(m_presenter.theme());
+  j["fullscreen"] = m_fullscreen;
+  j["readouts"] = m_show_readouts;
+  j["shortcuts"] = m_show_shortcuts;
+  j["menu_level"] = m_menu_level;
+  j["menu_overflow"] = m_menu_overflow;
+  j["lab"] = m_labs[m_active].first;
+  j["lab_state"] = m_labs[m_active].second->save_state();
+  j["popup"] = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
+  j["overwrite_asked"] = !m_overwrite.empty();
+  // Written whole, then renamed: a test reading it never sees half a file.
+  const std::string tmp = m_layout_dump + ".tmp";
+  if (FILE* f = std::fopen(tmp.c_str(), "w")) {
+    const std::string text = j.dump();
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+    std::error_code ec;
+    std::filesystem::rename(tmp, m_layout_dump, ec);
+  }
+}
+
+void App::set_presenter_mode(bool on) {
+  m_presenter.set_presenter(on);
+  m_show_readouts = on;
+}
+
+bool App::can_undo() const {
+  const auto it = m_undo.find(m_labs[m_active].first);
+  return it != m_undo.end() && it->second.can_undo(m_labs[m_active].second->save_state());
+}
+
+bool App::can_redo() const {
+  const auto it = m_undo.find(m_labs[m_active].first);
+  return it != m_undo.end() && it->second.can_redo(m_labs[m_active].second->save_state());
+}
+
+void App::observe_undo(bool editing) {
+  const auto& [id, lab] = m_labs[m_active];
+  m_undo[id].observe(lab->save_state(), ImGui::GetTime(), editing);
+}
+
+void App::apply_undo_request() {
+  if (m_undo_request == UndoRequest::None) return;
+  const bool undo = m_undo_request == UndoRequest::Undo;
+  m_undo_request = UndoRequest::None;
+  auto& [id, lab] = m_labs[m_active];
+  UndoHistory& h = m_undo[id];
+  const nlohmann::json now = lab->save_state();
+  const std::optional<nlohmann::json> target = undo ? h.undo(now) : h.redo(now);
+  if (!target) {
+    toast(undo ? "nothing to undo" : "nothing to redo");
+    return;
+  }
+  try {
+    if (auto err = lab->load_state(*target))
+      toast(std::string(undo ? "undo" : "redo") + " failed: " + *err, true);
+  } catch (const GpuError& e) {
+    recover_from(e);
+  }
+  h.rebase(lab->save_state());
 }
 
 // --- Sessions, presenter mode and captures ----------------------------------------------------------------
@@ -348,6 +472,7 @@ Session App::current_session() const {
   s.ui.scale = m_presenter.base_scale();
   s.ui.presenter = m_presenter.presenter();
   s.ui.readouts = m_show_readouts;
+  s.ui.theme = ui::to_string(m_presenter.theme());
   s.sweep = m_pending_sweep;
   // The sweep as set up in the window, when it was used (a form that does not parse keeps the last good one).
   if (m_show_sweep || m_sweep->has_result()) {
@@ -392,6 +517,7 @@ std::optional<std::string> App::apply_session(const Session& s) {
   m_presenter.set_scale(s.ui.scale);
   m_presenter.set_presenter(s.ui.presenter);
   m_show_readouts = s.ui.readouts || s.ui.presenter;
+  if (!s.ui.theme.empty()) m_presenter.set_theme(s.ui.theme == "light" ? ui::Theme::Light : ui::Theme::Dark);
   m_pending_sweep = s.sweep;
   if (!errors.empty()) return errors;
   return std::nullopt;
@@ -429,17 +555,55 @@ void App::toast(std::string text, bool error) {
 
 void App::handle_shortcuts() {
   const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;  // typing "p" into a field is not a shortcut
-  // ImGui 1.86 indexes keys by the GLFW key code.
-  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) m_show_shortcuts = !m_show_shortcuts;
-  if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) m_show_sweep = !m_show_sweep;
-  if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) m_capture = io.KeyShift ? Capture::View : Capture::Window;
-  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S, false)) m_open_popup = Popup::Save;
-  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) m_open_popup = Popup::Load;
-  if (!io.KeyCtrl && !io.KeyAlt && !io.KeySuper && ImGui::IsKeyPressed(GLFW_KEY_P, false)) {
-    m_presenter.set_presenter(!m_presenter.presenter());
-    m_show_readouts = m_presenter.presenter();
+  // Presses come from the window's key queue (ui/gl/context.h): ImGui 1.86 samples key state once a frame,
+  // so a quick tap between two slow frames would be lost. Modifiers are the ones held at the press.
+  for (const gl::KeyPress& k : m_gl->take_key_presses()) {
+    const bool ctrl = (k.mods & GLFW_MOD_CONTROL) != 0, shift = (k.mods & GLFW_MOD_SHIFT) != 0;
+    const bool plain = (k.mods & (GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER)) == 0;
+    // Typing "p" into a field is not a shortcut, and Ctrl+Z there is the field's own undo.
+    const bool typing = io.WantTextInput;
+    switch (k.key) {
+      case GLFW_KEY_F1:
+        m_show_shortcuts = !m_show_shortcuts;
+        break;
+      case GLFW_KEY_F5:
+        m_show_sweep = !m_show_sweep;
+        break;
+      case GLFW_KEY_F11:
+        m_fullscreen = !m_fullscreen;
+        m_gl->set_fullscreen(m_fullscreen);
+        break;
+      case GLFW_KEY_F12:
+        m_capture = shift ? Capture::View : Capture::Window;
+        break;
+      case GLFW_KEY_P:
+        if (plain && !typing) set_presenter_mode(!m_presenter.presenter());
+        break;
+      case GLFW_KEY_S:
+        if (ctrl) m_open_popup = Popup::Save;
+        break;
+      case GLFW_KEY_O:
+        if (ctrl) m_open_popup = Popup::Load;
+        break;
+      case GLFW_KEY_Z:
+        if (ctrl && !typing) shift ? request_redo() : request_undo();
+        break;
+      case GLFW_KEY_Y:
+        if (ctrl && !typing) request_redo();
+        break;
+      default:
+        break;
+    }
   }
+}
+
+void App::draw_edit_menu() {
+  if (!ImGui::BeginMenu("Edit")) return;
+  const std::string title = std::string("of ") + m_labs[m_active].second->title();
+  ImGui::TextDisabled("parameters %s", title.c_str());
+  if (ImGui::MenuItem("Undo", "Ctrl+Z", false, can_undo())) request_undo();
+  if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z / Ctrl+Y", false, can_redo())) request_redo();
+  ImGui::EndMenu();
 }
 
 void App::draw_view_menu() {
@@ -456,11 +620,16 @@ void App::draw_view_menu() {
     ImGui::SameLine();
     if (ImGui::SmallButton(label)) m_presenter.set_scale(preset);
   }
-  if (ImGui::MenuItem("Presenter mode", "P", m_presenter.presenter())) {
-    m_presenter.set_presenter(!m_presenter.presenter());
-    m_show_readouts = m_presenter.presenter();
-  }
+  if (ImGui::MenuItem("Presenter mode", "P", m_presenter.presenter()))
+    set_presenter_mode(!m_presenter.presenter());
   ImGui::MenuItem("Big readouts", nullptr, &m_show_readouts);
+  if (ImGui::BeginMenu("Theme")) {
+    if (ImGui::MenuItem("Dark", nullptr, m_presenter.theme() == ui::Theme::Dark)) set_theme(ui::Theme::Dark);
+    if (ImGui::MenuItem("Light (projectors)", nullptr, m_presenter.theme() == ui::Theme::Light))
+      set_theme(ui::Theme::Light);
+    ImGui::EndMenu();
+  }
+  if (ImGui::MenuItem("Reset layout")) reset_layout();
   if (m_gl->window() && ImGui::MenuItem("Full screen", "F11", m_fullscreen)) {
     m_fullscreen = !m_fullscreen;
     m_gl->set_fullscreen(m_fullscreen);
@@ -499,6 +668,31 @@ void App::draw_session_menu() {
   ImGui::EndMenu();
 }
 
+namespace {
+// The session files in session_dir(), newest first, as a list box; the path picked this frame (or empty).
+std::string session_file_list(const char* current) {
+  const std::string dir = session_dir();
+  std::error_code ec;
+  if (dir.empty() || !std::filesystem::is_directory(dir, ec)) return {};
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  std::sort(files.rbegin(), files.rend());  // newest (timestamped) first
+  if (files.empty()) return {};
+  std::string picked;
+  const float rows = static_cast<float>(std::min<size_t>(files.size(), 8));
+  if (ImGui::BeginListBox("##saved", ImVec2(-1, ImGui::GetTextLineHeightWithSpacing() * rows +
+                                                    ImGui::GetStyle().FramePadding.y * 2))) {
+    for (const std::string& f : files) {
+      const std::string name = std::filesystem::path(f).filename().string();
+      if (ImGui::Selectable(name.c_str(), f == current)) picked = f;
+    }
+    ImGui::EndListBox();
+  }
+  return picked;
+}
+}  // namespace
+
 void App::draw_session_popups() {
   if (m_open_popup != Popup::None) {
     const std::string dir = session_dir();
@@ -506,64 +700,69 @@ void App::draw_session_popups() {
     const std::string path = dir.empty() ? file : dir + "/" + file;
     std::snprintf(m_session_path, sizeof m_session_path, "%s", path.c_str());
     m_session_error.clear();
+    m_overwrite.clear();
     ImGui::OpenPopup(m_open_popup == Popup::Save ? "Save session" : "Load session");
     m_open_popup = Popup::None;
   }
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const ImVec2 centre(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f);
-  const float width = ImGui::GetFontSize() * 36;
+  const float width = std::min(ImGui::GetFontSize() * 36, vp->WorkSize.x * 0.9f);
   ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Appearing);
-  if (ImGui::BeginPopupModal("Save session", nullptr)) {
-    ImGui::TextWrapped("Saves the open labs, every lab's parameters and the UI scale as JSON.");
+  // As tall as its content (a question or an error appears below the path): the buttons never scroll away.
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, vp->WorkSize.y * 0.9f));
+  if (ImGui::BeginPopupModal("Save session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::TextWrapped("Saves the open labs, every lab's parameters, the UI scale and theme as JSON.");
     ImGui::SetNextItemWidth(-1);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     const bool enter = ImGui::InputText("##path", m_session_path, sizeof m_session_path,
                                         ImGuiInputTextFlags_EnterReturnsTrue);
-    if (!m_session_error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", m_session_error.c_str());
-    if (ImGui::Button("Save") || enter) {
-      std::string err;
-      if (save_session(current_session(), m_session_path, &err)) {
-        toast(std::string("saved ") + m_session_path);
-        ImGui::CloseCurrentPopup();
+    if (ImGui::IsItemEdited()) m_overwrite.clear();
+    // The sessions saved before: picking one overwrites it (after asking).
+    if (const std::string picked = session_file_list(m_session_path); !picked.empty()) {
+      std::snprintf(m_session_path, sizeof m_session_path, "%s", picked.c_str());
+      m_overwrite.clear();
+    }
+    if (!m_session_error.empty()) ui::error_text(m_session_error);
+    std::error_code ec;
+    const bool exists = m_session_path[0] && std::filesystem::exists(m_session_path, ec);
+    const bool asking = exists && m_overwrite == m_session_path;
+    if (asking) ui::advice_text(std::string(m_session_path) + " exists. Replace it? (Enter: replace)");
+    // While asking, Enter answers (the path field has let go of the keyboard after the first Enter).
+    const bool confirm = asking && !ImGui::IsAnyItemActive() && ImGui::IsKeyPressed(GLFW_KEY_ENTER, false);
+    if (ImGui::Button(asking ? "Replace" : "Save") || enter || confirm) {
+      if (exists && !asking) {
+        m_overwrite = m_session_path;  // ask first; a second Save / Enter replaces it
       } else {
-        m_session_error = err;
+        std::string err;
+        if (save_session(current_session(), m_session_path, &err)) {
+          toast(std::string("saved ") + m_session_path);
+          m_overwrite.clear();
+          ImGui::CloseCurrentPopup();
+        } else {
+          m_session_error = err;
+        }
       }
     }
     ImGui::SameLine();
-    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) ImGui::CloseCurrentPopup();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
+      m_overwrite.clear();
+      ImGui::CloseCurrentPopup();
+    }
     ImGui::EndPopup();
   }
   ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Appearing);
-  if (ImGui::BeginPopupModal("Load session", nullptr)) {
+  // As tall as its content (a question or an error appears below the path): the buttons never scroll away.
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, vp->WorkSize.y * 0.9f));
+  if (ImGui::BeginPopupModal("Load session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::TextWrapped(
         "A session file (or pick one saved before). Nothing changes unless the whole file is valid.");
     ImGui::SetNextItemWidth(-1);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     const bool enter = ImGui::InputText("##path", m_session_path, sizeof m_session_path,
                                         ImGuiInputTextFlags_EnterReturnsTrue);
-    const std::string dir = session_dir();
-    std::error_code ec;
-    if (!dir.empty() && std::filesystem::is_directory(dir, ec)) {
-      std::vector<std::string> files;
-      for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-        if (e.path().extension() == ".json") files.push_back(e.path().string());
-      std::sort(files.rbegin(), files.rend());  // newest (timestamped) first
-      if (!files.empty() &&
-          ImGui::BeginListBox("##saved",
-                              ImVec2(-1, ImGui::GetTextLineHeightWithSpacing() *
-                                                 static_cast<float>(std::min<size_t>(files.size(), 8)) +
-                                             ImGui::GetStyle().FramePadding.y * 2))) {
-        for (const std::string& f : files) {
-          const std::string name = std::filesystem::path(f).filename().string();
-          if (ImGui::Selectable(name.c_str(), f == m_session_path))
-            std::snprintf(m_session_path, sizeof m_session_path, "%s", f.c_str());
-        }
-        ImGui::EndListBox();
-      }
-    }
-    if (!m_session_error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", m_session_error.c_str());
+    if (const std::string picked = session_file_list(m_session_path); !picked.empty())
+      std::snprintf(m_session_path, sizeof m_session_path, "%s", picked.c_str());
+    if (!m_session_error.empty()) ui::error_text(m_session_error);
     if (ImGui::Button("Load") || enter) {
       SessionResult r = load_session_file(m_session_path);
       if (r.session) {
@@ -582,13 +781,9 @@ void App::draw_session_popups() {
 void App::draw_presenter_windows() {
   const Lab& lab = *m_labs[m_active].second;
   if (m_show_readouts) {
-    bool open = true;
     const std::vector<ui::Readout> r = lab.readouts();
-    m_presenter.draw_readouts(lab.title(), r, &open);
-    if (!open) {
-      m_show_readouts = false;
-      if (m_presenter.presenter()) m_presenter.set_presenter(false);
-    }
+    const Rect strip = m_layout.slot(Slot::Readouts);
+    m_presenter.draw_readouts(r, ImVec4(strip.x, strip.y, strip.w, strip.h));
   }
   if (m_show_shortcuts) {
     static const ui::Shortcut k_shortcuts[] = {
@@ -600,6 +795,7 @@ void App::draw_presenter_windows() {
         {"Shift+F12", "screenshot of the lab's view only"},
         {"Ctrl+S", "save the session (labs, parameters, UI scale)"},
         {"Ctrl+O", "load a session"},
+        {"Ctrl+Z", "undo a parameter change (Ctrl+Shift+Z or Ctrl+Y: redo)"},
         {"O", "anatomy overlay: next mode (heat, matmul)"},
         {"A", "anatomy window: show / hide"},
         {"left / right drag", "heat field: paint hot / cold"},
@@ -607,7 +803,14 @@ void App::draw_presenter_windows() {
     };
     m_presenter.draw_shortcuts(k_shortcuts, &m_show_shortcuts);
   }
-  if (!m_toast.empty() && ImGui::GetTime() < m_toast_until) ui::Presenter::draw_toast(m_toast, m_toast_error);
+  if (!m_toast.empty() && ImGui::GetTime() < m_toast_until) {
+    // Centred over the lab's view, just above the readouts strip (or the bottom edge): over the field, not
+    // over the panel's controls.
+    const Rect view = m_layout.slot(Slot::View);
+    const float gap = ImGui::GetFrameHeight() * 0.5f;
+    ui::Presenter::draw_toast(m_toast, m_toast_error, ImVec2(view.x + view.w * 0.5f, view.y + view.h - gap),
+                              view.w * 0.9f);
+  }
 }
 
 void App::capture(bool view_only) {

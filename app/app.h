@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,9 +12,12 @@
 
 #include "app/heat_lab.h"
 #include "app/lab.h"
+#include "app/layout.h"
 #include "app/session.h"
 #include "app/sweep_window.h"
+#include "app/undo.h"
 #include "gpu/common/gpu_error.h"
+#include "ui/device_panel.h"
 #include "ui/presenter.h"
 
 namespace bs {
@@ -56,6 +60,24 @@ class App {
   Lab* active_lab() { return m_labs.empty() ? nullptr : m_labs[m_active].second.get(); }
   float ui_scale() const { return m_presenter.scale(); }
   bool presenter_mode() const { return m_presenter.presenter(); }
+  void set_presenter_mode(bool on);
+  ui::Theme theme() const { return m_presenter.theme(); }
+  void set_theme(ui::Theme t) { m_presenter.set_theme(t); }
+
+  // The window layout (app/layout.h); View > Reset layout calls reset_layout().
+  Layout& layout() { return m_layout; }
+  void reset_layout() { m_layout.reset(); }
+  // The last frame's windows and display (what BLOCKSCOPE_LAYOUT_DUMP writes).
+  const nlohmann::json& layout_snapshot() const { return m_layout_snapshot; }
+  // Pixels the menu bar's items ran past its right end in the last frame (0: everything fits).
+  float menu_overflow() const { return m_menu_overflow; }
+
+  // Undo / redo of the active lab's parameters (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y, the Edit menu): applied
+  // before the next frame, as loading a session is.
+  void request_undo() { m_undo_request = UndoRequest::Undo; }
+  void request_redo() { m_undo_request = UndoRequest::Redo; }
+  bool can_undo() const;
+  bool can_redo() const;
 
  private:
   void init_imgui();
@@ -65,11 +87,16 @@ class App {
   void take_screenshot();
   // Presenter mode, sessions and captures (F1, P, F12, Ctrl+S / Ctrl+O).
   void handle_shortcuts();
+  void draw_menu_bar(const ui::PathView& pv, std::string* switch_to);
   void draw_view_menu();
+  void draw_edit_menu();
   void draw_session_menu();
   void draw_session_popups();
   void draw_presenter_windows();
   void capture(bool view_only);
+  void apply_undo_request();
+  void observe_undo(bool editing);
+  void write_layout_dump();
   void toast(std::string text, bool error = false);
   Lab* find_or_make_lab(const std::string& id, bool* made);
 
@@ -104,11 +131,24 @@ class App {
   std::string m_session_error;  // shown in the Save / Load popup
   enum class Capture { None, Window, View } m_capture = Capture::None;
   float m_view_rect[4] = {0, 0, 0, 0};  // the active lab's view window this frame (x, y, w, h), w = 0: none
+  std::string m_overwrite;              // the Save popup: the existing file the user is asked to overwrite
   float m_scale_edit = 1.0f;            // the View menu's slider while it is dragged
   bool m_scale_editing = false;
   std::string m_toast;
   bool m_toast_error = false;
   double m_toast_until = 0;
+
+  // Layout (app/layout.h) and the BLOCKSCOPE_LAYOUT_DUMP file tests read.
+  Layout m_layout;
+  nlohmann::json m_layout_snapshot;
+  std::string m_layout_dump;  // BLOCKSCOPE_LAYOUT_DUMP: write the layout here every frame (tests)
+  int m_debug_frame_ms = 0;   // BLOCKSCOPE_DEBUG_FRAME_MS: a slow frame (tests of the key queue)
+  int m_menu_level = 0;       // how much the menu bar is shortened to fit (0: not at all)
+  float m_menu_overflow = 0;  // pixels the menu bar's items ran past its right end (0 when they fit)
+
+  // Undo history per lab id.
+  std::map<std::string, UndoHistory> m_undo;
+  enum class UndoRequest { None, Undo, Redo } m_undo_request = UndoRequest::None;
 };
 
 }  // namespace bs

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "app/session.h"
+#include "app/layout.h"
 #include "gpu/anatomy/overlay.h"
 #include "gpu/common/gpu_error.h"
 #include "gpu/common/text.h"
@@ -418,11 +419,9 @@ void HeatLab::draw_ui() {
   }
   poll_cpu_jobs();
 
-  const LabArea view = lab_view_area(), panel = lab_panel_area();
-  ImGui::SetNextWindowPos(ImVec2(view.x, view.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(view.w, view.h), ImGuiCond_FirstUseEver);
   m_hover_request.reset();
   m_hover_lines.clear();
+  place_window("Heat field", Slot::View);
   if (ImGui::Begin("Heat field")) {
     if (m_model.auto_range) {
       m_model.range[0] = m_range_lo;
@@ -482,8 +481,7 @@ void HeatLab::draw_ui() {
   }
   ImGui::End();
 
-  ImGui::SetNextWindowPos(ImVec2(panel.x, panel.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(panel.w, panel.h), ImGuiCond_FirstUseEver);
+  place_window("Heat lab", Slot::Panel);
   if (ImGui::Begin("Heat lab")) {
     ui::draw_heat_panel(m_model, m_actions);
     m_anatomy.draw_controls();

@@ -8,21 +8,22 @@
 
 #include "app/app.h"
 #include "app/heat_lab.h"
+#include "app/layout.h"
 
 namespace bs {
 
 namespace {
 const std::vector<LabEntry>& entries() {
   static const std::vector<LabEntry> list = {
-      {"heat", "Heat diffusion"},
+      {"heat", "Heat diffusion", "Heat"},
 #ifdef BS_HAVE_MATMUL_LAB
-      {"matmul", "Matmul"},
+      {"matmul", "Matmul", "Matmul"},
 #endif
 #ifdef BS_HAVE_MONTECARLO_LAB
-      {"montecarlo", "Monte Carlo"},
+      {"montecarlo", "Monte Carlo", "M. Carlo"},
 #endif
 #ifdef BS_HAVE_VECTOR_LAB
-      {"vector", "Vector"},
+      {"vector", "Vector", "Vector"},
 #endif
   };
   return list;
@@ -51,20 +52,30 @@ std::unique_ptr<Lab> make_lab(std::string_view id, LabEnv& env, const AppOptions
   return nullptr;
 }
 
+namespace {
+// The layout's slot, or (no layout: a lab drawn alone in a test) the slot computed from the viewport.
+LabArea area(Slot slot) {
+  Rect r;
+  if (const Layout* l = current_layout()) {
+    r = l->slot(slot);
+  } else {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    LayoutMetrics m;
+    m.work = {vp->WorkPos.x, vp->WorkPos.y, vp->WorkSize.x, vp->WorkSize.y};
+    m.font = ImGui::GetFontSize();
+    m.frame_h = ImGui::GetFrameHeight();
+    r = slot_rect(slot, m);
+  }
+  return {r.x, r.y, r.w, r.h};
+}
+}  // namespace
+
 LabArea lab_view_area() {
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float top = ImGui::GetFrameHeight();  // the lab bar
-  const float panel_w = std::min(vp->Size.x * 0.42f, ImGui::GetFontSize() * 36);
-  return {vp->Pos.x, vp->Pos.y + top, vp->Size.x - panel_w, vp->Size.y - top};
+  return area(Slot::View);
 }
 
 LabArea lab_panel_area() {
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float top = ImGui::GetFrameHeight();
-  const float panel_w = std::min(vp->Size.x * 0.42f, ImGui::GetFontSize() * 36);
-  // The bottom row is left to the collapsed Device window.
-  return {vp->Pos.x + vp->Size.x - panel_w, vp->Pos.y + top, panel_w,
-          vp->Size.y - top - ImGui::GetFrameHeight() * 1.5f};
+  return area(Slot::Panel);
 }
 
 }  // namespace bs

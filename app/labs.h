@@ -15,6 +15,7 @@ struct AppOptions;
 struct LabEntry {
   const char* id;
   const char* title;
+  const char* short_title;  // the lab bar's label when the full titles do not fit (presenter mode, 720p)
 };
 
 std::span<const LabEntry> lab_entries();

@@ -19,6 +19,7 @@
 #include "app/lab.h"
 #include "app/labs.h"
 #include "app/session.h"
+#include "app/layout.h"
 #include "gpu/common/text.h"
 #include "gpu/common/cpu_job.h"
 #include "gpu/common/gpu_error.h"
@@ -497,9 +498,7 @@ void MatmulLab::draw_ui() {
   const mm::Variant selected = vars[static_cast<size_t>(m_model.variant)].id;
   m_anatomy.set_target(MatmulAnatomyTarget{m_problem, selected}, m_problem.n, m_problem.m);
   m_anatomy.handle_keys();
-  const LabArea view = lab_view_area(), panel = lab_panel_area();
-  ImGui::SetNextWindowPos(ImVec2(view.x, view.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(view.w, view.h), ImGuiCond_FirstUseEver);
+  place_window("Matmul: C = A x B", Slot::View);
   if (ImGui::Begin("Matmul: C = A x B")) {
     const float avail = ImGui::GetContentRegionAvail().x;
     const float diagram_w = std::max(avail * 0.33f, ImGui::GetFontSize() * 10);
@@ -547,9 +546,8 @@ void MatmulLab::draw_ui() {
   }
   ImGui::End();
 
-  ImGui::SetNextWindowPos(ImVec2(panel.x, panel.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(panel.w, panel.h), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Matmul lab")) {
+  place_window("Matmul lab", Slot::Panel);
+  if (ImGui::Begin("Matmul lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar)) {
     ui::draw_matmul_panel(m_model, m_actions);
     m_anatomy.draw_controls();
   }

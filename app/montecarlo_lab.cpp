@@ -16,6 +16,7 @@
 
 #include "app/labs.h"
 #include "app/session.h"
+#include "app/layout.h"
 #include "gpu/common/text.h"
 #include "gpu/common/cpu_job.h"
 #include "gpu/common/gpu_error.h"
@@ -182,14 +183,12 @@ class MonteCarloLab final : public Lab {
   void draw_ui() override {
     m_actions = {};
     poll_cpu_baselines();
-    const LabArea view = lab_view_area(), panel = lab_panel_area();
-    ImGui::SetNextWindowPos(ImVec2(view.x, view.y), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(view.w, view.h), ImGuiCond_FirstUseEver);
+    place_window("Monte Carlo view", Slot::View);
     if (ImGui::Begin("Monte Carlo view")) ui::mc::draw_montecarlo_view(m_model, m_actions);
     ImGui::End();
-    ImGui::SetNextWindowPos(ImVec2(panel.x, panel.y), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(panel.w, panel.h), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Monte Carlo lab")) ui::mc::draw_montecarlo_panel(m_model, m_actions);
+    place_window("Monte Carlo lab", Slot::Panel);
+    if (ImGui::Begin("Monte Carlo lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar))
+      ui::mc::draw_montecarlo_panel(m_model, m_actions);
     ImGui::End();
     if (m_actions.paths_w > 0) {
       m_view_w = m_actions.paths_w;

@@ -4,7 +4,7 @@
 // applied, so a bad file leaves the running state as it was.
 //
 //   {"blockscope_session": 1, "description": "...", "active_lab": "heat", "open_labs": ["heat"],
-//    "ui": {"scale": 1.0, "presenter": false, "readouts": false},
+//    "ui": {"scale": 1.0, "presenter": false, "readouts": false, "theme": "dark"},
 //    "labs": {"heat": {...}, "matmul": {...}}, "sweep": {...}}
 #pragma once
 
@@ -26,6 +26,7 @@ struct SessionUi {
   float scale = 1.0f;  // ui::k_min_ui_scale .. ui::k_max_ui_scale
   bool presenter = false;
   bool readouts = false;  // the big-readouts window (presenter mode shows it too)
+  std::string theme;      // "dark" | "light" (View > Theme); empty (not in the file): keep the one in force
 };
 
 struct Session {

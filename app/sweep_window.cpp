@@ -15,6 +15,7 @@
 #include "app/record.h"
 #include "app/sweep.h"
 #include "app/sweep_targets.h"
+#include "app/layout.h"
 #include "gpu/common/cpu_job.h"
 #include "gpu/common/gpu_error.h"
 #include "ui/sweep_panel.h"
@@ -299,8 +300,7 @@ SweepWindow::~SweepWindow() {
 void SweepWindow::draw(bool* open) {
   m->poll();
   if (open && !*open) return;
-  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 80, ImGui::GetFontSize() * 44),
-                           ImGuiCond_FirstUseEver);
+  place_window("Sweep", Slot::Sweep);
   if (!ImGui::Begin("Sweep", open)) {
     ImGui::End();
     return;

@@ -16,6 +16,7 @@
 #include "app/lab.h"
 #include "app/labs.h"
 #include "app/session.h"
+#include "app/layout.h"
 #include "gpu/common/text.h"
 #include "gpu/common/cpu_job.h"
 #include "gpu/common/gpu_error.h"
@@ -78,14 +79,12 @@ class VectorLab final : public Lab {
   void draw_ui() override {
     m_actions = {};
     poll_jobs();
-    const LabArea view = lab_view_area(), panel = lab_panel_area();
-    ImGui::SetNextWindowPos(ImVec2(view.x, view.y), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(view.w, view.h), ImGuiCond_FirstUseEver);
+    place_window("Vector view", Slot::View);
     if (ImGui::Begin("Vector view")) ui::draw_vector_views(m_model, m_actions);
     ImGui::End();
-    ImGui::SetNextWindowPos(ImVec2(panel.x, panel.y), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(panel.w, panel.h), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Vector lab")) ui::draw_vector_panel(m_model, m_actions);
+    place_window("Vector lab", Slot::Panel);
+    if (ImGui::Begin("Vector lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar))
+      ui::draw_vector_panel(m_model, m_actions);
     ImGui::End();
   }
 

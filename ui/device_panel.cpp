@@ -3,13 +3,19 @@
 
 #include <imgui.h>
 
+#include <cstdio>
+
 namespace bs::ui {
 
 void draw_device_panel(const DeviceInfo& d, const PathView& path) {
   if (!d.available) {
-    ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "no CUDA device: %s", d.reason.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.3f, 1.0f));
+    ImGui::TextWrapped("no CUDA device: %s", d.reason.c_str());
+    ImGui::PopStyleColor();
     ImGui::TextWrapped("Everything runs on the CPU. Timings are CPU timings.");
   } else {
+    // Wrapped: the Device window is as narrow as the lab's panel.
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("%s", d.name.c_str());
     ImGui::Text("compute capability %s, %d SMs", d.compute_capability().c_str(), d.sm_count);
     ImGui::Text("memory %.1f GiB (%.1f GiB free), bus %d bit", d.total_mem / 1073741824.0,
@@ -22,32 +28,45 @@ void draw_device_panel(const DeviceInfo& d, const PathView& path) {
                 d.smem_per_sm / 1024);
     ImGui::Text("driver %s, runtime %s", version_string(d.driver_version).c_str(),
                 version_string(d.runtime_version).c_str());
+    ImGui::PopTextWrapPos();
   }
   ImGui::Separator();
-  ImGui::Text("GL: %s", path.gl_renderer.c_str());
+  ImGui::TextWrapped("GL: %s", path.gl_renderer.c_str());
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s, %s", path.gl_version.c_str(), path.gl_platform.c_str());
+  ImGui::PopTextWrapPos();
   ImGui::Text("render path: %s", path.path.c_str());
   ImGui::TextWrapped("%s", path.reason.c_str());
 }
 
-void draw_path_overlay(const PathView& path) {
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float pad = 8.0f;
-  // Top-left, just under the field window's title bar.
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + pad, vp->Pos.y + 2 * ImGui::GetFrameHeight() + pad),
-                          ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(0.65f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
-  if (ImGui::Begin("##path_overlay", nullptr, flags)) {
-    ImGui::Text("path: %s   %.0f fps", path.path.c_str(), path.fps);
-    // Wrapped, so a long reason does not cover the lab's view.
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
-    ImGui::TextDisabled("%s", path.reason.c_str());
-    ImGui::PopTextWrapPos();
+float path_status_min_width(const PathView& path) {
+  return ImGui::CalcTextSize(path.path.c_str()).x + ImGui::GetStyle().ItemSpacing.x * 2;
+}
+
+float draw_path_status(const PathView& path, float right) {
+  char forms[3][160];
+  std::snprintf(forms[0], sizeof forms[0], "path: %s   %.0f fps", path.path.c_str(),
+                static_cast<double>(path.fps));
+  std::snprintf(forms[1], sizeof forms[1], "path: %s", path.path.c_str());
+  std::snprintf(forms[2], sizeof forms[2], "%s", path.path.c_str());
+  const float pad = ImGui::GetStyle().ItemSpacing.x;
+  const float left = ImGui::GetCursorScreenPos().x + pad;
+  for (const char* text : forms) {
+    const float w = ImGui::CalcTextSize(text).x;
+    if (right - pad - w < left) continue;
+    ImGui::SetCursorScreenPos(ImVec2(right - pad - w, ImGui::GetCursorScreenPos().y));
+    ImGui::TextUnformatted(text);
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+      ImGui::Text("render path: %s", path.path.c_str());
+      ImGui::TextUnformatted(path.reason.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+    return w + pad * 2;
   }
-  ImGui::End();
+  return 0;
 }
 
 }  // namespace bs::ui

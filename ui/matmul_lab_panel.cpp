@@ -505,6 +505,41 @@ void draw_block_overlay(const OverlayInput& in, OverlayState& st) {
   }
 }
 
+AbBoxes ab_diagram_boxes(const mm::Problem& p, ImVec2 origin, ImVec2 size, float fs) {
+  // Layout in matrix cells: A (M x K) left of C (M x N), B (K x N) above C, with a gap.
+  AbBoxes b;
+  const double kk = static_cast<double>(p.k), mm_ = static_cast<double>(p.m), nn = static_cast<double>(p.n);
+  const double gap = 0.06 * std::max({kk, mm_, nn});
+  const double total_w = kk + gap + nn;
+  b.total_h = kk + gap + mm_;
+  const float label = fs * 1.2f;
+  const float s = static_cast<float>(std::min((size.x - fs) / total_w, (size.y - 2 * label) / b.total_h));
+  b.scale = s;
+  const float ox = origin.x + fs * 0.5f, oy = origin.y + label;
+  b.lo[0] = ImVec2(ox, oy + static_cast<float>((kk + gap) * s));  // A
+  b.hi[0] = ImVec2(b.lo[0].x + static_cast<float>(kk * s), b.lo[0].y + static_cast<float>(mm_ * s));
+  b.lo[2] = ImVec2(ox + static_cast<float>((kk + gap) * s), b.lo[0].y);  // C
+  b.hi[2] = ImVec2(b.lo[2].x + static_cast<float>(nn * s), b.hi[0].y);
+  b.lo[1] = ImVec2(b.lo[2].x, oy);  // B
+  b.hi[1] = ImVec2(b.hi[2].x, oy + static_cast<float>(kk * s));
+  // B's label above B; A's and C's below their boxes (above them they would sit in the thin gap under B and
+  // run into B's box). A's label shares its row with C's: it gets the width up to C and drops its dimensions
+  // when they do not fit (a thin A at 720p or in presenter mode); should even its letter be wider than A's
+  // column, C's label starts after it.
+  const float right = origin.x + size.x, space = fs * 0.3f;
+  const auto pick = [](const char* name, const char* letter, float room) {
+    return ImGui::CalcTextSize(name).x <= room ? name : letter;
+  };
+  b.label[0] = pick("A (M x K)", "A", b.lo[2].x - b.lo[0].x - space);
+  b.label_at[0] = ImVec2(b.lo[0].x, b.hi[0].y + fs * 0.1f);
+  b.label[1] = pick("B (K x N)", "B", right - b.lo[1].x);
+  b.label_at[1] = ImVec2(b.lo[1].x, b.lo[1].y - fs * 1.1f);
+  const float c_x = std::max(b.lo[2].x, b.lo[0].x + ImGui::CalcTextSize(b.label[0]).x + space);
+  b.label[2] = pick("C (M x N)", "C", right - c_x);
+  b.label_at[2] = ImVec2(c_x, b.hi[2].y + fs * 0.1f);
+  return b;
+}
+
 void draw_ab_diagram(const mm::Problem& p, mm::Variant v, const OverlayState& st, int& k_step, bool& animate,
                      ImVec2 size) {
   const mm::TileGeometry g = mm::tile_geometry(v);
@@ -529,27 +564,19 @@ void draw_ab_diagram(const mm::Problem& p, mm::Variant v, const OverlayState& st
   // Room left below the controls, keeping three lines for the legend.
   const float avail_h =
       std::max(size.y - (origin.y - start_y) - ImGui::GetTextLineHeightWithSpacing() * 3.5f, fs * 8);
-  // Layout in matrix cells: A (M x K) left of C (M x N), B (K x N) above C, with a gap.
-  const double kk = static_cast<double>(p.k), mm_ = static_cast<double>(p.m), nn = static_cast<double>(p.n);
-  const double gap = 0.06 * std::max({kk, mm_, nn});
-  const double total_w = kk + gap + nn, total_h = kk + gap + mm_;
   const float label = fs * 1.2f;
-  const float s = static_cast<float>(std::min((size.x - fs) / total_w, (avail_h - 2 * label) / total_h));
-  const float ox = origin.x + fs * 0.5f, oy = origin.y + label;
-  const ImVec2 a_lo(ox, oy + static_cast<float>((kk + gap) * s));
-  const ImVec2 a_hi(a_lo.x + static_cast<float>(kk * s), a_lo.y + static_cast<float>(mm_ * s));
-  const ImVec2 c_lo(ox + static_cast<float>((kk + gap) * s), a_lo.y);
-  const ImVec2 c_hi(c_lo.x + static_cast<float>(nn * s), a_hi.y);
-  const ImVec2 b_lo(c_lo.x, oy);
-  const ImVec2 b_hi(c_hi.x, oy + static_cast<float>(kk * s));
+  const AbBoxes boxes = ab_diagram_boxes(p, origin, ImVec2(size.x, avail_h), fs);
+  const ImVec2 a_lo = boxes.lo[0], a_hi = boxes.hi[0], b_lo = boxes.lo[1], b_hi = boxes.hi[1],
+               c_lo = boxes.lo[2], c_hi = boxes.hi[2];
+  const double total_h = boxes.total_h;
+  const float s = boxes.scale;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 fill = IM_COL32(60, 64, 80, 255), edge = IM_COL32(150, 150, 170, 255),
               text = ImGui::GetColorU32(ImGuiCol_Text);
-  for (auto [lo, hi, name] : {std::tuple{a_lo, a_hi, "A (M x K)"}, std::tuple{b_lo, b_hi, "B (K x N)"},
-                              std::tuple{c_lo, c_hi, "C (M x N)"}}) {
-    dl->AddRectFilled(lo, hi, fill);
-    dl->AddRect(lo, hi, edge);
-    dl->AddText(ImVec2(lo.x, lo.y - fs * 1.1f), text, name);
+  for (int i = 0; i < 3; ++i) {
+    dl->AddRectFilled(boxes.lo[i], boxes.hi[i], fill);
+    dl->AddRect(boxes.lo[i], boxes.hi[i], edge);
+    dl->AddText(boxes.label_at[i], text, boxes.label[i]);
   }
   if (st.shown && g.known && g.bm > 0) {
     const TileCover cover{p.m, p.n, g.bm, g.bn};

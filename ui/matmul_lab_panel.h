@@ -133,6 +133,17 @@ struct OverlayState {
 // Draws the block grid over C on the window's draw list, highlights the hovered (or pinned) tile and sets a
 // tooltip. Updates `st.shown`.
 void draw_block_overlay(const OverlayInput& in, OverlayState& st);
+// The boxes of the A / B / C diagram (index 0: A, 1: B, 2: C) in a region of `size` at `origin`, and where
+// their labels go: B's above B, A's and C's below theirs, each shortened to its letter when its full name
+// would run into the next box or past the region (so labels never collide, at 720p or in presenter mode).
+struct AbBoxes {
+  ImVec2 lo[3], hi[3];
+  ImVec2 label_at[3];
+  const char* label[3] = {};
+  float scale = 1;     // pixels per matrix cell
+  double total_h = 0;  // the diagram's height in cells
+};
+AbBoxes ab_diagram_boxes(const matmul::Problem& p, ImVec2 origin, ImVec2 size, float font_size);
 // The A / B / C layout (A left of C, B above it) with the shown tile's A row-panel and B column-panel, and
 // for tiled variants the A and B tiles in shared memory at k step `k_step`. Draws into a region of `size`.
 void draw_ab_diagram(const matmul::Problem& p, matmul::Variant v, const OverlayState& st, int& k_step,

@@ -5,6 +5,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <filesystem>
 
@@ -15,6 +16,10 @@ constexpr const char* k_font_file = "/usr/share/fonts/truetype/dejavu/DejaVuSans
 // The big font only needs digits, signs, units and short labels.
 constexpr ImWchar k_big_ranges[] = {0x0020, 0x00FF, 0x2212, 0x2212, 0};
 }  // namespace
+
+const char* to_string(Theme t) {
+  return t == Theme::Light ? "light" : "dark";
+}
 
 float clamp_ui_scale(float s) {
   if (!std::isfinite(s)) return 1.0f;
@@ -40,6 +45,12 @@ void Presenter::init(float content_scale, float ui_scale) {
 void Presenter::set_scale(float s) {
   m_scale = clamp_ui_scale(s);
   if (!m_presenter) m_scale_before_presenter = m_scale;
+}
+
+void Presenter::set_theme(Theme t) {
+  if (t == m_theme) return;
+  m_theme = t;
+  m_style_dirty = true;
 }
 
 void Presenter::set_presenter(bool on) {
@@ -75,7 +86,11 @@ void Presenter::build_fonts() {
 }
 
 bool Presenter::apply_pending() {
-  if (m_scale == m_built_scale) return false;
+  if (m_scale == m_built_scale && !m_style_dirty) return false;
+  if (m_scale == m_built_scale) {
+    apply_style();
+    return true;
+  }
   ImGuiIO& io = ImGui::GetIO();
   // The backend made a texture for the old atlas (its first NewFrame): replace it. Before that, the first
   // NewFrame makes it from the atlas built here.
@@ -83,57 +98,151 @@ bool Presenter::apply_pending() {
   if (had_texture) ImGui_ImplOpenGL3_DestroyFontsTexture();
   build_fonts();
   if (had_texture) ImGui_ImplOpenGL3_CreateFontsTexture();
-  ImGuiStyle& style = ImGui::GetStyle();
-  style = m_base;
-  style.ScaleAllSizes(m_scale * m_content);
+  apply_style();
   m_built_scale = m_scale;
   return true;
 }
 
-void Presenter::draw_readouts(const char* lab_title, std::span<const Readout> readouts, bool* open) const {
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  // Kept at the bottom left, over the lab's view (the field stays visible above it): the window grows and
-  // shrinks with its numbers, so it is anchored by its bottom edge every frame.
-  ImGui::SetNextWindowPos(
-      ImVec2(vp->Pos.x + vp->Size.x * 0.01f, vp->Pos.y + vp->Size.y - ImGui::GetFrameHeight() * 2),
-      ImGuiCond_Always, ImVec2(0.0f, 1.0f));
-  ImGui::SetNextWindowBgAlpha(0.92f);
-  const std::string title = std::string("Readouts: ") + lab_title + "###readouts";
-  if (ImGui::Begin(title.c_str(), open,
-                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing |
-                       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings)) {
-    // In front of the lab's panel it overlaps: read from the back of the room, it must not be drawn over.
-    ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
+void Presenter::apply_style() {
+  ImGuiStyle& style = ImGui::GetStyle();
+  style = m_base;
+  if (m_theme == Theme::Light) {
+    // ImGui's light colours, a little more contrast for a washed-out projector: darker borders and frames.
+    ImGui::StyleColorsLight(&style);
+    style.Colors[ImGuiCol_Border] = ImVec4(0.0f, 0.0f, 0.0f, 0.45f);
+    style.Colors[ImGuiCol_FrameBg] = ImVec4(0.86f, 0.86f, 0.88f, 1.0f);
+    style.Colors[ImGuiCol_TextDisabled] = ImVec4(0.35f, 0.35f, 0.38f, 1.0f);
+    style.FrameBorderSize = 1.0f;
+  }
+  style.ScaleAllSizes(m_scale * m_content);
+  m_style_dirty = false;
+}
+
+namespace {
+constexpr const char* k_wide_value = "000.0";
+}  // namespace
+
+std::vector<float> Presenter::readout_widths(std::span<const Readout> readouts, float px) const {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  ImFont* font = m_big ? m_big : ImGui::GetFont();
+  // A typical wide number sets the minimum, so columns do not jump as the numbers change.
+  const float typical = font->CalcTextSizeA(px, FLT_MAX, 0, k_wide_value).x;
+  std::vector<float> w;
+  for (const Readout& r : readouts) {
+    const float number = std::max(typical, font->CalcTextSizeA(px, FLT_MAX, 0, r.value.c_str()).x);
+    w.push_back(
+        std::max({ImGui::GetFontSize() * 6, number + ImGui::CalcTextSize(r.unit.c_str()).x + st.ItemSpacing.x,
+                  ImGui::CalcTextSize(r.label.c_str()).x}) +
+        ImGui::GetFontSize() * 1.5f);  // the gap between columns
+  }
+  return w;
+}
+
+Presenter::ReadoutGrid Presenter::readout_grid(std::span<const Readout> readouts, float width,
+                                               float px) const {
+  ReadoutGrid g;
+  g.px = px;
+  if (readouts.empty()) return g;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float inner = width - st.WindowPadding.x * 2;
+  g.widths = readout_widths(readouts, px);
+  float sum = 0, widest = 0;
+  for (float w : g.widths) {
+    sum += w;
+    widest = std::max(widest, w);
+  }
+  // One row with columns as wide as each readout needs; else equal columns, wrapped to more rows.
+  if (sum <= inner) {
+    g.cols = static_cast<int>(readouts.size());
+  } else {
+    g.cols = std::clamp(static_cast<int>(inner / widest), 1, static_cast<int>(readouts.size()));
+    g.widths.assign(readouts.size(), inner / static_cast<float>(g.cols));
+  }
+  const float scale = sum <= inner ? inner / sum : 1.0f;  // stretched to the full width
+  // Hint lines: one, or two where a hint does not fit its column.
+  int hint_lines = 1;
+  for (size_t i = 0; i < readouts.size(); ++i)
+    if (ImGui::CalcTextSize(readouts[i].hint.c_str()).x > g.widths[i] * scale - ImGui::GetFontSize())
+      hint_lines = 2;
+  const int rows = (static_cast<int>(readouts.size()) + g.cols - 1) / g.cols;
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  // Table cells add their padding; one more item spacing keeps the last hint line off the edge.
+  const float row =
+      line + px + st.ItemSpacing.y * 2 + line * static_cast<float>(hint_lines) + st.CellPadding.y * 2;
+  // Half a line to spare: the strip never needs a scroll bar for a hint that wraps one line more.
+  g.height = std::ceil(st.WindowPadding.y * 2 + row * static_cast<float>(rows) +
+                       st.ItemSpacing.y * static_cast<float>(rows - 1) + line * 0.5f);
+  return g;
+}
+
+float Presenter::fit_readouts(std::span<const Readout> readouts, float width, float max_height) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float full = m_big ? m_big->FontSize : ImGui::GetFontSize() * k_big_font_factor;
+  if (readouts.empty()) {
+    m_grid = ReadoutGrid{};
+    m_grid.px = full;
+    return std::ceil(st.WindowPadding.y * 2 + ImGui::GetTextLineHeightWithSpacing());
+  }
+  // The numbers shrink (down to twice the text size) until the strip fits in max_height: on a short screen
+  // the view keeps most of the height.
+  const float smallest = ImGui::GetFontSize() * 2;
+  for (float px = full;; px = std::max(px * 0.9f, smallest)) {
+    m_grid = readout_grid(readouts, width, px);
+    if (m_grid.height <= max_height || px <= smallest) break;
+  }
+  return m_grid.height;
+}
+
+void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& strip) const {
+  // A strip the layout keeps free along the bottom: it covers neither the view nor the panel's controls.
+  ImGui::SetNextWindowPos(ImVec2(strip.x, strip.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(strip.z, strip.w), ImGuiCond_Always);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoScrollbar;
+  if (ImGui::Begin("###readouts", nullptr, flags)) {
     if (readouts.empty())
       ImGui::TextDisabled("run something: the numbers appear here when they are measured");
-    for (size_t i = 0; i < readouts.size(); ++i) {
-      const Readout& r = readouts[i];
-      if (i > 0) ImGui::SameLine(0, ImGui::GetFontSize() * 2.5f);
-      ImGui::BeginGroup();
-      const float x0 = ImGui::GetCursorPosX(), sx0 = ImGui::GetCursorScreenPos().x;
-      ImGui::TextUnformatted(r.label.c_str());
-      if (m_big) ImGui::PushFont(m_big);
-      ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "%s", r.value.c_str());
-      if (m_big) ImGui::PopFont();
-      const float below_number = ImGui::GetCursorPosY();
-      if (!r.unit.empty()) {
-        ImGui::SameLine();
-        // The unit sits on the big number's baseline.
-        if (m_big)
-          ImGui::SetCursorPosY(ImGui::GetCursorPosY() + m_big->FontSize - ImGui::GetFontSize() * 1.4f);
-        ImGui::TextUnformatted(r.unit.c_str());
+    // The grid fit_readouts chose this frame (or one for this width, if it was not called).
+    const ReadoutGrid g =
+        m_grid.widths.size() == readouts.size() && m_grid.px > 0
+            ? m_grid
+            : readout_grid(readouts, strip.z,
+                           m_big ? m_big->FontSize : ImGui::GetFontSize() * k_big_font_factor);
+    const float px = g.px;
+    const int cols = std::max(g.cols, 1);
+    const ImVec4 number_colour =
+        m_theme == Theme::Light ? ImVec4(0.62f, 0.33f, 0.0f, 1.0f) : ImVec4(1.0f, 0.85f, 0.35f, 1.0f);
+    if (!readouts.empty() && ImGui::BeginTable("readouts", cols, ImGuiTableFlags_SizingStretchProp)) {
+      for (int c = 0; c < cols; ++c)
+        ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthStretch,
+                                g.widths[static_cast<size_t>(c)]);
+      for (const Readout& r : readouts) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.label.c_str());
+        // The number at the fitted size (the big font, scaled down when the strip had to shrink).
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        ImFont* font = m_big ? m_big : ImGui::GetFont();
+        const ImVec2 size = font->CalcTextSizeA(px, FLT_MAX, 0, r.value.c_str());
+        ImGui::GetWindowDrawList()->AddText(font, px, at, ImGui::GetColorU32(number_colour), r.value.c_str());
+        ImGui::Dummy(size);
+        const float below_number = ImGui::GetCursorPosY();
+        if (!r.unit.empty()) {
+          ImGui::SameLine();
+          // The unit sits on the number's baseline.
+          ImGui::SetCursorPosY(ImGui::GetCursorPosY() + px * 0.95f - ImGui::GetFontSize() * 1.2f);
+          ImGui::TextUnformatted(r.unit.c_str());
+        }
+        if (!r.hint.empty()) {
+          // The hint wraps inside its column.
+          ImGui::SetCursorPosY(below_number);
+          ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+          ImGui::TextWrapped("%s", r.hint.c_str());
+          ImGui::PopStyleColor();
+        }
       }
-      if (!r.hint.empty()) {
-        // The hint wraps under its number instead of widening the column.
-        const float w = std::max(ImGui::GetItemRectMax().x - sx0, ImGui::GetFontSize() * 10);
-        ImGui::SetCursorPosY(below_number);  // level with the hints of readouts without a unit
-        ImGui::PushTextWrapPos(x0 + w);
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("%s", r.hint.c_str());
-        ImGui::PopStyleColor();
-        ImGui::PopTextWrapPos();
-      }
-      ImGui::EndGroup();
+      ImGui::EndTable();
     }
   }
   ImGui::End();
@@ -160,23 +269,25 @@ void Presenter::draw_shortcuts(std::span<const Shortcut> shortcuts, bool* open) 
   ImGui::End();
 }
 
-void Presenter::draw_toast(const std::string& text, bool error) {
+void Presenter::draw_toast(const std::string& text, bool error, ImVec2 anchor, float max_width) {
   if (text.empty()) return;
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(
-      ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y - ImGui::GetFrameHeight() * 3),
-      ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-  ImGui::SetNextWindowBgAlpha(0.9f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoSavedSettings;
-  if (ImGui::Begin("##toast", nullptr, flags)) {
-    if (error)
-      ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", text.c_str());
-    else
-      ImGui::TextUnformatted(text.c_str());
-  }
-  ImGui::End();
+  // On the foreground draw list: above every window, never hidden behind the readouts or a panel, and it
+  // takes no input (the controls under it stay usable).
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const ImVec2 pad = st.WindowPadding;
+  const float wrap = std::max(max_width - pad.x * 2, ImGui::GetFontSize() * 8);
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
+  const ImVec2 p0(std::round(anchor.x - size.x * 0.5f - pad.x), std::round(anchor.y - size.y - pad.y * 2));
+  const ImVec2 p1(p0.x + size.x + pad.x * 2, anchor.y);
+  ImVec4 bg = st.Colors[ImGuiCol_PopupBg];
+  bg.w = 0.95f;
+  dl->AddRectFilled(p0, p1, ImGui::GetColorU32(bg), st.WindowRounding + 4);
+  dl->AddRect(p0, p1, ImGui::GetColorU32(error ? ImVec4(1, 0.45f, 0.4f, 1) : st.Colors[ImGuiCol_Border]),
+              st.WindowRounding + 4);
+  const ImVec4 fg = error ? ImVec4(0.95f, 0.35f, 0.3f, 1) : st.Colors[ImGuiCol_Text];
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p0.x + pad.x, p0.y + pad.y),
+              ImGui::GetColorU32(fg), text.c_str(), nullptr, wrap);
 }
 
 }  // namespace bs::ui

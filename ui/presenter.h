@@ -1,12 +1,14 @@
-// presenter.h: presenter mode and UI scale: fonts re-rasterized at the chosen scale (not stretched), style
-// sizes scaled from a saved base style, a big-readouts window with numbers readable from the back of a room,
-// the keyboard shortcut overlay (F1) and short "toast" messages (a saved screenshot, a loaded session).
+// presenter.h: presenter mode, UI scale and theme: fonts re-rasterized at the chosen scale (not stretched),
+// style sizes scaled from a saved base style, a dark or light (projector) theme, a big-readouts strip with
+// numbers readable from the back of a room, the keyboard shortcut overlay (F1) and short "toast" messages (a
+// saved screenshot, a loaded session) drawn above every window.
 #pragma once
 
 #include <imgui.h>
 
 #include <span>
 #include <string>
+#include <vector>
 
 namespace bs::ui {
 
@@ -30,6 +32,9 @@ constexpr float k_base_font_px = 15.0f;
 constexpr float k_big_font_factor = 3.5f;    // readout numbers, relative to the text font
 constexpr float k_max_big_font_px = 180.0f;  // keeps the atlas texture reasonable at large scales
 
+enum class Theme { Dark, Light };
+const char* to_string(Theme t);
+
 // Clamps a requested scale into [k_min_ui_scale, k_max_ui_scale]; NaN gives 1.
 float clamp_ui_scale(float s);
 // Text font size in pixels for a UI scale and the monitor's content scale.
@@ -51,6 +56,9 @@ class Presenter {
   // Presenter mode on: scale at least k_presenter_scale and the readouts window shown; off: back to the scale
   // in force before.
   void set_presenter(bool on);
+  Theme theme() const { return m_theme; }
+  // Takes effect at the next apply_pending() (the style is rebuilt from the base of the new theme).
+  void set_theme(Theme t);
 
   // Between frames (never inside one): rebuilds the font atlas, its GL texture and the style when the scale
   // changed. True when something was rebuilt.
@@ -59,21 +67,38 @@ class Presenter {
   ImFont* big_font() const { return m_big; }
   bool has_big_font() const { return m_big != nullptr; }
 
-  // Windows, drawn inside a frame.
-  void draw_readouts(const char* lab_title, std::span<const Readout> readouts, bool* open) const;
+  // The height the readouts strip needs at this width (inside a frame: it measures with the current fonts).
+  // Numbers are laid out in columns; columns that do not fit wrap to a second row; when the strip would be
+  // taller than max_height the numbers are drawn smaller. draw_readouts uses the size chosen here.
+  float fit_readouts(std::span<const Readout> readouts, float width, float max_height);
+  // Windows, drawn inside a frame. The readouts fill the strip (x, y, w, h) the layout reserved for them.
+  void draw_readouts(std::span<const Readout> readouts, const ImVec4& strip) const;
   static void draw_shortcuts(std::span<const Shortcut> shortcuts, bool* open);
-  static void draw_toast(const std::string& text, bool error);
+  // Above every window (the foreground draw list), its bottom edge centred on `anchor`, wrapped at max_width.
+  static void draw_toast(const std::string& text, bool error, ImVec2 anchor, float max_width);
 
  private:
   void build_fonts();
+  void apply_style();
+  struct ReadoutGrid {
+    int cols = 1;
+    std::vector<float> widths;  // per column (stretch weights)
+    float px = 0;               // the numbers' size
+    float height = 0;
+  };
+  std::vector<float> readout_widths(std::span<const Readout> readouts, float px) const;
+  ReadoutGrid readout_grid(std::span<const Readout> readouts, float width, float px) const;
 
   float m_content = 1.0f;
   float m_scale = 1.0f;
   float m_built_scale = 0.0f;  // the scale the atlas and style were built for
   float m_scale_before_presenter = 1.0f;
   bool m_presenter = false;
+  Theme m_theme = Theme::Dark;
+  bool m_style_dirty = false;
+  ReadoutGrid m_grid;  // chosen by fit_readouts for this frame
   ImFont* m_big = nullptr;
-  ImGuiStyle m_base;  // unscaled: every rebuild scales from it, so scales never compound
+  ImGuiStyle m_base;  // unscaled, dark colours: every rebuild scales from it, so scales never compound
 };
 
 }  // namespace bs::ui

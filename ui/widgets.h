@@ -15,6 +15,10 @@ void advice_text(const std::string& s);
 // The colormap picker (the built-in colormaps by name); true when the choice changed.
 bool colormap_combo(int* index);
 
+// True when the style in force has light window backgrounds (View > Theme > Light): messages and accents
+// then use darker colours, readable on white.
+bool light_theme();
+
 // Wrapped text in any colour (empty text draws nothing).
 void wrapped_text(const std::string& s, const ImVec4& colour);
 

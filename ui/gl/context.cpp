@@ -21,6 +21,17 @@ bool ContextInfo::software() const {
          renderer.find("SWR") != std::string::npos || renderer.find("Software") != std::string::npos;
 }
 
+void KeyQueue::push(KeyPress k) {
+  if (m_keys.size() >= k_capacity) m_keys.pop_front();
+  m_keys.push_back(k);
+}
+
+std::vector<KeyPress> KeyQueue::take() {
+  std::vector<KeyPress> out(m_keys.begin(), m_keys.end());
+  m_keys.clear();
+  return out;
+}
+
 namespace {
 
 void fill_info(ContextInfo& info) {
@@ -39,6 +50,7 @@ class WindowContext final : public Context {
   explicit WindowContext(GLFWwindow* w) : m_window(w) {
     fill_info(m_info);
     m_info.platform = "GLFW window";
+    glfwSetWindowUserPointer(m_window, this);
   }
   ~WindowContext() override {
     glfwDestroyWindow(m_window);
@@ -78,9 +90,46 @@ class WindowContext final : public Context {
       glfwSetWindowMonitor(m_window, nullptr, m_saved[0], m_saved[1], m_saved[2], m_saved[3], 0);
     }
   }
+  void resize(int width, int height) override { glfwSetWindowSize(m_window, width, height); }
+  void install_key_queue() override {
+    GLFWkeyfun before = glfwSetKeyCallback(m_window, &WindowContext::key_callback);
+    if (before != &WindowContext::key_callback) m_chained_key = before;
+  }
+  std::vector<KeyPress> take_key_presses() override { return m_keys.take(); }
+  void release_deferred_keys() override {
+    const std::vector<Deferred> releases = std::move(m_deferred);
+    m_deferred.clear();
+    m_pressed_since_frame.clear();
+    if (m_chained_key)
+      for (const Deferred& d : releases)
+        m_chained_key(m_window, d.key, d.scancode, GLFW_RELEASE, d.mods);
+  }
 
  private:
+  struct Deferred {
+    int key, scancode, mods;
+  };
+  static void key_callback(GLFWwindow* w, int key, int scancode, int action, int mods) {
+    auto* self = static_cast<WindowContext*>(glfwGetWindowUserPointer(w));
+    if (!self) return;
+    auto& pressed = self->m_pressed_since_frame;
+    if (action == GLFW_PRESS) {
+      self->m_keys.push({key, mods});
+      if (std::find(pressed.begin(), pressed.end(), key) == pressed.end()) pressed.push_back(key);
+    }
+    if (action == GLFW_RELEASE && std::find(pressed.begin(), pressed.end(), key) != pressed.end()) {
+      // Pressed since the last frame: ImGui has not seen it down yet. Its release waits for the next frame.
+      self->m_deferred.push_back({key, scancode, mods});
+      return;
+    }
+    if (self->m_chained_key) self->m_chained_key(w, key, scancode, action, mods);
+  }
+
   GLFWwindow* m_window;
+  GLFWkeyfun m_chained_key = nullptr;
+  KeyQueue m_keys;
+  std::vector<int> m_pressed_since_frame;  // keys pressed since the last release_deferred_keys()
+  std::vector<Deferred> m_deferred;        // their releases, held until then
   ContextInfo m_info;
   int m_saved[4] = {100, 100, 1600, 900};
 };
@@ -115,6 +164,12 @@ class HeadlessContext final : public Context {
   const ContextInfo& info() const override { return m_info; }
   int width() const override { return m_width; }
   int height() const override { return m_height; }
+  void resize(int width, int height) override {
+    m_width = width;
+    m_height = height;
+    glBindRenderbuffer(GL_RENDERBUFFER, m_color);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+  }
   bool should_close() const override { return m_close; }
   void request_close() override { m_close = true; }
   void poll_events() override {}
