@@ -301,19 +301,15 @@ void register_anatomy_commands(CLI::App& app, BenchContext& ctx) {
   occ->add_option("--arch", occ_opt->arch,
                   "sm_75 | sm_80 | sm_86 | sm_89 | sm_90 (the model) | device (the GPU)")
       ->required();
-  // Ranges every architecture shares, checked while parsing so the message names the option.
-  occ->add_option("--threads", occ_opt->threads, "Threads per block, 1..1024 (default 256)")
-      ->check(CLI::Range(1, 1024));
+  occ->add_option("--threads", occ_opt->threads, "Threads per block, 1..1024 (default 256)");
   CLI::Option* regs =
-      occ->add_option("--regs", occ_opt->regs, "Registers per thread, 0..255 (default 32; table model)")
-          ->check(CLI::Range(0, 255));
+      occ->add_option("--regs", occ_opt->regs, "Registers per thread, 0..255 (default 32; table model)");
   occ->add_option("--smem", occ_opt->smem,
                   "Dynamic shared memory per block in bytes, e.g. 4096 or 48K (default 0)");
   CLI::Option* stat =
       occ->add_option("--static-smem", occ_opt->static_smem, "Static shared memory per block (table model)");
   occ->add_option("--carveout", occ_opt->carveout,
-                  "Preferred shared-memory carve-out in percent, 0..100, -1 = default")
-      ->check(CLI::Range(-1, 100));
+                  "Preferred shared-memory carve-out in percent, 0..100, -1 = default");
   occ->add_flag("--curve", occ_opt->curve, "Print occupancy for block sizes 32..1024 in steps of 32");
   CLI::Option* kernel = occ->add_option("--kernel", occ_opt->kernel,
                                         "With --arch device: heat | heat_instrumented | demo_regs | "
