@@ -21,6 +21,7 @@
 #include "app/record.h"
 #include "gpu/common/fault.h"
 #include "gpu/common/gpu_error.h"
+#include "gpu/common/text.h"
 #include "ui/device_panel.h"
 #include "ui/plot_export.h"
 #include "ui/widgets.h"
@@ -92,6 +93,7 @@ App::~App() {
   m_labs.clear();
   trace("labs destroyed");
   if (m_imgui_ready) {
+    save_layout(true);
     ImGui_ImplOpenGL3_Shutdown();
     if (m_gl->window()) ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
@@ -130,12 +132,20 @@ void App::init_imgui() {
   // Before the first NewFrame, where ImGui reads the ini file (the layout's entries are in it).
   m_layout.install(ImGui::GetCurrentContext());
   ImGuiIO& io = ImGui::GetIO();
-  if (m_opt.headless) {
-    io.IniFilename = nullptr;  // headless runs are reproducible: no saved layout
-  } else {
+  // ImGui never touches the file itself (its own save truncates the file in place): the layout is read here
+  // through the size limit and written back through write_file_atomic (save_layout), so a crash or a full disk
+  // cannot leave half a layout behind. Headless runs are reproducible: no saved layout at all.
+  io.IniFilename = nullptr;
+  if (!m_opt.headless) {
     const std::string dir = config_dir();
     m_ini_path = dir.empty() ? std::string() : dir + "/imgui.ini";
-    io.IniFilename = m_ini_path.empty() ? nullptr : m_ini_path.c_str();
+    std::string text, err;
+    if (!m_ini_path.empty() && std::filesystem::exists(m_ini_path)) {
+      if (read_file_limited(m_ini_path, k_max_layout_bytes, &text, &err))
+        ImGui::LoadIniSettingsFromMemory(text.data(), text.size());
+      else
+        std::fprintf(stderr, "blockscope: saved layout ignored: %s\n", err.c_str());
+    }
   }
   ImGui::StyleColorsDark();
   // Fonts rasterized at UI scale x the monitor's content scale; the style scaled from this unscaled base.
@@ -147,6 +157,17 @@ void App::init_imgui() {
   }
   ImGui_ImplOpenGL3_Init("#version 330 core");
   m_imgui_ready = true;
+}
+
+void App::save_layout(bool now) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (m_ini_path.empty() || !(now || io.WantSaveIniSettings)) return;
+  io.WantSaveIniSettings = false;
+  size_t size = 0;
+  const char* text = ImGui::SaveIniSettingsToMemory(&size);
+  std::string err;
+  if (!write_file_atomic(m_ini_path, std::string_view(text, size), &err))
+    std::fprintf(stderr, "blockscope: layout not saved: %s\n", err.c_str());
 }
 
 void App::fall_back_to_cpu(const std::string& why) {
@@ -366,6 +387,7 @@ bool App::frame() {
     glClearColor(0.08f, 0.08f, 0.1f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  save_layout(false);  // when ImGui asks (a window moved or resized, at most every few seconds)
   m_sweep->after_render();  // queued PNG exports render through their own ImGui context, outside the frame
   if (ui::plot_exports_pending()) export_plots();
   ++m_frame;

@@ -81,6 +81,9 @@ class App {
 
  private:
   void init_imgui();
+  // Writes the layout (imgui.ini) atomically when ImGui asks for it, or at once with now = true (on exit).
+  void save_layout(bool now);
+  static constexpr size_t k_max_layout_bytes = 1 << 20;  // a saved layout is a few KiB
   void draw_main_ui();
   void recover_from(const GpuError& e);
   void fall_back_to_cpu(const std::string& why);

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -25,6 +26,37 @@
 #include "gpu/common/text.h"
 
 namespace bs {
+
+namespace {
+volatile std::sig_atomic_t g_quit_signal = 0;
+extern "C" void on_quit_signal(int sig) {
+  if (g_quit_signal) {  // asked twice: the user means it
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+  }
+  g_quit_signal = sig;
+}
+// While alive, SIGINT and SIGTERM ask the interactive app to close instead of killing it.
+class QuitOnSignal {
+ public:
+  QuitOnSignal() {
+    g_quit_signal = 0;
+    m_int = std::signal(SIGINT, on_quit_signal);
+    m_term = std::signal(SIGTERM, on_quit_signal);
+  }
+  ~QuitOnSignal() {
+    std::signal(SIGINT, m_int);
+    std::signal(SIGTERM, m_term);
+  }
+  QuitOnSignal(const QuitOnSignal&) = delete;
+  QuitOnSignal& operator=(const QuitOnSignal&) = delete;
+  bool requested() const { return g_quit_signal != 0; }
+
+ private:
+  void (*m_int)(int);
+  void (*m_term)(int);
+};
+}  // namespace
 
 namespace {
 
@@ -300,7 +332,10 @@ int run_cli(int argc, char** argv) {
     int code = 0;
     {
       App app(opt);
-      while (app.frame()) {
+      // Ctrl+C in the terminal (or SIGTERM) closes the app as its window's close button would: the frame loop
+      // ends and the app shuts down in order, saving the layout. A second signal ends it at once.
+      const QuitOnSignal quit;
+      while (!quit.requested() && app.frame()) {
       }
       code = app.exit_code();
     }

@@ -482,7 +482,7 @@ void HeatLab::draw_ui() {
   ImGui::End();
 
   place_window("Heat lab", Slot::Panel);
-  if (ImGui::Begin("Heat lab")) {
+  if (ImGui::Begin("Heat lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar)) {
     ui::draw_heat_panel(m_model, m_actions);
     m_anatomy.draw_controls();
   }

@@ -163,7 +163,7 @@ void view_section(HeatPanelModel& m) {
 }
 
 void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
-  ImGui::Text("%s", m.compute_label.c_str());
+  ImGui::TextWrapped("%s", m.compute_label.c_str());
   if (m.step_ms.count > 0) {
     // Rates from the size the samples were measured on; the lab clears them when the size changes, so a
     // different size here would be a bug, and it is said rather than hidden.

@@ -246,5 +246,28 @@ wait_for '"popup":false'
   EXPECT_TRUE(asked["overwrite_asked"].get<bool>());
 }
 
+TEST(Window, ALayoutIsSavedOnQuitAndNeverWrittenThroughALink) {
+  if (!have("xvfb-run") || !have("xdotool")) GTEST_SKIP() << "xvfb-run or xdotool not installed";
+  const fs::path dir = out_dir("ini");
+  // imgui.ini is a link to another file: saving the layout replaces the link, the other file stays as it was.
+  fs::create_directories(dir / "cfg" / "blockscope");
+  std::ofstream(dir / "other.ini") << "not a layout\n";
+  fs::create_symlink(dir / "other.ini", dir / "cfg" / "blockscope" / "imgui.ini");
+  // The script ends the app with SIGTERM (kill), which closes it as its close button would: the layout is saved
+  // on the way out.
+  const std::string steps = R"SH(
+wait_for '"frame":'; step s1
+)SH";
+  const auto r = run_script(dir, steps, "--scene heat --width 1280 --height 720", 16);
+  ASSERT_NE(r.find("\ndone"), std::string::npos) << r;
+  const fs::path ini = dir / "cfg" / "blockscope" / "imgui.ini";
+  EXPECT_FALSE(fs::is_symlink(ini));
+  std::ifstream f(ini);
+  const std::string text((std::istreambuf_iterator<char>(f)), {});
+  EXPECT_NE(text.find("[Window][Heat lab]"), std::string::npos) << text;
+  std::ifstream o(dir / "other.ini");
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(o)), {}), "not a layout\n");
+}
+
 }  // namespace
 }  // namespace bs
