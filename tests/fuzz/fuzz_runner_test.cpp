@@ -396,8 +396,12 @@ constexpr bool k_asan_build = false;
 #endif
 
 Outcome run_limited(const std::string& limit, const std::vector<std::string>& args, const fs::path& dir) {
-  // `ulimit` is a shell builtin: a shell sets it, then execs the binary with the same arguments.
-  std::vector<std::string> sh{"-c", "ulimit " + limit + " && exec \"$0\" \"$@\"", binary()};
+  // `ulimit` is a shell builtin: a shell sets it, then execs the binary with the same arguments. Thread stacks
+  // count against an address-space limit, so the thread pools are held at 2 threads: on a 16-core machine
+  // OpenBLAS's 16 threads alone failed to start under the limit (H100 machine, 2026-11-23), before the
+  // allocation the test is about.
+  std::vector<std::string> sh{
+      "-c", "ulimit " + limit + " && OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 exec \"$0\" \"$@\"", binary()};
   sh.insert(sh.end(), args.begin(), args.end());
   Outcome o;
   fs::create_directories(dir);
