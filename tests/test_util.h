@@ -5,12 +5,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <span>
 #include <string>
 
 #include "gpu/common/device_info.h"
 
 namespace bs::test {
+
+// A file's whole content, bytes as they are ("" when it cannot be read): what tests compare written files
+// with.
+inline std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 // The device, queried once per process.
 inline const DeviceInfo& device() {

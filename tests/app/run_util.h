@@ -21,8 +21,9 @@ inline std::string blockscope_binary() {
   return env && *env ? env : BS_BINARY;
 }
 
-inline RunResult run_blockscope(const std::string& args, const std::string& prefix = "") {
-  const std::string cmd = prefix + " " + blockscope_binary() + " " + args + " 2>&1";
+// Runs a shell command line; stdout and stderr together.
+inline RunResult run_command(const std::string& command) {
+  const std::string cmd = command + " 2>&1";
   RunResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -33,6 +34,10 @@ inline RunResult run_blockscope(const std::string& args, const std::string& pref
   const int status = pclose(p);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
+}
+
+inline RunResult run_blockscope(const std::string& args, const std::string& prefix = "") {
+  return run_command(prefix + " " + blockscope_binary() + " " + args);
 }
 
 }  // namespace bs::test

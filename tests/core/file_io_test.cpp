@@ -26,11 +26,13 @@
 #include "ui/figure_export.h"
 #include "ui/gl/context.h"
 #include "ui/plot_export.h"
+#include "test_util.h"
 
 namespace bs {
 namespace {
 
 namespace fs = std::filesystem;
+using bs::test::read_text;
 using test::run_in_child;
 
 fs::path test_dir(const std::string& name) {
@@ -38,13 +40,6 @@ fs::path test_dir(const std::string& name) {
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream os;
-  os << f.rdbuf();
-  return os.str();
 }
 
 void put(const fs::path& p, const std::string& text) {
@@ -92,9 +87,9 @@ TEST(AtomicWrite, ReplacesTheFileAndLeavesNoTemporary) {
   put(d / "a.json", "old");
   std::string err;
   ASSERT_TRUE(write_file_atomic((d / "a.json").string(), "new contents", &err)) << err;
-  EXPECT_EQ(slurp(d / "a.json"), "new contents");
+  EXPECT_EQ(read_text(d / "a.json"), "new contents");
   ASSERT_TRUE(write_text_file((d / "b.csv").string(), "x,y\n", &err)) << err;
-  EXPECT_EQ(slurp(d / "b.csv"), "x,y\n");
+  EXPECT_EQ(read_text(d / "b.csv"), "x,y\n");
   EXPECT_EQ(listing(d), (std::vector<std::string>{"a.json", "b.csv"}));
 }
 
@@ -127,7 +122,7 @@ TEST(AtomicWrite, AShortWriteFailsAndKeepsTheOldFile) {
   EXPECT_NE(err.find("cannot write"), std::string::npos) << err;
   EXPECT_NE(err.find("sweep.json"), std::string::npos) << err;
   EXPECT_NE(err.find(std::strerror(EFBIG)), std::string::npos) << err;
-  EXPECT_EQ(slurp(d / "sweep.json"), old_text);
+  EXPECT_EQ(read_text(d / "sweep.json"), old_text);
   EXPECT_EQ(listing(d), std::vector<std::string>{"sweep.json"});
 }
 
@@ -160,14 +155,14 @@ TEST(AtomicWrite, SymbolicLinksAreReplacedNotWrittenThrough) {
   fs::create_symlink(d / "precious.txt", d / "figure.svg");
   std::string err;
   ASSERT_TRUE(write_text_file((d / "figure.svg").string(), "<svg/>", &err)) << err;
-  EXPECT_EQ(slurp(d / "precious.txt"), "keep me");
+  EXPECT_EQ(read_text(d / "precious.txt"), "keep me");
   EXPECT_FALSE(fs::is_symlink(d / "figure.svg"));
-  EXPECT_EQ(slurp(d / "figure.svg"), "<svg/>");
+  EXPECT_EQ(read_text(d / "figure.svg"), "<svg/>");
   // A link to a device is replaced too, never followed into the device.
   fs::create_symlink("/dev/full", d / "record.json");
   ASSERT_TRUE(write_text_file((d / "record.json").string(), "{}", &err)) << err;
   EXPECT_FALSE(fs::is_symlink(d / "record.json"));
-  EXPECT_EQ(slurp(d / "record.json"), "{}");
+  EXPECT_EQ(read_text(d / "record.json"), "{}");
 }
 
 TEST(AtomicWrite, BadTargetsAreNamedWithTheReason) {
@@ -197,7 +192,7 @@ TEST(AtomicWrite, WritePngFailsCleanlyAndKeepsTheOldImage) {
   }
   std::string err;
   ASSERT_TRUE(gl::write_png((d / "shot.png").string(), w, h, rgba, &err)) << err;
-  const std::string good = slurp(d / "shot.png");
+  const std::string good = read_text(d / "shot.png");
   int rw = 0, rh = 0, rc = 0;
   unsigned char* px = stbi_load((d / "shot.png").c_str(), &rw, &rh, &rc, 4);
   ASSERT_NE(px, nullptr);
@@ -214,7 +209,7 @@ TEST(AtomicWrite, WritePngFailsCleanlyAndKeepsTheOldImage) {
   }
   EXPECT_FALSE(ok);
   EXPECT_NE(err.find("shot.png"), std::string::npos) << err;
-  EXPECT_EQ(slurp(d / "shot.png"), good);
+  EXPECT_EQ(read_text(d / "shot.png"), good);
   EXPECT_EQ(listing(d), std::vector<std::string>{"shot.png"});
   EXPECT_FALSE(gl::write_png("/dev/full", w, h, rgba, &err));
   EXPECT_NE(err.find("not a regular file"), std::string::npos) << err;
@@ -262,13 +257,13 @@ TEST(AtomicWrite, AnInterruptedPngExportKeepsTheOldFile) {
   EXPECT_THROW(ui::render_png([](ImDrawList*, ImVec2, ImVec2) { throw std::runtime_error("interrupted"); }, o,
                               (d / "figure.png").string(), &err),
                std::runtime_error);
-  EXPECT_EQ(slurp(d / "figure.png"), "an older figure");
+  EXPECT_EQ(read_text(d / "figure.png"), "an older figure");
   EXPECT_EQ(listing(d), std::vector<std::string>{"figure.png"});
   // And a complete export replaces it.
   fig::Figure f;
   f.title = "ok";
   ASSERT_TRUE(ui::export_png(f, o, (d / "figure.png").string(), &err)) << err;
-  EXPECT_EQ(slurp(d / "figure.png").substr(1, 3), "PNG");
+  EXPECT_EQ(read_text(d / "figure.png").substr(1, 3), "PNG");
 }
 
 // --- Reading

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "fuzz_files.h"  // generated: BS_FUZZ_SESSION_FILES, BS_FUZZ_RECORD_FILES
+#include "test_util.h"
 
 namespace bs::test {
 
@@ -178,13 +179,6 @@ struct Outcome {
   std::string out, err;
 };
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Runs the binary with `args` in `dir`/work, HOME = `dir`/home, TMPDIR = `dir`/tmp, no display.
 Outcome run_case(const std::vector<std::string>& args, const fs::path& dir) {
   Outcome o;
@@ -238,8 +232,8 @@ Outcome run_case(const std::vector<std::string>& args, const fs::path& dir) {
     if (WIFEXITED(status)) o.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) o.signal = WTERMSIG(status);
   }
-  o.out = read_all(out_file);
-  o.err = read_all(err_file);
+  o.out = read_text(out_file);
+  o.err = read_text(err_file);
   return o;
 }
 
@@ -396,10 +390,10 @@ constexpr bool k_asan_build = false;
 #endif
 
 Outcome run_limited(const std::string& limit, const std::vector<std::string>& args, const fs::path& dir) {
-  // `ulimit` is a shell builtin: a shell sets it, then execs the binary with the same arguments. Thread stacks
-  // count against an address-space limit, so the thread pools are held at 2 threads: on a 16-core machine
-  // OpenBLAS's 16 threads alone failed to start under the limit (H100 machine, 2026-11-23), before the
-  // allocation the test is about.
+  // `ulimit` is a shell builtin: a shell sets it, then execs the binary with the same arguments. Thread
+  // stacks count against an address-space limit, so the thread pools are held at 2 threads: on a 16-core
+  // machine OpenBLAS's 16 threads alone failed to start under the limit (H100 machine, 2026-11-23), before
+  // the allocation the test is about.
   std::vector<std::string> sh{
       "-c", "ulimit " + limit + " && OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 exec \"$0\" \"$@\"", binary()};
   sh.insert(sh.end(), args.begin(), args.end());
@@ -417,8 +411,8 @@ Outcome run_limited(const std::string& limit, const std::vector<std::string>& ar
   const int status = std::system(cmd.c_str());
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   o.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-  o.out = read_all(out_file);
-  o.err = read_all(err_file);
+  o.out = read_text(out_file);
+  o.err = read_text(err_file);
   return o;
 }
 

@@ -11,27 +11,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/run_util.h"
+#include "test_util.h"
+
 namespace {
 
 namespace fs = std::filesystem;
+using bs::test::read_text;
 
-struct Command {
-  int code = -1;
-  std::string output;
-};
-
-Command run(const std::string& cmd) {
-  Command r;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-    r.output.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
-}
+using Command = bs::test::RunResult;
+using bs::test::run_command;
 
 // 'text' for the shell (paths here have no quotes in them). Built with +=: GCC 12 warns falsely (-Wrestrict)
 // about "'" + std::string.
@@ -43,19 +32,12 @@ std::string q(const std::string& text) {
 }
 
 bool have(const std::string& tool) {
-  return run("command -v " + tool).code == 0;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream os;
-  os << f.rdbuf();
-  return os.str();
+  return run_command("command -v " + tool).exit_code == 0;
 }
 
 // Width and height from a PNG's IHDR; {0, 0} when it is not a PNG.
 std::pair<int, int> png_size(const fs::path& p) {
-  const std::string s = slurp(p);
+  const std::string s = read_text(p);
   if (s.size() < 24 || s.compare(1, 3, "PNG") != 0) return {0, 0};
   auto be = [&](size_t at) {
     return (static_cast<unsigned char>(s[at]) << 24) | (static_cast<unsigned char>(s[at + 1]) << 16) |
@@ -78,8 +60,9 @@ const char* const k_installed[] = {
 TEST(Packaging, InstallIntoAPrefix) {
   const fs::path prefix = fs::path(BS_TEST_OUT) / "prefix";
   fs::remove_all(prefix);
-  const Command inst = run(q(BS_CMAKE) + " --install " + q(BS_BUILD_DIR) + " --prefix " + q(prefix.string()));
-  ASSERT_EQ(inst.code, 0) << inst.output;
+  const Command inst =
+      run_command(q(BS_CMAKE) + " --install " + q(BS_BUILD_DIR) + " --prefix " + q(prefix.string()));
+  ASSERT_EQ(inst.exit_code, 0) << inst.output;
   for (const char* f : k_installed)
     EXPECT_TRUE(fs::is_regular_file(prefix / f)) << f << " is missing; install printed:\n" << inst.output;
   struct stat st {};
@@ -91,23 +74,23 @@ TEST(Packaging, InstallIntoAPrefix) {
     EXPECT_EQ(w, px);
     EXPECT_EQ(h, px);
   }
-  EXPECT_NE(slurp(prefix / "share/icons/hicolor/scalable/apps/blockscope.svg").find("<svg"),
+  EXPECT_NE(read_text(prefix / "share/icons/hicolor/scalable/apps/blockscope.svg").find("<svg"),
             std::string::npos);
 
-  const std::string desktop = slurp(prefix / "share/applications/blockscope.desktop");
+  const std::string desktop = read_text(prefix / "share/applications/blockscope.desktop");
   EXPECT_NE(desktop.find("[Desktop Entry]"), std::string::npos);
   EXPECT_NE(desktop.find("\nExec=blockscope"), std::string::npos) << desktop;
   EXPECT_NE(desktop.find("\nIcon=blockscope\n"), std::string::npos) << desktop;
   if (have("desktop-file-validate")) {
-    const Command v =
-        run("desktop-file-validate " + q((prefix / "share/applications/blockscope.desktop").string()));
-    EXPECT_EQ(v.code, 0) << v.output;
+    const Command v = run_command("desktop-file-validate " +
+                                  q((prefix / "share/applications/blockscope.desktop").string()));
+    EXPECT_EQ(v.exit_code, 0) << v.output;
     EXPECT_EQ(v.output.find("error"), std::string::npos) << v.output;
   }
 
   // The installed binary runs (its libraries are found from the prefix, not the build tree).
-  const Command ver = run(q((prefix / "bin/blockscope").string()) + " --version");
-  EXPECT_EQ(ver.code, 0) << ver.output;
+  const Command ver = run_command(q((prefix / "bin/blockscope").string()) + " --version");
+  EXPECT_EQ(ver.exit_code, 0) << ver.output;
   EXPECT_NE(ver.output.find("blockscope "), std::string::npos) << ver.output;
   fs::remove_all(prefix);
 }
@@ -117,23 +100,24 @@ TEST(Packaging, DebianPackage) {
   const fs::path out = fs::path(BS_TEST_OUT) / "deb";
   fs::remove_all(out);
   fs::create_directories(out);
-  const Command pack = run("cd " + q(BS_BUILD_DIR) + " && " + q(BS_CPACK) + " -G DEB -B " + q(out.string()));
-  ASSERT_EQ(pack.code, 0) << pack.output;
+  const Command pack =
+      run_command("cd " + q(BS_BUILD_DIR) + " && " + q(BS_CPACK) + " -G DEB -B " + q(out.string()));
+  ASSERT_EQ(pack.exit_code, 0) << pack.output;
   fs::path deb;
   for (const auto& e : fs::directory_iterator(out))
     if (e.path().extension() == ".deb") deb = e.path();
   ASSERT_FALSE(deb.empty()) << "no .deb in " << out << "\n" << pack.output;
 
-  const Command info = run("dpkg-deb -I " + q(deb.string()));
-  ASSERT_EQ(info.code, 0) << info.output;
+  const Command info = run_command("dpkg-deb -I " + q(deb.string()));
+  ASSERT_EQ(info.exit_code, 0) << info.output;
   for (const char* field :
        {"Package: blockscope", "Architecture: amd64", "Section: science", "Depends:", "libglfw3", "libgomp1",
         "libopenblas0", "libstb0", "libegl1", "Recommends:", "libcublas-13-0", "linked statically",
         "Description: live CUDA kernel explorer"})
     EXPECT_NE(info.output.find(field), std::string::npos) << field << " missing in\n" << info.output;
 
-  const Command contents = run("dpkg-deb -c " + q(deb.string()));
-  ASSERT_EQ(contents.code, 0) << contents.output;
+  const Command contents = run_command("dpkg-deb -c " + q(deb.string()));
+  ASSERT_EQ(contents.exit_code, 0) << contents.output;
   for (const char* f : k_installed)
     EXPECT_NE(contents.output.find(std::string("./usr/") + f), std::string::npos) << f << " missing in\n"
                                                                                   << contents.output;

@@ -13,11 +13,13 @@
 #include "app/run_util.h"
 #include "app/session.h"
 #include "child_process.h"
+#include "test_util.h"
 
 namespace bs {
 namespace {
 
 namespace fs = std::filesystem;
+using bs::test::read_text;
 using nlohmann::json;
 using test::run_in_child;
 
@@ -26,13 +28,6 @@ fs::path out_dir(const std::string& name) {
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream os;
-  os << f.rdbuf();
-  return os.str();
 }
 
 // A session whose heat lab state holds `levels` nested arrays: the shape of the fuzzer's crashing file.
@@ -299,7 +294,7 @@ TEST(SessionFiles, ScreenshotsNeverWriteThroughLinksOrIntoPipes) {
                                            "timeout -s KILL 120");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_FALSE(fs::is_symlink(d / "link.png"));
-  EXPECT_EQ(slurp(d / "link.png").substr(1, 3), "PNG") << r.output;
+  EXPECT_EQ(read_text(d / "link.png").substr(1, 3), "PNG") << r.output;
   struct stat st {};
   ASSERT_EQ(::stat("/dev/full", &st), 0);
   EXPECT_TRUE(S_ISCHR(st.st_mode));
@@ -327,7 +322,7 @@ TEST(SessionSave, ReplacesASymlinkInsteadOfWritingThroughIt) {
   fs::create_symlink(d / "notes.txt", d / "s.json");
   std::string err;
   ASSERT_TRUE(save_session(minimal_session(), (d / "s.json").string(), &err)) << err;
-  EXPECT_EQ(slurp(d / "notes.txt"), "my notes");
+  EXPECT_EQ(read_text(d / "notes.txt"), "my notes");
   EXPECT_FALSE(fs::is_symlink(d / "s.json"));
   EXPECT_TRUE(load_session_file((d / "s.json").string()).session);
   size_t entries = 0;

@@ -16,23 +16,18 @@
 #include "app/sweep.h"
 #include "gpu/common/device_info.h"
 #include "gpu/common/gpu_error.h"
+#include "test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using bs::test::read_text;
 using bs::test::run_blockscope;
 
 fs::path out_dir(const std::string& name) {
   const fs::path p = fs::path(BS_TEST_OUT) / "sweep-guard" / name;
   fs::remove_all(p);
   return p;
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
 }
 
 bool contains(const std::string& s, const std::string& part) {

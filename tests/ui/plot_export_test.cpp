@@ -9,8 +9,11 @@
 
 #include "ui/gl/context.h"
 #include "ui/plot_export.h"
+#include "test_util.h"
 
 namespace {
+
+using bs::test::read_text;
 
 const std::vector<double> k_x = {1024, 2048, 4096};
 const std::vector<double> k_y = {0.5, 1.5, 5.0};
@@ -29,13 +32,6 @@ bs::ui::PlotAxes sample_axes() {
   a.y_label = "ms per step";
   a.log_x = true;
   return a;
-}
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 }  // namespace
@@ -83,7 +79,7 @@ TEST(PlotExport, QueuedExportWritesEveryFile) {
   for (const char* ext : {".png", ".svg", ".csv", ".json", ".record.json"})
     EXPECT_TRUE(std::filesystem::exists(dir + "/heat-timing" + std::string(ext))) << ext;
   EXPECT_GT(std::filesystem::file_size(dir + "/heat-timing.png"), 5000u);  // a drawn figure, not a blank
-  EXPECT_NE(slurp(dir + "/heat-timing.svg").find("ms per step"), std::string::npos);
+  EXPECT_NE(read_text(dir + "/heat-timing.svg").find("ms per step"), std::string::npos);
 }
 
 TEST(PlotExport, UnwritableDirectoryIsAMessage) {
