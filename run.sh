@@ -9,7 +9,7 @@ if [ "${1:-}" = test ]; then mode=test; shift; fi
 
 packages=(cmake ninja-build g++ pkg-config python3-glad libglfw3-dev libimgui-dev libstb-dev libcli11-dev libexpat1-dev
           nlohmann-json3-dev libgtest-dev libopenblas-dev libegl1 libegl-mesa0 libgl1-mesa-dri xvfb xauth
-          fonts-dejavu-core desktop-file-utils)
+          fonts-dejavu-core desktop-file-utils xdotool imagemagick)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -163,7 +163,12 @@ void view_section(HeatPanelModel& m) {
 }
 
 void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
-  ImGui::TextWrapped("%s", m.compute_label.c_str());
+  // Wrapped at the visible edge (the panel scrolls sideways, so its content may be wider than the window).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::PushTextWrapPos(ImGui::GetScrollX() + ImGui::GetWindowWidth() - style.WindowPadding.x -
+                         style.ScrollbarSize);
+  ImGui::TextUnformatted(m.compute_label.c_str());
+  ImGui::PopTextWrapPos();
   if (m.step_ms.count > 0) {
     // Rates from the size the samples were measured on; the lab clears them when the size changes, so a
     // different size here would be a bug, and it is said rather than hidden.

@@ -6,6 +6,8 @@
 // neither, and a menu bar that fits. A screenshot of each step is kept in test-out/window/ to look at.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb_image.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -253,8 +255,8 @@ TEST(Window, ALayoutIsSavedOnQuitAndNeverWrittenThroughALink) {
   fs::create_directories(dir / "cfg" / "blockscope");
   std::ofstream(dir / "other.ini") << "not a layout\n";
   fs::create_symlink(dir / "other.ini", dir / "cfg" / "blockscope" / "imgui.ini");
-  // The script ends the app with SIGTERM (kill), which closes it as its close button would: the layout is saved
-  // on the way out.
+  // The script ends the app with SIGTERM (kill), which closes it as its close button would: the layout is
+  // saved on the way out.
   const std::string steps = R"SH(
 wait_for '"frame":'; step s1
 )SH";
@@ -267,6 +269,50 @@ wait_for '"frame":'; step s1
   EXPECT_NE(text.find("[Window][Heat lab]"), std::string::npos) << text;
   std::ifstream o(dir / "other.ini");
   EXPECT_EQ(std::string((std::istreambuf_iterator<char>(o)), {}), "not a layout\n");
+}
+
+// Pixels of row y, x in [x0, x1), of a screenshot that are the inferno colormap's hot end (painted heat).
+int hot_pixels_in_row(const fs::path& png, int y, int x0, int x1) {
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load(png.string().c_str(), &w, &h, &n, 3);
+  if (!px || y >= h || x1 > w) {
+    if (px) stbi_image_free(px);
+    return -1;
+  }
+  int hot = 0;
+  for (int x = x0; x < x1; ++x) {
+    const unsigned char* p = px + 3 * (static_cast<size_t>(y) * w + x);
+    hot += p[0] > 220 && p[1] > 190 ? 1 : 0;
+  }
+  stbi_image_free(px);
+  return hot;
+}
+
+TEST(Window, LeftDragPaintsAStrokeAndNeverMovesTheHeatField) {
+  if (!have("xvfb-run") || !have("xdotool") || !have("import"))
+    GTEST_SKIP() << "xvfb-run, xdotool or import missing";
+  const fs::path dir = out_dir("paint");
+  // Space pauses (so the stroke does not diffuse away), then a slow left drag across the field's lower half,
+  // where the hot-spots pattern is cool.
+  const std::string steps = R"SH(
+wait_for '"frame":'; xdotool mousemove 300 430; sleep 0.3; xdotool key space; sleep 0.5; step before
+xdotool mousemove 120 430 mousedown 1
+for x in 160 200 240 280 320 360 400 440 480 500; do xdotool mousemove $x 430; sleep 0.15; done
+xdotool mouseup 1; sleep 0.5; xdotool mousemove 700 100; wait_for '"frame":'; step after
+)SH";
+  const auto r = run_script(dir, steps, "--scene heat --width 1280 --height 720", 40);
+  ASSERT_NE(r.find("\ndone"), std::string::npos) << r;
+  const json before = read_json(dir / "before.json"), after = read_json(dir / "after.json");
+  const json* fb = window(before, "Heat field");
+  const json* fa = window(after, "Heat field");
+  ASSERT_TRUE(fb && fa);
+  EXPECT_EQ((*fb)["rect"], (*fa)["rect"]) << "the drag moved the Heat field window";
+  const int hot_before = hot_pixels_in_row(dir / "before.png", 430, 130, 490);
+  const int hot_after = hot_pixels_in_row(dir / "after.png", 430, 130, 490);
+  ASSERT_GE(hot_before, 0) << "no screenshot";
+  EXPECT_LT(hot_before, 30) << "the row was hot before painting";
+  EXPECT_GT(hot_after, 300) << "the stroke is not continuous along the drag (" << hot_after
+                            << " of 360 px hot)";
 }
 
 }  // namespace
