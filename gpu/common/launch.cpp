@@ -73,8 +73,8 @@ std::optional<std::string> block_advice(Dim2 block, const DeviceLimits& lim) {
   if (block.count() % lim.warp_size != 0) {
     const int64_t warps = ceil_div(block.count(), lim.warp_size);
     return std::to_string(block.count()) + " threads per block is not a multiple of the warp size (" +
-           std::to_string(lim.warp_size) + "): " + std::to_string(warps) + " warps run, " +
-           std::to_string(warps * lim.warp_size - block.count()) + " lanes idle in every block";
+           std::to_string(lim.warp_size) + "): " + count_of(warps, "warp") + " run, " +
+           count_of(warps * lim.warp_size - block.count(), "lane") + " idle in every block";
   }
   return std::nullopt;
 }

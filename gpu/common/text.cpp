@@ -252,6 +252,10 @@ std::string fmt_fixed(double v, int decimals) {
   return buf;
 }
 
+std::string count_of(int64_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
 }  // namespace bs
 
 // --- printable(): values echoed in messages (see text.h) -------------------------------------------------

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -46,6 +47,9 @@ std::string xml_escape(std::string_view s);
 
 // v with `decimals` digits after the point ("%.*f").
 std::string fmt_fixed(double v, int decimals);
+
+// "1 lane", "31 lanes": a count with its noun, singular only for exactly one (noun + "s" otherwise).
+std::string count_of(int64_t n, std::string_view noun);
 
 }  // namespace bs
 

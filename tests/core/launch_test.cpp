@@ -51,6 +51,10 @@ TEST(Launch, AdviceWhenNotAWarpMultiple) {
   EXPECT_NE(adv->find("91 threads"), std::string::npos);
   EXPECT_NE(adv->find("3 warps"), std::string::npos);
   EXPECT_FALSE(block_advice({32, 8}, DeviceLimits{}));
+  // 31 threads: one warp, one idle lane, in the singular.
+  const auto one = block_advice({31, 1}, DeviceLimits{});
+  ASSERT_TRUE(one);
+  EXPECT_NE(one->find("1 warp run, 1 lane idle"), std::string::npos) << *one;
 }
 
 TEST(Launch, ParseDim2) {
