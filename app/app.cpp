@@ -419,15 +419,10 @@ void App::write_layout_dump() {
   j["lab_state"] = m_labs[m_active].second->save_state();
   j["popup"] = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
   j["overwrite_asked"] = !m_overwrite.empty();
-  // Written whole, then renamed: a test reading it never sees half a file.
-  const std::string tmp = m_layout_dump + ".tmp";
-  if (FILE* f = std::fopen(tmp.c_str(), "w")) {
-    const std::string text = j.dump();
-    std::fwrite(text.data(), 1, text.size(), f);
-    std::fclose(f);
-    std::error_code ec;
-    std::filesystem::rename(tmp, m_layout_dump, ec);
-  }
+  // Written whole, then renamed (write_file_atomic): a test reading it never sees half a file.
+  std::string err;
+  if (!write_file_atomic(m_layout_dump, j.dump(), &err))
+    std::fprintf(stderr, "blockscope: layout dump not written: %s\n", err.c_str());
 }
 
 void App::set_presenter_mode(bool on) {
