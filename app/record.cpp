@@ -25,6 +25,8 @@
 
 namespace bs::record {
 
+const char* const k_blockscope_version = BS_VERSION;
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 

@@ -13,8 +13,8 @@
 
 namespace bs::record {
 
-// The version `blockscope --version` prints and every record carries.
-constexpr const char* k_blockscope_version = "0.1.0";
+// The version `blockscope --version` prints and every record carries: the CMake project version (BS_VERSION).
+extern const char* const k_blockscope_version;
 
 // Which files an export writes and how. File names are fixed (sweep.csv, summary.csv, sweep.json,
 // figure.svg, figure.png); record.json is always written.
