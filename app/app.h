@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "app/heat_lab.h"
+#include "app/heat/heat_lab.h"
 #include "app/lab.h"
 #include "app/layout.h"
 #include "app/session.h"
-#include "app/sweep_window.h"
+#include "app/sweep/sweep_window.h"
 #include "app/undo.h"
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "ui/device_panel.h"
 #include "ui/presenter.h"
 

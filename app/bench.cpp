@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <new>
 
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 
 namespace bs::cli {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/common/text.h"
+#include "core/text.h"
 
 namespace bs::cli {
 
@@ -34,9 +34,9 @@ void register_matmul_bench(CLI::App& bench, BenchContext& ctx);
 // Labs added later declare their register_<lab>_bench here and call it from register_all_benches.
 void register_all_benches(CLI::App& bench, BenchContext& ctx);
 
-// Top-level `occupancy` and `anatomy` commands (app/cli_anatomy.cpp).
+// Top-level `occupancy` and `anatomy` commands (app/anatomy/anatomy_cli.cpp).
 void register_anatomy_commands(CLI::App& app, BenchContext& ctx);
-// Top-level `sweep` and `replay` commands (app/cli_sweep.cpp).
+// Top-level `sweep` and `replay` commands (app/sweep/sweep_cli.cpp).
 void register_sweep_commands(CLI::App& app, BenchContext& ctx);
 
 // Runs a command's body and turns what it throws into the CLI's message and exit code: bad input
@@ -50,7 +50,7 @@ struct Table {
   std::vector<std::vector<std::string>> rows;
   void print(std::ostream& out) const;
 };
-using ::bs::fmt_fixed;  // gpu/common/text.h
+using ::bs::fmt_fixed;  // core/text.h
 
 // "--device gpu|cpu|all" shared by the benches.
 enum class BenchDevice { All, Gpu, Cpu };

@@ -22,8 +22,8 @@
 #include "app/labs.h"
 #include "app/record.h"
 #include "app/session.h"
-#include "gpu/common/gpu_error.h"
-#include "gpu/common/text.h"
+#include "core/error.h"
+#include "core/text.h"
 
 namespace bs {
 

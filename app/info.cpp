@@ -7,7 +7,7 @@
 
 #include "app/render_path.h"
 #include "gpu/common/device_info.h"
-#include "gpu/common/text.h"
+#include "core/text.h"
 #include "gpu/interop/gl_interop.h"
 #include "ui/gl/context.h"
 

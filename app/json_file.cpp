@@ -1,7 +1,7 @@
 // json_file.cpp: see json_file.h.
 #include "app/json_file.h"
 
-#include "gpu/common/text.h"
+#include "core/text.h"
 
 namespace bs {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "app/app.h"
-#include "app/heat_lab.h"
+#include "app/heat/heat_lab.h"
 #include "app/layout.h"
 
 namespace bs {
@@ -16,15 +16,9 @@ namespace {
 const std::vector<LabEntry>& entries() {
   static const std::vector<LabEntry> list = {
       {"heat", "Heat diffusion", "Heat"},
-#ifdef BS_HAVE_MATMUL_LAB
       {"matmul", "Matmul", "Matmul"},
-#endif
-#ifdef BS_HAVE_MONTECARLO_LAB
       {"montecarlo", "Monte Carlo", "M. Carlo"},
-#endif
-#ifdef BS_HAVE_VECTOR_LAB
       {"vector", "Vector", "Vector"},
-#endif
   };
   return list;
 }
@@ -40,15 +34,9 @@ bool is_lab(std::string_view id) {
 
 std::unique_ptr<Lab> make_lab(std::string_view id, LabEnv& env, const AppOptions& opt) {
   if (id == "heat") return std::make_unique<HeatLab>(env, opt.heat);
-#ifdef BS_HAVE_MATMUL_LAB
   if (id == "matmul") return make_matmul_lab(env);
-#endif
-#ifdef BS_HAVE_MONTECARLO_LAB
   if (id == "montecarlo") return make_montecarlo_lab(env);
-#endif
-#ifdef BS_HAVE_VECTOR_LAB
   if (id == "vector") return make_vector_lab(env);
-#endif
   return nullptr;
 }
 

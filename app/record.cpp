@@ -1,6 +1,6 @@
 // record.cpp: see record.h.
 #include "app/record.h"
-#include "gpu/common/text.h"
+#include "core/text.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -17,9 +17,9 @@
 #include <thread>
 
 #include "app/json_file.h"
-#include "app/sweep_targets.h"
+#include "app/sweep/sweep_targets.h"
 #include "gpu/common/device_info.h"
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "ui/figure_export.h"
 #include "ui/gl/context.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/sweep.h"
+#include "app/sweep/sweep.h"
 
 namespace bs::record {
 

@@ -11,9 +11,9 @@
 
 #include "app/json_file.h"
 #include "app/labs.h"
-#include "app/sweep.h"
-#include "gpu/common/gpu_error.h"
-#include "gpu/common/text.h"
+#include "app/sweep/sweep.h"
+#include "core/error.h"
+#include "core/text.h"
 #include "ui/colormap.h"
 #include "ui/embedded.h"
 #include "ui/presenter.h"
@@ -208,15 +208,9 @@ void StateReader::only(std::initializer_list<std::string_view> known) {
 
 std::optional<std::string> check_lab_state(std::string_view lab, const json& state) {
   if (lab == "heat") return check_heat_state(state);
-#ifdef BS_HAVE_MATMUL_LAB
   if (lab == "matmul") return check_matmul_state(state);
-#endif
-#ifdef BS_HAVE_MONTECARLO_LAB
   if (lab == "montecarlo") return check_montecarlo_state(state);
-#endif
-#ifdef BS_HAVE_VECTOR_LAB
   if (lab == "vector") return check_vector_state(state);
-#endif
   return "labs." + std::string(lab) + ": unknown lab";
 }
 

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "gpu/common/text.h"
+#include "core/text.h"
 #include "ui/plot.h"
 
 namespace bs::fig {

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "gpu/common/text.h"
+#include "core/text.h"
 #include "ui/figure_view.h"
 #include "ui/gl/context.h"
 #include "ui/gl/offscreen.h"

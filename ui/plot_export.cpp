@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "gpu/common/text.h"
+#include "core/text.h"
 #include "ui/figure_export.h"
 
 namespace bs::ui {

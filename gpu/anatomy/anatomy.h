@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "gpu/anatomy/occupancy.h"
-#include "gpu/common/launch.h"
+#include "core/launch.h"
 
 namespace bs::anatomy {
 

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 
 namespace bs::anatomy {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "gpu/matmul/matmul.h"
 
 namespace bs::anatomy {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "gpu/anatomy/anatomy.h"
-#include "gpu/common/launch.h"
+#include "core/launch.h"
 
 namespace bs::matmul {
 enum class Variant;

@@ -7,9 +7,9 @@
 #include <limits>
 #include <sstream>
 
-#include "gpu/common/text.h"
+#include "core/text.h"
 #include "gpu/anatomy/anatomy.h"
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 
 namespace bs::anatomy {
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 
 namespace bs {
 

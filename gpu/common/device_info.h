@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <string>
 
-#include "gpu/common/launch.h"
+#include "core/launch.h"
 
 namespace bs {
 

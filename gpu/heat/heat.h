@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "gpu/common/cpu_job.h"
-#include "gpu/common/launch.h"
+#include "core/cpu_job.h"
+#include "core/launch.h"
 
 namespace bs::heat {
 

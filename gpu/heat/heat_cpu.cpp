@@ -11,7 +11,7 @@
 #include "gpu/heat/brush.h"
 #include "gpu/heat/heat.h"
 #include "gpu/heat/stencil.h"
-#include "gpu/common/stats.h"
+#include "core/stats.h"
 
 namespace bs::heat {
 

@@ -6,7 +6,7 @@
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
 #include "gpu/common/gpu_timer.h"
-#include "gpu/common/stats.h"
+#include "core/stats.h"
 #include "gpu/heat/brush.h"
 #include "gpu/heat/heat.h"
 #include "gpu/heat/stencil.h"

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "gpu/matmul/matmul.h"
 
 namespace bs::matmul {

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "gpu/common/cpu_job.h"
-#include "gpu/common/launch.h"
+#include "core/cpu_job.h"
+#include "core/launch.h"
 
 namespace bs::montecarlo {
 

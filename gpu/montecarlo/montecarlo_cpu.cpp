@@ -9,7 +9,7 @@
 #include <optional>
 #include <random>
 
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "gpu/montecarlo/gbm.h"
 #include "gpu/montecarlo/montecarlo.h"
 

@@ -13,7 +13,7 @@
 
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
-#include "gpu/common/stats.h"
+#include "core/stats.h"
 #include "gpu/montecarlo/gbm.h"
 #include "gpu/montecarlo/montecarlo.h"
 

@@ -21,9 +21,9 @@
 #include <string_view>
 #include <vector>
 
-#include "gpu/common/cpu_job.h"
+#include "core/cpu_job.h"
 #include "gpu/common/device_info.h"
-#include "gpu/common/stats.h"
+#include "core/stats.h"
 
 namespace bs::vector {
 

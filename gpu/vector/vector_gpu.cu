@@ -8,7 +8,7 @@
 
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
-#include "gpu/common/launch.h"
+#include "core/launch.h"
 #include "gpu/vector/elementwise.h"
 #include "gpu/vector/vector.h"
 

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "gpu/common/launch.h"
+#include "core/launch.h"
 #include "gpu/vector/vector.h"
 
 namespace bs::vector {

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "gpu/anatomy/anatomy.h"
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "gpu/matmul/matmul.h"
 #include "test_util.h"
 

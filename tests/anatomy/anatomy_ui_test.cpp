@@ -6,10 +6,10 @@
 
 #include <filesystem>
 
-#include "app/image_util.h"
-#include "app/run_util.h"
+#include "image_util.h"
+#include "run_util.h"
 #include "gpu/anatomy/anatomy.h"
-#include "ui/anatomy_panel.h"
+#include "ui/anatomy/anatomy_panel.h"
 #include "ui/gl/context.h"
 
 namespace bs {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "app/anatomy_window.h"
-#include "gpu/common/cpu_job.h"
+#include "app/anatomy/anatomy_window.h"
+#include "core/cpu_job.h"
 #include "test_util.h"
 
 namespace bs {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu/anatomy/occupancy.h"
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 
 namespace bs::anatomy {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "app/anatomy_window.h"
+#include "app/anatomy/anatomy_window.h"
 #include "gpu/anatomy/overlay.h"
 #include "gpu/heat/heat.h"
 #include "gpu/matmul/matmul.h"

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "gpu/anatomy/anatomy.h"
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 
 namespace bs::anatomy {
 namespace {

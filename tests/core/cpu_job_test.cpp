@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "gpu/common/cpu_job.h"
+#include "core/cpu_job.h"
 
 namespace bs {
 

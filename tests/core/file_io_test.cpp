@@ -1,4 +1,4 @@
-// file_io_test.cpp: the file helpers every reader and writer goes through (gpu/common/text.h,
+// file_io_test.cpp: the file helpers every reader and writer goes through (core/text.h,
 // app/json_file.h, gl::write_png, the figure exporters): atomic writes that never leave a truncated file or
 // write through a symbolic link, refusal of special files (/dev/full, /dev/zero, pipes), size and nesting
 // limits on input. Code that could hang or crash without the fixes runs in a forked child with a time limit.
@@ -22,7 +22,7 @@
 
 #include "app/json_file.h"
 #include "child_process.h"
-#include "gpu/common/text.h"
+#include "core/text.h"
 #include "ui/figure_export.h"
 #include "ui/gl/context.h"
 #include "ui/plot_export.h"

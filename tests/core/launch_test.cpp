@@ -1,7 +1,7 @@
 // launch_test.cpp: launch-configuration arithmetic and the messages students see.
 #include <gtest/gtest.h>
 
-#include "gpu/common/launch.h"
+#include "core/launch.h"
 
 namespace bs {
 

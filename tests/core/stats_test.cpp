@@ -1,7 +1,7 @@
 // stats_test.cpp: medians and percentiles on known samples; the rolling window's warm-up exclusion.
 #include <gtest/gtest.h>
 
-#include "gpu/common/stats.h"
+#include "core/stats.h"
 
 namespace bs {
 

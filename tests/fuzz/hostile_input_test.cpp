@@ -6,8 +6,8 @@
 #include <limits>
 #include <string>
 
-#include "gpu/common/launch.h"
-#include "gpu/common/text.h"
+#include "core/launch.h"
+#include "core/text.h"
 #include "gpu/montecarlo/montecarlo.h"
 #include "gpu/vector/vector.h"
 

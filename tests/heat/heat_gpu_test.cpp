@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "gpu/common/cuda_check.h"
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "gpu/heat/heat.h"
 #include "test_util.h"
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "gpu/heat/heat.h"
 #include "test_util.h"
 

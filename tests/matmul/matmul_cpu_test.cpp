@@ -11,7 +11,7 @@
 #include <set>
 #include <thread>
 
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "gpu/matmul/matmul.h"
 #include "test_util.h"
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <mutex>
 
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "gpu/matmul/matmul.h"
 #include "test_util.h"
 

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <functional>
 
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "gpu/montecarlo/montecarlo.h"
 
 namespace mc = bs::montecarlo;

@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "gpu/montecarlo/montecarlo.h"
 #include "test_util.h"
 

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/run_util.h"
+#include "run_util.h"
 #include "test_util.h"
 
 namespace {

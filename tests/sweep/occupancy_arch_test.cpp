@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "ui/anatomy_panel.h"
+#include "ui/anatomy/anatomy_panel.h"
 
 namespace bs::ui {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "app/record.h"
 #include "app/run_util.h"
-#include "app/sweep.h"
+#include "app/sweep/sweep.h"
 #include "gpu/common/device_info.h"
 
 namespace {

@@ -13,9 +13,9 @@
 
 #include "app/record.h"
 #include "app/run_util.h"
-#include "app/sweep.h"
+#include "app/sweep/sweep.h"
 #include "gpu/common/device_info.h"
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "test_util.h"
 
 namespace {

@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/sweep.h"
-#include "app/sweep_targets.h"
-#include "gpu/common/gpu_error.h"
+#include "app/sweep/sweep.h"
+#include "app/sweep/sweep_targets.h"
+#include "core/error.h"
 
 namespace bs::sweep {
 namespace {

@@ -6,9 +6,9 @@
 #include <chrono>
 #include <cmath>
 
-#include "app/sweep.h"
-#include "app/sweep_targets.h"
-#include "gpu/common/gpu_error.h"
+#include "app/sweep/sweep.h"
+#include "app/sweep/sweep_targets.h"
+#include "core/error.h"
 #include "test_util.h"
 
 namespace bs::sweep {

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <thread>
 
-#include "app/sweep_window.h"
+#include "app/sweep/sweep_window.h"
 #include "ui/gl/context.h"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "app/sweep_window.h"
+#include "app/sweep/sweep_window.h"
 #include "app/image_util.h"
 #include "ui/gl/context.h"
 

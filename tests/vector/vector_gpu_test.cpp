@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-#include "gpu/common/gpu_error.h"
+#include "core/error.h"
 #include "gpu/vector/vector.h"
 #include "test_util.h"
 

@@ -13,7 +13,7 @@
 #include "app/session.h"
 #include "app/undo.h"
 #include "gpu/matmul/matmul.h"
-#include "ui/matmul_lab_panel.h"
+#include "ui/matmul/matmul_lab_panel.h"
 #include "ui/gl/context.h"
 
 namespace bs {

@@ -16,7 +16,7 @@
 #include <iterator>
 #include <string>
 
-#include "app/run_util.h"
+#include "run_util.h"
 
 namespace bs {
 namespace {

@@ -12,7 +12,7 @@
 #include <cstring>
 #include <vector>
 
-#include "gpu/common/text.h"
+#include "core/text.h"
 
 namespace bs::gl {
 

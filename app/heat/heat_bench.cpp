@@ -1,0 +1,108 @@
+// bench_heat.cpp: `blockscope bench heat --size N --steps S [--block XxY] [--device gpu|cpu|all]`.
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
+#include <iostream>
+#include <memory>
+
+#include "app/bench.h"
+#include "gpu/common/device_info.h"
+#include "core/error.h"
+#include "gpu/heat/heat.h"
+
+namespace bs::cli {
+
+namespace {
+struct HeatBenchArgs {
+  std::string size = "4096";
+  std::string block = "64x4";
+  int steps = 100;
+  int cpu_steps = 5;
+  int cells_per_thread = 0;  // 0: every choice
+  BenchDevice device = BenchDevice::All;
+};
+
+int run(const HeatBenchArgs& a) {
+  const ParsedDim2 sz = parse_size2(a.size, "--size");
+  if (!sz.value) return print_error(sz.error, 2);
+  heat::Params p;
+  p.nx = sz.value->x;
+  p.ny = sz.value->y;
+  if (auto err = heat::validate(p)) return print_error("--size: " + *err, 2);
+  const ParsedDim2 b = parse_dim2(a.block, "--block");
+  if (!b.value) return print_error(b.error, 2);
+  const DeviceInfo dev = query_device();
+  if (auto err = validate_block(*b.value, dev.available ? dev.limits : DeviceLimits{}))
+    return print_error("--block: " + *err, 2);
+  if (a.device == BenchDevice::Gpu && !dev.available)
+    return print_error("--device gpu: no CUDA device: " + dev.reason, 1);
+
+  std::printf(
+      "heat stencil, %lldx%lld cells, float32, fixed boundary; effective bandwidth counts 8 "
+      "bytes/cell/step\n",
+      static_cast<long long>(p.nx), static_cast<long long>(p.ny));
+  Table t{{"variant", "device", "ms/step", "p10", "p90", "Mcell/s", "GB/s", "% of copy", "vs fastest GPU"},
+          {}};
+  double gpu_ms = 0, copy_gbs = 0;
+  if (a.device != BenchDevice::Cpu) {
+    if (!dev.available) {
+      std::printf("GPU rows skipped: no CUDA device (%s)\n", dev.reason.c_str());
+    } else {
+      std::vector<int> choices(std::begin(heat::k_cells_per_thread_choices),
+                               std::end(heat::k_cells_per_thread_choices));
+      if (a.cells_per_thread) choices = {a.cells_per_thread};
+      std::vector<heat::GpuBench> runs;
+      for (int c : choices)
+        runs.push_back(heat::bench_gpu(p, *b.value, a.steps, 7, c));
+      // Speedups are against the fastest GPU variant; each row's copy figure comes from its own run.
+      gpu_ms = 1e300;
+      for (const auto& g : runs)
+        gpu_ms = std::min(gpu_ms, g.stencil.ms_per_step);
+      for (const auto& g : runs) {
+        copy_gbs = g.copy_gb_per_s;
+        t.rows.push_back({g.stencil.variant, g.stencil.device, fmt_fixed(g.stencil.ms_per_step, 4),
+                          fmt_fixed(g.stencil.p10, 4), fmt_fixed(g.stencil.p90, 4),
+                          fmt_fixed(g.stencil.mcells_per_s, 0), fmt_fixed(g.stencil.gb_per_s, 1),
+                          fmt_fixed(100.0 * g.stencil.gb_per_s / g.copy_gb_per_s, 1) + "%",
+                          g.stencil.ms_per_step == gpu_ms
+                              ? "fastest"
+                              : "x" + fmt_fixed(g.stencil.ms_per_step / gpu_ms, 2) + " slower"});
+      }
+      t.rows.push_back({"copy kernel (float4, same bytes)", runs.back().stencil.device,
+                        fmt_fixed(runs.back().copy_ms, 4), "", "", "", fmt_fixed(copy_gbs, 1), "100%", ""});
+    }
+  }
+  if (a.device != BenchDevice::Gpu) {
+    for (heat::CpuMode m : {heat::CpuMode::OneThread, heat::CpuMode::AllThreads}) {
+      const heat::BenchRow r = heat::bench_cpu(p, m, a.cpu_steps);
+      t.rows.push_back({r.variant, "CPU", fmt_fixed(r.ms_per_step, 3), fmt_fixed(r.p10, 3),
+                        fmt_fixed(r.p90, 3), fmt_fixed(r.mcells_per_s, 0), fmt_fixed(r.gb_per_s, 1),
+                        copy_gbs > 0 ? fmt_fixed(100.0 * r.gb_per_s / copy_gbs, 1) + "%" : "",
+                        gpu_ms > 0 ? "x" + fmt_fixed(r.ms_per_step / gpu_ms, 1) + " slower" : ""});
+    }
+  }
+  t.print(std::cout);
+  std::printf(
+      "GPU: %d timed steps x 7 repetitions after warm-up (CUDA events); CPU: %d steps after one warm-up "
+      "step\n",
+      a.steps, a.cpu_steps);
+  return 0;
+}
+}  // namespace
+
+void register_heat_bench(CLI::App& bench, BenchContext& ctx) {
+  auto args = std::make_shared<HeatBenchArgs>();
+  CLI::App* sub = bench.add_subcommand(
+      "heat", "Heat stencil: GPU kernel, copy-kernel ceiling, CPU 1 thread, CPU all threads");
+  sub->add_option("--size", args->size, "Grid: N or NXxNY (1..8192)");
+  sub->add_option("--steps", args->steps, "Timed GPU steps per repetition")->check(CLI::Range(1, 100000));
+  sub->add_option("--cpu-steps", args->cpu_steps, "Timed CPU steps")->check(CLI::Range(1, 100000));
+  sub->add_option("--block", args->block, "Block shape XxY");
+  sub->add_option("--cells-per-thread", args->cells_per_thread,
+                  "Only this coarsening (1, 2, 4, 8); default: each")
+      ->check(CLI::IsMember({1, 2, 4, 8}));
+  add_device_option(*sub, args->device);
+  sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args); }); });
+}
+
+}  // namespace bs::cli

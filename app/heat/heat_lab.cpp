@@ -1,0 +1,720 @@
+// heat_lab.cpp: see heat_lab.h.
+#include "app/heat/heat_lab.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "app/session.h"
+#include "app/layout.h"
+#include "gpu/anatomy/overlay.h"
+#include "core/error.h"
+#include "core/text.h"
+#include "ui/field_view.h"
+
+namespace bs {
+
+namespace {
+heat::InitialPattern pattern_of(int i) {
+  return i == 1   ? heat::InitialPattern::Gaussian
+         : i == 2 ? heat::InitialPattern::Noise
+                  : heat::InitialPattern::HotSpots;
+}
+// On the CPU fallback the live simulation gets at most this much time per frame, so the UI stays responsive.
+constexpr double k_cpu_frame_budget_ms = 25.0;
+
+std::string fmt_value(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", static_cast<double>(v));
+  return buf;
+}
+}  // namespace
+
+std::vector<std::string> heat_hover_lines(const ui::HeatLaunch& launch, int64_t nx, int64_t ny, int64_t x,
+                                          int64_t y, std::optional<float> value, bool gpu) {
+  std::vector<std::string> out;
+  if (x < 0 || y < 0 || x >= nx || y >= ny) return out;
+  out.push_back("cell (" + std::to_string(x) + ", " + std::to_string(y) +
+                "): T = " + (value ? fmt_value(*value) : std::string("...")));
+  const std::string on = gpu ? "" : "on a GPU: ";
+  // The anatomy overlay's mapping: the one description of which thread owns which cell.
+  const anatomy::CellMapping map = anatomy::heat_mapping(launch.block, launch.grid, launch.cells_per_thread);
+  const anatomy::CellOwner o = anatomy::cell_owner(map, x, y);
+  if (!o.covered) {
+    out.push_back(on + "no thread (outside the grid): the cell keeps its value");
+    return out;
+  }
+  out.push_back(on + "blockIdx (" + std::to_string(o.bx) + ", " + std::to_string(o.by) + "), threadIdx (" +
+                std::to_string(o.tx) + ", " + std::to_string(o.ty) + ")");
+  const int c = std::max(launch.cells_per_thread, 1);
+  if (c > 1) {
+    // The thread's first row: (blockIdx.y * blockDim.y + threadIdx.y) * C, as in the kernel.
+    const int64_t y0 = (o.by * launch.block.y + o.ty) * c;
+    out.push_back("cell " + std::to_string(y - y0 + 1) + " of the thread's " + std::to_string(c) + " (rows " +
+                  std::to_string(y0) + ".." + std::to_string(std::min(y0 + c, ny) - 1) + " of column " +
+                  std::to_string(x) + ")");
+  }
+  return out;
+}
+
+double float_for_json(float v) {
+  if (!std::isfinite(v)) return static_cast<double>(v);
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form of the float
+  if (ec != std::errc()) return static_cast<double>(v);
+  double d = 0;
+  if (std::from_chars(buf, end, d).ec != std::errc()) return static_cast<double>(v);
+  return d;
+}
+
+HeatLab::HeatLab(LabEnv& env, const HeatLabOptions& opt) : m_env(env), m_presenter(env) {
+  m_model.size[0] = static_cast<int>(opt.nx);
+  m_model.size[1] = static_cast<int>(opt.ny);
+  m_model.block[0] = static_cast<int>(opt.block.x);
+  m_model.block[1] = static_cast<int>(opt.block.y);
+  m_model.cells_per_thread = opt.cells_per_thread;
+  if (opt.grid) {
+    m_model.manual_grid = true;
+    m_model.grid[0] = static_cast<int>(opt.grid->x);
+    m_model.grid[1] = static_cast<int>(opt.grid->y);
+  }
+  m_model.steps_per_frame = opt.steps_per_frame;
+  m_params.nx = opt.nx;
+  m_params.ny = opt.ny;
+  m_model.params = m_params;
+  for (int i = 0; i < 2; ++i)
+    m_model.cpu[i].label =
+        heat::cpu_mode_label(i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads);
+  rebuild();
+  m_anatomy.set_mode(opt.overlay);
+}
+
+HeatLab::~HeatLab() = default;
+
+void HeatLab::set_error(const std::string& msg) {
+  m_model.runtime_error = msg;
+}
+
+void HeatLab::rebuild() {
+  m_gpu.reset();
+  const bool gpu = m_env.path.path != RenderPath::Cpu;
+  m_model.gpu = gpu;
+  m_model.compute_label = gpu ? "GPU: " + m_env.device.name
+                              : std::string(heat::cpu_mode_label(heat::CpuMode::AllThreads)) +
+                                    " (CPU fallback: " + m_env.path.reason + ")";
+  if (gpu) m_gpu = std::make_unique<heat::GpuSolver>(m_params);
+  m_presenter.resize(static_cast<int>(m_params.nx), static_cast<int>(m_params.ny), gpu);
+  m_model.nx = m_params.nx;
+  m_model.ny = m_params.ny;
+  // The copy kernel's bandwidth was measured over the old footprint.
+  m_model.copy_gb_per_s = 0;
+  m_drag.reset();
+  m_hover_value.reset();
+  apply_launch();
+  reset_field();
+}
+
+void HeatLab::abandon_gpu() noexcept {
+  if (m_gpu) m_gpu->abandon();
+  m_presenter.abandon_gpu();
+  m_gpu.reset();  // abandon() made its destructor harmless
+  m_anatomy.abandon_gpu();
+}
+
+void HeatLab::reset_field() {
+  m_initial = heat::make_initial(m_params, pattern_of(m_model.pattern));
+  const auto [lo, hi] = std::minmax_element(m_initial.begin(), m_initial.end());
+  m_range_lo = *lo;
+  m_range_hi = *hi;
+  if (m_params.boundary == heat::Boundary::Fixed) {
+    m_range_lo = std::min(m_range_lo, m_params.boundary_temp);
+    m_range_hi = std::max(m_range_hi, m_params.boundary_temp);
+  }
+  if (m_gpu) {
+    m_gpu->upload(m_initial);
+  } else {
+    m_cpu_field = m_initial;
+    m_cpu_tmp.assign(m_cpu_field.size(), 0.0f);
+  }
+  m_samples.clear();
+  m_history.clear();
+  m_model.timing_nx = m_params.nx;
+  m_model.timing_ny = m_params.ny;
+  m_steps_done = 0;
+  m_sim_time = 0;
+  m_hover_value.reset();
+  m_dirty = true;
+}
+
+void HeatLab::apply_size() {
+  heat::Params p = m_params;
+  p.nx = m_model.size[0];
+  p.ny = m_model.size[1];
+  if (p.nx < heat::k_ui_min_size || p.ny < heat::k_ui_min_size) {
+    m_model.param_error =
+        "the live view takes grids from 64x64 to 8192x8192 (smaller ones: blockscope bench heat)";
+    return;
+  }
+  if (auto err = heat::validate(p)) {
+    m_model.param_error = *err;
+    return;
+  }
+  const heat::Params old = m_params;
+  m_params = p;
+  m_model.param_error.clear();
+  try {
+    rebuild();
+  } catch (const InvalidRequest& e) {
+    m_model.param_error = e.what();
+    m_params = old;
+    rebuild();
+  }
+}
+
+void HeatLab::apply_physics() {
+  heat::Params p = m_model.params;
+  p.nx = m_params.nx;
+  p.ny = m_params.ny;
+  if (auto err = heat::validate(p)) {
+    m_model.param_error = *err;
+    return;
+  }
+  m_model.param_error.clear();
+  m_params = p;
+  if (m_gpu) m_gpu->set_physics(p);
+  if (p.boundary == heat::Boundary::Fixed) {
+    m_range_lo = std::min(m_range_lo, p.boundary_temp);
+    m_range_hi = std::max(m_range_hi, p.boundary_temp);
+  }
+}
+
+// Validates the panel's launch; a valid one becomes the accepted launch, a rejected one is only reported.
+// Either way the accepted launch is (re)installed for the field in force (its covering grid follows the
+// size), and everything drawn, measured and mapped reads m_model.launch, the launch the kernel really runs.
+void HeatLab::apply_launch() {
+  const Dim2 domain{m_params.nx, m_params.ny};
+  const Dim2 block{m_model.block[0], m_model.block[1]};
+  const DeviceLimits limits = m_env.device.available ? m_env.device.limits : DeviceLimits{};
+  m_model.launch_error.clear();
+  m_model.launch_advice.clear();
+  const int cpt = m_model.cells_per_thread;
+  const std::optional<Dim2> grid =
+      m_model.manual_grid ? std::optional<Dim2>(Dim2{m_model.grid[0], m_model.grid[1]}) : std::nullopt;
+  if (auto err = validate_block(block, limits)) {
+    m_model.launch_error = *err + " - the kernel keeps its previous configuration";
+  } else if (auto gerr = grid ? validate_grid(*grid, limits) : std::nullopt) {
+    m_model.launch_error = *gerr + " - the kernel keeps its previous configuration";
+  } else if (auto cerr = heat::validate_cells_per_thread(cpt)) {
+    m_model.launch_error = *cerr + " - the kernel keeps its previous configuration";
+  } else {
+    if (auto adv = block_advice(block, limits)) m_model.launch_advice = *adv;
+    if (m_gpu) {
+      try {
+        m_gpu->set_launch(block, grid, cpt);
+        m_accepted = {block, grid, cpt};
+      } catch (const InvalidRequest& e) {
+        m_model.launch_error = std::string(e.what()) + " - the kernel keeps its previous configuration";
+      }
+    } else {
+      m_accepted = {block, grid, cpt};
+    }
+  }
+  ui::HeatLaunch in_force;
+  if (m_gpu) {
+    // A new solver (after a size change) starts with its own default launch: give it the accepted one.
+    if (!m_model.launch_error.empty()) {
+      try {
+        m_gpu->set_launch(m_accepted.block, m_accepted.grid, m_accepted.cells_per_thread);
+      } catch (const InvalidRequest&) {
+        // The solver keeps what it has; the read-back below reports it.
+      }
+    }
+    in_force = {m_gpu->block(), m_gpu->grid(), m_gpu->cells_per_thread()};
+  } else {
+    in_force.block = m_accepted.block;
+    in_force.cells_per_thread = m_accepted.cells_per_thread;
+    in_force.grid = m_accepted.grid.value_or(
+        covering_grid(heat::cells_of(m_accepted.block, m_accepted.cells_per_thread), domain));
+  }
+  m_model.launch = in_force;
+  // The same rule as GpuSolver::coverage(); on the CPU path the fallback computes exactly these cells.
+  m_model.coverage =
+      coverage_of(in_force.grid, heat::cells_of(in_force.block, in_force.cells_per_thread), domain);
+  m_samples.clear();
+  m_history.clear();
+  m_model.timing_nx = m_params.nx;
+  m_model.timing_ny = m_params.ny;
+}
+
+void HeatLab::paint_stroke(double x0, double y0, double x1, double y1, float value) {
+  const heat::Stroke s{x0, y0, x1, y1, m_model.brush_radius, value};
+  if (m_gpu)
+    m_gpu->paint(s);
+  else
+    heat::apply_stroke_cpu(m_cpu_field, m_params.nx, m_params.ny, s);
+  m_range_lo = std::min(m_range_lo, value);
+  m_range_hi = std::max(m_range_hi, value);
+  m_dirty = true;
+}
+
+void HeatLab::simulate(int steps) {
+  if (steps <= 0) return;
+  if (m_gpu) {
+    m_gpu->step(steps);
+  } else {
+    // CPU fallback: all threads, within a time budget per frame; only the cells the launch covers, as the
+    // GPU kernel would (the hatched cells keep their values).
+    const auto t0 = std::chrono::steady_clock::now();
+    int done = 0;
+    while (done < steps) {
+      heat::step_cpu(m_cpu_field.data(), m_cpu_tmp.data(), m_params, heat::CpuMode::AllThreads,
+                     m_model.coverage);
+      m_cpu_field.swap(m_cpu_tmp);
+      ++done;
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (ms > k_cpu_frame_budget_ms) break;
+    }
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    m_samples.push(ms / done);
+    m_history.push_back(ms / done);
+    steps = done;
+  }
+  m_steps_done += steps;
+  m_sim_time += static_cast<double>(steps) * m_params.dt;
+  m_dirty = true;
+}
+
+void HeatLab::collect_timings() {
+  if (!m_gpu) return;
+  for (double ms : m_gpu->poll_step_ms()) {
+    m_samples.push(ms);
+    m_history.push_back(ms);
+  }
+}
+
+void HeatLab::upload_field() {
+  if (!m_dirty) return;
+  if (m_gpu)
+    m_presenter.present_device(m_gpu->device_field(), m_gpu->stream_handle());
+  else
+    m_presenter.present_host(m_cpu_field.data());
+  m_dirty = false;
+}
+
+std::vector<float> HeatLab::field() {
+  return m_gpu ? m_gpu->download() : m_cpu_field;
+}
+
+void HeatLab::start_cpu_job(int i) {
+  const heat::CpuMode mode = i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads;
+  auto result = std::make_shared<heat::BenchRow>();
+  m_cpu[i].result = result;
+  m_cpu[i].nx = m_params.nx;
+  m_cpu[i].ny = m_params.ny;
+  m_model.cpu[i].status.clear();
+  const heat::Params p = m_params;
+  const int steps = m_model.cpu_steps;
+  m_cpu[i].job.start(heat::cpu_mode_label(mode), [p, mode, steps, result](JobControl& ctl) {
+    *result = heat::bench_cpu(p, mode, steps, &ctl);
+  });
+}
+
+void HeatLab::poll_cpu_jobs() {
+  for (int i = 0; i < 2; ++i) {
+    CpuSlot& s = m_cpu[i];
+    ui::CpuBaselineView& v = m_model.cpu[i];
+    v.running = s.job.running();
+    v.progress = s.job.progress();
+    switch (s.job.state()) {
+      case CpuJob::State::Done:
+        v.ms_per_step = s.result->ms_per_step;
+        v.measured_nx = s.nx;
+        v.measured_ny = s.ny;
+        v.status.clear();
+        break;
+      case CpuJob::State::Cancelled:
+        v.status = "cancelled";
+        break;
+      case CpuJob::State::Failed:
+        v.status = s.job.error();
+        break;
+      default:
+        break;
+    }
+  }
+  m_model.paused_for_baseline = cpu_baseline_running();
+}
+
+// The launch in force (m_model.launch: the solver's on the GPU, the accepted one on the CPU path) to the
+// anatomy views.
+void HeatLab::sync_anatomy() {
+  HeatAnatomyTarget t;
+  t.params = m_params;
+  t.block = m_model.launch.block;
+  t.grid = m_model.launch.grid;
+  t.cells_per_thread = m_model.launch.cells_per_thread;
+  if (t.block.x < 1 || t.block.y < 1 || t.grid.x < 1 || t.grid.y < 1) return;
+  m_anatomy.set_target(t, m_params.nx, m_params.ny);
+}
+
+// Space: pause / run; R: reset the field. Not while typing into a text field, nor with a modifier (Ctrl+R
+// and friends belong to others).
+void HeatLab::handle_keys() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
+  // ImGui 1.86 indexes keys by the GLFW key code.
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) m_model.paused = !m_model.paused;
+  if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) m_actions.reset = true;
+}
+
+void HeatLab::draw_hover(int64_t x, int64_t y) {
+  // The value is read in update(): shown once it belongs to this very cell.
+  std::optional<float> value;
+  if (m_hover_value && m_hover_value->x == x && m_hover_value->y == y) value = m_hover_value->value;
+  m_hover_lines = heat_hover_lines(m_model.launch, m_params.nx, m_params.ny, x, y, value, m_gpu != nullptr);
+  if (m_hover_lines.empty()) return;
+  ImGui::BeginTooltip();
+  for (const std::string& l : m_hover_lines)
+    ImGui::TextUnformatted(l.c_str());
+  ImGui::EndTooltip();
+}
+
+void HeatLab::draw_ui() {
+  m_actions = {};
+  m_model.nx = m_params.nx;
+  m_model.ny = m_params.ny;
+  sync_anatomy();
+  m_anatomy.handle_keys();
+  handle_keys();
+  // Read-outs for the panel.
+  m_model.step_ms = m_samples.summary();
+  m_model.first_step_ms = m_samples.first_sample();
+  m_model.warmup_discarded = m_samples.discarded();
+  m_model.steps_done = m_steps_done;
+  m_model.simulated_time = m_sim_time;
+  while (m_history.size() > 240)
+    m_history.pop_front();
+  m_model.history_x.clear();
+  m_model.history_ms.assign(m_history.begin(), m_history.end());
+  m_model.history_lo.clear();
+  m_model.history_hi.clear();
+  for (size_t i = 0; i < m_history.size(); ++i) {
+    m_model.history_x.push_back(static_cast<double>(i));
+    // Band: p10-p90 over the 15 batches ending here.
+    const size_t from = i >= 14 ? i - 14 : 0;
+    const std::vector<double> win(m_history.begin() + static_cast<std::ptrdiff_t>(from),
+                                  m_history.begin() + static_cast<std::ptrdiff_t>(i + 1));
+    const Summary s = summarize(win);
+    m_model.history_lo.push_back(s.p10);
+    m_model.history_hi.push_back(s.p90);
+  }
+  poll_cpu_jobs();
+
+  m_hover_request.reset();
+  m_hover_lines.clear();
+  place_window("Heat field", Slot::View);
+  if (ImGui::Begin("Heat field")) {
+    if (m_model.auto_range) {
+      m_model.range[0] = m_range_lo;
+      m_model.range[1] = m_range_hi;
+    }
+    ui::FieldViewInput in;
+    in.texture = m_view_texture;
+    in.nx = static_cast<int>(m_params.nx);
+    in.ny = static_cast<int>(m_params.ny);
+    in.colormap = m_model.colormap;
+    in.range_min = m_model.range[0];
+    in.range_max = m_model.range[1];
+    in.caption = std::to_string(m_params.nx) + "x" + std::to_string(m_params.ny) + " cells, " +
+                 to_string(m_env.path.path) + (m_model.coverage.full() ? "" : ", hatched cells: no thread");
+    in.cell_tooltip = false;  // the hover read-out below says more
+    const ImVec2 image_origin = ImGui::GetCursorScreenPos();
+    const ui::FieldViewResult r = ui::draw_field_view(in);
+    m_view_w = r.image_w;
+    m_view_h = r.image_h;
+    m_image_rect[0] = image_origin.x;
+    m_image_rect[1] = image_origin.y;
+    m_image_rect[2] = static_cast<float>(r.image_w);
+    m_image_rect[3] = static_cast<float>(r.image_h);
+    // The hover read-out, then the anatomy's own hover lines only where they add something (the SM and the
+    // run time of the block, from an instrumented run): its blockIdx / threadIdx lines would repeat ours.
+    std::optional<double> anatomy_x, anatomy_y;
+    if (r.hovered && r.cell_x && r.cell_y) {
+      const auto hx = static_cast<int64_t>(std::floor(*r.cell_x)),
+                 hy = static_cast<int64_t>(std::floor(*r.cell_y));
+      if (hx >= 0 && hy >= 0 && hx < m_params.nx && hy < m_params.ny) {
+        m_hover_request = {hx, hy};
+        draw_hover(hx, hy);
+      }
+      if (m_anatomy.mode() == anatomy::OverlayMode::Sm ||
+          m_anatomy.mode() == anatomy::OverlayMode::BlockTime) {
+        anatomy_x = r.cell_x;
+        anatomy_y = r.cell_y;
+      }
+    }
+    m_anatomy.draw_on_field(image_origin,
+                            ImVec2(static_cast<float>(r.image_w), static_cast<float>(r.image_h)), anatomy_x,
+                            anatomy_y);
+    // Painting touches the GPU, so it happens in update(), outside the ImGui window. Each frame the button is
+    // held paints the segment from the last frame's mouse position: a fast drag leaves a stroke, not dots.
+    if (r.cell_x && r.cell_y && (r.paint_hot || r.paint_cold)) {
+      const bool hot = r.paint_hot;
+      const double x = *r.cell_x, y = *r.cell_y;
+      const bool continues = m_drag && m_drag->hot == hot;
+      m_paint = PaintRequest{continues ? m_drag->x : x, continues ? m_drag->y : y, x, y,
+                             hot ? m_model.brush_hot : m_model.brush_cold};
+      m_drag = Drag{x, y, hot};
+    } else {
+      m_drag.reset();
+    }
+  } else {
+    m_drag.reset();
+  }
+  ImGui::End();
+
+  place_window("Heat lab", Slot::Panel);
+  if (ImGui::Begin("Heat lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar)) {
+    ui::draw_heat_panel(m_model, m_actions);
+    m_anatomy.draw_controls();
+  }
+  ImGui::End();
+  m_anatomy.draw_window();
+}
+
+void HeatLab::update() {
+  try {
+    if (m_actions.apply_size) apply_size();
+    if (m_actions.physics_changed) apply_physics();
+    if (m_actions.launch_changed) apply_launch();
+    if (m_actions.reset) reset_field();
+    for (int i = 0; i < 2; ++i) {
+      if (m_actions.run_cpu[i]) start_cpu_job(i);
+      if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
+    }
+    if (m_actions.measure_copy && m_gpu) {
+      // Over the field in force, with the launch in force (never a block the panel rejected).
+      const heat::GpuBench b =
+          heat::bench_gpu(m_params, m_model.launch.block, 20, 3, m_model.launch.cells_per_thread);
+      m_model.copy_gb_per_s = b.copy_gb_per_s;
+      m_model.copy_nx = m_params.nx;
+      m_model.copy_ny = m_params.ny;
+    }
+    if (m_paint) paint_stroke(m_paint->x0, m_paint->y0, m_paint->x1, m_paint->y1, m_paint->value);
+    m_paint.reset();
+    // The anatomy block-size sweep times the stencil on the GPU, and a CPU baseline times the CPU: the live
+    // run pauses meanwhile, so that it does not disturb them.
+    const bool baseline = cpu_baseline_running();
+    m_model.paused_for_baseline = baseline;
+    int steps = m_model.paused || m_anatomy.sweeping() || baseline ? 0 : m_model.steps_per_frame;
+    if (m_actions.step_once && !baseline) steps += 1;
+    simulate(steps);
+    collect_timings();
+    upload_field();
+    // The hover read-out's value: one cell, once per frame, only while the mouse is over the field.
+    if (m_hover_request) {
+      const auto [hx, hy] = *m_hover_request;
+      if (hx < m_params.nx && hy < m_params.ny) {
+        const float v =
+            m_gpu ? m_gpu->read_cell(hx, hy) : m_cpu_field[static_cast<size_t>(hy * m_params.nx + hx)];
+        m_hover_value = CellValue{hx, hy, v};
+      }
+    }
+    m_anatomy.update();
+    m_model.runtime_error.clear();
+  } catch (const InvalidRequest& e) {
+    set_error(e.what());
+  }
+  gl::FieldStyle style;
+  style.range_min = m_model.range[0];
+  style.range_max = m_model.range[1];
+  style.colormap = m_model.colormap;
+  style.covered_x = m_model.coverage.covered_x;
+  style.covered_y = m_model.coverage.covered_y;
+  style.block_lines = m_model.block_lines;
+  // The blocks of the launch in force, each covering block.y * cells_per_thread rows.
+  style.block_x = m_model.launch.block.x;
+  style.block_y = m_model.launch.block.y * m_model.launch.cells_per_thread;
+  m_view_texture = m_presenter.render(m_view_w, m_view_h, style);
+}
+
+}  // namespace bs
+
+// --- Sessions and presenter mode --------------------------------------------------------------------------
+
+namespace bs {
+
+namespace {
+
+constexpr std::string_view k_heat_patterns[] = {"hot-spots", "gaussian", "noise"};
+constexpr std::string_view k_heat_boundaries[] = {"fixed", "insulated"};
+
+// Reads `state` over `m` (members left out keep their values) and checks the result as the panel would.
+std::optional<std::string> read_heat_state(const nlohmann::json& state, ui::HeatPanelModel& m) {
+  StateReader r(state, "labs.heat");
+  r.only({"size",
+          "pattern",
+          "alpha",
+          "dx",
+          "dt",
+          "boundary",
+          "boundary_temp",
+          "steps_per_frame",
+          "paused",
+          "block",
+          "cells_per_thread",
+          "grid",
+          "colormap",
+          "range",
+          "block_lines",
+          "brush_radius",
+          "brush_hot",
+          "brush_cold",
+          "cpu_steps",
+          "anatomy_overlay"});
+  AnatomyWindow::check_state(r, "anatomy_overlay");
+  r.pair("size", m.size, heat::k_ui_min_size, heat::k_max_size);
+  r.choice("pattern", m.pattern, k_heat_patterns);
+  r.number("alpha", m.params.alpha, 1e-6, 1e6);
+  r.number("dx", m.params.dx, 1e-6, 1e6);
+  r.number("dt", m.params.dt, 1e-9, 1e6);
+  int boundary = m.params.boundary == heat::Boundary::Fixed ? 0 : 1;
+  r.choice("boundary", boundary, k_heat_boundaries);
+  m.params.boundary = boundary == 0 ? heat::Boundary::Fixed : heat::Boundary::Insulated;
+  r.number("boundary_temp", m.params.boundary_temp, -1e6, 1e6);
+  r.integer("steps_per_frame", m.steps_per_frame, 1, 10000);
+  r.boolean("paused", m.paused);
+  r.pair("block", m.block, 1, 1024);
+  r.integer("cells_per_thread", m.cells_per_thread, 1, 8);
+  if (r.has("grid") && state["grid"].is_string() && state["grid"] == "auto") {
+    m.manual_grid = false;
+  } else if (r.has("grid")) {
+    r.pair("grid", m.grid, 1, INT32_MAX);
+    m.manual_grid = true;
+  }
+  r.colormap("colormap", m.colormap);
+  if (r.has("range") && state["range"].is_string() && state["range"] == "auto") {
+    m.auto_range = true;
+  } else if (r.has("range")) {
+    const nlohmann::json& v = state["range"];
+    if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number() ||
+        !(v[0].get<double>() < v[1].get<double>()))
+      r.fail("range", "expected \"auto\" or [low, high] with low < high, got " + v.dump());
+    else {
+      m.auto_range = false;
+      m.range[0] = v[0].get<float>();
+      m.range[1] = v[1].get<float>();
+    }
+  }
+  r.boolean("block_lines", m.block_lines);
+  r.number("brush_radius", m.brush_radius, 1, 4096);
+  r.number("brush_hot", m.brush_hot, -1e6, 1e6);
+  r.number("brush_cold", m.brush_cold, -1e6, 1e6);
+  r.integer("cpu_steps", m.cpu_steps, 1, 100000);
+  if (!r.ok()) return r.error();
+  heat::Params p = m.params;
+  p.nx = m.size[0];
+  p.ny = m.size[1];
+  if (auto err = heat::validate(p)) return "labs.heat: " + *err;
+  if (auto err = heat::validate_cells_per_thread(m.cells_per_thread))
+    return "labs.heat.cells_per_thread: " + *err;
+  if (auto err = validate_block(Dim2{m.block[0], m.block[1]}, DeviceLimits{}))
+    return "labs.heat.block: " + *err;
+  if (m.manual_grid)
+    if (auto err = validate_grid(Dim2{m.grid[0], m.grid[1]}, DeviceLimits{}))
+      return "labs.heat.grid: " + *err;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> check_heat_state(const nlohmann::json& state) {
+  ui::HeatPanelModel m;
+  return read_heat_state(state, m);
+}
+
+nlohmann::json HeatLab::save_state() const {
+  nlohmann::json j;
+  j["size"] = {m_params.nx, m_params.ny};
+  j["pattern"] = k_heat_patterns[static_cast<size_t>(std::clamp(m_model.pattern, 0, 2))];
+  // Floats as typed (float_for_json): 0.2, not 0.20000000298023224.
+  j["alpha"] = float_for_json(m_params.alpha);
+  j["dx"] = float_for_json(m_params.dx);
+  j["dt"] = float_for_json(m_params.dt);
+  j["boundary"] = m_params.boundary == heat::Boundary::Fixed ? "fixed" : "insulated";
+  j["boundary_temp"] = float_for_json(m_params.boundary_temp);
+  j["steps_per_frame"] = m_model.steps_per_frame;
+  j["paused"] = m_model.paused;
+  j["block"] = {m_model.block[0], m_model.block[1]};
+  j["cells_per_thread"] = m_model.cells_per_thread;
+  j["grid"] = m_model.manual_grid ? nlohmann::json{m_model.grid[0], m_model.grid[1]} : nlohmann::json("auto");
+  j["colormap"] = colormap_name(m_model.colormap);
+  j["range"] = m_model.auto_range
+                   ? nlohmann::json("auto")
+                   : nlohmann::json{float_for_json(m_model.range[0]), float_for_json(m_model.range[1])};
+  j["block_lines"] = m_model.block_lines;
+  j["brush_radius"] = float_for_json(m_model.brush_radius);
+  j["brush_hot"] = float_for_json(m_model.brush_hot);
+  j["brush_cold"] = float_for_json(m_model.brush_cold);
+  j["cpu_steps"] = m_model.cpu_steps;
+  m_anatomy.save_state(j, "anatomy_overlay");
+  return j;
+}
+
+std::optional<std::string> HeatLab::load_state(const nlohmann::json& state) {
+  ui::HeatPanelModel m = m_model;
+  m.size[0] = static_cast<int>(m_params.nx);
+  m.size[1] = static_cast<int>(m_params.ny);
+  m.params = m_params;
+  if (auto err = read_heat_state(state, m)) return err;
+  m_anatomy.load_state(state, "anatomy_overlay");
+  const bool rebuild_field =
+      m.size[0] != m_params.nx || m.size[1] != m_params.ny || m.pattern != m_model.pattern;
+  m_model = m;
+  apply_physics();
+  if (rebuild_field)
+    apply_size();  // rebuilds, with the launch applied
+  else
+    apply_launch();
+  // Valid, but the device could not take it (memory): the lab kept its previous grid and says why.
+  if (!m_model.param_error.empty()) return "labs.heat: " + m_model.param_error;
+  return std::nullopt;
+}
+
+std::vector<ui::Readout> HeatLab::readouts() const {
+  std::vector<ui::Readout> out;
+  const Summary& s = m_model.step_ms;
+  if (s.count == 0 || s.median <= 0) return out;
+  // Every number from the field the samples were measured on (the lab clears them when the size changes).
+  const int64_t nx = m_model.timing_nx, ny = m_model.timing_ny;
+  const ui::HeatRates rates = ui::heat_rates(s.median, nx, ny);
+  const std::string who = m_gpu ? "GPU" : "CPU fallback";
+  out.push_back({"time per step", fmt_fixed(s.median, s.median < 1 ? 3 : 2), "ms",
+                 who + ", median; p10-p90 " + fmt_fixed(s.p10, s.p10 < 1 ? 3 : 1) + "-" +
+                     fmt_fixed(s.p90, s.p90 < 1 ? 3 : 1) +
+                     (ui::spread_is_wide(s) ? std::string("; ") + ui::k_wide_spread_warning : "")});
+  out.push_back({"cell updates", fmt_fixed(rates.mcells_per_s / 1e3, 2), "G/s",
+                 ui::size_label(nx, ny) + " cells" +
+                     (ui::measured_on(nx, ny, m_params.nx, m_params.ny) ? "" : " (not the field in force)")});
+  // One float read and one written per cell and step: the traffic a perfect cache would leave.
+  out.push_back({"memory", fmt_fixed(rates.gb_per_s, 1), "GB/s", "effective, 8 B per cell"});
+  // Against the fastest CPU baseline measured on this very field: the honest comparison.
+  const ui::CpuBaselineView* best = nullptr;
+  for (const ui::CpuBaselineView& c : m_model.cpu)
+    if (c.ms_per_step && ui::measured_on(c.measured_nx, c.measured_ny, nx, ny) &&
+        ui::measured_on(nx, ny, m_params.nx, m_params.ny) && (!best || *c.ms_per_step < *best->ms_per_step))
+      best = &c;
+  if (m_gpu && best)
+    out.push_back({"speedup vs CPU", fmt_fixed(*best->ms_per_step / s.median, 1), "x", best->label});
+  return out;
+}
+
+}  // namespace bs

@@ -1,0 +1,154 @@
+// heat_lab.h: the heat lab: a live 2D heat-diffusion field on the GPU (or the CPU fallback), drawn through
+// interop or a host copy, with its panel, CPU baselines and timing.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/anatomy/anatomy_window.h"
+#include "app/field_presenter.h"
+#include "app/lab.h"
+#include "core/cpu_job.h"
+#include "core/stats.h"
+#include "gpu/heat/heat.h"
+#include "ui/heat/heat_panel.h"
+
+namespace bs {
+
+struct HeatLabOptions {
+  int64_t nx = 1024, ny = 1024;
+  Dim2 block{64, 4};
+  int cells_per_thread = heat::k_default_cells_per_thread;
+  std::optional<Dim2> grid;
+  int steps_per_frame = 10;
+  anatomy::OverlayMode overlay = anatomy::OverlayMode::Off;  // --overlay: the anatomy overlay at start
+};
+
+// The hover read-out for cell (x, y) of an nx x ny field: the cell and its value (nullopt: not read yet), and
+// which blockIdx / threadIdx (and which of the thread's cells) computes it under `launch`, through the
+// anatomy module's cell mapping; "no thread (outside the grid)" when the grid does not cover it. `gpu` false:
+// the CPU fallback runs, and the thread lines say what a GPU would do ("on a GPU: ...").
+std::vector<std::string> heat_hover_lines(const ui::HeatLaunch& launch, int64_t nx, int64_t ny, int64_t x,
+                                          int64_t y, std::optional<float> value, bool gpu);
+
+// A float as the JSON number a person would have typed: the shortest decimal that reads back as the same
+// float, as a double (0.2f gives 0.2, not 0.20000000298023224). Sessions save every float this way.
+double float_for_json(float v);
+
+class HeatLab final : public Lab {
+ public:
+  HeatLab(LabEnv& env, const HeatLabOptions& opt);
+  ~HeatLab() override;
+  const char* id() const override { return "heat"; }
+  const char* title() const override { return "Heat diffusion"; }
+  void draw_ui() override;
+  void update() override;
+  void abandon_gpu() noexcept override;
+  void rebuild() override;
+
+  // For tests and headless runs.
+  const heat::Params& params() const { return m_params; }
+  int64_t steps_done() const { return m_steps_done; }
+  const ui::HeatPanelModel& model() const { return m_model; }
+  // The field image on screen in the last frame (x, y, w, h in ImGui screen pixels).
+  const float* image_rect() const { return m_image_rect; }
+  // The current field (downloaded on the GPU path).
+  std::vector<float> field();
+  // What the panel's controls do, for tests (call between frames): a CPU baseline's run button (0: one
+  // thread, 1: all threads) and its cancel button, and an edit of the block box.
+  void run_cpu_baseline(int i) { start_cpu_job(i); }
+  void cancel_cpu_baseline(int i) { m_cpu[i].job.cancel(); }
+  bool cpu_baseline_running() const { return m_cpu[0].job.running() || m_cpu[1].job.running(); }
+  void edit_block(int bx, int by) {
+    m_model.block[0] = bx;
+    m_model.block[1] = by;
+    apply_launch();
+  }
+  // The hover read-out drawn in the last frame (empty when the mouse was not over the field).
+  const std::vector<std::string>& hover_lines() const { return m_hover_lines; }
+
+ private:
+  void apply_size();
+  void apply_physics();
+  void apply_launch();
+  void reset_field();
+  void simulate(int steps);
+  void upload_field();
+  void collect_timings();
+  void poll_cpu_jobs();
+  void start_cpu_job(int i);
+  void paint_stroke(double x0, double y0, double x1, double y1, float value);
+  void set_error(const std::string& msg);
+  void handle_keys();
+  void draw_hover(int64_t x, int64_t y);
+
+  LabEnv& m_env;
+  ui::HeatPanelModel m_model;
+  ui::HeatPanelActions m_actions;
+  heat::Params m_params;
+  std::vector<float> m_initial;
+  std::unique_ptr<heat::GpuSolver> m_gpu;
+  std::vector<float> m_cpu_field, m_cpu_tmp;
+  FieldPresenter m_presenter;
+  bool m_dirty = true;
+  int m_pending_steps = 0;
+  RollingSamples m_samples{120, 3};
+  std::deque<double> m_history;
+  int64_t m_batches = 0;
+  int64_t m_steps_done = 0;
+  float m_range_lo = 0, m_range_hi = 1;
+  double m_sim_time = 0;  // sum of steps x dt (dt may change during a run)
+  // The launch configuration last accepted from the panel (grid nullopt: the covering grid of the field in
+  // force). A block the panel rejects never replaces it.
+  struct AcceptedLaunch {
+    Dim2 block{32, 8};
+    std::optional<Dim2> grid;
+    int cells_per_thread = 1;
+  };
+  AcceptedLaunch m_accepted;
+  // Painting: each frame a button is held, a stroke from the previous frame's mouse position to this one's.
+  struct PaintRequest {
+    double x0, y0, x1, y1;
+    float value;
+  };
+  std::optional<PaintRequest> m_paint;
+  struct Drag {
+    double x, y;
+    bool hot;
+  };
+  std::optional<Drag> m_drag;
+  // Hover read-out: the cell under the mouse is read in update() (a 4-byte copy on the GPU path) and shown
+  // from the next frame on.
+  struct CellValue {
+    int64_t x = -1, y = -1;
+    float value = 0;
+  };
+  std::optional<std::pair<int64_t, int64_t>> m_hover_request;
+  std::optional<CellValue> m_hover_value;
+  std::vector<std::string> m_hover_lines;
+  int m_view_w = 640, m_view_h = 640;
+  unsigned m_view_texture = 0;
+  float m_image_rect[4] = {0, 0, 0, 0};
+
+  struct CpuSlot {
+    CpuJob job;
+    std::shared_ptr<heat::BenchRow> result;
+    int64_t nx = 0, ny = 0;  // the field it runs on
+  };
+  CpuSlot m_cpu[2];
+  AnatomyWindow m_anatomy{m_env};  // overlay (key O) and the Anatomy window (key A)
+  void sync_anatomy();
+
+  // Sessions and presenter mode (app/session.h, ui/presenter.h).
+ public:
+  nlohmann::json save_state() const override;
+  std::optional<std::string> load_state(const nlohmann::json& state) override;
+  std::vector<ui::Readout> readouts() const override;
+  const char* view_window() const override { return "Heat field"; }
+};
+
+}  // namespace bs

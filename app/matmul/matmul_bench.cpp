@@ -1,0 +1,223 @@
+// bench_matmul.cpp: `blockscope bench matmul --m M --n N --k K [--variant NAME|all] [--device gpu|cpu|all]`.
+// One row per variant: median time, GFLOP/s, % of cuBLAS measured in the same run, % of the GPU's FP32 peak,
+// registers and shared memory per block, and the error against a float64 reference with pass/fail.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "app/bench.h"
+#include "gpu/common/device_info.h"
+#include "core/error.h"
+#include "gpu/matmul/matmul.h"
+
+namespace bs::cli {
+
+namespace {
+
+namespace mm = bs::matmul;
+
+struct MatmulOptions {
+  int64_t m = 4096, n = 4096, k = 4096;
+  int64_t size = 0;  // --size S sets M = N = K = S
+  std::string variant = "all";
+  BenchDevice device = BenchDevice::All;
+  int reps = 10;
+  CLI::Option* size_opt = nullptr;
+};
+
+// What the user asked to run, resolved against --device.
+struct Selection {
+  std::vector<mm::Variant> gpu;
+  std::vector<mm::CpuVariant> cpu;
+  bool naive_cpu_explicit = false;
+};
+
+std::string fmt_sci(double v) {
+  if (std::isnan(v)) return "NaN";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2e", v);
+  return buf;
+}
+
+std::string fmt_ms(double ms) {
+  return fmt_fixed(ms, ms < 1 ? 4 : ms < 100 ? 3 : 1);
+}
+
+std::string fmt_pct(double p) {
+  return p < 0 ? "-" : fmt_fixed(p, p < 1 ? 3 : 1);
+}
+
+// Parses --variant (a name, a comma-separated list, or "all"). Returns an error message naming the argument.
+std::optional<std::string> select(const MatmulOptions& o, Selection& sel) {
+  const bool want_gpu = o.device != BenchDevice::Cpu, want_cpu = o.device != BenchDevice::Gpu;
+  if (o.variant == "all") {
+    if (want_gpu)
+      for (const auto& v : mm::gpu_variants())
+        sel.gpu.push_back(v.id);
+    if (want_cpu)
+      for (const auto& v : mm::cpu_variants())
+        sel.cpu.push_back(v.id);
+    return std::nullopt;
+  }
+  std::stringstream ss(o.variant);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    if (auto g = mm::parse_variant(name)) {
+      if (!want_gpu) return "--variant " + printable(name) + " runs on the GPU, but --device cpu was given";
+      sel.gpu.push_back(*g);
+    } else if (auto c = mm::parse_cpu_variant(name)) {
+      if (!want_cpu) return "--variant " + printable(name) + " runs on the CPU, but --device gpu was given";
+      sel.cpu.push_back(*c);
+      if (*c == mm::CpuVariant::Naive) sel.naive_cpu_explicit = true;
+    } else {
+      std::string names;
+      for (const auto& v : mm::gpu_variants())
+        names += std::string(names.empty() ? "" : ", ") + v.name;
+      for (const auto& v : mm::cpu_variants())
+        names += std::string(", ") + v.name;
+      return "--variant '" + printable(name) + "' is not a matmul variant; choose all or one of: " + names;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> table_row(const mm::BenchRow& r) {
+  const bool attr = r.gpu && r.attr.known;
+  return {r.variant,
+          r.label,
+          fmt_ms(r.ms.median),
+          fmt_ms(r.ms.p10) + "-" + fmt_ms(r.ms.p90),
+          std::to_string(r.runs),
+          fmt_fixed(r.gflops, r.gflops < 10 ? 2 : 1),
+          fmt_pct(r.pct_cublas),
+          fmt_pct(r.pct_peak),
+          attr ? std::to_string(r.attr.regs_per_thread) : "-",
+          attr ? std::to_string(r.attr.static_smem_bytes) : "-",
+          attr ? std::to_string(r.attr.blocks_per_sm) : "-",
+          r.checked ? fmt_sci(r.check.rel_error) : "-",
+          r.checked ? (r.check.pass ? "pass" : "FAIL") : "-"};
+}
+
+int run_matmul_bench(const MatmulOptions& o) {
+  mm::Problem p{o.m, o.n, o.k};
+  if (o.size_opt && o.size_opt->count() > 0) p = {o.size, o.size, o.size};
+  if (auto err = mm::validate(p)) {
+    // Name the command-line argument, not just the matrix dimension.
+    const bool by_size = o.size_opt && o.size_opt->count() > 0;
+    const char* arg = by_size                     ? "--size"
+                      : mm::validate({p.m, 1, 1}) ? "--m"
+                      : mm::validate({1, p.n, 1}) ? "--n"
+                                                  : "--k";
+    return print_error(std::string(arg) + ": " + *err, 2);
+  }
+  if (o.reps < 1 || o.reps > 1000) {
+    return print_error("--reps " + std::to_string(o.reps) + ": choose 1 to 1000 timed runs", 2);
+  }
+  Selection sel;
+  if (auto err = select(o, sel)) {
+    return print_error(*err, 2);
+  }
+
+  const DeviceInfo dev = query_device();
+  std::vector<std::string> notes;
+  if (!sel.gpu.empty() && !dev.available) {
+    if (o.device == BenchDevice::Gpu || sel.cpu.empty()) {
+      return print_error((o.device == BenchDevice::Gpu ? "--device gpu" : "--variant " + o.variant) +
+                             " needs a GPU, but there is no CUDA device: " + dev.reason,
+                         1);
+    }
+    notes.push_back("GPU rows skipped: no CUDA device (" + dev.reason + ")");
+    sel.gpu.clear();
+  }
+  const double fmas = static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
+  if (!sel.naive_cpu_explicit && fmas > mm::k_cpu_naive_bench_max_fmas) {
+    const auto it = std::find(sel.cpu.begin(), sel.cpu.end(), mm::CpuVariant::Naive);
+    if (it != sel.cpu.end()) {
+      sel.cpu.erase(it);
+      notes.push_back("cpu_naive skipped: M*N*K = " + fmt_sci(fmas) +
+                      " > 1024^3, minutes on one thread; ask for it with --variant cpu_naive");
+    }
+  }
+
+  std::cout << "matmul: C = A x B, float32, row-major, " << mm::to_string(p) << ", "
+            << fmt_fixed(p.flops() / 1e9, 3) << " GFLOP per run\n";
+  const auto a = mm::make_matrix(p.m, p.k, 1), b = mm::make_matrix(p.k, p.n, 2);
+  mm::Reference ref;
+  std::vector<mm::BenchRow> rows;
+  double cublas_ms = 0;
+  int failures = 0;
+
+  if (!sel.gpu.empty()) {
+    const double peak = peak_fp32_gflops(dev);
+    std::cout << "GPU: " << dev.name << ", cc " << dev.compute_capability() << ", " << dev.sm_count
+              << " SMs x " << fp32_lanes_per_sm(dev.cc_major, dev.cc_minor) << " FP32 lanes at "
+              << dev.clock_khz / 1000 << " MHz (max): FP32 peak " << fmt_fixed(peak / 1e3, 1) << " TFLOP/s\n";
+    std::cerr << "running " << sel.gpu.size() << " GPU variants (+ cuBLAS) ...\n";
+    mm::GpuBenchResult g = mm::bench_gpu(p, a, b, ref, sel.gpu, o.reps);
+    for (auto& r : g.rows) {
+      if (r.variant == mm::info(mm::Variant::Cublas).name) cublas_ms = r.ms.median;
+      rows.push_back(std::move(r));
+    }
+    notes.insert(notes.end(), g.notes.begin(), g.notes.end());
+  }
+  if (!sel.cpu.empty()) {
+    if (ref.values.empty()) {
+      std::cerr << "computing the float64 reference (OpenBLAS dgemm) ...\n";
+      ref.values = mm::reference_cpu(a, b, p);
+      ref.label = "float64 CPU (OpenBLAS dgemm)";
+    }
+    for (const mm::CpuVariant v : sel.cpu) {
+      std::cerr << "running " << mm::info(v).name << " ...\n";
+      mm::BenchRow r = mm::bench_cpu(v, p, a, b, ref, std::min(o.reps, 5));
+      if (cublas_ms > 0) r.pct_cublas = 100.0 * cublas_ms / r.ms.median;
+      rows.push_back(std::move(r));
+    }
+  }
+
+  std::cout << "check: ||C - ref|| / ||ref|| against " << ref.label
+            << "; pass when <= " << fmt_sci(mm::tolerance(p.k))
+            << " (8 * 2^-24 * sqrt(K)); C is NaN-filled before each checked run\n\n";
+  Table t;
+  t.header = {"variant",     "what",     "ms (median)", "p10-p90 ms", "runs",      "GFLOP/s", "% cuBLAS",
+              "% FP32 peak", "regs/thr", "smem B/blk",  "blk/SM",     "rel error", "pass"};
+  for (const auto& r : rows) {
+    t.rows.push_back(table_row(r));
+    if (r.checked && !r.check.pass) {
+      ++failures;
+      notes.push_back(r.variant + ": " + r.check.summary());
+    }
+    if (!r.note.empty()) notes.push_back(r.variant + ": " + r.note);
+  }
+  t.print(std::cout);
+  if (!notes.empty()) std::cout << "\n";
+  for (const auto& n : notes)
+    std::cout << "note: " << n << "\n";
+  if (failures > 0) {
+    std::cerr << "blockscope: " << failures << " variant(s) FAILED the correctness check\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void register_matmul_bench(CLI::App& bench, BenchContext& ctx) {
+  auto opts = std::make_shared<MatmulOptions>();
+  CLI::App* sub =
+      bench.add_subcommand("matmul", "C = A x B in float32: GPU kernel ladder, cuBLAS, CPU baselines");
+  sub->add_option("--m", opts->m, "rows of A and C (1..8192)")->capture_default_str();
+  sub->add_option("--n", opts->n, "columns of B and C (1..8192)")->capture_default_str();
+  sub->add_option("--k", opts->k, "columns of A, rows of B (1..8192)")->capture_default_str();
+  opts->size_opt = sub->add_option("--size", opts->size, "sets M = N = K");
+  sub->add_option("--variant", opts->variant, "a variant name, a comma-separated list, or all")
+      ->capture_default_str();
+  sub->add_option("--reps", opts->reps, "timed runs per variant at most (fewer when a run is slow)")
+      ->capture_default_str();
+  add_device_option(*sub, opts->device);
+  sub->callback([opts, &ctx] { run_guarded(ctx, [&] { return run_matmul_bench(*opts); }); });
+}
+
+}  // namespace bs::cli

@@ -1,0 +1,102 @@
+// sweep_targets.h: what a sweep needs from each lab: its parameter names (with defaults and help), a
+// validator, a cost estimate for progress and ETA, and a runner that times one point's series (warm-up runs
+// first, then every repetition kept) through the lab's host interface in gpu/<lab>/<lab>.h.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/sweep/sweep.h"
+#include "core/cpu_job.h"
+
+namespace bs::sweep {
+
+using Values = std::map<std::string, std::string>;  // every parameter of the lab, resolved
+
+struct ParamSpec {
+  const char* name;
+  const char* default_value;  // "" = unset (e.g. matmul m: follows size)
+  const char* sweep_example;  // values the Sweep window prefills: "32,64,128,256"
+  const char* help;           // "threads per block in x (1..1024)"
+};
+
+struct RunSettings {
+  int warmup = 2;
+  int repetitions = 10;
+  bool run_gpu = true;
+  bool run_cpu = true;
+  bool cpu_explicit = false;  // device cpu: run CPU series even where they are slow
+  // A CPU-only value named in the sweep (matmul variant=cpu_naive) runs even where it is slow. False when the
+  // plan put it there in place of GPU values (no GPU here), so the CPU guards still apply.
+  bool named_explicit = true;
+};
+
+struct SeriesRun {
+  std::string name;
+  bool gpu = false;
+  std::vector<double> time_ms;
+  std::vector<double> throughput;
+};
+
+struct PointRun {
+  std::vector<SeriesRun> series;
+  std::vector<std::string> notes;
+};
+
+class Target {
+ public:
+  virtual ~Target() = default;
+  virtual const char* lab() const = 0;
+  virtual std::span<const ParamSpec> params() const = 0;
+  virtual const char* unit() const = 0;        // throughput unit
+  virtual const char* time_label() const = 0;  // "time per step (ms)"
+  // Throws bs::InvalidRequest naming the parameter and value ("block.x = 0: ...").
+  virtual void validate(const Values& v) const = 0;
+  // Relative cost of a point, for progress and ETA (any unit, consistent within the lab).
+  virtual double work(const Values& v) const = 0;
+  // Times the point's series. Throws JobCancelled when ctl is cancelled between repetitions, bs::GpuError on
+  // CUDA failures.
+  virtual PointRun run(const Values& v, const RunSettings& s, JobControl& ctl) const = 0;
+
+  // A conservative estimate (slow rates, setup included) of the point's seconds with settings `s`: every
+  // warm-up and repetition of every series that would run. 0: unknown (test stand-ins).
+  virtual double estimate_s(const Values&, const RunSettings&) const { return 0; }
+  // Parameters only the GPU series depend on (block shape, launch layout): the CPU code ignores them.
+  virtual std::vector<std::string> gpu_only_params() const { return {}; }
+  // The device a value can only run on (matmul variant=smem_tile32: Gpu, cpu_blocked: Cpu); nullopt: either.
+  virtual std::optional<Device> value_device(std::string_view /*param*/, std::string_view /*value*/) const {
+    return std::nullopt;
+  }
+  // The CPU values of `param` that stand in for GPU-only ones when no GPU exists (matmul variant:
+  // cpu_naive, cpu_blocked, cpu_openblas); empty: none.
+  virtual std::vector<std::string> cpu_values(std::string_view /*param*/) const { return {}; }
+};
+
+// nullptr for an unknown lab.
+const Target* find_target(std::string_view lab);
+std::vector<std::string> lab_names();  // heat, matmul, montecarlo, vector
+// The lab's defaults overridden by `fixed`.
+Values default_values(const Target& t, const std::map<std::string, std::string>& fixed);
+// "size, block.x, block.y, cells, steps"
+std::string param_names(const Target& t);
+const ParamSpec* find_param(const Target& t, std::string_view name);
+
+// The warm-up rule every target follows: `warmup` calls whose samples are dropped, then `reps` calls whose
+// samples are kept, in order. Throws JobCancelled (checked before every call) when ctl is cancelled.
+std::vector<double> collect_samples(int warmup, int reps, JobControl& ctl,
+                                    const std::function<double()>& sample);
+
+// validate() and run_sweep() against a given target (the registry's, or a test's stand-in). d.lab is not
+// looked up.
+void validate_with(const Target& t, const Definition& d);
+Result run_sweep_with(const Target& t, const Definition& d, JobControl& ctl,
+                      const ProgressFn& on_progress = {});
+Plan plan_with(const Target& t, const Definition& d, const DeviceInfo& dev);
+Result run_plan_with(const Target& t, const Plan& plan, JobControl& ctl, const ProgressFn& on_progress = {});
+
+}  // namespace bs::sweep

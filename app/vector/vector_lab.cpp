@@ -1,0 +1,579 @@
+// vector_lab.cpp: the vector lab: element-wise add / formula over N floats, timed as host-to-device copy,
+// kernel and device-to-host copy (optionally on K streams), against the same formula on the CPU, plus a size
+// sweep with the GPU/CPU crossover and a strip view of which block or grid-stride pass touches each element.
+// GPU runs, CPU runs and the sweep all run on worker threads (bs::CpuJob) so frames never wait for them; a
+// GPU failure inside a worker is carried back and rethrown from update(), where App handles it.
+#include <imgui.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "app/lab.h"
+#include "app/labs.h"
+#include "app/session.h"
+#include "app/layout.h"
+#include "core/text.h"
+#include "core/cpu_job.h"
+#include "core/error.h"
+#include "gpu/vector/vector.h"
+#include "ui/vector/vector_lab_panel.h"
+
+namespace bs {
+
+namespace {
+
+namespace vec = bs::vector;
+
+constexpr size_t k_max_runs_shown = 4;  // bars kept for comparison (pinned vs pageable, 1 vs K streams)
+constexpr int64_t k_max_rate_bytes = int64_t{256} << 20;
+
+std::string mib(uint64_t bytes) {
+  return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
+}
+
+struct GpuJobResult {
+  bool measure_overhead = false;
+  vec::LaunchOverhead overhead;
+  vec::RunResult run;
+  vec::CopyRates rates;
+  std::exception_ptr gpu_error;  // a GpuError, rethrown on the frame thread
+};
+
+struct CpuJobResult {
+  int64_t n = 0;
+  Summary ms[2];
+  std::atomic<int> stage{0};  // 0: preparing, 1: one thread, 2: all threads
+};
+
+struct SweepJobResult {
+  vec::SweepResult sweep;
+  std::exception_ptr gpu_error;
+};
+
+class VectorLab final : public Lab {
+ public:
+  explicit VectorLab(LabEnv& env) : m_env(env) {
+    for (int i = 0; i < 2; ++i)
+      m_model.cpu[i].label = vec::cpu_mode_label(i == 0 ? vec::CpuMode::OneThread : vec::CpuMode::AllThreads);
+    rebuild();
+    apply_params();
+    // The GPU's advantage shows at tens of millions of elements; on 2 CPU cores 16M keeps the sweep short.
+    std::snprintf(m_model.sweep_max_text, sizeof m_model.sweep_max_text, "%s", m_model.gpu ? "64M" : "16M");
+    // A first picture without any clicks: a quick sweep up to 1M, then the CPU rows at N, then (GPU) one run.
+    m_queue = {Work::QuickSweep, Work::Cpu};
+    if (m_model.gpu) m_queue.push_back(Work::Gpu);
+  }
+  ~VectorLab() override {
+    m_sweep_job.cancel();
+    m_cpu_job.cancel();
+  }
+
+  const char* id() const override { return "vector"; }
+  const char* title() const override { return "Vector"; }
+
+  void draw_ui() override {
+    m_actions = {};
+    poll_jobs();
+    place_window("Vector view", Slot::View);
+    if (ImGui::Begin("Vector view")) ui::draw_vector_views(m_model, m_actions);
+    ImGui::End();
+    place_window("Vector lab", Slot::Panel);
+    if (ImGui::Begin("Vector lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar))
+      ui::draw_vector_panel(m_model, m_actions);
+    ImGui::End();
+  }
+
+  void update() override {
+    if (m_actions.params_changed) apply_params();
+    if (m_actions.clear_runs) m_model.runs.clear();
+    if (m_actions.run_gpu) start_gpu();
+    if (m_actions.run_cpu) start_cpu();
+    if (m_actions.cancel_cpu) m_cpu_job.cancel();
+    if (m_actions.run_sweep) start_sweep(false);
+    if (m_actions.cancel_sweep) m_sweep_job.cancel();
+    run_queue();
+    // Headless runs are scripted captures with nobody to keep responsive: let the first measurements finish
+    // so that a screenshot shows data, not progress bars.
+    if (m_env.gl && m_env.gl->info().headless) {
+      while (!m_queue.empty() || busy()) {
+        m_sweep_job.wait();
+        m_cpu_job.wait();
+        m_gpu_job.wait();
+        poll_jobs();
+        run_queue();
+      }
+    }
+    // A GPU failure in a worker: hand it to App (sticky errors reset the device or fall back to the CPU).
+    if (m_gpu_error) {
+      std::exception_ptr e = m_gpu_error;
+      m_gpu_error = nullptr;
+      std::rethrow_exception(e);
+    }
+  }
+
+  void abandon_gpu() noexcept override {
+    m_sweep_job.cancel();
+    m_sweep_job.wait();
+    m_gpu_job.wait();
+    if (m_gpu) m_gpu->abandon();
+    m_gpu.reset();
+  }
+
+  void rebuild() override {
+    m_gpu_job.wait();
+    m_gpu.reset();
+    m_model.gpu = m_env.path.path != RenderPath::Cpu && m_env.device.available;
+    m_model.gpu_stride_grid = 0;
+    m_model.link_text.clear();
+    m_model.link_gbs = 0;
+    if (m_model.gpu) {
+      m_gpu = std::make_unique<vec::GpuRunner>();
+      const DeviceInfo& d = m_gpu->device();
+      m_model.compute_label = "GPU rows: " + d.name + "; CPU rows: this machine's CPU (" +
+                              std::to_string(vec::cpu_thread_count()) + " threads)";
+      const vec::NominalLink link = m_gpu->link();
+      m_model.link_text = link.text();
+      m_model.link_gbs = link.gbs;
+      m_model.gpu_missing.clear();
+    } else {
+      m_model.gpu_missing = m_env.device.available
+                                ? "the app runs on the CPU path (" + m_env.path.reason + ")"
+                                : "no CUDA device: " + m_env.device.reason;
+      m_model.compute_label =
+          "CPU only (" + std::to_string(vec::cpu_thread_count()) +
+          " threads): the strip, the CPU rows and the CPU sweep work here; GPU rows need a "
+          "CUDA device.";
+    }
+    update_stride_grid();
+  }
+
+ private:
+  enum class Work { QuickSweep, Cpu, Gpu };
+
+  bool busy() const { return m_gpu_job.running() || m_cpu_job.running() || m_sweep_job.running(); }
+
+  void run_queue() {
+    if (m_queue.empty() || busy()) return;
+    const Work w = m_queue.front();
+    m_queue.pop_front();
+    if (w == Work::QuickSweep)
+      start_sweep(true);
+    else if (w == Work::Cpu)
+      start_cpu();
+    else if (m_model.gpu)
+      start_gpu();
+  }
+
+  void update_stride_grid() {
+    m_model.gpu_stride_grid = 0;
+    if (m_gpu && !m_gpu_job.running()) m_model.gpu_stride_grid = m_gpu->stride_grid(m_params);
+  }
+
+  // Reads the controls; on any error the message shows next to the control and m_params stays as it was.
+  void apply_params() {
+    m_model.n_error.clear();
+    m_model.param_error.clear();
+    m_model.memory_note.clear();
+    const vec::ParsedCount pc = vec::parse_count(m_model.n_text, "N");
+    if (!pc.value) {
+      m_model.n_error = pc.error;
+      return;
+    }
+    vec::Params p;
+    p.n = *pc.value;
+    p.op = static_cast<vec::Op>(m_model.op);
+    p.indexing = static_cast<vec::Indexing>(m_model.indexing);
+    p.width = static_cast<vec::LoadWidth>(m_model.width);
+    p.block = m_model.block;
+    p.pinned = m_model.pinned;
+    p.streams = m_model.streams;
+    if (auto err = vec::validate(p)) {
+      (p.n != m_params.n ? m_model.n_error : m_model.param_error) = *err;
+      return;
+    }
+    if (auto err = vec::check_host_memory(p.n, 3, vec::available_host_bytes())) {
+      m_model.n_error = *err;
+      return;
+    }
+    if (m_model.gpu) {
+      const uint64_t need = static_cast<uint64_t>(p.n) * 3 * sizeof(float);
+      if (need > m_env.device.total_mem) {
+        m_model.n_error = "N = " + vec::format_count(p.n) + " needs " + mib(need) +
+                          " of device memory for a, b and c; " + m_env.device.name + " has " +
+                          mib(m_env.device.total_mem) + " in all";
+        return;
+      }
+      if (need > m_env.device.free_mem)
+        m_model.memory_note = "needs " + mib(need) + " of device memory; " + mib(m_env.device.free_mem) +
+                              " were free at start-up (the run will say if it does not fit)";
+    }
+    m_params = p;
+    m_model.params = p;
+    update_stride_grid();
+  }
+
+  void start_gpu() {
+    if (!m_gpu || m_gpu_job.running() || m_sweep_job.running()) return;
+    m_model.gpu_status.clear();
+    auto res = std::make_shared<GpuJobResult>();
+    res->measure_overhead = !m_overhead_measured;
+    m_gpu_result = res;
+    m_gpu_pending = true;
+    vec::GpuRunner* runner = m_gpu.get();
+    const vec::Params p = m_params;
+    const int reps = p.n >= (int64_t{64} << 20) ? 3 : 5;
+    m_gpu_job.start("GPU run", [runner, p, reps, res](JobControl& ctl) {
+      try {
+        if (res->measure_overhead) res->overhead = runner->launch_overhead(51);
+        ctl.set_progress(0.1);
+        res->run = runner->run(p, reps, true);
+        ctl.set_progress(0.7);
+        res->rates = runner->copy_rates(std::min(p.n * int64_t{4}, k_max_rate_bytes), 3);
+        ctl.set_progress(1.0);
+      } catch (const GpuError&) {
+        res->gpu_error = std::current_exception();
+      }
+    });
+  }
+
+  void start_cpu() {
+    if (m_cpu_job.running() || m_sweep_job.running()) return;
+    m_model.cpu_status.clear();
+    auto res = std::make_shared<CpuJobResult>();
+    res->n = m_params.n;
+    m_cpu_result = res;
+    m_cpu_pending = true;
+    const vec::Op op = m_params.op;
+    const int64_t n = m_params.n;
+    const int reps = n >= (int64_t{64} << 20) ? 3 : 5;
+    m_cpu_job.start("CPU runs", [op, n, reps, res](JobControl& ctl) {
+      if (auto err = vec::check_host_memory(n, 3, vec::available_host_bytes())) throw InvalidRequest(*err);
+      std::vector<float> a(static_cast<size_t>(n)), b(static_cast<size_t>(n)), c(static_cast<size_t>(n));
+      vec::fill_inputs(a.data(), b.data(), n);
+      if (ctl.cancelled()) throw JobCancelled{};
+      res->stage = 1;
+      res->ms[0] = vec::time_cpu(op, a.data(), b.data(), c.data(), n, vec::CpuMode::OneThread, reps, &ctl);
+      res->stage = 2;
+      ctl.set_progress(0);
+      res->ms[1] = vec::time_cpu(op, a.data(), b.data(), c.data(), n, vec::CpuMode::AllThreads, reps, &ctl);
+    });
+  }
+
+  void start_sweep(bool quick) {
+    if (m_sweep_job.running() || m_gpu_job.running() || m_cpu_job.running()) return;
+    m_model.sweep_status.clear();
+    vec::SweepOptions o;
+    o.op = m_params.op;
+    o.indexing = m_params.indexing;
+    o.width = m_params.width;
+    o.block = m_params.block;
+    o.gpu = m_model.gpu;
+    o.min_n = 1024;
+    if (quick) {
+      o.max_n = int64_t{1} << 20;
+      o.budget_ms_per_point = 8;
+    } else {
+      const vec::ParsedCount pc = vec::parse_count(m_model.sweep_max_text, "largest N");
+      if (!pc.value) {
+        m_model.sweep_status = pc.error;
+        return;
+      }
+      o.max_n = *pc.value;
+      vec::Params check;
+      check.n = o.max_n;
+      if (auto err = vec::validate(check)) {
+        m_model.sweep_status = "largest N: " + *err;
+        return;
+      }
+      if (o.max_n < o.min_n) {
+        m_model.sweep_status = "largest N must be at least 1K (the sweep starts at 1K)";
+        return;
+      }
+    }
+    auto res = std::make_shared<SweepJobResult>();
+    m_sweep_result = res;
+    m_sweep_pending = true;
+    m_sweep_job.start("size sweep", [o, res](JobControl& ctl) {
+      try {
+        res->sweep = vec::run_sweep(o, &ctl);
+      } catch (const GpuError&) {
+        res->gpu_error = std::current_exception();
+      }
+    });
+  }
+
+  void poll_jobs() {
+    // GPU run.
+    m_model.gpu_running = m_gpu_job.running();
+    if (m_gpu_pending && !m_gpu_job.running()) {
+      m_gpu_pending = false;
+      const CpuJob::State st = m_gpu_job.state();
+      if (m_gpu_result->gpu_error) {
+        m_gpu_error = m_gpu_result->gpu_error;
+        m_model.gpu_status = "the GPU failed during the run (see the Device window)";
+      } else if (st == CpuJob::State::Failed) {
+        m_model.gpu_status = m_gpu_job.error();
+      } else if (st == CpuJob::State::Done) {
+        const GpuJobResult& r = *m_gpu_result;
+        if (r.measure_overhead) {
+          m_overhead = r.overhead;
+          m_overhead_measured = true;
+        }
+        ui::GpuRunView v;
+        const vec::RunResult& rr = r.run;
+        v.variant = rr.variant + (rr.params.pinned ? ", pinned" : ", pageable") + ", " +
+                    std::to_string(rr.params.streams) + (rr.params.streams == 1 ? " stream" : " streams");
+        v.n = rr.params.n;
+        v.pinned = rr.params.pinned;
+        v.streams = rr.params.streams;
+        v.h2d_ms = rr.h2d_ms.median;
+        v.kernel_ms = rr.kernel_ms.median;
+        v.d2h_ms = rr.d2h_ms.median;
+        v.total = rr.total_ms;
+        v.h2d_gbs = rr.row.h2d_gbs;
+        v.d2h_gbs = rr.row.d2h_gbs;
+        v.kernel_gbs = rr.row.kernel_gbs;
+        v.check = rr.row.check;
+        v.check_passed = rr.row.check_passed;
+        v.launch_us = m_overhead.event_us;
+        v.round_trip_us = m_overhead.round_trip_us;
+        v.timeline = rr.timeline;
+        m_model.runs.push_back(std::move(v));
+        while (m_model.runs.size() > k_max_runs_shown)
+          m_model.runs.erase(m_model.runs.begin());
+        m_model.rates = r.rates;
+        update_stride_grid();
+      }
+    }
+    // CPU rows.
+    m_model.cpu_running = m_cpu_job.running();
+    m_model.cpu_progress = m_cpu_job.progress();
+    if (m_cpu_result) {
+      const int stage = m_cpu_result->stage.load();
+      m_model.cpu_stage = stage == 0   ? "filling the inputs..."
+                          : stage == 1 ? m_model.cpu[0].label + "..."
+                                       : m_model.cpu[1].label + "...";
+    }
+    if (m_cpu_pending && !m_cpu_job.running()) {
+      m_cpu_pending = false;
+      switch (m_cpu_job.state()) {
+        case CpuJob::State::Done:
+          for (int i = 0; i < 2; ++i) {
+            m_model.cpu[i].ms = m_cpu_result->ms[i];
+            m_model.cpu[i].n = m_cpu_result->n;
+          }
+          break;
+        case CpuJob::State::Cancelled:
+          m_model.cpu_status = "cancelled";
+          break;
+        case CpuJob::State::Failed:
+          m_model.cpu_status = m_cpu_job.error();
+          break;
+        default:
+          break;
+      }
+    }
+    // Sweep.
+    m_model.sweep_running = m_sweep_job.running();
+    m_model.sweep_progress = m_sweep_job.progress();
+    if (m_sweep_pending && !m_sweep_job.running()) {
+      m_sweep_pending = false;
+      if (m_sweep_result->gpu_error) {
+        m_gpu_error = m_sweep_result->gpu_error;
+        m_model.sweep_status = "the GPU failed during the sweep (see the Device window)";
+      } else {
+        switch (m_sweep_job.state()) {
+          case CpuJob::State::Done:
+            m_model.sweep = m_sweep_result->sweep;
+            break;
+          case CpuJob::State::Cancelled:
+            m_model.sweep_status = "cancelled";
+            break;
+          case CpuJob::State::Failed:
+            m_model.sweep_status = m_sweep_job.error();
+            break;
+          default:
+            break;
+        }
+      }
+    }
+  }
+
+  LabEnv& m_env;
+  ui::VectorPanelModel m_model;
+  ui::VectorPanelActions m_actions;
+  vec::Params m_params;
+  std::unique_ptr<vec::GpuRunner> m_gpu;
+  vec::LaunchOverhead m_overhead;
+  bool m_overhead_measured = false;
+  std::deque<Work> m_queue;
+  std::exception_ptr m_gpu_error;
+
+  // Jobs are declared last so that they are destroyed (cancelled and joined) before the state they write.
+  std::shared_ptr<GpuJobResult> m_gpu_result;
+  std::shared_ptr<CpuJobResult> m_cpu_result;
+  std::shared_ptr<SweepJobResult> m_sweep_result;
+  bool m_gpu_pending = false, m_cpu_pending = false, m_sweep_pending = false;
+  CpuJob m_gpu_job, m_cpu_job, m_sweep_job;
+
+  // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.
+ public:
+  nlohmann::json save_state() const override;
+  std::optional<std::string> load_state(const nlohmann::json& state) override;
+  std::vector<ui::Readout> readouts() const override;
+  const char* view_window() const override { return "Vector view"; }
+};
+
+}  // namespace
+
+std::unique_ptr<Lab> make_vector_lab(LabEnv& env) {
+  return std::make_unique<VectorLab>(env);
+}
+
+// --- Sessions and presenter mode --------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::string_view k_vec_ops[] = {"add", "formula"};
+constexpr std::string_view k_vec_indexing[] = {"one-per-element", "grid-stride"};
+constexpr std::string_view k_vec_widths[] = {"float", "float4"};
+
+// An element count as a whole number or a string with a K/M/G suffix ("256M"), into a text field.
+void read_count(StateReader& r, const nlohmann::json& state, const char* key, char (&out)[32]) {
+  if (!r.ok() || !r.has(key)) return;
+  const nlohmann::json& v = state[key];
+  std::string text;
+  if (v.is_number_integer())
+    text = std::to_string(v.get<int64_t>());
+  else if (v.is_string())
+    text = v.get<std::string>();
+  else {
+    r.fail(key, "expected an element count like 16777216 or \"16M\", got " + v.dump());
+    return;
+  }
+  const vec::ParsedCount pc = vec::parse_count(text, key);
+  if (!pc.value || text.size() >= sizeof out) {
+    r.fail(key, pc.value ? "too long" : pc.error);
+    return;
+  }
+  std::snprintf(out, sizeof out, "%s", text.c_str());
+}
+
+std::optional<std::string> read_vector_state(const nlohmann::json& state, ui::VectorPanelModel& m) {
+  StateReader r(state, "labs.vector");
+  r.only({"n", "op", "indexing", "width", "block", "pinned", "streams", "sweep_max", "strip_count",
+          "strip_grid", "strip_grid_like_gpu", "grid_stride_by_block"});
+  read_count(r, state, "n", m.n_text);
+  r.choice("op", m.op, k_vec_ops);
+  r.choice("indexing", m.indexing, k_vec_indexing);
+  r.choice("width", m.width, k_vec_widths);
+  r.integer("block", m.block, 1, 1024);
+  r.boolean("pinned", m.pinned);
+  r.integer("streams", m.streams, 1, vec::k_max_streams);
+  read_count(r, state, "sweep_max", m.sweep_max_text);
+  r.integer("strip_count", m.strip_count, 64, 8192);
+  r.integer("strip_grid", m.strip_grid, 1, 16);
+  r.boolean("strip_grid_like_gpu", m.strip_grid_like_gpu);
+  r.boolean("grid_stride_by_block", m.grid_stride_by_block);
+  if (!r.ok()) return r.error();
+  vec::Params p;
+  p.n = *vec::parse_count(m.n_text, "n").value;
+  p.op = static_cast<vec::Op>(m.op);
+  p.indexing = static_cast<vec::Indexing>(m.indexing);
+  p.width = static_cast<vec::LoadWidth>(m.width);
+  p.block = m.block;
+  p.pinned = m.pinned;
+  p.streams = m.streams;
+  if (auto err = vec::validate(p)) return "labs.vector: " + *err;
+  const int64_t sweep_max = *vec::parse_count(m.sweep_max_text, "sweep_max").value;
+  if (sweep_max < vec::k_min_n || sweep_max > vec::k_max_n)
+    return "labs.vector.sweep_max: " + vec::format_count(sweep_max) + " is outside 1.." +
+           vec::format_count(vec::k_max_n);
+  return std::nullopt;
+}
+
+nlohmann::json VectorLab::save_state() const {
+  nlohmann::json j;
+  j["n"] = vec::format_count(m_params.n);
+  j["op"] = k_vec_ops[static_cast<size_t>(m_params.op)];
+  j["indexing"] = k_vec_indexing[static_cast<size_t>(m_params.indexing)];
+  j["width"] = k_vec_widths[static_cast<size_t>(m_params.width)];
+  j["block"] = m_params.block;
+  j["pinned"] = m_params.pinned;
+  j["streams"] = m_params.streams;
+  j["sweep_max"] = std::string(m_model.sweep_max_text);
+  j["strip_count"] = m_model.strip_count;
+  j["strip_grid"] = m_model.strip_grid;
+  j["strip_grid_like_gpu"] = m_model.strip_grid_like_gpu;
+  j["grid_stride_by_block"] = m_model.grid_stride_by_block;
+  return j;
+}
+
+std::optional<std::string> VectorLab::load_state(const nlohmann::json& state) {
+  ui::VectorPanelModel m = m_model;
+  std::snprintf(m.n_text, sizeof m.n_text, "%s", vec::format_count(m_params.n).c_str());
+  m.op = static_cast<int>(m_params.op);
+  m.indexing = static_cast<int>(m_params.indexing);
+  m.width = static_cast<int>(m_params.width);
+  m.block = m_params.block;
+  m.pinned = m_params.pinned;
+  m.streams = m_params.streams;
+  if (auto err = read_vector_state(state, m)) return err;
+  const ui::VectorPanelModel before = m_model;
+  m_model = m;
+  apply_params();
+  // Valid but not runnable here (host or device memory): the lab keeps its parameters.
+  if (!m_model.n_error.empty() || !m_model.param_error.empty()) {
+    const std::string err =
+        "labs.vector.n: " + (m_model.n_error.empty() ? m_model.param_error : m_model.n_error);
+    m_model = before;
+    return err;
+  }
+  return std::nullopt;
+}
+
+std::vector<ui::Readout> VectorLab::readouts() const {
+  std::vector<ui::Readout> out;
+  if (!m_model.runs.empty()) {
+    const ui::GpuRunView& r = m_model.runs.back();
+    out.push_back({"kernel", fmt_fixed(r.kernel_gbs, 0), "GB/s", r.variant});
+    out.push_back({"with copies", fmt_fixed(r.total.median, r.total.median < 10 ? 3 : 1), "ms",
+                   "N = " + vec::format_count(r.n) + ", copies in and out included"});
+    if (r.h2d_gbs > 0)
+      out.push_back({"host to device", fmt_fixed(r.h2d_gbs, 1), "GB/s", r.pinned ? "pinned" : "pageable"});
+    // Against the fastest CPU row at the same N: the honest comparison.
+    const ui::CpuRowView* best = nullptr;
+    for (const ui::CpuRowView& c : m_model.cpu)
+      if (c.ms && c.n == r.n && c.ms->median > 0 && (!best || c.ms->median < best->ms->median)) best = &c;
+    if (best && r.total.median > 0)
+      out.push_back({"speedup vs CPU", fmt_fixed(best->ms->median / r.total.median, 2), "x",
+                     "with copies; vs " + best->label});
+    return out;
+  }
+  // CPU only: the fastest CPU row.
+  const ui::CpuRowView* best = nullptr;
+  for (const ui::CpuRowView& c : m_model.cpu)
+    if (c.ms && c.ms->median > 0 && (!best || c.ms->median < best->ms->median)) best = &c;
+  if (best) {
+    const double gbs =
+        static_cast<double>(best->n) * vec::k_bytes_per_element / (best->ms->median * 1e-3) / 1e9;
+    out.push_back({"CPU time", fmt_fixed(best->ms->median, best->ms->median < 10 ? 3 : 1), "ms",
+                   best->label + ", N = " + vec::format_count(best->n)});
+    out.push_back({"CPU memory", fmt_fixed(gbs, 1), "GB/s", "12 B per element"});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> check_vector_state(const nlohmann::json& state) {
+  ui::VectorPanelModel m;
+  return read_vector_state(state, m);
+}
+
+}  // namespace bs

@@ -1,0 +1,290 @@
+// heat_panel.cpp: see heat_panel.h.
+#include "ui/heat/heat_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "ui/plot.h"
+#include "ui/widgets.h"
+
+namespace bs::ui {
+
+namespace {
+
+void physics_section(HeatPanelModel& m, HeatPanelActions& a) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  ImGui::InputInt2("grid nx, ny", m.size);
+  ImGui::SameLine();
+  const char* patterns[] = {"hot spots", "gaussian", "noise"};
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  ImGui::Combo("##pattern", &m.pattern, patterns, 3);
+  ImGui::SameLine();
+  if (ImGui::Button("Apply")) a.apply_size = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Rebuild the grid at this size (64..8192 each side, any size)");
+  for (int v : {256, 1000, 2048, 4096, 8192}) {
+    char label[16];
+    std::snprintf(label, sizeof label, "%d", v);
+    if (ImGui::SmallButton(label)) {
+      m.size[0] = m.size[1] = v;
+      a.apply_size = true;
+    }
+    ImGui::SameLine();
+  }
+  if (ImGui::SmallButton("1000x777")) {
+    m.size[0] = 1000, m.size[1] = 777;
+    a.apply_size = true;
+  }
+
+  const float limit = heat::max_stable_dt(m.params.alpha, m.params.dx);
+  bool changed = false;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  changed |= ImGui::InputFloat("alpha", &m.params.alpha, 0.0f, 0.0f, "%.4g");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  changed |= ImGui::InputFloat("dx", &m.params.dx, 0.0f, 0.0f, "%.4g");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  changed |= ImGui::InputFloat("dt", &m.params.dt, 0.0f, 0.0f, "%.4g");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("dt = limit")) {
+    m.params.dt = limit;
+    changed = true;
+  }
+  ImGui::TextDisabled("stability: dt <= dx^2/(4 alpha) = %.4g   (r = %.3f of max 0.25)", limit, m.params.r());
+  int boundary = m.params.boundary == heat::Boundary::Fixed ? 0 : 1;
+  changed |= ImGui::RadioButton("fixed temperature", &boundary, 0);
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("insulated", &boundary, 1);
+  m.params.boundary = boundary == 0 ? heat::Boundary::Fixed : heat::Boundary::Insulated;
+  if (boundary == 0) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    changed |= ImGui::InputFloat("T edge", &m.params.boundary_temp, 0.0f, 0.0f, "%.3g");
+  }
+  if (changed) a.physics_changed = true;
+  error_text(m.param_error);
+}
+
+void run_section(HeatPanelModel& m, HeatPanelActions& a) {
+  if (ImGui::Button(m.paused ? "Run" : "Pause")) m.paused = !m.paused;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Space: pause / run, R: reset the field");
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) a.step_once = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) a.reset = true;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderInt("steps/frame", &m.steps_per_frame, 1, 500, "%d", ImGuiSliderFlags_Logarithmic);
+  ImGui::Text("t = %.4g   steps = %lld", m.simulated_time, static_cast<long long>(m.steps_done));
+  if (m.paused_for_baseline)
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "live run paused while the CPU baseline runs");
+}
+
+void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
+  bool changed = false;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  changed |= ImGui::InputInt2("blockDim x, y", m.block);
+  for (auto [bx, by] : {std::pair{32, 8}, std::pair{16, 16}, std::pair{32, 32}, std::pair{64, 4},
+                        std::pair{8, 8}, std::pair{256, 1}}) {
+    char label[16];
+    std::snprintf(label, sizeof label, "%dx%d", bx, by);
+    if (ImGui::SmallButton(label)) {
+      m.block[0] = bx, m.block[1] = by;
+      changed = true;
+    }
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+  {
+    const char* choices[] = {"1 (one thread per cell)", "2", "4", "8"};
+    int idx = m.cells_per_thread == 1 ? 0 : m.cells_per_thread == 2 ? 1 : m.cells_per_thread == 4 ? 2 : 3;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+    if (ImGui::Combo("cells per thread (down y)", &idx, choices, 4)) {
+      m.cells_per_thread = heat::k_cells_per_thread_choices[idx];
+      changed = true;
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Thread (x, y) computes cells (x, y*C) .. (x, y*C + C-1).\nMore cells per thread keep more loads "
+          "in "
+          "flight: the\nstencil gets closer to the memory system's real ceiling.");
+  }
+  changed |= ImGui::Checkbox("set grid by hand", &m.manual_grid);
+  if (m.manual_grid) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    changed |= ImGui::InputInt2("gridDim x, y", m.grid);
+    if (ImGui::SmallButton("floor division (the tutorial mistake)")) {
+      // Of the field in force (the size box may hold a size not applied yet).
+      m.grid[0] = static_cast<int>(std::max<int64_t>(1, m.nx / std::max(1, m.block[0])));
+      m.grid[1] = static_cast<int>(std::max<int64_t>(1, m.ny / std::max(1, m.block[1] * m.cells_per_thread)));
+      changed = true;
+    }
+  } else if (m.launch_error.empty()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("grid = ceil(n / (block x cells)) = %lldx%lld",
+                        static_cast<long long>(m.launch.grid.x), static_cast<long long>(m.launch.grid.y));
+  }
+  if (changed) a.launch_changed = true;
+  error_text(m.launch_error);
+  if (!m.launch_error.empty())
+    ImGui::TextDisabled("in force: block %s, grid %s, %d cell%s/thread", to_string(m.launch.block).c_str(),
+                        to_string(m.launch.grid).c_str(), m.launch.cells_per_thread,
+                        m.launch.cells_per_thread == 1 ? "" : "s");
+  advice_text(m.launch_advice);
+  // The coverage of the launch in force: the hatching, the CPU fallback and the GPU all follow it.
+  if (m.coverage.full()) {
+    ImGui::TextDisabled("every cell has a thread");
+  } else {
+    ImGui::TextColored(
+        ImVec4(1.0f, 0.4f, 0.8f, 1.0f), "%lld cells have no thread (hatched): the grid covers %lldx%lld",
+        static_cast<long long>(m.coverage.uncovered_cells), static_cast<long long>(m.coverage.covered_x),
+        static_cast<long long>(m.coverage.covered_y));
+    if (!m.gpu)
+      ImGui::TextDisabled("the CPU fallback computes only the covered cells, as the GPU kernel would");
+  }
+}
+
+void view_section(HeatPanelModel& m) {
+  colormap_combo(&m.colormap);
+  ImGui::SameLine();
+  ImGui::Checkbox("auto range", &m.auto_range);
+  if (!m.auto_range) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    ImGui::InputFloat2("range", m.range);
+  }
+  ImGui::Checkbox("show block boundaries", &m.block_lines);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderFloat("brush radius", &m.brush_radius, 1.0f, 200.0f, "%.0f cells",
+                     ImGuiSliderFlags_Logarithmic);
+  ImGui::TextDisabled("paint: left drag = heat (%.2g), right drag = cold (%.2g)", m.brush_hot, m.brush_cold);
+}
+
+void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
+  // Wrapped at the visible edge (the panel scrolls sideways, so its content may be wider than the window).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::PushTextWrapPos(ImGui::GetScrollX() + ImGui::GetWindowWidth() - style.WindowPadding.x -
+                         style.ScrollbarSize);
+  ImGui::TextUnformatted(m.compute_label.c_str());
+  ImGui::PopTextWrapPos();
+  if (m.step_ms.count > 0) {
+    // Rates from the size the samples were measured on; the lab clears them when the size changes, so a
+    // different size here would be a bug, and it is said rather than hidden.
+    const HeatRates rates = live_rates(m);
+    const bool current = measured_on(m.timing_nx, m.timing_ny, m.nx, m.ny);
+    ImGui::Text("per step: median %.4f ms  (p10 %.4f, p90 %.4f, n=%zu)", m.step_ms.median, m.step_ms.p10,
+                m.step_ms.p90, m.step_ms.count);
+    if (spread_is_wide(m.step_ms)) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "(!)");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("p90 / p10 = %.1f > %.0f", m.step_ms.p90 / std::max(m.step_ms.p10, 1e-12),
+                          k_wide_spread_ratio);
+      ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", k_wide_spread_warning);
+    }
+    ImGui::Text("%.0f Mcell/s   %.1f GB/s effective (8 B/cell/step) on %s%s", rates.mcells_per_s,
+                rates.gb_per_s, size_label(m.timing_nx, m.timing_ny).c_str(),
+                current ? "" : " (not the field in force)");
+    if (m.copy_gb_per_s > 0 && measured_on(m.copy_nx, m.copy_ny, m.timing_nx, m.timing_ny))
+      ImGui::Text("= %.0f%% of the copy kernel's %.0f GB/s on this GPU",
+                  100.0 * rates.gb_per_s / m.copy_gb_per_s, m.copy_gb_per_s);
+    ImGui::TextDisabled("first batch %.3f ms/step and %zu warm-up batches excluded", m.first_step_ms,
+                        m.warmup_discarded);
+  } else {
+    ImGui::TextDisabled(m.paused_for_baseline ? "no timings yet (live run paused while the CPU baseline runs)"
+                                              : "no timings yet (run the simulation)");
+  }
+  if (m.gpu && ImGui::SmallButton("measure copy-kernel bandwidth")) a.measure_copy = true;
+
+  section_title("CPU baselines (same stencil, same grid)");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  ImGui::InputInt("CPU steps", &m.cpu_steps);
+  m.cpu_steps = std::clamp(m.cpu_steps, 1, 10000);
+  if (m.paused_for_baseline)
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "live run paused while the CPU baseline runs");
+  for (int i = 0; i < 2; ++i) {
+    CpuBaselineView& c = m.cpu[i];
+    ImGui::PushID(i);
+    if (c.running) {
+      if (ImGui::SmallButton("cancel")) a.cancel_cpu[i] = true;
+      ImGui::SameLine();
+      char overlay[64];
+      std::snprintf(overlay, sizeof overlay, "%s %.0f%%", c.label.c_str(), c.progress * 100.0);
+      ImGui::ProgressBar(static_cast<float>(c.progress), ImVec2(-1, 0), overlay);
+    } else {
+      if (ImGui::SmallButton("run")) a.run_cpu[i] = true;
+      ImGui::SameLine();
+      ImGui::Text("%s", c.label.c_str());
+      if (c.ms_per_step) {
+        ImGui::SameLine();
+        const bool current = measured_on(c.measured_nx, c.measured_ny, m.nx, m.ny);
+        if (current)
+          ImGui::Text(": %.3f ms/step", *c.ms_per_step);
+        else
+          ImGui::TextDisabled(": %.3f ms/step on %s (another size: run it again)", *c.ms_per_step,
+                              size_label(c.measured_nx, c.measured_ny).c_str());
+        if (current && m.step_ms.count > 0 && m.gpu && measured_on(m.timing_nx, m.timing_ny, m.nx, m.ny)) {
+          ImGui::SameLine();
+          ImGui::TextColored(ImVec4(0.4f, 1.0f, 0.5f, 1.0f), "GPU speedup x%.1f",
+                             *c.ms_per_step / m.step_ms.median);
+        }
+      }
+      if (!c.status.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(%s)", c.status.c_str());
+      }
+    }
+    ImGui::PopID();
+  }
+
+  section_title("recent per-step times");
+  const PlotSeries s{.label = "ms/step (median, p10-p90 band)",
+                     .x = m.history_x,
+                     .y = m.history_ms,
+                     .color = IM_COL32(255, 170, 60, 255),
+                     .y_lo = m.history_lo,
+                     .y_hi = m.history_hi};
+  PlotAxes axes{.x_label = "batch", .y_label = "ms per step"};
+  plot_lines("heat_timing", ImVec2(0, ImGui::GetFontSize() * 9), axes, std::span(&s, 1));
+}
+
+}  // namespace
+
+HeatRates heat_rates(double ms_per_step, int64_t nx, int64_t ny) {
+  HeatRates r;
+  if (!(ms_per_step > 0) || nx <= 0 || ny <= 0) return r;
+  const double cells = static_cast<double>(nx) * static_cast<double>(ny);
+  const double per_s = cells / (ms_per_step * 1e-3);
+  r.mcells_per_s = per_s / 1e6;
+  r.gb_per_s = 8.0 * per_s / 1e9;
+  return r;
+}
+
+HeatRates live_rates(const HeatPanelModel& m) {
+  return m.step_ms.count > 0 ? heat_rates(m.step_ms.median, m.timing_nx, m.timing_ny) : HeatRates{};
+}
+
+bool measured_on(int64_t measured_nx, int64_t measured_ny, int64_t nx, int64_t ny) {
+  return measured_nx > 0 && measured_ny > 0 && measured_nx == nx && measured_ny == ny;
+}
+
+std::string size_label(int64_t nx, int64_t ny) {
+  return std::to_string(nx) + "x" + std::to_string(ny);
+}
+
+bool spread_is_wide(const Summary& s) {
+  return s.count >= 2 && s.p90 > k_wide_spread_ratio * s.p10;
+}
+
+void draw_heat_panel(HeatPanelModel& m, HeatPanelActions& a) {
+  if (ImGui::CollapsingHeader("Grid and physics", ImGuiTreeNodeFlags_DefaultOpen)) physics_section(m, a);
+  if (ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) run_section(m, a);
+  if (ImGui::CollapsingHeader("Launch configuration", ImGuiTreeNodeFlags_DefaultOpen)) launch_section(m, a);
+  if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) view_section(m);
+  if (ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(m, a);
+  error_text(m.runtime_error);
+}
+
+}  // namespace bs::ui
