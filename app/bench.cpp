@@ -5,16 +5,15 @@
 #include <cstdio>
 #include <new>
 
+#include "app/labs.h"
 #include "core/error.h"
 
 namespace bs::cli {
 
 void register_all_benches(CLI::App& bench, BenchContext& ctx) {
-  register_heat_bench(bench, ctx);
+  for (const LabDescriptor& lab : lab_entries())
+    if (lab.register_bench) lab.register_bench(bench, ctx);
   register_interop_bench(bench, ctx);
-  register_montecarlo_bench(bench, ctx);
-  register_vector_bench(bench, ctx);
-  register_matmul_bench(bench, ctx);
 }
 
 int print_error(const std::string& msg, int code) {

@@ -1,4 +1,4 @@
-// bench.h: `blockscope bench <lab> ...`. Each lab registers its own subcommand here; the shared helpers print
+// bench.h: `blockscope bench <lab> ...`. Each lab's descriptor (app/labs.h) registers its own subcommand; the shared helpers print
 // result rows in one table format so every lab's output reads the same.
 #pragma once
 
@@ -26,12 +26,9 @@ int print_error(const std::string& msg, int code);
 // The message for a host allocation that failed (std::bad_alloc) while running `command`.
 std::string out_of_memory_message(const std::string& command);
 
-void register_heat_bench(CLI::App& bench, BenchContext& ctx);
+// The interop bench (app/interop/): not a lab, the frame path every lab shares.
 void register_interop_bench(CLI::App& bench, BenchContext& ctx);
-void register_montecarlo_bench(CLI::App& bench, BenchContext& ctx);
-void register_vector_bench(CLI::App& bench, BenchContext& ctx);
-void register_matmul_bench(CLI::App& bench, BenchContext& ctx);
-// Labs added later declare their register_<lab>_bench here and call it from register_all_benches.
+// `bench <lab>` for every lab whose descriptor has a bench (app/labs.h), and `bench interop`.
 void register_all_benches(CLI::App& bench, BenchContext& ctx);
 
 // Top-level `occupancy` and `anatomy` commands (app/anatomy/anatomy_cli.cpp).

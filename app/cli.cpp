@@ -20,10 +20,12 @@
 #include "app/bench.h"
 #include "app/info.h"
 #include "app/labs.h"
+#include "app/param_flags.h"
 #include "app/record.h"
 #include "app/session.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "ui/heat/heat_schema.h"
 
 namespace bs {
 
@@ -208,19 +210,15 @@ int run_cli(int argc, char** argv) {
   cli.set_version_flag("--version", version_text(),
                        "Print the version and the CUDA runtime it was built with");
   AppOptions opt;
-  std::string render_path = "auto", size = "1024", block = "64x4", grid, scene = "heat";
+  std::string render_path = "auto", scene = "heat";
   cli.add_flag("--headless", opt.headless, "Render offscreen through EGL (no window, no X server)");
-  cli.add_option("--scene", scene, "Lab to open first: heat, matmul, montecarlo, vector (those built in)");
+  cli.add_option("--scene", scene, "Lab to open first: " + lab_ids_text());
   cli.add_option("--frames", opt.frames, "Exit after this many frames")->check(CLI::PositiveNumber);
   cli.add_option("--screenshot", opt.screenshot, "Write a PNG of the last frame (with --frames)");
   cli.add_option("--render-path", render_path, "auto | interop | host | cpu");
-  cli.add_option("--size", size, "Heat grid: N or NXxNY (64..8192)");
-  cli.add_option("--block", block, "Heat kernel block: XxY");
-  cli.add_option("--cells-per-thread", opt.heat.cells_per_thread, "Heat cells per thread down y: 1, 2, 4, 8")
-      ->check(CLI::IsMember({1, 2, 4, 8}));
-  cli.add_option("--grid", grid, "Heat kernel grid by hand: XxY (default: ceil-div covering grid)");
-  cli.add_option("--steps-per-frame", opt.heat.steps_per_frame, "Heat steps per frame")
-      ->check(CLI::Range(1, 10000));
+  // The heat lab's flags, from its parameter schema (ui/heat/heat_schema.h): help, defaults and checks.
+  cli::ParamFlags heat_flags(cli, ui::heat_schema(), {"size", "block", "cells_per_thread", "grid", "steps_per_frame"},
+                        "Heat: ");
   cli.add_option("--overlay", opt.heat.overlay, "Heat anatomy overlay: off|blockidx|threadidx|warp|sm|time")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, anatomy::OverlayMode>{{"off", anatomy::OverlayMode::Off},
@@ -291,30 +289,24 @@ int run_cli(int argc, char** argv) {
   if (!request)
     return fail("--render-path: " + echo_value(render_path) + " is not one of auto, interop, host, cpu");
   opt.render_path = *request;
-  if (!is_lab(scene)) {
-    std::string known;
-    for (const LabEntry& e : lab_entries())
-      known += (known.empty() ? "" : ", ") + std::string(e.id);
-    return fail("--scene: unknown scene " + echo_value(scene) + " (known: " + known + ")");
-  }
+  if (!is_lab(scene))
+    return fail("--scene: unknown scene " + echo_value(scene) + " (known: " + lab_ids_text() + ")");
   opt.scene = scene;
-  const ParsedDim2 sz = parse_size2(size, "--size");
-  if (!sz.value) return fail(sz.error);
-  if (sz.value->x < heat::k_ui_min_size || sz.value->y < heat::k_ui_min_size ||
-      sz.value->x > heat::k_max_size || sz.value->y > heat::k_max_size)
-    return fail("--size: " + to_string(*sz.value) + " is outside 64x64 .. 8192x8192");
-  opt.heat.nx = sz.value->x;
-  opt.heat.ny = sz.value->y;
-  const ParsedDim2 b = parse_dim2(block, "--block");
-  if (!b.value) return fail(b.error);
-  if (auto err = validate_block(*b.value, DeviceLimits{})) return fail("--block: " + *err);
-  opt.heat.block = *b.value;
-  if (!grid.empty()) {
-    const ParsedDim2 g = parse_dim2(grid, "--grid");
-    if (!g.value) return fail(g.error);
-    if (auto err = validate_grid(*g.value, DeviceLimits{})) return fail("--grid: " + *err);
-    opt.heat.grid = *g.value;
+  if (auto err = heat_flags.read()) return fail(*err);
+  const auto pair_of = [](const nlohmann::json& v) { return Dim2{v[0].get<int64_t>(), v[1].get<int64_t>()}; };
+  const Dim2 sz = pair_of(heat_flags.value("size"));
+  opt.heat.nx = sz.x;
+  opt.heat.ny = sz.y;
+  opt.heat.block = pair_of(heat_flags.value("block"));
+  if (auto err = validate_block(opt.heat.block, DeviceLimits{})) return fail("--block: " + *err);
+  opt.heat.cells_per_thread = heat_flags.value("cells_per_thread").get<int>();
+  if (auto err = heat::validate_cells_per_thread(opt.heat.cells_per_thread))
+    return fail("--cells-per-thread: " + *err);
+  if (heat_flags.value("grid").is_array()) {
+    opt.heat.grid = pair_of(heat_flags.value("grid"));
+    if (auto err = validate_grid(*opt.heat.grid, DeviceLimits{})) return fail("--grid: " + *err);
   }
+  opt.heat.steps_per_frame = heat_flags.value("steps_per_frame").get<int>();
   if (!opt.screenshot.empty()) {
     if (auto err = check_screenshot_path(opt.screenshot)) return fail(*err);
     if (opt.frames <= 0) opt.frames = 30;

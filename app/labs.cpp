@@ -4,40 +4,80 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
-#include "app/app.h"
-#include "app/heat/heat_lab.h"
 #include "app/layout.h"
 
 namespace bs {
 
+#define BS_LAB(id) const LabDescriptor& id##_lab_descriptor();
+#include "app/lab_list.inc"
+#undef BS_LAB
+
 namespace {
-const std::vector<LabEntry>& entries() {
-  static const std::vector<LabEntry> list = {
-      {"heat", "Heat diffusion", "Heat"},
-      {"matmul", "Matmul", "Matmul"},
-      {"montecarlo", "Monte Carlo", "M. Carlo"},
-      {"vector", "Vector", "Vector"},
-  };
-  return list;
+
+std::vector<LabDescriptor>& registry() {
+  static std::vector<LabDescriptor> labs = [] {
+    std::vector<LabDescriptor> v;
+#define BS_LAB(id) v.push_back(id##_lab_descriptor());
+#include "app/lab_list.inc"
+#undef BS_LAB
+    return v;
+  }();
+  return labs;
 }
+
 }  // namespace
 
-std::span<const LabEntry> lab_entries() {
-  return entries();
+const std::vector<LabDescriptor>& lab_entries() {
+  return registry();
+}
+
+const LabDescriptor* find_lab(std::string_view id) {
+  for (const LabDescriptor& d : registry())
+    if (std::string_view(d.id) == id) return &d;
+  return nullptr;
 }
 
 bool is_lab(std::string_view id) {
-  return std::any_of(entries().begin(), entries().end(), [&](const LabEntry& e) { return e.id == id; });
+  return find_lab(id) != nullptr;
+}
+
+std::string lab_ids_text() {
+  std::string known;
+  for (const LabDescriptor& d : registry())
+    known += (known.empty() ? "" : ", ") + std::string(d.id);
+  return known;
+}
+
+std::optional<std::string> check_lab_state(std::string_view id, const nlohmann::json& state) {
+  const LabDescriptor* d = find_lab(id);
+  if (!d) return "labs." + std::string(id) + ": unknown lab";
+  const std::string where = "labs." + std::string(d->id);
+  if (d->schema)
+    if (auto err = params::check_state(*d->schema, state, where, d->state_extras)) return err;
+  if (d->check_state) return d->check_state(state);
+  return std::nullopt;
 }
 
 std::unique_ptr<Lab> make_lab(std::string_view id, LabEnv& env, const AppOptions& opt) {
-  if (id == "heat") return std::make_unique<HeatLab>(env, opt.heat);
-  if (id == "matmul") return make_matmul_lab(env);
-  if (id == "montecarlo") return make_montecarlo_lab(env);
-  if (id == "vector") return make_vector_lab(env);
-  return nullptr;
+  const LabDescriptor* d = find_lab(id);
+  if (!d || !d->make) return nullptr;
+  return d->make(env, opt);
+}
+
+LabRegistration::LabRegistration(LabDescriptor d) : m_id(d.id ? d.id : "") {
+  if (!d.id || !*d.id) throw std::invalid_argument("a lab needs an id");
+  if (find_lab(d.id)) throw std::invalid_argument("lab " + m_id + " is already registered");
+  if (!d.short_title || !*d.short_title) d.short_title = d.title;
+  registry().push_back(std::move(d));
+}
+
+LabRegistration::~LabRegistration() {
+  auto& labs = registry();
+  labs.erase(std::remove_if(labs.begin(), labs.end(), [&](const LabDescriptor& d) { return d.id == m_id; }),
+             labs.end());
 }
 
 namespace {

@@ -1,31 +1,88 @@
-// labs.h: the registry of labs the app can open (`--scene <id>`, the lab bar). A lab folder's
-// app/<id>_lab.cpp defines make_<id>_lab; labs.cpp lists it when that file is part of the build.
+// labs.h: the lab registry. Each lab exports one LabDescriptor (app/<lab>/<lab>_descriptor.cpp): its id and
+// titles, how to build it, its parameter schema, its session checker, its sweep target, its bench command and
+// its presets. The built-in labs are listed once, in app/lab_list.inc; everything that knows about labs (the
+// lab bar and --scene, sessions, the sweep runner and window, `blockscope bench`) asks this registry, so
+// adding a lab is adding its folders and one line there. Tests (or a later plug-in) add more at run time
+// with LabRegistration.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
+#include <functional>
 #include <memory>
-#include <span>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "app/lab.h"
+#include "core/params.h"
+
+namespace CLI {
+class App;
+}
 
 namespace bs {
 
 struct AppOptions;
+namespace sweep {
+class Target;
+}
+namespace cli {
+struct BenchContext;
+}
 
-struct LabEntry {
-  const char* id;
-  const char* title;
-  const char* short_title;  // the lab bar's label when the full titles do not fit (presenter mode, 720p)
+struct LabDescriptor {
+  const char* id = "";           // "heat": --scene, session keys, sweep definitions, `bench <id>`
+  const char* title = "";        // "Heat diffusion": the lab bar, window titles
+  const char* short_title = "";  // the lab bar's label when the full titles do not fit (presenter, 720p)
+  // Every user-visible parameter: names, types, defaults, ranges, help (core/params.h). Sessions validate a
+  // lab's state against it; the sweep's parameters, the bench flags and the panel's defaults come from it.
+  const params::Schema* schema = nullptr;
+  // Builds the lab; throws bs::GpuError when the GPU cannot build it (the caller falls back to the CPU).
+  // Empty: the lab has no window (a test's lab that only sweeps or benches).
+  std::function<std::unique_ptr<Lab>(LabEnv&, const AppOptions&)> make;
+  // Checks a saved state beyond what the schema says (cross-field rules: a block that fits, a grid that
+  // covers the data); "labs.<id>.<field>: ..." on error. Empty: the schema's checks alone.
+  std::function<std::optional<std::string>(const nlohmann::json& state)> check_state;
+  // The lab as a sweep target (app/sweep/); null: it cannot be swept.
+  const sweep::Target* sweep_target = nullptr;
+  // Adds `blockscope bench <id>` to the bench command; empty: no bench.
+  std::function<void(CLI::App& bench, cli::BenchContext& ctx)> register_bench;
+  // The shipped presets (assets/presets/<name>.json) that open this lab.
+  std::vector<std::string> presets;
+  // Members of a saved state that are not parameters but the lab reads itself (the anatomy overlay).
+  std::vector<std::string> state_extras;
 };
+// The lab bar and the menus read the same records.
+using LabEntry = LabDescriptor;
 
-std::span<const LabEntry> lab_entries();
+// Every lab: the built-in ones in app/lab_list.inc's order, then those registered at run time.
+const std::vector<LabDescriptor>& lab_entries();
+const LabDescriptor* find_lab(std::string_view id);
 bool is_lab(std::string_view id);
-// Builds lab `id`; throws bs::GpuError when the GPU cannot build it (the caller falls back to the CPU).
+// "heat, matmul, montecarlo, vector" (for messages).
+std::string lab_ids_text();
+
+// Checks a lab's saved state without a lab instance: the schema (types, ranges, allowed names, no unknown
+// members; "labs.<id>.<field>: ..."), then the lab's own check_state. "unknown lab" for ids not registered.
+std::optional<std::string> check_lab_state(std::string_view id, const nlohmann::json& state);
+
+// Builds lab `id`; throws bs::GpuError when the GPU cannot build it (the caller falls back to the CPU). Null
+// for an unknown id or a lab without a window.
 std::unique_ptr<Lab> make_lab(std::string_view id, LabEnv& env, const AppOptions& opt);
 
-// Implemented by each lab's app/<id>_lab.cpp.
-std::unique_ptr<Lab> make_matmul_lab(LabEnv& env);
-std::unique_ptr<Lab> make_montecarlo_lab(LabEnv& env);
-std::unique_ptr<Lab> make_vector_lab(LabEnv& env);
+// Adds a lab for as long as this object lives (tests: a lab defined only in the tests directory). Throws
+// std::invalid_argument when the id is empty or already taken.
+class LabRegistration {
+ public:
+  explicit LabRegistration(LabDescriptor d);
+  ~LabRegistration();
+  LabRegistration(const LabRegistration&) = delete;
+  LabRegistration& operator=(const LabRegistration&) = delete;
+
+ private:
+  std::string m_id;
+};
 
 }  // namespace bs

@@ -206,23 +206,12 @@ void StateReader::only(std::initializer_list<std::string_view> known) {
 
 // --- Lab states -------------------------------------------------------------------------------------------
 
-std::optional<std::string> check_lab_state(std::string_view lab, const json& state) {
-  if (lab == "heat") return check_heat_state(state);
-  if (lab == "matmul") return check_matmul_state(state);
-  if (lab == "montecarlo") return check_montecarlo_state(state);
-  if (lab == "vector") return check_vector_state(state);
-  return "labs." + std::string(lab) + ": unknown lab";
-}
-
 // --- Sessions ---------------------------------------------------------------------------------------------
 
 namespace {
 
 std::string known_labs() {
-  std::string known;
-  for (const LabEntry& e : lab_entries())
-    known += (known.empty() ? "" : ", ") + std::string(e.id);
-  return known;
+  return lab_ids_text();
 }
 
 SessionResult failed(std::string_view source, const std::string& msg) {

@@ -71,13 +71,7 @@ std::vector<Preset> presets();
 SessionResult load_preset(std::string_view name);
 
 // --- Lab states -----------------------------------------------------------------------------------------
-// Validates one lab's saved state without a lab instance (a default lab's state overlaid with `state`);
-// "unknown lab" for ids not built into this binary. Each lab's app/<id>_lab.cpp implements its own checker.
-std::optional<std::string> check_lab_state(std::string_view lab, const nlohmann::json& state);
-std::optional<std::string> check_heat_state(const nlohmann::json& state);
-std::optional<std::string> check_matmul_state(const nlohmann::json& state);
-std::optional<std::string> check_montecarlo_state(const nlohmann::json& state);
-std::optional<std::string> check_vector_state(const nlohmann::json& state);
+// A lab's saved state is checked by check_lab_state (app/labs.h): its schema, then its own rules.
 
 // Reads the members of one JSON object into existing values, checking each: an absent member leaves its
 // value as it was; the first bad one stops the reading and error() names it ("labs.heat.block: ...").

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -317,6 +319,58 @@ std::string printable(std::string_view s, size_t max_bytes) {
     out += piece;
   }
   return out;
+}
+
+namespace {
+
+std::optional<double> parse_full_double(std::string_view s) {
+  double v = 0;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+int binary_suffix_shift(char c) {
+  switch (c) {
+    case 'k':
+    case 'K':
+      return 10;
+    case 'm':
+    case 'M':
+      return 20;
+    case 'g':
+    case 'G':
+      return 30;
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+std::optional<double> numeric_value(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+    text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+    text.remove_suffix(1);
+  if (text.empty()) return std::nullopt;
+  if (text.size() > 2 && text[0] == '2' && text[1] == '^') {
+    const auto e = parse_full_double(text.substr(2));
+    if (!e || *e < 0 || *e > 62 || *e != std::floor(*e)) return std::nullopt;
+    return std::ldexp(1.0, static_cast<int>(*e));
+  }
+  const int shift = binary_suffix_shift(text.back());
+  if (shift) text.remove_suffix(1);
+  const auto v = parse_full_double(text);
+  if (!v || !std::isfinite(*v)) return std::nullopt;
+  return std::ldexp(*v, shift);
+}
+
+std::string shortest_number(double v) {
+  if (std::isnan(v)) return "nan";
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
 }
 
 }  // namespace bs

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -50,6 +51,12 @@ std::string fmt_fixed(double v, int decimals);
 
 // "1 lane", "31 lanes": a count with its noun, singular only for exactly one (noun + "s" otherwise).
 std::string count_of(int64_t n, std::string_view noun);
+
+// A number as people type it for sizes and counts: plain ("256", "0.5", "1e6"), a power of two ("2^20"), or
+// with a binary suffix ("64K", "16M", "1G"); surrounding blanks ignored. nullopt when it is none of these.
+std::optional<double> numeric_value(std::string_view text);
+// The shortest text that reads back as the same double ("0.2", "1e-06").
+std::string shortest_number(double v);
 
 }  // namespace bs
 

@@ -6,33 +6,37 @@
 #include <memory>
 
 #include "app/bench.h"
+#include "app/param_flags.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
 #include "gpu/heat/heat.h"
+#include "ui/heat/heat_schema.h"
 
 namespace bs::cli {
 
 namespace {
+// Sizes, block, steps and CPU steps are the heat schema's (ui/heat/heat_schema.h), with the bench's own
+// default size (a field that does not fit in the L2 cache).
 struct HeatBenchArgs {
-  std::string size = "4096";
-  std::string block = "64x4";
-  int steps = 100;
-  int cpu_steps = 5;
+  std::unique_ptr<ParamFlags> flags;
   int cells_per_thread = 0;  // 0: every choice
   BenchDevice device = BenchDevice::All;
+  int steps = 0, cpu_steps = 0;
 };
 
-int run(const HeatBenchArgs& a) {
-  const ParsedDim2 sz = parse_size2(a.size, "--size");
-  if (!sz.value) return print_error(sz.error, 2);
+int run(HeatBenchArgs& a) {
+  if (auto err = a.flags->read()) return print_error(*err, 2);
+  const nlohmann::json& size = a.flags->value("size");
+  const nlohmann::json& block = a.flags->value("block");
+  a.steps = a.flags->value("steps").get<int>();
+  a.cpu_steps = a.flags->value("cpu_steps").get<int>();
   heat::Params p;
-  p.nx = sz.value->x;
-  p.ny = sz.value->y;
+  p.nx = size[0].get<int64_t>();
+  p.ny = size[1].get<int64_t>();
   if (auto err = heat::validate(p)) return print_error("--size: " + *err, 2);
-  const ParsedDim2 b = parse_dim2(a.block, "--block");
-  if (!b.value) return print_error(b.error, 2);
+  const std::optional<Dim2> b = Dim2{block[0].get<int64_t>(), block[1].get<int64_t>()};
   const DeviceInfo dev = query_device();
-  if (auto err = validate_block(*b.value, dev.available ? dev.limits : DeviceLimits{}))
+  if (auto err = validate_block(*b, dev.available ? dev.limits : DeviceLimits{}))
     return print_error("--block: " + *err, 2);
   if (a.device == BenchDevice::Gpu && !dev.available)
     return print_error("--device gpu: no CUDA device: " + dev.reason, 1);
@@ -53,7 +57,7 @@ int run(const HeatBenchArgs& a) {
       if (a.cells_per_thread) choices = {a.cells_per_thread};
       std::vector<heat::GpuBench> runs;
       for (int c : choices)
-        runs.push_back(heat::bench_gpu(p, *b.value, a.steps, 7, c));
+        runs.push_back(heat::bench_gpu(p, *b, a.steps, 7, c));
       // Speedups are against the fastest GPU variant; each row's copy figure comes from its own run.
       gpu_ms = 1e300;
       for (const auto& g : runs)
@@ -94,13 +98,13 @@ void register_heat_bench(CLI::App& bench, BenchContext& ctx) {
   auto args = std::make_shared<HeatBenchArgs>();
   CLI::App* sub = bench.add_subcommand(
       "heat", "Heat stencil: GPU kernel, copy-kernel ceiling, CPU 1 thread, CPU all threads");
-  sub->add_option("--size", args->size, "Grid: N or NXxNY (1..8192)");
-  sub->add_option("--steps", args->steps, "Timed GPU steps per repetition")->check(CLI::Range(1, 100000));
-  sub->add_option("--cpu-steps", args->cpu_steps, "Timed CPU steps")->check(CLI::Range(1, 100000));
-  sub->add_option("--block", args->block, "Block shape XxY");
+  args->flags = std::make_unique<ParamFlags>(*sub, ui::heat_schema(),
+                                             std::vector<std::string>{"size", "block", "steps", "cpu_steps"}, "",
+                                             ParamFlags::Defaults::Bench);
   sub->add_option("--cells-per-thread", args->cells_per_thread,
                   "Only this coarsening (1, 2, 4, 8); default: each")
-      ->check(CLI::IsMember({1, 2, 4, 8}));
+      ->check(CLI::IsMember(std::vector<int>(std::begin(heat::k_cells_per_thread_choices),
+                                             std::end(heat::k_cells_per_thread_choices))));
   add_device_option(*sub, args->device);
   sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args); }); });
 }

@@ -12,12 +12,15 @@
 #include <cstdio>
 #include <string>
 
+#include "app/app.h"
+#include "app/labs.h"
 #include "app/session.h"
 #include "app/layout.h"
 #include "gpu/anatomy/overlay.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "ui/field_view.h"
+#include "ui/heat/heat_schema.h"
 
 namespace bs {
 
@@ -72,6 +75,16 @@ double float_for_json(float v) {
   double d = 0;
   if (std::from_chars(buf, end, d).ec != std::errc()) return static_cast<double>(v);
   return d;
+}
+
+HeatLabOptions::HeatLabOptions() {
+  const ui::HeatPanelModel defaults;
+  nx = defaults.size[0];
+  ny = defaults.size[1];
+  block = {defaults.block[0], defaults.block[1]};
+  cells_per_thread = defaults.cells_per_thread;
+  if (defaults.manual_grid) grid = Dim2{defaults.grid[0], defaults.grid[1]};
+  steps_per_frame = defaults.steps_per_frame;
 }
 
 HeatLab::HeatLab(LabEnv& env, const HeatLabOptions& opt) : m_env(env), m_presenter(env) {
@@ -554,72 +567,52 @@ namespace bs {
 
 namespace {
 
-constexpr std::string_view k_heat_patterns[] = {"hot-spots", "gaussian", "noise"};
-constexpr std::string_view k_heat_boundaries[] = {"fixed", "insulated"};
+using ui::k_heat_boundaries;
+using ui::k_heat_patterns;
 
-// Reads `state` over `m` (members left out keep their values) and checks the result as the panel would.
+// Reads `state` over `m` (members left out keep their values): first the schema's checks of every member
+// (types, ranges, names; ui/heat/heat_schema.h), then the rules across members, as the panel applies them.
 std::optional<std::string> read_heat_state(const nlohmann::json& state, ui::HeatPanelModel& m) {
+  if (auto err = params::check_state(ui::heat_schema(), state, "labs.heat", {"anatomy_overlay"})) return err;
   StateReader r(state, "labs.heat");
-  r.only({"size",
-          "pattern",
-          "alpha",
-          "dx",
-          "dt",
-          "boundary",
-          "boundary_temp",
-          "steps_per_frame",
-          "paused",
-          "block",
-          "cells_per_thread",
-          "grid",
-          "colormap",
-          "range",
-          "block_lines",
-          "brush_radius",
-          "brush_hot",
-          "brush_cold",
-          "cpu_steps",
-          "anatomy_overlay"});
   AnatomyWindow::check_state(r, "anatomy_overlay");
-  r.pair("size", m.size, heat::k_ui_min_size, heat::k_max_size);
-  r.choice("pattern", m.pattern, k_heat_patterns);
-  r.number("alpha", m.params.alpha, 1e-6, 1e6);
-  r.number("dx", m.params.dx, 1e-6, 1e6);
-  r.number("dt", m.params.dt, 1e-9, 1e6);
-  int boundary = m.params.boundary == heat::Boundary::Fixed ? 0 : 1;
-  r.choice("boundary", boundary, k_heat_boundaries);
-  m.params.boundary = boundary == 0 ? heat::Boundary::Fixed : heat::Boundary::Insulated;
-  r.number("boundary_temp", m.params.boundary_temp, -1e6, 1e6);
-  r.integer("steps_per_frame", m.steps_per_frame, 1, 10000);
-  r.boolean("paused", m.paused);
-  r.pair("block", m.block, 1, 1024);
-  r.integer("cells_per_thread", m.cells_per_thread, 1, 8);
-  if (r.has("grid") && state["grid"].is_string() && state["grid"] == "auto") {
-    m.manual_grid = false;
-  } else if (r.has("grid")) {
-    r.pair("grid", m.grid, 1, INT32_MAX);
-    m.manual_grid = true;
+  if (!r.ok()) return r.error();
+  const auto has = [&](const char* key) { return state.contains(key); };
+  const auto pair = [&](const char* key, int (&out)[2]) {
+    out[0] = state[key][0].get<int>();
+    out[1] = state[key][1].get<int>();
+  };
+  if (has("size")) pair("size", m.size);
+  const params::Schema& schema = ui::heat_schema();
+  if (has("pattern")) m.pattern = schema.at("pattern").index_of(state["pattern"]);
+  if (has("alpha")) m.params.alpha = state["alpha"].get<float>();
+  if (has("dx")) m.params.dx = state["dx"].get<float>();
+  if (has("dt")) m.params.dt = state["dt"].get<float>();
+  if (has("boundary"))
+    m.params.boundary =
+        schema.at("boundary").index_of(state["boundary"]) == 0 ? heat::Boundary::Fixed : heat::Boundary::Insulated;
+  if (has("boundary_temp")) m.params.boundary_temp = state["boundary_temp"].get<float>();
+  if (has("steps_per_frame")) m.steps_per_frame = state["steps_per_frame"].get<int>();
+  if (has("paused")) m.paused = state["paused"].get<bool>();
+  if (has("block")) pair("block", m.block);
+  if (has("cells_per_thread")) m.cells_per_thread = state["cells_per_thread"].get<int>();
+  if (has("grid")) {
+    m.manual_grid = state["grid"].is_array();
+    if (m.manual_grid) pair("grid", m.grid);
   }
-  r.colormap("colormap", m.colormap);
-  if (r.has("range") && state["range"].is_string() && state["range"] == "auto") {
-    m.auto_range = true;
-  } else if (r.has("range")) {
-    const nlohmann::json& v = state["range"];
-    if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number() ||
-        !(v[0].get<double>() < v[1].get<double>()))
-      r.fail("range", "expected \"auto\" or [low, high] with low < high, got " + v.dump());
-    else {
-      m.auto_range = false;
-      m.range[0] = v[0].get<float>();
-      m.range[1] = v[1].get<float>();
+  if (has("colormap")) m.colormap = schema.at("colormap").index_of(state["colormap"]);
+  if (has("range")) {
+    m.auto_range = !state["range"].is_array();
+    if (!m.auto_range) {
+      m.range[0] = state["range"][0].get<float>();
+      m.range[1] = state["range"][1].get<float>();
     }
   }
-  r.boolean("block_lines", m.block_lines);
-  r.number("brush_radius", m.brush_radius, 1, 4096);
-  r.number("brush_hot", m.brush_hot, -1e6, 1e6);
-  r.number("brush_cold", m.brush_cold, -1e6, 1e6);
-  r.integer("cpu_steps", m.cpu_steps, 1, 100000);
-  if (!r.ok()) return r.error();
+  if (has("block_lines")) m.block_lines = state["block_lines"].get<bool>();
+  if (has("brush_radius")) m.brush_radius = state["brush_radius"].get<float>();
+  if (has("brush_hot")) m.brush_hot = state["brush_hot"].get<float>();
+  if (has("brush_cold")) m.brush_cold = state["brush_cold"].get<float>();
+  if (has("cpu_steps")) m.cpu_steps = state["cpu_steps"].get<int>();
   heat::Params p = m.params;
   p.nx = m.size[0];
   p.ny = m.size[1];
@@ -649,7 +642,7 @@ nlohmann::json HeatLab::save_state() const {
   j["alpha"] = float_for_json(m_params.alpha);
   j["dx"] = float_for_json(m_params.dx);
   j["dt"] = float_for_json(m_params.dt);
-  j["boundary"] = m_params.boundary == heat::Boundary::Fixed ? "fixed" : "insulated";
+  j["boundary"] = k_heat_boundaries[m_params.boundary == heat::Boundary::Fixed ? 0 : 1];
   j["boundary_temp"] = float_for_json(m_params.boundary_temp);
   j["steps_per_frame"] = m_model.steps_per_frame;
   j["paused"] = m_model.paused;
@@ -715,6 +708,27 @@ std::vector<ui::Readout> HeatLab::readouts() const {
   if (m_gpu && best)
     out.push_back({"speedup vs CPU", fmt_fixed(*best->ms_per_step / s.median, 1), "x", best->label});
   return out;
+}
+
+namespace cli {
+void register_heat_bench(CLI::App& bench, BenchContext& ctx);  // app/heat/heat_bench.cpp
+}
+
+const LabDescriptor& heat_lab_descriptor() {
+  static const LabDescriptor d = [] {
+    LabDescriptor d;
+    d.id = "heat";
+    d.title = "Heat diffusion";
+    d.short_title = "Heat";
+    d.schema = &ui::heat_schema();
+    d.make = [](LabEnv& env, const AppOptions& opt) { return std::make_unique<HeatLab>(env, opt.heat); };
+    d.check_state = check_heat_state;
+    d.register_bench = cli::register_heat_bench;
+    d.presets = {"heat-block-sweep"};
+    d.state_extras = {"anatomy_overlay"};
+    return d;
+  }();
+  return d;
 }
 
 }  // namespace bs

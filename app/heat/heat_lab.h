@@ -19,12 +19,15 @@
 
 namespace bs {
 
+// What the command line sets before the heat lab opens (--size, --block, ...): the schema's defaults
+// (ui/heat/heat_schema.h) unless given.
 struct HeatLabOptions {
-  int64_t nx = 1024, ny = 1024;
-  Dim2 block{64, 4};
-  int cells_per_thread = heat::k_default_cells_per_thread;
+  HeatLabOptions();
+  int64_t nx = 0, ny = 0;
+  Dim2 block;
+  int cells_per_thread = 0;
   std::optional<Dim2> grid;
-  int steps_per_frame = 10;
+  int steps_per_frame = 0;
   anatomy::OverlayMode overlay = anatomy::OverlayMode::Off;  // --overlay: the anatomy overlay at start
 };
 
@@ -105,9 +108,9 @@ class HeatLab final : public Lab {
   // The launch configuration last accepted from the panel (grid nullopt: the covering grid of the field in
   // force). A block the panel rejects never replaces it.
   struct AcceptedLaunch {
-    Dim2 block{32, 8};
+    Dim2 block = heat::k_default_block;
     std::optional<Dim2> grid;
-    int cells_per_thread = 1;
+    int cells_per_thread = heat::k_default_cells_per_thread;
   };
   AcceptedLaunch m_accepted;
   // Painting: each frame a button is held, a stroke from the previous frame's mouse position to this one's.

@@ -598,9 +598,11 @@ void MatmulLab::update() {
 
 }  // namespace
 
+namespace {
 std::unique_ptr<Lab> make_matmul_lab(LabEnv& env) {
   return std::make_unique<MatmulLab>(env);
 }
+}  // namespace
 
 // --- Sessions and presenter mode --------------------------------------------------------------------------
 
@@ -697,6 +699,25 @@ std::vector<ui::Readout> MatmulLab::readouts() const {
 std::optional<std::string> check_matmul_state(const nlohmann::json& state) {
   ui::MatmulPanelModel m;
   return read_matmul_state(state, m);
+}
+
+namespace cli {
+void register_matmul_bench(CLI::App& bench, BenchContext& ctx);  // app/matmul/matmul_bench.cpp
+}
+
+const LabDescriptor& matmul_lab_descriptor() {
+  static const LabDescriptor d = [] {
+    LabDescriptor d;
+    d.id = "matmul";
+    d.title = "Matmul";
+    d.short_title = "Matmul";
+    d.make = [](LabEnv& env, const AppOptions&) { return make_matmul_lab(env); };
+    d.check_state = check_matmul_state;
+    d.register_bench = cli::register_matmul_bench;
+    d.presets = {"matmul-coalescing", "matmul-ladder"};
+    return d;
+  }();
+  return d;
 }
 
 }  // namespace bs

@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 
+#include "app/labs.h"
 #include "app/sweep/sweep.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
@@ -580,13 +581,14 @@ const std::array<const Target*, 4> k_targets = {&k_heat, &k_matmul, &k_montecarl
 const Target* find_target(std::string_view lab) {
   for (const Target* t : k_targets)
     if (lab == t->lab()) return t;
-  return nullptr;
+  const LabDescriptor* d = find_lab(lab);
+  return d ? d->sweep_target : nullptr;
 }
 
 std::vector<std::string> lab_names() {
   std::vector<std::string> names;
-  for (const Target* t : k_targets)
-    names.emplace_back(t->lab());
+  for (const LabDescriptor& d : lab_entries())
+    if (find_target(d.id)) names.emplace_back(d.id);
   return names;
 }
 

@@ -72,6 +72,10 @@ CellBox stroke_box(const Stroke& s, int64_t nx, int64_t ny);
 // Coarsening: each thread computes `cells_per_thread` cells down its column (1, 2, 4 or 8). The region one
 // block covers is then block.x by block.y * cells_per_thread cells.
 constexpr int k_cells_per_thread_choices[] = {1, 2, 4, 8};
+// The launch the app, the sweeps, the bench and GpuSolver start from (ui/heat/heat_schema.cpp publishes it):
+// on an H100 at 8192^2, 64x4 blocks with 8 cells per thread reach 99.6% of the copy kernel's bandwidth, 1 cell
+// per thread 72% (docs/PERFORMANCE.md); 256x1 and 128x2 are within noise of 64x4.
+constexpr Dim2 k_default_block{64, 4};
 constexpr int k_default_cells_per_thread = 8;
 std::optional<std::string> validate_cells_per_thread(int c);
 inline Dim2 cells_of(Dim2 block, int cells_per_thread) {
@@ -117,7 +121,8 @@ class GpuSolver {
   // down its column. grid: nullopt = covering grid (ceil-div); a smaller grid leaves cells that no thread
   // computes (they keep their old values, and the renderer marks them). Waits for the steps already queued
   // and drops their timings, so that poll_step_ms() reports only batches run with the new launch.
-  void set_launch(Dim2 block, std::optional<Dim2> grid = std::nullopt, int cells_per_thread = 1);
+  void set_launch(Dim2 block, std::optional<Dim2> grid = std::nullopt,
+                  int cells_per_thread = k_default_cells_per_thread);
   Dim2 block() const;
   Dim2 grid() const;
   int cells_per_thread() const;
@@ -165,7 +170,8 @@ struct GpuBench {
   double copy_ms = 0;
 };
 // Times `steps` GPU steps per repetition (after warm-up), and a float4 copy kernel of the same footprint.
-GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions = 7, int cells_per_thread = 1);
+GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions = 7,
+                   int cells_per_thread = k_default_cells_per_thread);
 BenchRow bench_cpu(const Params& p, CpuMode mode, int steps, JobControl* ctl = nullptr);
 
 }  // namespace bs::heat

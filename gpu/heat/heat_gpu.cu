@@ -73,9 +73,9 @@ struct GpuSolver::Impl {
   int cur = 0;
   Stream stream;
   EventTimer timer;
-  Dim2 block{32, 8};
+  Dim2 block = k_default_block;
   Dim2 grid{};
-  int cells_per_thread = 1;
+  int cells_per_thread = k_default_cells_per_thread;
   DeviceLimits limits;
 
   void launch_step() {

@@ -24,30 +24,33 @@ struct CpuBaselineView {
 // The launch the heat kernel runs now: the last configuration the lab accepted (a rejected block in the panel
 // is never drawn, measured or mapped).
 struct HeatLaunch {
-  Dim2 block{32, 8};
+  Dim2 block = heat::k_default_block;
   Dim2 grid{1, 1};
-  int cells_per_thread = 1;
+  int cells_per_thread = heat::k_default_cells_per_thread;
 };
 
+// Every edited field starts at the heat schema's default (ui/heat/heat_schema.h): the constructor reads them.
 struct HeatPanelModel {
+  HeatPanelModel();
+
   // Edited by the panel.
   heat::Params params;
-  int size[2] = {1024, 1024};
+  int size[2] = {0, 0};
   int pattern = 0;  // heat::InitialPattern
-  int steps_per_frame = 10;
+  int steps_per_frame = 0;
   bool paused = false;
-  int block[2] = {64, 4};
-  int cells_per_thread = heat::k_default_cells_per_thread;
+  int block[2] = {0, 0};
+  int cells_per_thread = 0;
   bool manual_grid = false;
-  int grid[2] = {32, 128};
+  int grid[2] = {32, 128};  // shown when the user switches to a grid by hand
   int colormap = 0;
   bool auto_range = true;
   float range[2] = {0.0f, 1.0f};
   bool block_lines = false;
-  float brush_radius = 12.0f;
-  float brush_hot = 1.0f;
-  float brush_cold = -0.5f;
-  int cpu_steps = 20;
+  float brush_radius = 0;
+  float brush_hot = 0;
+  float brush_cold = 0;
+  int cpu_steps = 0;
 
   // Shown by the panel.
   bool gpu = true;               // compute runs on the GPU (false: CPU fallback path)

@@ -1,0 +1,186 @@
+// lab_registry_test.cpp: the lab registry (app/labs.h). The built-in labs' descriptors agree with their
+// schemas, sessions and presets; and a lab defined only in this directory (toy_lab.cpp), registered through
+// its descriptor, is seen by sessions (check, save and load through a real App), the sweep runner and the
+// bench dispatcher, with no edit anywhere else.
+#include <CLI/CLI.hpp>
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "app/app.h"
+#include "app/bench.h"
+#include "app/labs.h"
+#include "app/session.h"
+#include "app/sweep/sweep.h"
+#include "core/cpu_job.h"
+#include "toy_lab.h"
+
+namespace bs {
+namespace {
+
+using nlohmann::json;
+
+TEST(LabRegistry, BuiltInLabsInTheLabBarOrder) {
+  std::vector<std::string> ids;
+  for (const LabDescriptor& d : lab_entries())
+    ids.push_back(d.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"heat", "matmul", "montecarlo", "vector"}));
+  for (const LabDescriptor& d : lab_entries()) {
+    EXPECT_STRNE(d.title, "") << d.id;
+    EXPECT_STRNE(d.short_title, "") << d.id;
+    EXPECT_TRUE(d.make) << d.id;
+    EXPECT_TRUE(d.register_bench) << d.id;
+  }
+  EXPECT_EQ(lab_ids_text(), "heat, matmul, montecarlo, vector");
+  EXPECT_FALSE(is_lab("toy"));
+}
+
+TEST(LabRegistry, EveryPresetBelongsToTheLabItOpens) {
+  std::set<std::string> claimed;
+  for (const LabDescriptor& d : lab_entries())
+    for (const std::string& name : d.presets) {
+      const SessionResult r = load_preset(name);
+      ASSERT_TRUE(r.session) << d.id << " claims preset " << name << ": " << r.error;
+      EXPECT_EQ(r.session->active_lab, d.id) << name;
+      EXPECT_TRUE(claimed.insert(name).second) << name << " is claimed twice";
+    }
+  for (const Preset& p : presets()) EXPECT_TRUE(claimed.count(p.name)) << "no lab lists preset " << p.name;
+}
+
+TEST(LabRegistry, ASchemaDescribesWhatTheLabSaves) {
+  // A default lab's saved state has exactly the schema's saved parameters (plus the lab's extras), and every
+  // value passes the schema's checks: the session format and the schema cannot drift apart.
+  for (const LabDescriptor& d : lab_entries()) {
+    if (!d.schema) continue;
+    AppOptions o;
+    o.headless = true;
+    o.render_path = PathRequest::Cpu;
+    o.width = 640;
+    o.height = 480;
+    o.scene = d.id;
+    App app(o);
+    ASSERT_TRUE(app.frame());
+    ASSERT_NE(app.active_lab(), nullptr);
+    const json saved = app.active_lab()->save_state();
+    std::set<std::string> keys, expected;
+    for (const auto& [k, v] : saved.items()) keys.insert(k);
+    for (const params::Param& p : d.schema->params())
+      if (p.saved && p.written) expected.insert(p.name);
+    for (const std::string& e : d.state_extras) expected.insert(e);
+    EXPECT_EQ(keys, expected) << d.id;
+    EXPECT_EQ(params::check_state(*d.schema, saved, "labs." + std::string(d.id), d.state_extras), std::nullopt) << d.id;
+    EXPECT_EQ(check_lab_state(d.id, saved), std::nullopt) << d.id;
+  }
+}
+
+TEST(LabRegistry, ARegistrationLastsAsLongAsItsObject) {
+  {
+    LabRegistration toy(test::toy_lab_descriptor());
+    EXPECT_TRUE(is_lab("toy"));
+    EXPECT_EQ(lab_ids_text(), "heat, matmul, montecarlo, vector, toy");
+    EXPECT_THROW(LabRegistration again(test::toy_lab_descriptor()), std::invalid_argument);
+    LabDescriptor nameless;
+    EXPECT_THROW(LabRegistration bad(nameless), std::invalid_argument);
+  }
+  EXPECT_FALSE(is_lab("toy"));
+  EXPECT_EQ(find_lab("toy"), nullptr);
+}
+
+TEST(ToyLab, SessionsCheckItsStateAgainstItsSchema) {
+  LabRegistration toy(test::toy_lab_descriptor());
+  const auto parse = [](const json& labs) {
+    const json j = {{"blockscope_session", 1}, {"active_lab", "toy"}, {"labs", labs}};
+    return parse_session(j.dump(), "toy.json");
+  };
+  const SessionResult ok = parse({{"toy", {{"n", 5}, {"mode", "b"}}}});
+  ASSERT_TRUE(ok.session) << ok.error;
+  EXPECT_EQ(ok.session->labs["toy"]["n"], 5);
+
+  EXPECT_NE(parse({{"toy", {{"n", 0}}}}).error.find("labs.toy.n: 0 is outside 1..1000"), std::string::npos);
+  EXPECT_NE(parse({{"toy", {{"mode", "c"}}}}).error.find("labs.toy.mode: 'c' is not one of a, b"),
+            std::string::npos);
+  EXPECT_NE(parse({{"toy", {{"blok", [] { return json::array({1, 2}); }()}}}}).error.find("labs.toy.blok: unknown"),
+            std::string::npos);
+}
+
+TEST(ToyLab, SavedAndLoadedThroughARealApp) {
+  LabRegistration toy(test::toy_lab_descriptor());
+  AppOptions o;
+  o.headless = true;
+  o.render_path = PathRequest::Cpu;
+  o.width = 640;
+  o.height = 480;
+  o.scene = "toy";
+  App app(o);
+  ASSERT_TRUE(app.frame());
+  ASSERT_NE(app.active_lab(), nullptr);
+  EXPECT_STREQ(app.active_lab()->id(), "toy");
+
+  Session s = app.current_session();
+  EXPECT_EQ(s.active_lab, "toy");
+  EXPECT_EQ(s.labs["toy"]["n"], 10);  // the schema's default
+  s.labs["toy"] = {{"n", 42}, {"mode", "b"}};
+  ASSERT_EQ(app.apply_session(s), std::nullopt);
+  ASSERT_TRUE(app.frame());
+  EXPECT_EQ(app.current_session().labs["toy"]["n"], 42);
+
+  // A bad value is refused and the running state stays.
+  s.labs["toy"] = {{"n", 4000}};
+  const auto err = app.apply_session(s);
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->find("labs.toy.n"), std::string::npos) << *err;
+  EXPECT_EQ(app.current_session().labs["toy"]["n"], 42);
+
+  // The file round trip.
+  const SessionResult back = parse_session(to_json(app.current_session()).dump(), "round trip");
+  ASSERT_TRUE(back.session) << back.error;
+  EXPECT_EQ(back.session->labs["toy"]["mode"], "b");
+}
+
+TEST(ToyLab, TheSweepRunnerRunsIt) {
+  LabRegistration toy(test::toy_lab_descriptor());
+  sweep::Definition d;
+  d.lab = "toy";
+  d.params = {{"n", {"10", "100", "1000"}}};
+  d.warmup = 1;
+  d.repetitions = 3;
+  d.device = sweep::Device::Cpu;
+  ASSERT_NO_THROW(sweep::validate(d));
+  JobControl ctl;
+  const sweep::Result r = sweep::run_sweep(d, ctl);
+  ASSERT_EQ(r.points.size(), 3u);
+  for (const auto& p : r.points) {
+    ASSERT_EQ(p.series.size(), 1u);
+    EXPECT_EQ(p.series[0].name, "CPU sum");
+    EXPECT_EQ(p.series[0].time_ms.size(), 3u);
+  }
+  d.params = {{"n", {"0"}}};
+  EXPECT_THROW(sweep::validate(d), InvalidRequest);
+}
+
+TEST(ToyLab, TheBenchDispatcherRunsIt) {
+  LabRegistration toy(test::toy_lab_descriptor());
+  CLI::App app;
+  cli::BenchContext ctx;
+  CLI::App* bench = app.add_subcommand("bench");
+  cli::register_all_benches(*bench, ctx);
+  testing::internal::CaptureStdout();
+  // CLI11 reads the vector back to front: this is `bench toy --n 7 --mode b`.
+  app.parse(std::vector<std::string>{"b", "--mode", "7", "--n", "toy", "bench"});
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(ctx.exit_code, 0);
+  EXPECT_NE(out.find("toy bench: n=7 mode=b sum=28"), std::string::npos) << out;
+
+  // A value outside the schema's range: the bench's message names the flag, and the exit code is 2.
+  CLI::App app2;
+  cli::BenchContext ctx2;
+  cli::register_all_benches(*app2.add_subcommand("bench"), ctx2);
+  testing::internal::CaptureStderr();
+  app2.parse(std::vector<std::string>{"0", "--n", "toy", "bench"});
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(ctx2.exit_code, 2);
+  EXPECT_NE(err.find("--n: '0': 0 is outside 1..1000"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace bs
