@@ -1,7 +1,8 @@
-// sweep_parts_test.cpp: the sweep's parts stand on their own. target.h alone (included first, so it must be
-// self-contained) is enough to write a stand-in lab; the table in targets.cpp lists each lab's target once,
-// through the function its lab folder exposes, and names the known labs when one is unknown; the helpers the
-// targets share refuse values with messages that name them; definition.h validates against any target.
+// sweep_parts_test.cpp: the sweep's parts stand on their own. target.h is included first (so it must be
+// self-contained) and its helpers work on any lab's target; the table in targets.cpp lists each lab's target
+// once, through the function its lab folder exposes, and names the known labs when one is unknown; the
+// helpers the targets share refuse values with messages that name them; definition.h validates against any
+// target.
 #include "app/sweep/target.h"
 
 #include <gtest/gtest.h>
@@ -22,22 +23,6 @@
 namespace bs::sweep {
 namespace {
 
-// A lab with two parameters that runs nothing: enough to exercise the interface without a lab.
-class TwoParams final : public Target {
- public:
-  const char* lab() const override { return "two"; }
-  std::span<const ParamSpec> params() const override { return k_params; }
-  const char* unit() const override { return "op/s"; }
-  const char* time_label() const override { return "time per op (ms)"; }
-  void validate(const Values& v) const override { (void)get_int(v, "a", 1, 8); }
-  double work(const Values&) const override { return 1; }
-  PointRun run(const Values&, const RunSettings&, JobControl&) const override { return {}; }
-
- private:
-  static constexpr ParamSpec k_params[] = {{"a", "1", "1,2,4", "a count, 1..8"},
-                                           {"b", "", "x,y", "a name (default: none)"}};
-};
-
 std::string message_of(const std::function<void()>& fn) {
   try {
     fn();
@@ -47,13 +32,13 @@ std::string message_of(const std::function<void()>& fn) {
   return "(no InvalidRequest)";
 }
 
-TEST(SweepParts, StandInTargetNeedsOnlyTheInterface) {
-  const TwoParams t;
-  EXPECT_EQ(default_values(t, {{"b", "y"}}), (Values{{"a", "1"}, {"b", "y"}}));
-  EXPECT_EQ(default_values(t, {}), (Values{{"a", "1"}, {"b", ""}}));
-  EXPECT_EQ(param_names(t), "a, b");
-  ASSERT_NE(find_param(t, "b"), nullptr);
-  EXPECT_STREQ(find_param(t, "b")->help, "a name (default: none)");
+TEST(SweepParts, TargetInterfaceHelpers) {
+  const Target& t = heat_sweep_target();
+  EXPECT_EQ(default_values(t, {{"size", "64"}}),
+            (Values{{"size", "64"}, {"block.x", "32"}, {"block.y", "8"}, {"cells", "1"}, {"steps", "50"}}));
+  EXPECT_EQ(param_names(t), "size, block.x, block.y, cells, steps");
+  ASSERT_NE(find_param(t, "cells"), nullptr);
+  EXPECT_STREQ(find_param(t, "cells")->help, "cells per thread down y: 1, 2, 4, 8");
   EXPECT_EQ(find_param(t, "c"), nullptr);
 }
 
@@ -100,15 +85,16 @@ TEST(SweepParts, TargetHelpersNameTheValue) {
   EXPECT_THROW(check_cancel(ctl), JobCancelled);
 }
 
-TEST(SweepParts, DefinitionValidatesAgainstAnyTarget) {
-  const TwoParams t;
+TEST(SweepParts, DefinitionValidatesAgainstAGivenTarget) {
+  const Target& t = matmul_sweep_target();
   Definition d;
-  d.lab = "two";
+  d.lab = "two";  // validate_with() does not look the lab up
   d.params = {{"c", {"1"}}};
-  EXPECT_EQ(message_of([&] { validate_with(t, d); }), "unknown parameter 'c' for lab two (valid: a, b)");
-  d.params = {{"a", {"1", "9"}}};
-  EXPECT_EQ(message_of([&] { validate_with(t, d); }), "a = '9': outside 1..8");
-  d.params = {{"a", {"1", "8"}}};
+  EXPECT_EQ(message_of([&] { validate_with(t, d); }),
+            "unknown parameter 'c' for lab two (valid: size, m, n, k, variant)");
+  d.params = {{"size", {"64", "0"}}};
+  EXPECT_EQ(message_of([&] { validate_with(t, d); }).rfind("size = '0': outside ", 0), 0u);
+  d.params = {{"size", {"64", "128"}}};
   EXPECT_NO_THROW(validate_with(t, d));
   // validate() looks the lab up in the table: "two" is not one of the labs.
   EXPECT_EQ(message_of([&] { validate(d); }), "unknown lab 'two' (known: heat, matmul, montecarlo, vector)");
