@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "app/json_file.h"
-#include "app/sweep/sweep_targets.h"
+#include "app/sweep/targets.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
 #include "ui/figure_export.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/sweep/sweep.h"
+#include "app/sweep/figure.h"
 
 namespace bs::record {
 

@@ -11,7 +11,7 @@
 
 #include "app/json_file.h"
 #include "app/labs.h"
-#include "app/sweep/sweep.h"
+#include "app/sweep/definition.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "ui/colormap.h"

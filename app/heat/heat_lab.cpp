@@ -14,6 +14,7 @@
 
 #include "app/app.h"
 #include "app/labs.h"
+#include "app/heat/heat_sweep_target.h"
 #include "app/session.h"
 #include "app/layout.h"
 #include "gpu/anatomy/overlay.h"
@@ -723,6 +724,7 @@ const LabDescriptor& heat_lab_descriptor() {
     d.schema = &ui::heat_schema();
     d.make = [](LabEnv& env, const AppOptions& opt) { return std::make_unique<HeatLab>(env, opt.heat); };
     d.check_state = check_heat_state;
+    d.sweep_target = &sweep::heat_sweep_target();
     d.register_bench = cli::register_heat_bench;
     d.presets = {"heat-block-sweep"};
     d.state_extras = {"anatomy_overlay"};

@@ -18,6 +18,7 @@
 #include "app/field_presenter.h"
 #include "app/lab.h"
 #include "app/labs.h"
+#include "app/matmul/matmul_sweep_target.h"
 #include "app/session.h"
 #include "app/layout.h"
 #include "core/text.h"
@@ -713,6 +714,7 @@ const LabDescriptor& matmul_lab_descriptor() {
     d.short_title = "Matmul";
     d.make = [](LabEnv& env, const AppOptions&) { return make_matmul_lab(env); };
     d.check_state = check_matmul_state;
+    d.sweep_target = &sweep::matmul_sweep_target();
     d.register_bench = cli::register_matmul_bench;
     d.presets = {"matmul-coalescing", "matmul-ladder"};
     return d;

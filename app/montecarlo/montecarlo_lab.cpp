@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/labs.h"
+#include "app/montecarlo/montecarlo_sweep_target.h"
 #include "app/session.h"
 #include "app/layout.h"
 #include "core/text.h"
@@ -679,6 +680,7 @@ const LabDescriptor& montecarlo_lab_descriptor() {
     d.short_title = "M. Carlo";
     d.make = [](LabEnv& env, const AppOptions&) { return make_montecarlo_lab(env); };
     d.check_state = check_montecarlo_state;
+    d.sweep_target = &sweep::montecarlo_sweep_target();
     d.register_bench = cli::register_montecarlo_bench;
     d.presets = {"montecarlo-convergence"};
     return d;

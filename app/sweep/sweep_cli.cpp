@@ -1,4 +1,4 @@
-// cli_sweep.cpp: the top-level sweep commands:
+// sweep_cli.cpp: the top-level sweep commands:
 //   blockscope sweep <lab> --param NAME=V1,V2,... [--param ...] [--fixed NAME=V] [--reps R] [--warmup W]
 //                    [--device auto|gpu|cpu|all] [--png WxH] [--scale S] [--metric time|throughput]
 //                    [--force] --out DIR

@@ -14,7 +14,6 @@
 
 #include "app/record.h"
 #include "app/sweep/sweep.h"
-#include "app/sweep/sweep_targets.h"
 #include "app/layout.h"
 #include "core/cpu_job.h"
 #include "core/error.h"

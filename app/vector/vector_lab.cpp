@@ -15,6 +15,7 @@
 
 #include "app/lab.h"
 #include "app/labs.h"
+#include "app/vector/vector_sweep_target.h"
 #include "app/session.h"
 #include "app/layout.h"
 #include "core/text.h"
@@ -590,6 +591,7 @@ const LabDescriptor& vector_lab_descriptor() {
     d.short_title = "Vector";
     d.make = [](LabEnv& env, const AppOptions&) { return make_vector_lab(env); };
     d.check_state = check_vector_state;
+    d.sweep_target = &sweep::vector_sweep_target();
     d.register_bench = cli::register_vector_bench;
     d.presets = {"vector-crossover"};
     return d;

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "app/session.h"
-#include "app/sweep/sweep.h"
+#include "app/sweep/definition.h"
 #include "ui/presenter.h"
 
 namespace bs {

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "app/record.h"
-#include "app/run_util.h"
+#include "run_util.h"
 #include "app/sweep/sweep.h"
 #include "gpu/common/device_info.h"
 

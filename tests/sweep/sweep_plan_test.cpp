@@ -9,7 +9,6 @@
 #include <fstream>
 
 #include "app/sweep/sweep.h"
-#include "app/sweep/sweep_targets.h"
 #include "core/error.h"
 
 namespace bs::sweep {

@@ -7,7 +7,6 @@
 #include <cmath>
 
 #include "app/sweep/sweep.h"
-#include "app/sweep/sweep_targets.h"
 #include "core/error.h"
 #include "test_util.h"
 

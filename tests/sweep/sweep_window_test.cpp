@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "app/sweep/sweep_window.h"
-#include "app/image_util.h"
+#include "image_util.h"
 #include "ui/gl/context.h"
 
 namespace {

@@ -1,8 +1,10 @@
-// sweep_targets.h: what a sweep needs from each lab: its parameter names (with defaults and help), a
-// validator, a cost estimate for progress and ETA, and a runner that times one point's series (warm-up runs
-// first, then every repetition kept) through the lab's host interface in gpu/<lab>/<lab>.h.
+// target.h: what a sweep needs from a lab: its parameter names (with defaults and help), a validator, a cost
+// estimate for progress and ETA, and a runner that times one point's series (warm-up runs first, then every
+// repetition kept). Each lab implements it next to its glue (app/<lab>/<lab>_sweep_target.cpp); this header
+// knows no lab.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -11,7 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "app/sweep/sweep.h"
+#include "app/sweep/device.h"
+#include "core/params.h"
 #include "core/cpu_job.h"
 
 namespace bs::sweep {
@@ -77,9 +80,22 @@ class Target {
   virtual std::vector<std::string> cpu_values(std::string_view /*param*/) const { return {}; }
 };
 
-// nullptr for an unknown lab.
-const Target* find_target(std::string_view lab);
-std::vector<std::string> lab_names();  // heat, matmul, montecarlo, vector
+// A lab's sweep parameters taken from its schema (core/params.h): every parameter with a sweep example, in
+// the schema's order, under its sweep name; a pair swept by component ("block.x,block.y") gives one
+// parameter per component. Defaults and help are the schema's, so the sweep starts where the app does.
+class SchemaParams {
+ public:
+  explicit SchemaParams(const params::Schema& schema);
+  std::span<const ParamSpec> specs() const { return m_specs; }
+  // The sweep names of the schema's gpu_only parameters.
+  std::vector<std::string> gpu_only() const { return m_gpu_only; }
+
+ private:
+  std::deque<std::string> m_text;  // what the specs point into (a deque never moves its elements)
+  std::vector<ParamSpec> m_specs;
+  std::vector<std::string> m_gpu_only;
+};
+
 // The lab's defaults overridden by `fixed`.
 Values default_values(const Target& t, const std::map<std::string, std::string>& fixed);
 // "size, block.x, block.y, cells, steps"
@@ -90,13 +106,5 @@ const ParamSpec* find_param(const Target& t, std::string_view name);
 // samples are kept, in order. Throws JobCancelled (checked before every call) when ctl is cancelled.
 std::vector<double> collect_samples(int warmup, int reps, JobControl& ctl,
                                     const std::function<double()>& sample);
-
-// validate() and run_sweep() against a given target (the registry's, or a test's stand-in). d.lab is not
-// looked up.
-void validate_with(const Target& t, const Definition& d);
-Result run_sweep_with(const Target& t, const Definition& d, JobControl& ctl,
-                      const ProgressFn& on_progress = {});
-Plan plan_with(const Target& t, const Definition& d, const DeviceInfo& dev);
-Result run_plan_with(const Target& t, const Plan& plan, JobControl& ctl, const ProgressFn& on_progress = {});
 
 }  // namespace bs::sweep

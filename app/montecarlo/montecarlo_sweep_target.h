@@ -1,0 +1,10 @@
+// montecarlo_sweep_target.h: the montecarlo lab as a sweep target (its parameters, validator, cost estimate
+// and timed runner), for the sweep's table of labs (app/sweep/targets.cpp).
+#pragma once
+
+namespace bs::sweep {
+
+class Target;
+const Target& montecarlo_sweep_target();
+
+}  // namespace bs::sweep

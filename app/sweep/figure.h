@@ -1,0 +1,33 @@
+// figure.h: the figure a sweep's result draws as (lines, bars or a heat map, chosen from the swept
+// parameters), and the GPU-beats-CPU crossover it marks. The one figure is painted on screen, to SVG and to
+// PNG by ui/figure*. Pure C++ (no CUDA, no ImGui).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/sweep/export.h"
+#include "ui/figure.h"
+
+namespace bs::sweep {
+
+enum class Metric { Time, Throughput };
+struct FigureOptions {
+  Metric metric = Metric::Time;
+  std::optional<bool> log_x;  // nullopt: log when the values span 16x or more
+  std::optional<bool> log_y;  // nullopt: log when the medians span 16x or more
+  std::string subtitle;       // e.g. the GPU and CUDA version; "" -> built from the result
+};
+// One numeric parameter -> Lines (one series per series name, band p10-p90, a Marker where a GPU series first
+// becomes faster than the best CPU series); one categorical parameter -> Bars; a numeric and a categorical
+// parameter -> Lines with one series per (category, series); two numeric parameters -> Heatmap of the GPU
+// series (or the first series when no GPU ran) with the best cell marked.
+fig::Figure figure_for(const Result& r, const FigureOptions& opt = {});
+
+// Where series `gpu` first becomes faster than the lower of the CPU curves after having been slower,
+// interpolated in (x, log ratio) (x in log space when log_x). x ascending; NaN means no value.
+std::optional<double> find_crossover(const std::vector<double>& x, const std::vector<double>& gpu_ms,
+                                     const std::vector<double>& best_cpu_ms, bool log_x);
+
+}  // namespace bs::sweep

@@ -1,0 +1,152 @@
+// vector_sweep_target.cpp: the vector lab as a sweep target. One GPU call gives the kernel and the whole-run
+// series (with copies); CPU samples batch tiny arrays so each lasts at least k_vector_min_sample_ms.
+#include "app/vector/vector_sweep_target.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "app/sweep/target.h"
+#include "app/sweep/target_util.h"
+#include "core/error.h"
+#include "gpu/vector/vector.h"
+
+namespace bs::sweep {
+
+namespace {
+
+constexpr ParamSpec k_vector_params[] = {
+    {"size", "16M", "64K,256K,1M,4M,16M,64M", "elements, 1..512M (K/M/G suffixes)"},
+    {"block.x", "256", "64,128,256,512,1024", "threads per block"},
+    {"streams", "1", "1,2,4,8", "CUDA streams the run is split over, 1..16"},
+    {"width", "float", "float,float4", "loads per thread: float | float4"},
+    {"op", "add", "add,formula", "add (c = a + b) | formula"},
+    {"pinned", "1", "0,1", "page-locked host memory: 0 | 1"},
+    {"indexing", "grid-stride", "one-per-element,grid-stride", "one-per-element | grid-stride"},
+};
+// A CPU sample lasts at least this long (tiny arrays are timed in batches of calls).
+constexpr double k_vector_min_sample_ms = 0.2;
+constexpr int64_t k_vector_cpu1_max_n = int64_t{64} << 20;
+
+vector::Params vector_params(const Values& v) {
+  vector::Params p;
+  const std::string& size = get(v, "size");
+  const vector::ParsedCount n = vector::parse_count(size, "size");
+  if (!n.value) throw InvalidRequest(n.error);
+  p.n = *n.value;
+  p.block = static_cast<int>(get_int(v, "block.x", 1, 1024));
+  p.streams = static_cast<int>(get_int(v, "streams", 1, vector::k_max_streams));
+  const std::string& width = get(v, "width");
+  if (width == "float")
+    p.width = vector::LoadWidth::Float;
+  else if (width == "float4")
+    p.width = vector::LoadWidth::Float4;
+  else
+    bad("width", width, "not a load width (float | float4)");
+  const std::string& op = get(v, "op");
+  const auto o = vector::parse_op(op);
+  if (!o) bad("op", op, "not an operation (add | formula)");
+  p.op = *o;
+  const std::string& pinned = get(v, "pinned");
+  if (pinned != "0" && pinned != "1") bad("pinned", pinned, "not 0 or 1");
+  p.pinned = pinned == "1";
+  const std::string& ix = get(v, "indexing");
+  if (ix == "one-per-element")
+    p.indexing = vector::Indexing::OnePerElement;
+  else if (ix == "grid-stride")
+    p.indexing = vector::Indexing::GridStride;
+  else
+    bad("indexing", ix, "not an indexing (one-per-element | grid-stride)");
+  if (auto err = vector::validate(p)) bad("size", size, *err);
+  return p;
+}
+
+class VectorTarget final : public Target {
+ public:
+  const char* lab() const override { return "vector"; }
+  std::span<const ParamSpec> params() const override { return k_vector_params; }
+  const char* unit() const override { return "GB/s"; }
+  const char* time_label() const override { return "time per run (ms)"; }
+  void validate(const Values& v) const override { (void)vector_params(v); }
+  double work(const Values& v) const override { return static_cast<double>(vector_params(v).n) + 1e4; }
+  std::vector<std::string> gpu_only_params() const override {
+    return {"block.x", "streams", "width", "pinned", "indexing"};
+  }
+  double estimate_s(const Values& v, const RunSettings& s) const override {
+    const vector::Params p = vector_params(v);
+    const double bytes = static_cast<double>(p.n) * vector::k_bytes_per_element;
+    double t = 0;
+    // GPU: the copies over PCIe dominate (2 GB/s is a slow link); CPU: memory bound, 1 GB/s per call,
+    // each sample at least k_vector_min_sample_ms.
+    if (s.run_gpu) t += k_est_setup_s + samples_of(s) * (bytes / 2e9 + k_est_call_overhead_s);
+    if (s.run_cpu) {
+      t += static_cast<double>(p.n) / 50e6;  // the inputs
+      const double call = std::max(bytes / 1e9, k_vector_min_sample_ms * 1e-3);
+      const int series = p.n > k_vector_cpu1_max_n && !s.cpu_explicit ? 1 : 2;
+      t += series * (samples_of(s) + 1) * (call + k_est_call_overhead_s);
+    }
+    return t;
+  }
+  PointRun run(const Values& v, const RunSettings& s, JobControl& ctl) const override {
+    const vector::Params p = vector_params(v);
+    const double gb = static_cast<double>(p.n) * vector::k_bytes_per_element / 1e9;
+    PointRun out;
+    if (auto err = vector::check_host_memory(p.n, 3, vector::available_host_bytes()))
+      throw InvalidRequest("size = '" + get(v, "size") + "': " + *err);
+    if (s.run_gpu) {
+      vector::GpuRunner runner;
+      SeriesRun kernel{"GPU kernel", true, {}, {}}, total{"GPU incl. copies", true, {}, {}};
+      // One call gives both series: the kernel alone and the whole run with its copies.
+      total.time_ms = collect_samples(s.warmup, s.repetitions, ctl, [&] {
+        const vector::RunResult res = runner.run(p, 1, false);
+        kernel.time_ms.push_back(res.kernel_ms.median);
+        return res.total_ms.median;
+      });
+      kernel.time_ms.erase(kernel.time_ms.begin(), kernel.time_ms.begin() + s.warmup);
+      kernel.throughput = rates(kernel.time_ms, gb);
+      total.throughput = rates(total.time_ms, gb);
+      out.series.push_back(std::move(kernel));
+      out.series.push_back(std::move(total));
+    }
+    if (s.run_cpu) {
+      const size_t n = static_cast<size_t>(p.n);
+      std::vector<float> a(n), b(n), c(n);
+      vector::fill_inputs(a.data(), b.data(), p.n);
+      for (vector::CpuMode mode : {vector::CpuMode::OneThread, vector::CpuMode::AllThreads}) {
+        const std::string label = vector::cpu_mode_label(mode);
+        if (mode == vector::CpuMode::OneThread && p.n > k_vector_cpu1_max_n && !s.cpu_explicit) {
+          out.notes.push_back(label + " skipped above 64M elements; sweep with device cpu to run it");
+          continue;
+        }
+        auto once = [&] { vector::compute_cpu(p.op, a.data(), b.data(), c.data(), p.n, mode); };
+        // Calls per sample so that a sample lasts at least k_vector_min_sample_ms.
+        const double t0 = now_ms();
+        once();
+        const double one = std::max(now_ms() - t0, 1e-4);
+        const int batch = static_cast<int>(std::clamp(std::ceil(k_vector_min_sample_ms / one), 1.0, 1e5));
+        SeriesRun r{label, false, {}, {}};
+        r.time_ms = time_host(
+            s.warmup, s.repetitions, ctl,
+            [&] {
+              for (int i = 0; i < batch; ++i)
+                once();
+            },
+            batch);
+        r.throughput = rates(r.time_ms, gb);
+        out.series.push_back(std::move(r));
+      }
+    }
+    return out;
+  }
+};
+
+const VectorTarget k_target;
+
+}  // namespace
+
+const Target& vector_sweep_target() {
+  return k_target;
+}
+
+}  // namespace bs::sweep

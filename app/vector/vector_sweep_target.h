@@ -1,0 +1,10 @@
+// vector_sweep_target.h: the vector lab as a sweep target (its parameters, validator, cost estimate and timed
+// runner), for the sweep's table of labs (app/sweep/targets.cpp).
+#pragma once
+
+namespace bs::sweep {
+
+class Target;
+const Target& vector_sweep_target();
+
+}  // namespace bs::sweep
