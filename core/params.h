@@ -35,7 +35,7 @@ struct Param {
   // parameter's own name), the values the Sweep window prefills ("" : not a sweep axis), and whether only the
   // GPU series depend on it (block shape, launch layout).
   std::string sweep_names;
-  std::string sweep_example;
+  std::string sweep_example;  // a pair swept by component: one list per component, split by ';'
   bool gpu_only = false;
   bool square = false;  // Pair: a single number N means N x N (grid sizes)
   // False: a measurement setting of the sweep and the bench only (steps per timed sample), not part of a

@@ -58,7 +58,7 @@ HeatPoint heat_point(const Values& v) {
 class HeatTarget final : public Target {
  public:
   const char* lab() const override { return "heat"; }
-  std::span<const ParamSpec> params() const override { return k_heat_params; }
+  std::span<const ParamSpec> params() const override { return heat_params().specs(); }
   const char* unit() const override { return "Mcell/s"; }
   const char* time_label() const override { return "time per step (ms)"; }
   void validate(const Values& v) const override { (void)heat_point(v); }
@@ -66,7 +66,7 @@ class HeatTarget final : public Target {
     const HeatPoint h = heat_point(v);
     return static_cast<double>(h.p.cells()) * h.steps;
   }
-  std::vector<std::string> gpu_only_params() const override { return {"block.x", "block.y", "cells"}; }
+  std::vector<std::string> gpu_only_params() const override { return heat_params().gpu_only(); }
   double estimate_s(const Values& v, const RunSettings& s) const override {
     const HeatPoint h = heat_point(v);
     const double cells = static_cast<double>(h.p.cells());

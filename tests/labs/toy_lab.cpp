@@ -11,7 +11,7 @@
 
 #include "app/bench.h"
 #include "app/param_flags.h"
-include "app/sweep/target.h"
+#include "app/sweep/target.h"
 #include "core/error.h"
 
 namespace bs::test {

@@ -32,7 +32,7 @@ params::Schema make_schema() {
   auto add = [&](params::Param q) -> params::Param& { return p.emplace_back(std::move(q)); };
   {
     params::Param& q = add({.name = "size", .kind = Kind::Pair, .default_value = json::array({d.nx, d.ny}),
-                            .lo = static_cast<double>(heat::k_ui_min_size),
+                            .lo = static_cast<double>(heat::k_min_size),
                             .hi = static_cast<double>(heat::k_max_size),
                             .help = "grid: N (N x N cells) or NXxNY"});
     q.square = true;
@@ -57,6 +57,7 @@ params::Schema make_schema() {
     params::Param& q = add({.name = "block", .kind = Kind::Pair, .default_value = json::array({b.x, b.y}),
                             .lo = 1, .hi = 1024, .help = "threads per block, XxY (x * y <= 1024)"});
     q.sweep_names = "block.x,block.y";
+    q.sweep_example = "8,16,32,64,128;1,2,4,8,16";
     q.gpu_only = true;
   }
   {
