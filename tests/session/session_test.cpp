@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "app/labs.h"
 #include "app/session.h"
 #include "app/sweep/definition.h"
 #include "ui/presenter.h"
