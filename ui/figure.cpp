@@ -391,7 +391,9 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
     paint_no_data(c, plot, t);
     return;
   }
-  Axis ax = make_axis(rx, f.log_x, std::clamp(static_cast<int>(plot.w() / (fh * 9)), 2, 10), false, 0.03);
+  // As for y: the count follows the figure's width, the same with or without the compact margins.
+  Axis ax =
+      make_axis(rx, f.log_x, std::clamp(static_cast<int>((b.w() - fh * 7) / (fh * 9)), 2, 10), false, 0.03);
   // Thin x ticks whose labels would collide.
   {
     const auto labels = tick_labels(ax.ticks);
