@@ -175,6 +175,11 @@ Axis make_axis(Range r, bool log, int target, bool from_zero, double pad_frac) {
       }
     if (decades.size() < 2 || (decades.size() < 4 && fine.size() <= static_cast<size_t>(target) * 3 / 2)) {
       a.ticks = fine.size() >= 2 ? fine : nice_ticks(a.lo, a.hi, target, false);
+      // Within a decade 1-2-5 can leave two ticks (1k, 2k on 1k..4k): even steps then read better.
+      if (a.ticks.size() < 3) {
+        std::vector<double> even = nice_ticks(a.lo, a.hi, target, false);
+        if (even.size() > a.ticks.size()) a.ticks = std::move(even);
+      }
       for (double e = std::floor(std::log10(a.lo)); e <= std::ceil(std::log10(a.hi)); e += 1)
         for (int m : {3, 4, 6, 7, 8, 9}) {
           const double v = m * std::pow(10.0, e);
@@ -250,12 +255,13 @@ void paint_no_data(Canvas& c, const Box& plot, const Theme& t) {
          Anchor::Middle);
 }
 
+// The x label under the plot; the y label along it unless `y_along` is false (drawn elsewhere).
 void paint_axis_labels(const Figure& f, Canvas& c, const Box& b, const Box& plot, const Theme& t,
-                       float x_label_y) {
+                       float x_label_y, bool y_along = true) {
   const float fh = c.font_size(TextStyle::Body);
   if (!f.x_label.empty())
     c.text(Pt{(plot.x0 + plot.x1) * 0.5f, x_label_y}, f.x_label, TextStyle::Body, t.text, Anchor::Middle);
-  if (!f.y_label.empty())
+  if (!f.y_label.empty() && y_along)
     c.text(Pt{b.x0 + fh * (edge(f) + 0.5f), (plot.y0 + plot.y1) * 0.5f},
            fit_text(c, f.y_label, TextStyle::Body, std::max(plot.h(), fh)), TextStyle::Body, t.text,
            Anchor::Middle, 90.0f);
@@ -352,6 +358,17 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
   const float legend_h = row * static_cast<float>(listed.size()) + fh * 0.5f;
   bool legend_inside = true;
   float top_after = top;
+  // A compact plot names its y axis in a caption above it (the legend may share that row), not along it: a
+  // short panel has no height for a rotated label, and the width goes to the data.
+  const float m = edge(f);
+  const bool caption = f.compact && !f.y_label.empty();
+  float row_x0 = b.x0 + fh * (f.compact ? m : 1.0f);
+  if (caption) {
+    const std::string text = fit_text(c, f.y_label, TextStyle::Body, b.w() - fh * 2 * m);
+    c.text(Pt{row_x0, top + row * 0.5f}, text, TextStyle::Body, t.text);
+    row_x0 += c.text_width(text, TextStyle::Body) + fh * 1.2f;
+    top_after = top + row;
+  }
   if (!listed.empty() && has_data) {
     const float pw = b.w() - fh * 7, ph = b.y1 - top - fh * 4.5f;
     // A compact plot has no room to spare for a row above it; its legend may take more of the plot (the
@@ -359,10 +376,11 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
     const float area = f.compact ? 0.3f : 0.12f, side = f.compact ? 0.62f : 0.45f;
     if (legend_w * legend_h > area * pw * ph || legend_h > side * ph || legend_w > side * pw) {
       legend_inside = false;
-      float lx = b.x0 + fh, ly = top + row * 0.5f;
+      const float x0 = b.x0 + fh * (f.compact ? m : 1.0f);
+      float lx = row_x0, ly = top + row * 0.5f;
       for (size_t i : listed) {
         const float ew = c.text_width(f.series[i].label, TextStyle::Body) + fh * 3.6f;
-        if (lx > b.x0 + fh && lx + ew > b.x1 - fh) lx = b.x0 + fh, ly += row;
+        if (lx > x0 && lx + ew > b.x1 - fh * (f.compact ? m : 1.0f)) lx = x0, ly += row;
         legend_entry(c, lx, ly, f.series[i], static_cast<int>(i % 4), t);
         lx += ew;
       }
@@ -370,7 +388,6 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
     }
   }
 
-  const float m = edge(f);
   Box plot{0, top_after + fh * 0.3f, b.x1 - fh * (f.compact ? 1.2f : 1.5f),
            b.y1 - fh * m - fs * 1.6f - (f.x_label.empty() ? 0 : fh * 1.3f)};
   // The tick count follows the figure's height, not whether it shows a title: a compact plot on screen and
@@ -382,11 +399,11 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
     ay = make_axis(ry, f.log_y, y_target, f.y_from_zero, f.log_y ? 0.05 : 0.06);
     ylab_w = max_width(c, tick_labels(ay.ticks), TextStyle::Small);
   }
-  plot.x0 = b.x0 + fh * m + (f.y_label.empty() ? 0 : fh * 1.6f) + ylab_w + fh * 0.6f;
+  plot.x0 = b.x0 + fh * m + (f.y_label.empty() || caption ? 0 : fh * 1.6f) + ylab_w + fh * 0.6f;
   const float x_label_y = b.y1 - fh * m - fh * 0.5f;
   if (plot.w() < fh * 2 || plot.h() < fh * 2) return;
   if (layout) *layout = Layout{plot.x0, plot.y0, plot.x1, plot.y1, false, {}, {}};
-  paint_axis_labels(f, c, b, plot, t, x_label_y);
+  paint_axis_labels(f, c, b, plot, t, x_label_y, !caption);
   if (!has_data) {
     paint_no_data(c, plot, t);
     return;

@@ -25,7 +25,8 @@ fig::Figure figure_from_plot(const PlotAxes& axes, std::span<const PlotSeries> s
   f.y_from_zero = axes.y_from_zero;
   f.title = axes.y_label.empty() ? std::string("blockscope plot")
                                  : axes.y_label + (axes.x_label.empty() ? "" : " vs " + axes.x_label);
-  for (const PlotSeries& s : series) {
+  for (size_t i = 0; i < series.size(); ++i) {
+    const PlotSeries& s = series[i];
     fig::Series out;
     out.label = s.label;
     const size_t n = std::min(s.x.size(), s.y.size());
@@ -36,7 +37,7 @@ fig::Figure figure_from_plot(const PlotAxes& axes, std::span<const PlotSeries> s
       out.y_hi.assign(s.y_hi.begin(), s.y_hi.begin() + static_cast<std::ptrdiff_t>(n));
     }
     // The panel's colour on screen and in the files alike (the painter keeps it readable on white paper).
-    out.rgba = to_rgba(s.color);
+    out.rgba = s.color == 0 ? fig::palette(i) : to_rgba(s.color);
     f.series.push_back(std::move(out));
   }
   return f;

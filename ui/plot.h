@@ -19,7 +19,7 @@ struct PlotSeries {
   std::string label;
   std::span<const double> x;
   std::span<const double> y;
-  ImU32 color = IM_COL32(255, 200, 80, 255);
+  ImU32 color = 0;  // 0: the palette colour of the series' position (fig::palette), distinct from the others
   std::span<const double> y_lo;  // optional band (same length as y)
   std::span<const double> y_hi;
 };

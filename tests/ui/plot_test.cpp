@@ -306,6 +306,11 @@ TEST(PlotFigure, ColoursAreThePanelsAndStayReadable) {
   ASSERT_EQ(f.series.size(), 2u);
   EXPECT_EQ(f.series[0].rgba, 0x5ac86effu);  // IM_COL32(90, 200, 110, 255)
   EXPECT_EQ(f.series[1].rgba, 0xffffffffu);
+  // A series without a colour gets the palette's for its position: two of them never look alike.
+  const std::vector<PlotSeries> plain = {{"a", d.x, d.gpu}, {"b", d.x, d.cpu}};
+  const bs::fig::Figure g = bs::ui::figure_from_plot(axes(false, false), plain);
+  EXPECT_EQ(g.series[0].rgba, bs::fig::palette(0));
+  EXPECT_EQ(g.series[1].rgba, bs::fig::palette(1));
   const uint32_t paper = bs::fig::light_theme().background, screen = bs::fig::dark_theme().background;
   EXPECT_EQ(bs::fig::readable_on(0xffffffffu, screen), 0xffffffffu);
   const uint32_t on_paper = bs::fig::readable_on(0xffffffffu, paper);
@@ -335,6 +340,11 @@ TEST(PlotTicks, OneTickCode) {
   EXPECT_EQ(bs::fig::format_tick(2.5e6), "2.5M");
   EXPECT_EQ(bs::fig::format_tick(0.25), "0.25");
   EXPECT_EQ(bs::fig::format_tick(0.0001), "1.0e-04");
+  // A log axis within a decade still gets several ticks.
+  bs::fig::Range r;
+  r.add(1024, true);
+  r.add(4096, true);
+  EXPECT_GE(bs::fig::make_axis(r, true, 4, false, 0.03).ticks.size(), 3u);
   // Degenerate ranges return (at most a few ticks), never loop.
   EXPECT_TRUE(bs::fig::nice_ticks(0, 100, 5, true).empty());  // log axis from 0
   EXPECT_TRUE(bs::fig::nice_ticks(-5, 100, 5, true).empty());
