@@ -52,8 +52,9 @@ struct Figure {
   std::string x_label, y_label;
   bool log_x = false, log_y = false;
   bool y_from_zero = true;  // Lines: a linear y axis includes 0 (honest times); false: it fits the data
-  // The look inside an app panel that already names the plot (the live plots): no title or subtitle and
-  // tighter margins. Ranges, ticks, legend and hover targets come from the same layout as every export.
+  // The look inside an app panel that already names the plot (the live plots): no title or subtitle, the y
+  // label as a caption above the plot (the legend may share its row), tighter margins. Ranges, ticks, legend
+  // and hover targets come from the same layout code as every export.
   bool compact = false;
   std::vector<Series> series;   // Kind::Lines
   std::vector<Marker> markers;  // Kind::Lines
@@ -68,7 +69,7 @@ uint32_t palette(size_t i);
 // "Nice" tick values between lo and hi: 1-2-5 steps of about target_count ticks (linear), or the powers of
 // ten inside [lo, hi] (log). Empty when the range is empty or not finite.
 std::vector<double> nice_ticks(double lo, double hi, int target_count, bool log_scale);
-// Compact tick label: 1.5k, 2k, 2M, 0.25, 1e-03.
+// Compact tick label, thousands and up with a suffix: 500, 1k, 1.5k, 2.5M, 0.25, 1.0e-04.
 std::string format_tick(double v);
 
 // An axis as drawn: the data range padded (linear axes of times from zero where asked) and its ticks.
