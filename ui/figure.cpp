@@ -9,7 +9,6 @@
 #include <limits>
 
 #include "core/text.h"
-#include "ui/plot.h"
 
 namespace bs::fig {
 
@@ -97,40 +96,76 @@ std::string format_value(double v) {
   return buf;
 }
 
-namespace {
-
 // ---- Axes ----
-struct Axis {
-  double lo = 0, hi = 1;
-  bool log = false;
-  std::vector<double> ticks, minor;
-  bool accepts(double v) const { return std::isfinite(v) && (!log || v > 0); }
-  double tr(double v) const { return log ? std::log10(v) : v; }
-  double frac(double v) const { return (tr(v) - tr(lo)) / (tr(hi) - tr(lo)); }
-};
-
-struct Range {
-  double lo = std::numeric_limits<double>::infinity();
-  double hi = -std::numeric_limits<double>::infinity();
-  void add(double v, bool log) {
-    if (!std::isfinite(v) || (log && v <= 0)) return;
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
+std::vector<double> nice_ticks(double lo, double hi, int target, bool log_scale) {
+  std::vector<double> ticks;
+  if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi) || (log_scale && !(lo > 0))) return ticks;
+  if (log_scale) {
+    for (double e = std::floor(std::log10(lo)); e <= std::ceil(std::log10(hi)); e += 1.0) {
+      const double v = std::pow(10.0, e);
+      if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) ticks.push_back(v);
+    }
+    return ticks;
   }
-  bool valid() const { return lo <= hi; }
-};
+  const double raw = (hi - lo) / std::max(target, 1);
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  const double norm = raw / mag;
+  const double step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+  const double first = std::ceil(lo / step) * step;
+  // Counted, not accumulated: a span far below the values' precision (1e15 .. 1e15 + 1) cannot loop forever.
+  const int count = static_cast<int>(std::min(std::floor((hi - first) / step + 1e-9), 1000.0)) + 1;
+  for (int k = 0; k < count; ++k) {
+    const double v = first + step * k;
+    if (!ticks.empty() && v <= ticks.back()) break;
+    ticks.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
+  }
+  return ticks;
+}
+
+std::string format_tick(double v) {
+  char buf[32];
+  const double a = std::abs(v);
+  if (a == 0) return "0";
+  if (a >= 1e9)
+    std::snprintf(buf, sizeof buf, "%gG", v / 1e9);
+  else if (a >= 1e6)
+    std::snprintf(buf, sizeof buf, "%gM", v / 1e6);
+  else if (a >= 1e3)  // every label of an axis in the same unit: 500, 1k, 1.5k, 2k
+    std::snprintf(buf, sizeof buf, "%gk", v / 1e3);
+  else if (a >= 1e-3)
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.1e", v);
+  return buf;
+}
+
+bool Axis::accepts(double v) const {
+  return std::isfinite(v) && (!log || v > 0);
+}
+
+double Axis::frac(double v) const {
+  const auto tr = [this](double u) { return log ? std::log10(u) : u; };
+  return (tr(v) - tr(lo)) / (tr(hi) - tr(lo));
+}
+
+void Range::add(double v, bool log_scale) {
+  if (!std::isfinite(v) || (log_scale && v <= 0)) return;
+  lo = std::min(lo, v);
+  hi = std::max(hi, v);
+}
 
 // Pads the data range (linear axes of times start at zero: honest bars and lines) and picks ticks.
 Axis make_axis(Range r, bool log, int target, bool from_zero, double pad_frac) {
   Axis a;
   a.log = log;
+  if (!r.valid()) return a;
   target = std::max(target, 2);
   if (log) {
     if (r.lo == r.hi) r.lo /= 2, r.hi *= 2;
     const double l0 = std::log10(r.lo), l1 = std::log10(r.hi), pad = (l1 - l0) * pad_frac;
     a.lo = std::pow(10.0, l0 - pad);
     a.hi = std::pow(10.0, l1 + pad);
-    std::vector<double> decades = ui::nice_ticks(a.lo, a.hi, target, true);
+    std::vector<double> decades = nice_ticks(a.lo, a.hi, target, true);
     // 1-2-5 steps where a few decades leave room for them (and always under two decades).
     std::vector<double> fine;
     for (double e = std::floor(std::log10(a.lo)); e <= std::ceil(std::log10(a.hi)); e += 1)
@@ -139,7 +174,12 @@ Axis make_axis(Range r, bool log, int target, bool from_zero, double pad_frac) {
         if (v >= a.lo && v <= a.hi) fine.push_back(v);
       }
     if (decades.size() < 2 || (decades.size() < 4 && fine.size() <= static_cast<size_t>(target) * 3 / 2)) {
-      a.ticks = fine.size() >= 2 ? fine : ui::nice_ticks(a.lo, a.hi, target, false);
+      a.ticks = fine.size() >= 2 ? fine : nice_ticks(a.lo, a.hi, target, false);
+      // Within a decade 1-2-5 can leave two ticks (1k, 2k on 1k..4k): even steps then read better.
+      if (a.ticks.size() < 3) {
+        std::vector<double> even = nice_ticks(a.lo, a.hi, target, false);
+        if (even.size() > a.ticks.size()) a.ticks = std::move(even);
+      }
       for (double e = std::floor(std::log10(a.lo)); e <= std::ceil(std::log10(a.hi)); e += 1)
         for (int m : {3, 4, 6, 7, 8, 9}) {
           const double v = m * std::pow(10.0, e);
@@ -169,9 +209,11 @@ Axis make_axis(Range r, bool log, int target, bool from_zero, double pad_frac) {
   const double span = r.hi - r.lo;
   a.lo = (from_zero && r.lo == 0) ? 0 : r.lo - span * pad_frac;
   a.hi = r.hi + span * pad_frac;
-  a.ticks = ui::nice_ticks(a.lo, a.hi, target, false);
+  a.ticks = nice_ticks(a.lo, a.hi, target, false);
   return a;
 }
+
+namespace {
 
 struct Box {
   float x0, y0, x1, y1;
@@ -181,9 +223,16 @@ struct Box {
 
 std::string fit_text(Canvas& c, const std::string& s, TextStyle st, float max_w);
 
-// Title and subtitle at the top (shortened to the width); returns the y where the chart may start.
+// Space between the figure's edge and its outermost text, in body text heights.
+float edge(const Figure& f) {
+  return f.compact ? 0.25f : 0.6f;
+}
+
+// Title and subtitle at the top (shortened to the width); returns the y where the chart may start. Compact
+// figures have none: the panel around them names the plot.
 float paint_header(const Figure& f, Canvas& c, const Box& b, const Theme& t) {
   const float fh = c.font_size(TextStyle::Body);
+  if (f.compact) return b.y0 + fh * 0.2f;
   float y = b.y0 + fh * 0.7f;
   if (!f.title.empty()) {
     const float ft = c.font_size(TextStyle::Title);
@@ -206,13 +255,15 @@ void paint_no_data(Canvas& c, const Box& plot, const Theme& t) {
          Anchor::Middle);
 }
 
+// The x label under the plot; the y label along it unless `y_along` is false (drawn elsewhere).
 void paint_axis_labels(const Figure& f, Canvas& c, const Box& b, const Box& plot, const Theme& t,
-                       float x_label_y) {
+                       float x_label_y, bool y_along = true) {
   const float fh = c.font_size(TextStyle::Body);
   if (!f.x_label.empty())
     c.text(Pt{(plot.x0 + plot.x1) * 0.5f, x_label_y}, f.x_label, TextStyle::Body, t.text, Anchor::Middle);
-  if (!f.y_label.empty())
-    c.text(Pt{b.x0 + fh * 1.1f, (plot.y0 + plot.y1) * 0.5f}, f.y_label, TextStyle::Body, t.text,
+  if (!f.y_label.empty() && y_along)
+    c.text(Pt{b.x0 + fh * (edge(f) + 0.5f), (plot.y0 + plot.y1) * 0.5f},
+           fit_text(c, f.y_label, TextStyle::Body, std::max(plot.h(), fh)), TextStyle::Body, t.text,
            Anchor::Middle, 90.0f);
 }
 
@@ -237,21 +288,10 @@ std::string fit_text(Canvas& c, const std::string& s, TextStyle st, float max_w)
   return "...";
 }
 
-// ui::format_tick, but whole thousands below 10k as "2k" too, so an axis reads 2k, 5k, 10k, 20k.
-std::string tick_text(double v) {
-  const double a = std::abs(v);
-  if (a >= 1e3 && a < 1e4 && std::fmod(a, 1e3) == 0) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%gk", v / 1e3);
-    return buf;
-  }
-  return ui::format_tick(v);
-}
-
 std::vector<std::string> tick_labels(const std::vector<double>& ticks) {
   std::vector<std::string> out;
   for (double v : ticks)
-    out.push_back(tick_text(v));
+    out.push_back(format_tick(v));
   return out;
 }
 
@@ -266,7 +306,7 @@ void paint_y_axis(Canvas& c, const Box& plot, const Axis& ay, const Theme& t) {
     if (y < plot.y0 - 0.5f || y > plot.y1 + 0.5f) continue;
     c.line(Pt{plot.x0, y}, Pt{plot.x1, y}, t.grid, 1.0f);
     c.line(Pt{plot.x0 - fh * 0.3f, y}, Pt{plot.x0, y}, t.axis, 1.0f);
-    c.text(Pt{plot.x0 - fh * 0.6f, y}, tick_text(v), TextStyle::Small, t.text, Anchor::End);
+    c.text(Pt{plot.x0 - fh * 0.6f, y}, format_tick(v), TextStyle::Small, t.text, Anchor::End);
   }
 }
 
@@ -278,19 +318,23 @@ std::string hit_line(const std::string& label, const std::string& fallback, doub
 // A legend entry: line sample with the series' marker, then the label (y is the entry's middle).
 void legend_entry(Canvas& c, float x, float y, const Series& s, int shape, const Theme& t) {
   const float fh = c.font_size(TextStyle::Body);
-  c.line(Pt{x, y}, Pt{x + fh * 1.8f, y}, s.rgba, 2.2f);
-  c.marker(Pt{x + fh * 0.9f, y}, shape, fh * 0.27f, s.rgba, t.background);
+  const uint32_t rgba = readable_on(s.rgba, t.background);
+  c.line(Pt{x, y}, Pt{x + fh * 1.8f, y}, rgba, 2.2f);
+  c.marker(Pt{x + fh * 0.9f, y}, shape, fh * 0.27f, rgba, t.background);
   c.text(Pt{x + fh * 2.3f, y}, s.label, TextStyle::Body, t.text);
 }
 
-void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::vector<Hit>* hits) {
+void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::vector<Hit>* hits,
+                 Layout* layout) {
   const float fh = c.font_size(TextStyle::Body), fs = c.font_size(TextStyle::Small);
   const float top = paint_header(f, c, b, t);
   Range rx, ry;
   for (const auto& s : f.series) {
     const size_t n = std::min(s.x.size(), s.y.size());
     for (size_t i = 0; i < n; ++i) {
+      // Only points that are drawn widen the axes (NaN, inf, and <= 0 on a log axis are skipped).
       if (!std::isfinite(s.y[i]) || (f.log_y && s.y[i] <= 0)) continue;
+      if (!std::isfinite(s.x[i]) || (f.log_x && s.x[i] <= 0)) continue;
       rx.add(s.x[i], f.log_x);
       ry.add(s.y[i], f.log_y);
       if (i < s.y_lo.size()) ry.add(s.y_lo[i], f.log_y);
@@ -314,14 +358,29 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
   const float legend_h = row * static_cast<float>(listed.size()) + fh * 0.5f;
   bool legend_inside = true;
   float top_after = top;
+  // A compact plot names its y axis in a caption above it (the legend may share that row), not along it: a
+  // short panel has no height for a rotated label, and the width goes to the data.
+  const float m = edge(f);
+  const bool caption = f.compact && !f.y_label.empty();
+  float row_x0 = b.x0 + fh * (f.compact ? m : 1.0f);
+  if (caption) {
+    const std::string text = fit_text(c, f.y_label, TextStyle::Body, b.w() - fh * 2 * m);
+    c.text(Pt{row_x0, top + row * 0.5f}, text, TextStyle::Body, t.text);
+    row_x0 += c.text_width(text, TextStyle::Body) + fh * 1.2f;
+    top_after = top + row;
+  }
   if (!listed.empty() && has_data) {
     const float pw = b.w() - fh * 7, ph = b.y1 - top - fh * 4.5f;
-    if (legend_w * legend_h > 0.12f * pw * ph || legend_h > 0.45f * ph || legend_w > 0.45f * pw) {
+    // A compact plot has no room to spare for a row above it; its legend may take more of the plot (the
+    // corner it goes to is the one with the fewest points, and its background is translucent).
+    const float area = f.compact ? 0.3f : 0.12f, side = f.compact ? 0.62f : 0.45f;
+    if (legend_w * legend_h > area * pw * ph || legend_h > side * ph || legend_w > side * pw) {
       legend_inside = false;
-      float lx = b.x0 + fh, ly = top + row * 0.5f;
+      const float x0 = b.x0 + fh * (f.compact ? m : 1.0f);
+      float lx = row_x0, ly = top + row * 0.5f;
       for (size_t i : listed) {
         const float ew = c.text_width(f.series[i].label, TextStyle::Body) + fh * 3.6f;
-        if (lx > b.x0 + fh && lx + ew > b.x1 - fh) lx = b.x0 + fh, ly += row;
+        if (lx > x0 && lx + ew > b.x1 - fh * (f.compact ? m : 1.0f)) lx = x0, ly += row;
         legend_entry(c, lx, ly, f.series[i], static_cast<int>(i % 4), t);
         lx += ew;
       }
@@ -329,24 +388,29 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
     }
   }
 
-  Box plot{0, top_after + fh * 0.3f, b.x1 - fh * 1.5f,
-           b.y1 - fh * 0.6f - fs * 1.6f - (f.x_label.empty() ? 0 : fh * 1.3f)};
-  const int y_target = std::clamp(static_cast<int>((plot.y1 - plot.y0) / (fh * 4.0f)), 2, 10);
+  Box plot{0, top_after + fh * 0.3f, b.x1 - fh * (f.compact ? 1.2f : 1.5f),
+           b.y1 - fh * m - fs * 1.6f - (f.x_label.empty() ? 0 : fh * 1.3f)};
+  // The tick count follows the figure's height, not whether it shows a title: a compact plot on screen and
+  // its export at the same size get the same ticks.
+  const int y_target = std::clamp(static_cast<int>((b.h() - fh * 6.0f) / (fh * 4.0f)), 2, 10);
   Axis ay;
   float ylab_w = 0;
   if (has_data) {
-    ay = make_axis(ry, f.log_y, y_target, true, f.log_y ? 0.05 : 0.06);
+    ay = make_axis(ry, f.log_y, y_target, f.y_from_zero, f.log_y ? 0.05 : 0.06);
     ylab_w = max_width(c, tick_labels(ay.ticks), TextStyle::Small);
   }
-  plot.x0 = b.x0 + fh * 0.6f + (f.y_label.empty() ? 0 : fh * 1.6f) + ylab_w + fh * 0.6f;
-  const float x_label_y = b.y1 - fh * 0.6f - fh * 0.5f;
+  plot.x0 = b.x0 + fh * m + (f.y_label.empty() || caption ? 0 : fh * 1.6f) + ylab_w + fh * 0.6f;
+  const float x_label_y = b.y1 - fh * m - fh * 0.5f;
   if (plot.w() < fh * 2 || plot.h() < fh * 2) return;
-  paint_axis_labels(f, c, b, plot, t, x_label_y);
+  if (layout) *layout = Layout{plot.x0, plot.y0, plot.x1, plot.y1, false, {}, {}};
+  paint_axis_labels(f, c, b, plot, t, x_label_y, !caption);
   if (!has_data) {
     paint_no_data(c, plot, t);
     return;
   }
-  Axis ax = make_axis(rx, f.log_x, std::clamp(static_cast<int>(plot.w() / (fh * 9)), 2, 10), false, 0.03);
+  // As for y: the count follows the figure's width, the same with or without the compact margins.
+  Axis ax =
+      make_axis(rx, f.log_x, std::clamp(static_cast<int>((b.w() - fh * 7) / (fh * 9)), 2, 10), false, 0.03);
   // Thin x ticks whose labels would collide.
   {
     const auto labels = tick_labels(ax.ticks);
@@ -363,6 +427,11 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
     return Pt{plot.x0 + static_cast<float>(ax.frac(x)) * plot.w(),
               plot.y1 - static_cast<float>(ay.frac(y)) * plot.h()};
   };
+  if (layout) {
+    layout->has_axes = true;
+    layout->x = ax;
+    layout->y = ay;
+  }
 
   paint_y_axis(c, plot, ay, t);
   for (double v : ax.minor)
@@ -372,7 +441,7 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
     if (x < plot.x0 - 0.5f || x > plot.x1 + 0.5f) continue;
     c.line(Pt{x, plot.y0}, Pt{x, plot.y1}, t.grid, 1.0f);
     c.line(Pt{x, plot.y1}, Pt{x, plot.y1 + fh * 0.3f}, t.axis, 1.0f);
-    c.text(Pt{x, plot.y1 + fh * 0.35f + fs * 0.6f}, tick_text(v), TextStyle::Small, t.text, Anchor::Middle);
+    c.text(Pt{x, plot.y1 + fh * 0.35f + fs * 0.6f}, format_tick(v), TextStyle::Small, t.text, Anchor::Middle);
   }
   c.line(Pt{plot.x0, plot.y0}, Pt{plot.x0, plot.y1}, t.axis, 1.2f);
   c.line(Pt{plot.x0, plot.y1}, Pt{plot.x1, plot.y1}, t.axis, 1.2f);
@@ -387,7 +456,7 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
       up.push_back(map(s.x[i], s.y_hi[i]));
       lo.push_back(map(s.x[i], s.y_lo[i]));
     }
-    if (up.size() >= 2) c.band(up, lo, (s.rgba & 0xffffff00u) | 0x38u);
+    if (up.size() >= 2) c.band(up, lo, (readable_on(s.rgba, t.background) & 0xffffff00u) | 0x38u);
   }
 
   // Vertical markers: dashed lines under the data; their labels (drawn last) near the top, staggered.
@@ -412,6 +481,7 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
   for (size_t si = 0; si < f.series.size(); ++si) {
     const auto& s = f.series[si];
     const size_t n = std::min(s.x.size(), s.y.size());
+    const uint32_t rgba = readable_on(s.rgba, t.background);
     std::vector<Pt> pts;
     for (size_t i = 0; i < n; ++i) {
       if (!ax.accepts(s.x[i]) || !ay.accepts(s.y[i])) continue;
@@ -421,6 +491,7 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
         h.x0 = h.x1 = pts.back().x;
         h.y0 = h.y1 = pts.back().y;
         h.point = true;
+        h.series = static_cast<int>(si);
         h.text = (s.label.empty() ? std::string("series ") + std::to_string(si + 1) : s.label) + "\n" +
                  hit_line(f.x_label, "x", s.x[i]) + "\n" + hit_line(f.y_label, "y", s.y[i]);
         if (i < s.y_lo.size() && i < s.y_hi.size())
@@ -428,10 +499,10 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
         hits->push_back(std::move(h));
       }
     }
-    c.polyline(pts, s.rgba, 2.2f);
+    c.polyline(pts, rgba, 2.2f);
     if (pts.size() <= 60)
       for (const Pt& p : pts)
-        c.marker(p, static_cast<int>(si % 4), fh * 0.27f, s.rgba, t.background);
+        c.marker(p, static_cast<int>(si % 4), fh * 0.27f, rgba, t.background);
     // The legend avoids lines as well as points: sample each segment for its placement.
     for (size_t i = 0; i + 1 < pts.size(); ++i)
       for (int k = 0; k < 8; ++k) {
@@ -481,7 +552,8 @@ float luminance(uint32_t rgba) {
          255.0f;
 }
 
-void paint_heatmap(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::vector<Hit>* hits) {
+void paint_heatmap(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::vector<Hit>* hits,
+                   Layout* layout) {
   const float fh = c.font_size(TextStyle::Body), fs = c.font_size(TextStyle::Small);
   const Heatmap& hm = f.heatmap;
   const float top = paint_header(f, c, b, t);
@@ -494,7 +566,7 @@ void paint_heatmap(const Figure& f, Canvas& c, const Box& b, const Theme& t, std
 
   // Colour bar on the right: bar, tick labels, value label.
   std::vector<double> bar_ticks;
-  if (r.valid()) bar_ticks = ui::nice_ticks(r.lo, r.hi == r.lo ? r.lo + 1 : r.hi, 5, false);
+  if (r.valid()) bar_ticks = nice_ticks(r.lo, r.hi == r.lo ? r.lo + 1 : r.hi, 5, false);
   const float bar_lab_w = max_width(c, tick_labels(bar_ticks), TextStyle::Small);
   const float right_w =
       r.valid() ? fh * 1.2f + fh * 1.1f + fh * 0.6f + bar_lab_w + (hm.value_label.empty() ? 0 : fh * 1.8f)
@@ -503,6 +575,7 @@ void paint_heatmap(const Figure& f, Canvas& c, const Box& b, const Theme& t, std
   Box grid{b.x0 + fh * 0.6f + (f.y_label.empty() ? 0 : fh * 1.6f) + ycat_w + fh * 0.6f, top + fh * 0.3f,
            b.x1 - fh * 1.0f - right_w, b.y1 - fh * 0.6f - fs * 1.6f - (f.x_label.empty() ? 0 : fh * 1.3f)};
   if (grid.w() < fh * 2 || grid.h() < fh * 2) return;
+  if (layout) *layout = Layout{grid.x0, grid.y0, grid.x1, grid.y1, false, {}, {}};
   paint_axis_labels(f, c, b, grid, t, b.y1 - fh * 1.1f);
   if (!has_data) {
     paint_no_data(c, grid, t);
@@ -590,7 +663,7 @@ void paint_heatmap(const Figure& f, Canvas& c, const Box& b, const Theme& t, std
     const float y = by1 - static_cast<float>((v - lo) / (hi - lo)) * (by1 - by0);
     if (y < by0 - 0.5f || y > by1 + 0.5f) continue;
     c.line(Pt{bx1, y}, Pt{bx1 + fh * 0.3f, y}, t.axis, 1.0f);
-    c.text(Pt{bx1 + fh * 0.6f, y}, tick_text(v), TextStyle::Small, t.text);
+    c.text(Pt{bx1 + fh * 0.6f, y}, format_tick(v), TextStyle::Small, t.text);
   }
   if (!hm.value_label.empty())
     c.text(Pt{bx1 + fh * 0.6f + bar_lab_w + fh * 1.1f, (by0 + by1) * 0.5f}, hm.value_label, TextStyle::Body,
@@ -598,7 +671,8 @@ void paint_heatmap(const Figure& f, Canvas& c, const Box& b, const Theme& t, std
 }
 
 // ---- Bars ----
-void paint_bars(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::vector<Hit>* hits) {
+void paint_bars(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::vector<Hit>* hits,
+                Layout* layout) {
   const float fh = c.font_size(TextStyle::Body), fs = c.font_size(TextStyle::Small);
   const float top = paint_header(f, c, b, t);
   Range r;
@@ -644,6 +718,7 @@ void paint_bars(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::v
   }
   plot.x0 = b.x0 + fh * 0.6f + (f.y_label.empty() ? 0 : fh * 1.6f) + ylab_w + fh * 0.6f;
   if (plot.w() < fh * 2 || plot.h() < fh * 2) return;
+  if (layout) *layout = Layout{plot.x0, plot.y0, plot.x1, plot.y1, has_data, {}, ay};
   paint_axis_labels(f, c, b, plot, t, b.y1 - fh * 1.1f);
   if (!has_data) {
     paint_no_data(c, plot, t);
@@ -819,20 +894,57 @@ class SvgCanvas final : public Canvas {
 }  // namespace
 
 void paint(const Figure& f, Canvas& c, float x, float y, float w, float h, const Theme& theme,
-           std::vector<Hit>* hits) {
+           std::vector<Hit>* hits, Layout* layout) {
   const Box b{x, y, x + w, y + h};
+  if (layout) *layout = Layout{};
   c.rect(Pt{b.x0, b.y0}, Pt{b.x1, b.y1}, theme.background);
   switch (f.kind) {
     case Kind::Lines:
-      paint_lines(f, c, b, theme, hits);
+      paint_lines(f, c, b, theme, hits, layout);
       break;
     case Kind::Heatmap:
-      paint_heatmap(f, c, b, theme, hits);
+      paint_heatmap(f, c, b, theme, hits, layout);
       break;
     case Kind::Bars:
-      paint_bars(f, c, b, theme, hits);
+      paint_bars(f, c, b, theme, hits, layout);
       break;
   }
+}
+
+namespace {
+// WCAG relative luminance of an sRGB colour (alpha ignored).
+double relative_luminance(uint32_t rgba) {
+  double l = 0;
+  const double weight[3] = {0.2126, 0.7152, 0.0722};
+  for (int k = 0; k < 3; ++k) {
+    const double v = ((rgba >> (24 - 8 * k)) & 0xffu) / 255.0;
+    l += weight[k] * (v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4));
+  }
+  return l;
+}
+double contrast(uint32_t a, uint32_t b) {
+  const double la = relative_luminance(a), lb = relative_luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+}  // namespace
+
+uint32_t readable_on(uint32_t rgba, uint32_t background) {
+  // 2:1 keeps a line or marker clearly visible; every palette colour has more on both themes, so figures
+  // built from the palette are drawn exactly as given.
+  constexpr double k_min_contrast = 2.0;
+  if (contrast(rgba, background) >= k_min_contrast) return rgba;
+  const uint32_t toward = relative_luminance(background) > 0.18 ? 0x000000ffu : 0xffffffffu;
+  uint32_t out = rgba;
+  for (int step = 1; step <= 20 && contrast(out, background) < k_min_contrast; ++step) {
+    const double u = step / 20.0;
+    out = rgba & 0xffu;
+    for (int k = 0; k < 3; ++k) {
+      const int shift = 24 - 8 * k;
+      const double from = (rgba >> shift) & 0xffu, to = (toward >> shift) & 0xffu;
+      out |= static_cast<uint32_t>(std::lround(from + (to - from) * u)) << shift;
+    }
+  }
+  return out;
 }
 
 std::string to_svg(const Figure& f, int width, int height) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,11 @@ struct Figure {
   std::string subtitle;  // e.g. "NVIDIA H200, CUDA 13.0, median of 10 runs, band p10-p90"
   std::string x_label, y_label;
   bool log_x = false, log_y = false;
+  bool y_from_zero = true;  // Lines: a linear y axis includes 0 (honest times); false: it fits the data
+  // The look inside an app panel that already names the plot (the live plots): no title or subtitle, the y
+  // label as a caption above the plot (the legend may share its row), tighter margins. Ranges, ticks, legend
+  // and hover targets come from the same layout code as every export.
+  bool compact = false;
   std::vector<Series> series;   // Kind::Lines
   std::vector<Marker> markers;  // Kind::Lines
   Heatmap heatmap;              // Kind::Heatmap
@@ -58,6 +64,31 @@ struct Figure {
 
 // A distinct colour for series i (the same palette on screen, in SVG and in PNG).
 uint32_t palette(size_t i);
+
+// ---- Axes: the one range and tick code behind every plot (live plots, exports, the labs' own charts) ----
+// "Nice" tick values between lo and hi: 1-2-5 steps of about target_count ticks (linear), or the powers of
+// ten inside [lo, hi] (log). Empty when the range is empty or not finite.
+std::vector<double> nice_ticks(double lo, double hi, int target_count, bool log_scale);
+// Compact tick label, thousands and up with a suffix: 500, 1k, 1.5k, 2.5M, 0.25, 1.0e-04.
+std::string format_tick(double v);
+
+// An axis as drawn: the data range padded (linear axes of times from zero where asked) and its ticks.
+struct Axis {
+  double lo = 0, hi = 1;
+  bool log = false;
+  std::vector<double> ticks, minor;
+  bool accepts(double v) const;  // finite, and positive on a log axis
+  double frac(double v) const;   // 0 at lo, 1 at hi (log: in decades)
+};
+// Values are added with add(); non-finite values (and non-positive ones on a log axis) are skipped.
+struct Range {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -std::numeric_limits<double>::infinity();
+  void add(double v, bool log_scale);
+  bool valid() const { return lo <= hi; }
+};
+// `r` (valid) padded by pad_frac of its span on each side, with about `target` ticks.
+Axis make_axis(Range r, bool log_scale, int target, bool from_zero, double pad_frac);
 
 // The figure as a standalone SVG document of width x height user units.
 std::string to_svg(const Figure& f, int width, int height);
@@ -102,11 +133,26 @@ struct Hit {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   bool point = false;
   std::string text;
+  int series = -1;  // Lines: index into Figure::series of the point
 };
 
-// Lays out and draws `f` into the rectangle (x, y, w, h) of the canvas; optionally reports hover targets.
+// Where paint put things: the plot area (the cell grid of a heat map) and, for lines and bars, the axes with
+// their ticks. has_axes is false when there was no data (or no room) to draw them.
+struct Layout {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool has_axes = false;
+  Axis x, y;  // x: Lines only
+};
+
+// Lays out and draws `f` into the rectangle (x, y, w, h) of the canvas; optionally reports hover targets and
+// the layout.
 void paint(const Figure& f, Canvas& c, float x, float y, float w, float h, const Theme& theme,
-           std::vector<Hit>* hits = nullptr);
+           std::vector<Hit>* hits = nullptr, Layout* layout = nullptr);
+
+// `rgba` made readable on `background`: a colour with too little contrast (e.g. a white line on the light
+// theme's paper) is mixed toward the contrasting end until it has some. Colours that already contrast
+// (every palette colour on both themes) are returned unchanged.
+uint32_t readable_on(uint32_t rgba, uint32_t background);
 
 // Viridis-like perceptual colormap for t in [0, 1] (0xRRGGBBAA), used by heat maps everywhere.
 uint32_t colormap(double t);

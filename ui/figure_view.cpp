@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace bs::ui {
 
@@ -136,12 +137,32 @@ class DrawListCanvas final : public fig::Canvas {
 }  // namespace
 
 void paint_figure(ImDrawList* dl, ImVec2 origin, ImVec2 size, const fig::Figure& f, const fig::Theme& theme,
-                  const FigureFonts& fonts, std::vector<fig::Hit>* hits) {
+                  const FigureFonts& fonts, std::vector<fig::Hit>* hits, fig::Layout* layout) {
   DrawListCanvas c(dl, fonts);
-  fig::paint(f, c, origin.x, origin.y, size.x, size.y, theme, hits);
+  fig::paint(f, c, origin.x, origin.y, size.x, size.y, theme, hits, layout);
 }
 
-bool draw_figure(const char* id, ImVec2 size, const fig::Figure& f, bool light) {
+int pick_hit(const std::vector<fig::Hit>& hits, const fig::Layout& layout, ImVec2 m, HoverPick pick,
+             float near) {
+  const bool over_plot = m.x >= layout.x0 && m.x <= layout.x1 && m.y >= layout.y0 && m.y <= layout.y1;
+  int found = -1;
+  bool found_point = false;
+  float best_d2 =
+      pick == HoverPick::Nearest && over_plot ? std::numeric_limits<float>::infinity() : near * near;
+  for (size_t i = 0; i < hits.size(); ++i) {
+    const fig::Hit& h = hits[i];
+    if (h.point) {
+      const float dx = h.x0 - m.x, dy = h.y0 - m.y, d2 = dx * dx + dy * dy;
+      if (d2 < best_d2) best_d2 = d2, found = static_cast<int>(i), found_point = true;
+    } else if (!found_point && m.x >= h.x0 && m.x <= h.x1 && m.y >= h.y0 && m.y <= h.y1) {
+      found = static_cast<int>(i);
+    }
+  }
+  return found;
+}
+
+bool draw_figure(const char* id, ImVec2 size, const fig::Figure& f, bool light, HoverPick pick,
+                 FigureDrawn* drawn) {
   ImGui::PushID(id);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (size.x <= 0) size.x = std::max(avail.x, 120.0f);
@@ -151,33 +172,40 @@ bool draw_figure(const char* id, ImVec2 size, const fig::Figure& f, bool light) 
   const ImVec2 p0 = ImGui::GetItemRectMin(), p1 = ImGui::GetItemRectMax();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   std::vector<fig::Hit> hits;
+  fig::Layout layout;
   const fig::Theme theme = light ? fig::light_theme() : fig::dark_theme();
   dl->PushClipRect(p0, p1, true);
-  paint_figure(dl, p0, size, f, theme, {}, hovered ? &hits : nullptr);
+  // Hover targets cost a string per point: made only when they are read.
+  paint_figure(dl, p0, size, f, theme, {}, hovered || drawn ? &hits : nullptr, &layout);
+  int found = -1;
   if (hovered) {
     const ImVec2 m = ImGui::GetIO().MousePos;
-    const fig::Hit* found = nullptr;
-    float best_d2 = ImGui::GetFontSize() * ImGui::GetFontSize() * 4.0f;  // points within 2 text heights
-    for (const auto& h : hits) {
+    const float fh = ImGui::GetFontSize();
+    found = pick_hit(hits, layout, m, pick, fh * 2.0f);
+    if (found >= 0) {
+      const fig::Hit& h = hits[static_cast<size_t>(found)];
+      const ImU32 hl = light ? IM_COL32(0, 0, 0, 200) : IM_COL32(255, 255, 255, 200);
       if (h.point) {
-        const float dx = h.x0 - m.x, dy = h.y0 - m.y, d2 = dx * dx + dy * dy;
-        if (d2 < best_d2) best_d2 = d2, found = &h;
-      } else if (m.x >= h.x0 && m.x <= h.x1 && m.y >= h.y0 && m.y <= h.y1 && (!found || !found->point)) {
-        found = &h;
+        // A guide down the plot at the point's x: which tick it sits on reads off the axis.
+        if (pick == HoverPick::Nearest)
+          dl->AddLine(ImVec2(h.x0, layout.y0), ImVec2(h.x0, layout.y1),
+                      light ? IM_COL32(0, 0, 0, 70) : IM_COL32(255, 255, 255, 70));
+        dl->AddCircle(ImVec2(h.x0, h.y0), fh * 0.55f, hl, 20, 2.0f);
+      } else {
+        dl->AddRect(ImVec2(h.x0, h.y0), ImVec2(h.x1, h.y1), light ? IM_COL32(0, 0, 0, 160) : hl, 0.0f, 0,
+                    2.0f);
       }
-    }
-    if (found) {
-      const ImU32 hl = IM_COL32(255, 255, 255, 200);
-      if (found->point)
-        dl->AddCircle(ImVec2(found->x0, found->y0), ImGui::GetFontSize() * 0.55f,
-                      light ? IM_COL32(0, 0, 0, 200) : hl, 20, 2.0f);
-      else
-        dl->AddRect(ImVec2(found->x0, found->y0), ImVec2(found->x1, found->y1),
-                    light ? IM_COL32(0, 0, 0, 160) : hl, 0.0f, 0, 2.0f);
-      ImGui::SetTooltip("%s", found->text.c_str());
+      ImGui::SetTooltip("%s", h.text.c_str());
     }
   }
   dl->PopClipRect();
+  if (drawn) {
+    drawn->origin = p0;
+    drawn->size = size;
+    drawn->layout = std::move(layout);
+    drawn->hits = std::move(hits);
+    drawn->hovered_hit = found;
+  }
   ImGui::PopID();
   return hovered;
 }

@@ -28,32 +28,6 @@ std::string number(double v) {
 
 }  // namespace
 
-fig::Figure figure_from_plot(const PlotAxes& axes, std::span<const PlotSeries> series) {
-  fig::Figure f;
-  f.kind = fig::Kind::Lines;
-  f.x_label = axes.x_label;
-  f.y_label = axes.y_label;
-  f.log_x = axes.log_x;
-  f.log_y = axes.log_y;
-  f.title = axes.y_label.empty() ? std::string("blockscope plot")
-                                 : axes.y_label + (axes.x_label.empty() ? "" : " vs " + axes.x_label);
-  for (size_t i = 0; i < series.size(); ++i) {
-    const PlotSeries& s = series[i];
-    fig::Series out;
-    out.label = s.label;
-    const size_t n = std::min(s.x.size(), s.y.size());
-    out.x.assign(s.x.begin(), s.x.begin() + static_cast<std::ptrdiff_t>(n));
-    out.y.assign(s.y.begin(), s.y.begin() + static_cast<std::ptrdiff_t>(n));
-    if (s.y_lo.size() >= n && s.y_hi.size() >= n && n > 0) {
-      out.y_lo.assign(s.y_lo.begin(), s.y_lo.begin() + static_cast<std::ptrdiff_t>(n));
-      out.y_hi.assign(s.y_hi.begin(), s.y_hi.begin() + static_cast<std::ptrdiff_t>(n));
-    }
-    out.rgba = fig::palette(i);  // the paper palette: the screen's colours are tuned for a dark background
-    f.series.push_back(std::move(out));
-  }
-  return f;
-}
-
 std::string figure_csv(const fig::Figure& f) {
   std::string out = "series," + csv_field(f.x_label.empty() ? "x" : f.x_label) + "," +
                     csv_field(f.y_label.empty() ? "y" : f.y_label) + ",p10,p90\n";

@@ -14,9 +14,6 @@
 
 namespace bs::ui {
 
-// The plot as a figure (Lines): its series, bands, axes and a title from the axis labels.
-fig::Figure figure_from_plot(const PlotAxes& axes, std::span<const PlotSeries> series);
-
 // The figure's data: one row per point (series, x, y, y_lo, y_hi), or the same as JSON.
 std::string figure_csv(const fig::Figure& f);
 std::string figure_json(const fig::Figure& f);

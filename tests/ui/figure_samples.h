@@ -4,10 +4,36 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "ui/figure.h"
 
 namespace bs::test {
+
+// A canvas that measures text like a 0.6 em monospace font (body 15 units, as the SVG) and draws nothing; it
+// records what the painter wrote: texts, and the colour of every polyline.
+class NullCanvas final : public fig::Canvas {
+ public:
+  float font_size(fig::TextStyle s) const override { return s == fig::TextStyle::Title ? 19.5f : 15.0f; }
+  float text_width(const std::string& s, fig::TextStyle st) override {
+    return 0.6f * font_size(st) * static_cast<float>(s.size());
+  }
+  void rect(fig::Pt, fig::Pt, uint32_t, uint32_t, float, const char*) override {}
+  void line(fig::Pt, fig::Pt, uint32_t, float, bool) override {}
+  void polyline(const std::vector<fig::Pt>&, uint32_t color, float) override {
+    ++polylines;
+    polyline_colors.push_back(color);
+  }
+  void band(const std::vector<fig::Pt>&, const std::vector<fig::Pt>&, uint32_t) override {}
+  void marker(fig::Pt, int, float, uint32_t, uint32_t) override {}
+  void text(fig::Pt, const std::string& s, fig::TextStyle, uint32_t, fig::Anchor, float,
+            const char*) override {
+    texts.push_back(s);
+  }
+  int polylines = 0;
+  std::vector<uint32_t> polyline_colors;
+  std::vector<std::string> texts;
+};
 
 // Time against problem size, log-log, GPU vs two CPU baselines with p10-p90 bands and a crossover marker.
 inline fig::Figure sample_lines() {

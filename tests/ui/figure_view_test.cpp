@@ -12,30 +12,8 @@
 
 namespace {
 
-// Measures text like a 0.6 em monospace font and draws nothing.
-class NullCanvas final : public bs::fig::Canvas {
- public:
-  float font_size(bs::fig::TextStyle s) const override {
-    return s == bs::fig::TextStyle::Title ? 19.5f : 15.0f;
-  }
-  float text_width(const std::string& s, bs::fig::TextStyle st) override {
-    return 0.6f * font_size(st) * static_cast<float>(s.size());
-  }
-  void rect(bs::fig::Pt, bs::fig::Pt, uint32_t, uint32_t, float, const char*) override {}
-  void line(bs::fig::Pt, bs::fig::Pt, uint32_t, float, bool) override {}
-  void polyline(const std::vector<bs::fig::Pt>&, uint32_t, float) override { ++polylines; }
-  void band(const std::vector<bs::fig::Pt>&, const std::vector<bs::fig::Pt>&, uint32_t) override {}
-  void marker(bs::fig::Pt, int, float, uint32_t, uint32_t) override {}
-  void text(bs::fig::Pt, const std::string& s, bs::fig::TextStyle, uint32_t, bs::fig::Anchor, float,
-            const char*) override {
-    texts.push_back(s);
-  }
-  int polylines = 0;
-  std::vector<std::string> texts;
-};
-
 std::vector<bs::fig::Hit> hits_of(const bs::fig::Figure& f) {
-  NullCanvas c;
+  bs::test::NullCanvas c;
   std::vector<bs::fig::Hit> hits;
   bs::fig::paint(f, c, 0, 0, 1200, 700, bs::fig::light_theme(), &hits);
   return hits;
