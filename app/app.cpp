@@ -176,8 +176,12 @@ void App::draw_main_ui() {
   pv.fps = ImGui::GetIO().Framerate;
 
   handle_shortcuts();
-  std::string switch_to;
-  draw_menu_bar(pv, &switch_to);
+  const std::string switch_to = m_menu_bar.draw(pv, m_labs.active_id(), [this] {
+    m_sessions.draw_menu(m_toasts);
+    draw_edit_menu();
+    draw_view_menu();
+    if (ImGui::MenuItem("Sweep", "F5", m_show_sweep)) m_show_sweep = !m_show_sweep;
+  });
   m_labs.draw_ui(m_layout);
   // Drawn every frame, open or not: it also collects a sweep that finished while the window was closed.
   m_sweep->draw(&m_show_sweep);
@@ -201,56 +205,6 @@ void App::draw_main_ui() {
       m_gpu.set_message(std::string("cannot open ") + switch_to + ": " + e.what());
     }
   }
-}
-
-void App::draw_menu_bar(const ui::PathView& pv, std::string* switch_to) {
-  // The bar shortens itself to fit (presenter mode, 720p): level 0 has everything, level 1 drops the brand
-  // and uses short lab names, level 2 gathers the labs into one "Lab" menu. The path status always stays.
-  const ImGuiStyle& st = ImGui::GetStyle();
-  const auto item_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + st.ItemSpacing.x * 2; };
-  const float bar_w = ImGui::GetMainViewport()->Size.x;
-  const auto needed = [&](int level) {
-    float w = st.WindowPadding.x * 2 + item_w("Session") + item_w("Edit") + item_w("View") + item_w("Sweep") +
-              ui::path_status_min_width(pv);
-    if (level == 0) w += item_w("blockscope");
-    if (level < 2) {
-      for (const LabEntry& e : lab_entries())
-        w += item_w(level == 0 ? e.title : e.short_title);
-    } else {
-      w += item_w("Lab: Monte Carlo");
-    }
-    return w;
-  };
-  m_menu_level = needed(0) <= bar_w ? 0 : needed(1) <= bar_w ? 1 : 2;
-  m_menu_overflow = 0;
-  if (!ImGui::BeginMainMenuBar()) return;
-  if (m_menu_level == 0) ImGui::TextDisabled("blockscope");
-  m_sessions.draw_menu(m_toasts);
-  draw_edit_menu();
-  draw_view_menu();
-  if (ImGui::MenuItem("Sweep", "F5", m_show_sweep)) m_show_sweep = !m_show_sweep;
-  // The lab bar: one entry per lab, the open one checked.
-  const std::string& active = m_labs.active_id();
-  if (m_menu_level < 2) {
-    for (const LabEntry& e : lab_entries())
-      if (ImGui::MenuItem(m_menu_level == 0 ? e.title : e.short_title, nullptr, active == e.id))
-        *switch_to = e.id;
-  } else {
-    const char* title = active.c_str();
-    for (const LabEntry& e : lab_entries())
-      if (active == e.id) title = e.title;
-    const std::string label = std::string("Lab: ") + title + "###labmenu";
-    if (ImGui::BeginMenu(label.c_str())) {
-      for (const LabEntry& e : lab_entries())
-        if (ImGui::MenuItem(e.title, nullptr, active == e.id)) *switch_to = e.id;
-      ImGui::EndMenu();
-    }
-  }
-  const float items_end = ImGui::GetItemRectMax().x;
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth() - st.WindowPadding.x;
-  const float path_w = ui::draw_path_status(pv, right);
-  m_menu_overflow = std::max(0.0f, items_end - right) + (path_w > 0 ? 0.0f : ui::path_status_min_width(pv));
-  ImGui::EndMainMenuBar();
 }
 
 void App::apply_pending_session() {
@@ -348,8 +302,8 @@ void App::write_layout_dump() {
   j["fullscreen"] = m_fullscreen;
   j["readouts"] = m_presenter.readouts_shown();
   j["shortcuts"] = m_presenter.shortcuts_shown();
-  j["menu_level"] = m_menu_level;
-  j["menu_overflow"] = m_menu_overflow;
+  j["menu_level"] = m_menu_bar.level();
+  j["menu_overflow"] = m_menu_bar.overflow();
   j["lab"] = m_labs.active_id();
   j["lab_state"] = m_labs.active().save_state();
   j["popup"] = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);

@@ -1,6 +1,6 @@
 // app.h: the application: owns the GL context, ImGui and the shared LabEnv, and runs one frame at a time
 // (main.cpp: `while (app.frame()) {}`), wiring the shell's parts (app/shell/): the lab host, GPU recovery,
-// the session menu, presenter view, captures and toasts, and the layout (app/layout.h).
+// the menu bar, the session menu, presenter view, captures and toasts, and the layout (app/layout.h).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -18,6 +18,7 @@
 #include "app/shell/capture.h"
 #include "app/shell/gpu_recovery.h"
 #include "app/shell/lab_host.h"
+#include "app/shell/menu_bar.h"
 #include "app/shell/presenter_view.h"
 #include "app/shell/session_menu.h"
 #include "app/shell/toasts.h"
@@ -77,7 +78,7 @@ class App {
   // The last frame's windows and display (what BLOCKSCOPE_LAYOUT_DUMP writes).
   const nlohmann::json& layout_snapshot() const { return m_layout_snapshot; }
   // Pixels the menu bar's items ran past its right end in the last frame (0: everything fits).
-  float menu_overflow() const { return m_menu_overflow; }
+  float menu_overflow() const { return m_menu_bar.overflow(); }
   // Where the user's window places are saved (layout.json next to imgui.ini; empty: not saved, headless).
   const std::string& layout_path() const { return m_layout_path; }
 
@@ -99,7 +100,6 @@ class App {
   void draw_main_ui();
   // Presenter mode, sessions and captures (F1, P, F12, Ctrl+S / Ctrl+O).
   void handle_shortcuts();
-  void draw_menu_bar(const ui::PathView& pv, std::string* switch_to);
   void draw_view_menu();
   void draw_edit_menu();
   void apply_pending_session();
@@ -123,6 +123,7 @@ class App {
 
   PresenterView m_presenter;
   SessionMenu m_sessions;
+  MenuBar m_menu_bar;
   Capture m_capture;
   Toasts m_toasts;
   nlohmann::json m_pending_sweep;
@@ -137,8 +138,6 @@ class App {
   nlohmann::json m_layout_snapshot;
   std::string m_layout_dump;  // BLOCKSCOPE_LAYOUT_DUMP: write the layout here every frame (tests)
   int m_debug_frame_ms = 0;   // BLOCKSCOPE_DEBUG_FRAME_MS: a slow frame (tests of the key queue)
-  int m_menu_level = 0;       // how much the menu bar is shortened to fit (0: not at all)
-  float m_menu_overflow = 0;  // pixels the menu bar's items ran past its right end (0 when they fit)
 
   // Undo history per lab id.
   std::map<std::string, UndoHistory> m_undo;

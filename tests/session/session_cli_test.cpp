@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/image_util.h"
-#include "app/run_util.h"
+#include "image_util.h"
+#include "run_util.h"
 
 namespace bs::test {
 namespace {

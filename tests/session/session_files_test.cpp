@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "app/record.h"
-#include "app/run_util.h"
+#include "run_util.h"
 #include "app/session.h"
 #include "child_process.h"
 #include "test_util.h"

@@ -282,9 +282,9 @@ TEST(Window, ADraggedWindowKeepsItsPlaceAcrossRestarts) {
   const fs::path dir = out_dir("drag");
   const std::string drag = R"SH(
 wait_for '"frame":'; step before
-xdotool mousemove 1000 31; sleep 0.3; xdotool mousedown 1
+xdotool mousemove 1000 31; sleep 0.3; xdotool mousedown 1; wait_for '"frame":'
 for x in 960 900 840 780 720 700; do xdotool mousemove $x 31; sleep 0.1; done
-xdotool mouseup 1; sleep 0.3; xdotool mousemove 200 300; wait_for '"moved":true'; sleep 0.5; wait_for '"frame":'
+wait_for '"frame":'; xdotool mouseup 1; sleep 0.3; xdotool mousemove 200 300; wait_for '"moved":true'; sleep 0.5; wait_for '"frame":'
 step dropped
 )SH";
   auto r = run_script(dir, drag, "--scene heat --width 1280 --height 720", 16);
@@ -312,7 +312,8 @@ step dropped
   r = run_script(dir, "wait_for '\"frame\":'; step corrupt\n", "--scene heat --width 1280 --height 720", 16);
   ASSERT_NE(r.find("\ndone"), std::string::npos) << r;
   EXPECT_NE(r.find("saved layout ignored"), std::string::npos) << r;
-  const json* p3 = window(read_json(dir / "corrupt.json"), "Heat lab");
+  const json corrupt = read_json(dir / "corrupt.json");
+  const json* p3 = window(corrupt, "Heat lab");
   ASSERT_TRUE(p3);
   EXPECT_FALSE((*p3)["moved"].get<bool>());
   EXPECT_NEAR(rect_of(*p3).x, rect_of(*p0).x, 1);
