@@ -267,6 +267,27 @@ TEST(LayoutApp, ADraggedWindowKeepsItsPlace) {
   EXPECT_FALSE(app.layout().moved("Heat lab"));
 }
 
+// A window without a slot (the shortcut list; the Save / Load dialogs go the same way) dragged off the edge,
+// then the display shrinks: it comes back fully inside each time.
+TEST(LayoutApp, AFreeWindowIsKeptInside) {
+  AppOptions o = headless(1920, 1080);
+  o.show_shortcuts = true;
+  App app(o);
+  frames(app, 3);
+  ASSERT_TRUE(window(app.layout_snapshot(), "Keyboard shortcuts (F1)"));
+  drag_title(app, "Keyboard shortcuts (F1)", 900, 500);
+  frames(app, 2);
+  expect_all_inside(app.layout_snapshot());
+  const Rect dropped = rect(*window(app.layout_snapshot(), "Keyboard shortcuts (F1)"));
+  EXPECT_NEAR(dropped.x + dropped.w, 1920, 1);  // against the corner, not thrown back to the centre
+  app.env().gl->resize(1280, 720);
+  frames(app, 3);
+  const json snap = app.layout_snapshot();
+  EXPECT_FLOAT_EQ(snap["display"][0].get<float>(), 1280);
+  ASSERT_TRUE(window(snap, "Keyboard shortcuts (F1)"));
+  expect_all_inside(snap);
+}
+
 // Shift+F12 (here the test hook for it) saves exactly the lab's view window, wherever the user put it.
 TEST(LayoutApp, ViewCaptureIsJustTheViewWindow) {
   namespace fs = std::filesystem;
