@@ -1,5 +1,6 @@
-// app.h: the application: owns the GL context, ImGui, the labs and the shared LabEnv, and runs one frame at a
-// time (main.cpp: `while (app.frame()) {}`).
+// app.h: the application: owns the GL context, ImGui and the shared LabEnv, and runs one frame at a time
+// (main.cpp: `while (app.frame()) {}`), wiring the shell's parts (app/shell/): the lab host, GPU recovery,
+// the menu bar, the session menu, presenter view, captures and toasts, and the layout (app/layout.h).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,13 @@
 #include "app/lab.h"
 #include "app/layout.h"
 #include "app/session.h"
+#include "app/shell/capture.h"
+#include "app/shell/gpu_recovery.h"
+#include "app/shell/lab_host.h"
+#include "app/shell/menu_bar.h"
+#include "app/shell/presenter_view.h"
+#include "app/shell/session_menu.h"
+#include "app/shell/toasts.h"
 #include "app/sweep/sweep_window.h"
 #include "app/undo.h"
 #include "core/error.h"
@@ -57,10 +65,10 @@ class App {
   std::optional<std::string> apply_session(const Session& s);
   // The sweep definition of the last session loaded (null when it had none), for the sweep window.
   nlohmann::json& pending_sweep() { return m_pending_sweep; }
-  Lab* active_lab() { return m_labs.empty() ? nullptr : m_labs[m_active].second.get(); }
+  Lab* active_lab() { return m_labs.empty() ? nullptr : &m_labs.active(); }
   float ui_scale() const { return m_presenter.scale(); }
   bool presenter_mode() const { return m_presenter.presenter(); }
-  void set_presenter_mode(bool on);
+  void set_presenter_mode(bool on) { m_presenter.set_presenter(on); }
   ui::Theme theme() const { return m_presenter.theme(); }
   void set_theme(ui::Theme t) { m_presenter.set_theme(t); }
 
@@ -70,7 +78,9 @@ class App {
   // The last frame's windows and display (what BLOCKSCOPE_LAYOUT_DUMP writes).
   const nlohmann::json& layout_snapshot() const { return m_layout_snapshot; }
   // Pixels the menu bar's items ran past its right end in the last frame (0: everything fits).
-  float menu_overflow() const { return m_menu_overflow; }
+  float menu_overflow() const { return m_menu_bar.overflow(); }
+  // Where the user's window places are saved (layout.json next to imgui.ini; empty: not saved, headless).
+  const std::string& layout_path() const { return m_layout_path; }
 
   // Undo / redo of the active lab's parameters (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y, the Edit menu): applied
   // before the next frame, as loading a session is.
@@ -81,73 +91,53 @@ class App {
 
  private:
   void init_imgui();
-  // Writes the layout (imgui.ini) atomically when ImGui asks for it, or at once with now = true (on exit).
+  // Reads imgui.ini and layout.json (a corrupt layout is ignored with a message).
+  void load_layout();
+  // Writes imgui.ini when ImGui asks for it and layout.json when a window's place changed (not in the middle
+  // of a drag), or both at once with now = true (on exit); atomically (write_file_atomic).
   void save_layout(bool now);
   static constexpr size_t k_max_layout_bytes = 1 << 20;  // a saved layout is a few KiB
   void draw_main_ui();
-  void recover_from(const GpuError& e);
-  void fall_back_to_cpu(const std::string& why);
-  void take_screenshot();
   // Presenter mode, sessions and captures (F1, P, F12, Ctrl+S / Ctrl+O).
   void handle_shortcuts();
-  void draw_menu_bar(const ui::PathView& pv, std::string* switch_to);
   void draw_view_menu();
   void draw_edit_menu();
-  void draw_session_menu();
-  void draw_session_popups();
-  void draw_presenter_windows();
-  void capture(bool view_only);
+  void apply_pending_session();
   void apply_undo_request();
   void observe_undo(bool editing);
   void write_layout_dump();
-  void toast(std::string text, bool error = false);
-  Lab* find_or_make_lab(const std::string& id, bool* made);
+  void toggle_fullscreen();
 
   AppOptions m_opt;
   std::unique_ptr<gl::Context> m_gl;
   LabEnv m_env;
-  // Labs are built when first opened and kept (paused) while another one is shown.
-  std::vector<std::pair<std::string, std::unique_ptr<Lab>>> m_labs;
-  size_t m_active = 0;
-  void open_lab(const std::string& id);
-  std::string m_ini_path;
-  std::string m_gpu_message;  // last GPU failure and what was done about it
+  GpuRecovery m_gpu{m_env};
+  LabHost m_labs{m_env, m_opt, m_gpu};
+  std::string m_ini_path;     // ImGui's own settings (imgui.ini)
+  std::string m_layout_path;  // the layout's places (layout.json)
   int m_frame = 0;
   int m_exit_code = 0;
   bool m_imgui_ready = false;
   bool m_show_device = true;
   bool m_fullscreen = false;
 
-  // Presenter mode, sessions and captures.
-  ui::Presenter m_presenter;
-  bool m_show_readouts = false;
-  bool m_show_shortcuts = false;
-  std::optional<Session> m_pending_session;  // chosen in a menu; applied before the next frame
+  PresenterView m_presenter;
+  SessionMenu m_sessions;
+  MenuBar m_menu_bar;
+  Capture m_capture;
+  Toasts m_toasts;
   nlohmann::json m_pending_sweep;
   // The sweep window (any lab, one or two parameters, in the background); a session's sweep goes into it.
   std::unique_ptr<SweepWindow> m_sweep;
   bool m_show_sweep = false;
   void hand_over_sweep();
   void export_plots();  // plots saved from their right-click menu, with a record of the lab's parameters
-  enum class Popup { None, Save, Load } m_open_popup = Popup::None;
-  char m_session_path[512] = "";
-  std::string m_session_error;  // shown in the Save / Load popup
-  enum class Capture { None, Window, View } m_capture = Capture::None;
-  float m_view_rect[4] = {0, 0, 0, 0};  // the active lab's view window this frame (x, y, w, h), w = 0: none
-  std::string m_overwrite;              // the Save popup: the existing file the user is asked to overwrite
-  float m_scale_edit = 1.0f;            // the View menu's slider while it is dragged
-  bool m_scale_editing = false;
-  std::string m_toast;
-  bool m_toast_error = false;
-  double m_toast_until = 0;
 
   // Layout (app/layout.h) and the BLOCKSCOPE_LAYOUT_DUMP file tests read.
   Layout m_layout;
   nlohmann::json m_layout_snapshot;
   std::string m_layout_dump;  // BLOCKSCOPE_LAYOUT_DUMP: write the layout here every frame (tests)
   int m_debug_frame_ms = 0;   // BLOCKSCOPE_DEBUG_FRAME_MS: a slow frame (tests of the key queue)
-  int m_menu_level = 0;       // how much the menu bar is shortened to fit (0: not at all)
-  float m_menu_overflow = 0;  // pixels the menu bar's items ran past its right end (0 when they fit)
 
   // Undo history per lab id.
   std::map<std::string, UndoHistory> m_undo;

@@ -2,12 +2,11 @@
 #include "app/layout.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
+
+#include "app/json_file.h"
 
 namespace bs {
 
@@ -70,143 +69,185 @@ Rect work_area() {
   return {vp->WorkPos.x, vp->WorkPos.y, vp->WorkSize.x, vp->WorkSize.y};
 }
 
-// The window's rectangle as the user sees it when expanded (a collapsed window keeps its full size).
-Rect full_rect(const ImGuiWindow* w) {
-  return {w->Pos.x, w->Pos.y, w->SizeFull.x, w->SizeFull.y};
-}
-
 bool near(const Rect& a, const Rect& b, float tol = 2.0f) {
   return std::fabs(a.x - b.x) <= tol && std::fabs(a.y - b.y) <= tol && std::fabs(a.w - b.w) <= tol &&
          std::fabs(a.h - b.h) <= tol;
 }
 
-// Windows the layout keeps inside the work area: top-level windows (the menu bar, tooltips, menus and combo
-// lists are placed by ImGui itself).
-bool is_layout_window(const ImGuiWindow* w) {
-  if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip)) return false;
-  if ((w->Flags & ImGuiWindowFlags_Popup) && !(w->Flags & ImGuiWindowFlags_Modal)) return false;
-  return std::strncmp(w->Name, "##MainMenuBar", 13) != 0;
-}
+constexpr int k_layout_format = 1;
 }  // namespace
 
-void Layout::install(ImGuiContext* ctx) {
-  ImGuiSettingsHandler h;
-  h.TypeName = "BlockscopeLayout";
-  h.TypeHash = ImHashStr("BlockscopeLayout");
-  h.ReadOpenFn = &Layout::ini_open;
-  h.ReadLineFn = &Layout::ini_line;
-  h.WriteAllFn = &Layout::ini_write;
-  h.UserData = this;
-  ctx->SettingsHandlers.push_back(h);
+void Layout::install() {
   ImGui::GetIO().UserData = this;
 }
 
-void* Layout::ini_open(ImGuiContext*, ImGuiSettingsHandler* h, const char* name) {
-  return &static_cast<Layout*>(h->UserData)->m_windows[name];
-}
-
-void Layout::ini_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* line) {
-  Placed& p = *static_cast<Placed*>(entry);
-  Rect f;
-  if (std::sscanf(line, "Frac=%f,%f,%f,%f", &f.x, &f.y, &f.w, &f.h) != 4) return;
-  // A hand-edited or corrupt entry is made sane: no negative or huge fractions.
-  const auto sane = [](float v, float lo, float hi) { return std::isfinite(v) ? std::clamp(v, lo, hi) : lo; };
-  f = {sane(f.x, 0, 1), sane(f.y, 0, 1), sane(f.w, 0.02f, 1), sane(f.h, 0.02f, 1)};
-  p.frac = f;
-  p.moved = true;
-}
-
-void Layout::ini_write(ImGuiContext*, ImGuiSettingsHandler* h, ImGuiTextBuffer* out) {
-  for (const auto& [name, p] : static_cast<Layout*>(h->UserData)->m_windows) {
-    if (!p.moved) continue;
-    out->appendf("[BlockscopeLayout][%s]\nFrac=%.4f,%.4f,%.4f,%.4f\n\n", name.c_str(), p.frac.x, p.frac.y,
-                 p.frac.w, p.frac.h);
+std::optional<std::string> Layout::load(const std::string& text, const std::string& source) {
+  const JsonRead r = parse_json_text(text, source);
+  if (!r.value) return r.error;
+  const nlohmann::json& j = *r.value;
+  if (!j.is_object() || j.value("blockscope_layout", 0) != k_layout_format)
+    return source + ": not a blockscope layout (no \"blockscope_layout\": 1)";
+  if (!j.contains("windows") || !j["windows"].is_object()) return source + ": \"windows\" is not an object";
+  std::map<std::string, Rect> places;
+  for (const auto& [name, v] : j["windows"].items()) {
+    if (!v.is_array() || v.size() != 4 ||
+        !std::all_of(v.begin(), v.end(), [](const auto& x) { return x.is_number(); }))
+      return source + ": windows." + name + " is not four numbers [x, y, w, h]";
+    // A hand-edited entry is made sane: no negative or huge fractions.
+    const auto sane = [](double d, float lo, float hi) {
+      const float f = static_cast<float>(d);
+      return std::isfinite(f) ? std::clamp(f, lo, hi) : lo;
+    };
+    places[name] = {sane(v[0], 0, 1), sane(v[1], 0, 1), sane(v[2], 0.02f, 1), sane(v[3], 0.02f, 1)};
   }
+  for (auto& [name, w] : m_windows)
+    w.moved = false;
+  for (const auto& [name, f] : places) {
+    Window& w = m_windows[name];
+    w.moved = true;
+    w.frac = f;
+  }
+  return std::nullopt;
+}
+
+nlohmann::json Layout::to_json() const {
+  nlohmann::json windows = nlohmann::json::object();
+  for (const auto& [name, w] : m_windows)
+    if (w.moved) windows[name] = {w.frac.x, w.frac.y, w.frac.w, w.frac.h};
+  return {{"blockscope_layout", k_layout_format}, {"windows", std::move(windows)}};
+}
+
+bool Layout::take_dirty() {
+  const bool d = m_dirty;
+  m_dirty = false;
+  return d;
 }
 
 void Layout::begin_frame(float readouts_h) {
+  ++m_frame;
   m_metrics.work = work_area();
   m_metrics.font = ImGui::GetFontSize();
   m_metrics.frame_h = ImGui::GetFrameHeight();
   m_metrics.readouts_h = std::min(readouts_h, m_metrics.work.h * 0.45f);
-  for (auto& [name, p] : m_windows)
-    p.placed_this_frame = false;
-  // Every window that was on screen, slot or not, comes back fully inside (a window restored from an ini
-  // file written on a bigger screen, a dialog opened before the window shrank).
-  ImGuiContext& g = *ImGui::GetCurrentContext();
-  for (ImGuiWindow* w : g.Windows) {
-    if (!w->WasActive || !is_layout_window(w)) continue;
-    if (g.MovingWindow && g.MovingWindow->RootWindow == w) continue;
-    const Rect full = full_rect(w);
-    const Rect fit = clamp_into(full, m_metrics.work);
-    if (near(full, fit, 0.5f)) continue;
-    ImGui::SetWindowPos(w, ImVec2(fit.x, fit.y));
-    if (!(w->Flags & ImGuiWindowFlags_AlwaysAutoResize) && (fit.w < full.w || fit.h < full.h))
-      ImGui::SetWindowSize(w, ImVec2(fit.w, fit.h));
-  }
 }
 
-void Layout::place(const char* name, Slot slot) {
-  ImGuiContext& g = *ImGui::GetCurrentContext();
-  ImGuiWindow* w = ImGui::FindWindowByName(name);
-  Placed& p = m_windows[name];
-  p.slot = slot;
-  p.placed_this_frame = true;
-  if (w && g.MovingWindow && g.MovingWindow->RootWindow == w) {
-    // The user is dragging it: leave it where the mouse puts it (end_frame sees it away from `placed`).
-    return;
-  }
+Layout::Window& Layout::prepare(const char* name, Kind kind, Slot slot, ImGuiWindowFlags flags) {
+  Window& w = m_windows[name];
+  w.kind = kind;
+  const bool seen_last_frame = w.frame == m_frame - 1;
+  // The user is dragging or resizing it (or holding the mouse in it, painting, dragging a slider): leave it
+  // where ImGui puts it this frame; observe() then sees whether it moved.
+  w.held = seen_last_frame && w.press_began_here && ImGui::IsMouseDown(ImGuiMouseButton_Left);
   const Rect& work = m_metrics.work;
-  const Rect target = p.moved ? clamp_into(from_fraction(p.frac, work), work) : slot_rect(slot, m_metrics);
-  if (slot == Slot::Device && !p.moved) {
-    // Anchored by its bottom edge: collapsed or expanded, it ends at the bottom of the work area.
-    ImGui::SetNextWindowPos(ImVec2(target.x, target.y + target.h), ImGuiCond_Always, ImVec2(0, 1));
-  } else {
-    ImGui::SetNextWindowPos(ImVec2(target.x, target.y), ImGuiCond_Always);
+  if (kind == Kind::Slotted) {
+    w.slot = slot;
+    if (w.held) {
+      w.expected = w.full;
+      return w;
+    }
+    const Rect target = w.moved ? clamp_into(from_fraction(w.frac, work), work) : slot_rect(slot, m_metrics);
+    if (slot == Slot::Device && !w.moved) {
+      // Anchored by its bottom edge: collapsed or expanded, it ends at the bottom of the work area.
+      ImGui::SetNextWindowPos(ImVec2(target.x, target.y + target.h), ImGuiCond_Always, ImVec2(0, 1));
+    } else {
+      ImGui::SetNextWindowPos(ImVec2(target.x, target.y), ImGuiCond_Always);
+    }
+    ImGui::SetNextWindowSize(ImVec2(target.w, target.h), ImGuiCond_Always);
+    if (w.collapse) {
+      ImGui::SetNextWindowCollapsed(true, ImGuiCond_Always);
+      w.collapse = false;
+    } else {
+      ImGui::SetNextWindowCollapsed(slot == Slot::Device, ImGuiCond_FirstUseEver);
+    }
+    w.expected = target;
+  } else if (kind == Kind::Free && seen_last_frame && !w.held) {
+    // On screen last frame: it comes back fully inside this frame's work area (a display that shrank).
+    const Rect fit = clamp_into(w.full, work);
+    if (!near(w.full, fit, 0.5f)) {
+      ImGui::SetNextWindowPos(ImVec2(fit.x, fit.y), ImGuiCond_Always);
+      if (!(flags & ImGuiWindowFlags_AlwaysAutoResize) && (fit.w < w.full.w || fit.h < w.full.h))
+        ImGui::SetNextWindowSize(ImVec2(fit.w, fit.h), ImGuiCond_Always);
+    }
   }
-  ImGui::SetNextWindowSize(ImVec2(target.w, target.h), ImGuiCond_Always);
-  if (p.collapse) {
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_Always);
-    p.collapse = false;
-  } else {
-    ImGui::SetNextWindowCollapsed(slot == Slot::Device, ImGuiCond_FirstUseEver);
-  }
-  p.placed = target;
+  return w;
 }
 
-void Layout::end_frame() {
-  bool changed = false;
-  for (auto& [name, p] : m_windows) {
-    if (!p.placed_this_frame) continue;
-    const ImGuiWindow* w = ImGui::FindWindowByName(name.c_str());
-    if (!w || !w->Active) continue;
-    Rect now = full_rect(w);
-    Rect expected = p.placed;
-    if (p.slot == Slot::Device && !p.moved) {
-      // Bottom-anchored: compare the bottom edge (the top depends on whether it is collapsed).
-      now.y += w->Size.y;
-      expected.y += expected.h;
-    }
-    if (near(now, expected)) continue;
-    // The user moved or resized it: it keeps that place, relative to the window from now on.
-    p.moved = true;
-    p.frac = to_fraction(full_rect(w), m_metrics.work);
-    changed = true;
+void Layout::observe(Window& w) {
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  w.collapsed = ImGui::IsWindowCollapsed();
+  w.shown = {pos.x, pos.y, size.x, size.y};
+  // A collapsed window keeps its expanded size (what it gets back when expanded): the one it was given.
+  const float full_h = !w.collapsed                   ? size.y
+                       : w.kind == Kind::Slotted      ? w.expected.h
+                       : w.frame >= 0 && w.full.h > 0 ? w.full.h
+                                                      : size.y;
+  w.full = {pos.x, pos.y, size.x, full_h};
+  w.frame = m_frame;
+  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+    w.press_began_here = ImGui::IsWindowHovered(ImGuiHoveredFlags_RootAndChildWindows |
+                                                ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
+  else if (!ImGui::IsMouseDown(ImGuiMouseButton_Left))
+    w.press_began_here = false;
+  if (w.kind != Kind::Slotted) return;
+  Rect now = w.full, expected = w.expected;
+  if (!w.held && w.slot == Slot::Device && !w.moved) {
+    // Bottom-anchored: compare the bottom edge (the top depends on whether it is collapsed).
+    now.y += size.y;
+    expected.y += expected.h;
   }
-  if (changed) ImGui::MarkIniSettingsDirty();
+  if (near(now, expected)) return;
+  // The user moved or resized it: it keeps that place, relative to the window from now on.
+  w.moved = true;
+  w.frac = to_fraction(w.full, m_metrics.work);
+  m_dirty = true;
+}
+
+bool Layout::begin(const char* name, Slot slot, bool* open, ImGuiWindowFlags flags) {
+  Window& w = prepare(name, Kind::Slotted, slot, flags);
+  const bool shown = ImGui::Begin(name, open, flags);
+  observe(w);
+  return shown;
+}
+
+bool Layout::begin_free(const char* name, bool* open, ImGuiWindowFlags flags) {
+  Window& w = prepare(name, Kind::Free, Slot::View, flags);
+  const bool shown = ImGui::Begin(name, open, flags);
+  observe(w);
+  return shown;
+}
+
+bool Layout::begin_modal(const char* name, bool* open, ImGuiWindowFlags flags) {
+  Window& w = prepare(name, Kind::Free, Slot::View, flags);
+  // Not open: BeginPopupModal drops the placement above and builds nothing.
+  if (!ImGui::BeginPopupModal(name, open, flags)) return false;
+  observe(w);
+  return true;
+}
+
+bool Layout::begin_observed(const char* name, bool* open, ImGuiWindowFlags flags) {
+  Window& w = prepare(name, Kind::Observed, Slot::View, flags);
+  const bool shown = ImGui::Begin(name, open, flags);
+  observe(w);
+  return shown;
 }
 
 void Layout::reset() {
-  for (auto& [name, p] : m_windows) {
-    p.moved = false;
-    p.collapse = p.slot == Slot::Device;
+  for (auto& [name, w] : m_windows) {
+    w.moved = false;
+    w.collapse = w.kind == Kind::Slotted && w.slot == Slot::Device;
   }
-  ImGui::MarkIniSettingsDirty();
+  m_dirty = true;
 }
 
 bool Layout::moved(const std::string& name) const {
   const auto it = m_windows.find(name);
   return it != m_windows.end() && it->second.moved;
+}
+
+std::optional<Rect> Layout::visible(const std::string& name) const {
+  const auto it = m_windows.find(name);
+  if (it == m_windows.end() || it->second.frame != m_frame || it->second.collapsed) return std::nullopt;
+  return it->second.shown;
 }
 
 nlohmann::json Layout::snapshot() const {
@@ -218,25 +259,25 @@ nlohmann::json Layout::snapshot() const {
   j["font"] = m_metrics.font;
   j["readouts_h"] = m_metrics.readouts_h;
   nlohmann::json windows = nlohmann::json::array();
-  for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
-    if (!w->Active || w->Hidden || (w->Flags & ImGuiWindowFlags_ChildWindow)) continue;
-    if (!w->WriteAccessed && std::strcmp(w->Name, "Debug##Default") == 0) continue;  // ImGui's implicit one
-    windows.push_back({{"name", w->Name},
-                       {"rect", {w->Pos.x, w->Pos.y, w->Size.x, w->Size.y}},
-                       {"collapsed", w->Collapsed},
-                       {"moved", moved(w->Name)}});
+  for (const auto& [name, w] : m_windows) {
+    if (w.frame != m_frame) continue;
+    windows.push_back({{"name", name},
+                       {"rect", {w.shown.x, w.shown.y, w.shown.w, w.shown.h}},
+                       {"collapsed", w.collapsed},
+                       {"moved", w.moved}});
   }
   j["windows"] = std::move(windows);
   return j;
 }
 
-void place_window(const char* name, Slot slot) {
-  if (Layout* l = current_layout()) l->place(name, slot);
-}
-
 Layout* current_layout() {
   if (!ImGui::GetCurrentContext()) return nullptr;
   return static_cast<Layout*>(ImGui::GetIO().UserData);
+}
+
+bool begin_window(const char* name, Slot slot, bool* open, ImGuiWindowFlags flags) {
+  if (Layout* l = current_layout()) return l->begin(name, slot, open, flags);
+  return ImGui::Begin(name, open, flags);
 }
 
 }  // namespace bs

@@ -3,19 +3,21 @@
 // bottom, ...) computed from the main viewport's work area and the font size. A window stays in its slot,
 // refitted every frame (window resize, F11, presenter mode, UI scale, the readouts strip shown or hidden),
 // until the user moves or resizes it; from then on it keeps its place as a fraction of the work area and is
-// clamped fully inside the window. View > Reset layout puts every window back in its slot. The layout is
-// saved in imgui.ini as fractions ([BlockscopeLayout] entries), so a layout saved on another screen size
-// never restores a window off-screen.
+// clamped fully inside the window. View > Reset layout puts every window back in its slot.
+//
+// Windows are begun through the layout (begin_window, begin_free_window, begin_modal): it places them before
+// ImGui::Begin and reads back where they are right after it (GetWindowPos / GetWindowSize /
+// IsWindowCollapsed), all through ImGui's public API. The user's places are kept in their own small JSON file
+// (layout.json next to imgui.ini) as fractions, so a layout saved on another screen size never restores a
+// window off-screen.
 #pragma once
 
+#include <imgui.h>
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <optional>
 #include <string>
-
-struct ImGuiContext;
-struct ImGuiSettingsHandler;
-struct ImGuiTextBuffer;
 
 namespace bs {
 
@@ -51,49 +53,74 @@ bool inside(const Rect& r, const Rect& area, float tolerance = 0.5f);
 
 class Layout {
  public:
-  // Registers the [BlockscopeLayout] ini handler; call once right after ImGui::CreateContext, before the
-  // first NewFrame (ImGui reads the ini file there). Makes this layout the one place_window() uses.
-  void install(ImGuiContext* ctx);
-  // After NewFrame, before any window is built: updates the metrics and clamps every visible window (those
-  // without a slot too: the sweep's dialogs, popups, the shortcut list) fully into the work area.
+  // Makes this layout the one begin_window() uses in the current ImGui context (call after CreateContext).
+  void install();
+
+  // The saved places (layout.json): {"blockscope_layout": 1, "windows": {"NAME": [x, y, w, h], ...}}, each
+  // rectangle as fractions of the work area. load() replaces the saved places only when the whole text is a
+  // layout; otherwise it changes nothing and returns why (a hand-edited fraction out of range is made sane,
+  // not refused). to_json() is what save writes.
+  std::optional<std::string> load(const std::string& text, const std::string& source);
+  nlohmann::json to_json() const;
+  // A user's place changed (or Reset layout) since the last take_dirty(); true at most once per change.
+  bool take_dirty();
+  bool dirty() const { return m_dirty; }
+
+  // After NewFrame, before any window is built: updates the metrics (work area, font, readouts strip).
   void begin_frame(float readouts_h);
-  // Before ImGui::Render: notes windows the user moved or resized (they leave their slot).
-  void end_frame();
   // Every window back to its slot (and the Device window collapsed), from the next frame on.
   void reset();
 
-  // Before ImGui::Begin(name): SetNextWindowPos/Size for the window's slot (or its user-chosen place).
-  void place(const char* name, Slot slot);
+  // ImGui::Begin(name, open, flags) for a window in `slot` (or in the place the user gave it). Call
+  // ImGui::End() after it whatever it returns, as after ImGui::Begin.
+  bool begin(const char* name, Slot slot, bool* open = nullptr, ImGuiWindowFlags flags = 0);
+  // ImGui::Begin for a window with no slot (a dialog, the shortcut list): wherever ImGui or the caller puts
+  // it, but brought back fully inside the work area (a display that shrank, a place restored from imgui.ini).
+  bool begin_free(const char* name, bool* open = nullptr, ImGuiWindowFlags flags = 0);
+  // ImGui::BeginPopupModal, kept inside the same way. Call ImGui::EndPopup() only when it returns true.
+  bool begin_modal(const char* name, bool* open = nullptr, ImGuiWindowFlags flags = 0);
+  // ImGui::Begin for a window its caller places itself (the readouts strip): only observed, for snapshot().
+  bool begin_observed(const char* name, bool* open = nullptr, ImGuiWindowFlags flags = 0);
 
   const LayoutMetrics& metrics() const { return m_metrics; }
   Rect slot(Slot s) const { return slot_rect(s, m_metrics); }
-  // The visible windows (name, rectangle, collapsed) and the display and work area, for tests and the
-  // BLOCKSCOPE_LAYOUT_DUMP file.
+  // Window `name` as it is on screen this frame (begun through the layout, not collapsed), else nothing.
+  std::optional<Rect> visible(const std::string& name) const;
+  // The windows begun through the layout this frame (name, rectangle, collapsed, moved) and the display and
+  // work area, for tests and the BLOCKSCOPE_LAYOUT_DUMP file.
   nlohmann::json snapshot() const;
   // Windows the user moved out of their slot (by name), for tests.
   bool moved(const std::string& name) const;
 
  private:
-  struct Placed {
+  enum class Kind { Slotted, Free, Observed };
+  struct Window {
+    Kind kind = Kind::Slotted;
     Slot slot = Slot::View;
-    bool moved = false;  // the user moved or resized it: it keeps `frac`, clamped
-    Rect frac;           // its rectangle as fractions of the work area (when moved)
-    Rect placed;         // where place() put it this frame
-    bool placed_this_frame = false;
+    bool moved = false;     // the user moved or resized it: it keeps `frac`, clamped
+    Rect frac;              // its rectangle as fractions of the work area (when moved)
+    Rect expected;          // where it should be after this frame's Begin (its full, expanded rectangle)
+    bool held = false;      // this frame it was left where the user's mouse puts it (no placement)
     bool collapse = false;  // reset: collapse it (the Device window) next time it is placed
+    // What Begin left: the rectangle on screen, the full (expanded) one, collapsed, and in which frame.
+    Rect shown, full;
+    bool collapsed = false;
+    long frame = -1;
+    bool press_began_here = false;  // the left button went down over this window and is still down
   };
-  static void* ini_open(ImGuiContext*, ImGuiSettingsHandler*, const char* name);
-  static void ini_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* line);
-  static void ini_write(ImGuiContext*, ImGuiSettingsHandler*, ImGuiTextBuffer* out);
+  Window& prepare(const char* name, Kind kind, Slot slot, ImGuiWindowFlags flags);
+  void observe(Window& w);
 
   LayoutMetrics m_metrics;
-  std::map<std::string, Placed> m_windows;
+  std::map<std::string, Window> m_windows;
+  long m_frame = 0;
+  bool m_dirty = false;
 };
 
-// Places window `name` in `slot` through the app's layout (a no-op without one, e.g. in a test that builds a
-// lab's UI alone).
-void place_window(const char* name, Slot slot);
 // The layout in force (null when none is installed in the current ImGui context).
 Layout* current_layout();
+// Layout::begin through the app's layout; plain ImGui::Begin without one (a test that builds a lab's UI
+// alone). Call ImGui::End() after it whatever it returns.
+bool begin_window(const char* name, Slot slot, bool* open = nullptr, ImGuiWindowFlags flags = 0);
 
 }  // namespace bs

@@ -2,7 +2,6 @@
 #include "ui/presenter.h"
 
 #include <imgui_impl_opengl3.h>
-#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -193,7 +192,14 @@ float Presenter::fit_readouts(std::span<const Readout> readouts, float width, fl
   return m_grid.height;
 }
 
-void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& strip) const {
+namespace {
+bool begin_with(const BeginWindow& begin, const char* name, bool* open, ImGuiWindowFlags flags) {
+  return begin ? begin(name, open, flags) : ImGui::Begin(name, open, flags);
+}
+}  // namespace
+
+void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& strip,
+                              const BeginWindow& begin) const {
   // A strip the layout keeps free along the bottom: it covers neither the view nor the panel's controls.
   ImGui::SetNextWindowPos(ImVec2(strip.x, strip.y), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(strip.z, strip.w), ImGuiCond_Always);
@@ -201,7 +207,7 @@ void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& s
                                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                  ImGuiWindowFlags_NoScrollbar;
-  if (ImGui::Begin("###readouts", nullptr, flags)) {
+  if (begin_with(begin, "###readouts", nullptr, flags)) {
     if (readouts.empty())
       ImGui::TextDisabled("run something: the numbers appear here when they are measured");
     // The grid fit_readouts chose this frame (or one for this width, if it was not called).
@@ -248,13 +254,13 @@ void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& s
   ImGui::End();
 }
 
-void Presenter::draw_shortcuts(std::span<const Shortcut> shortcuts, bool* open) {
+void Presenter::draw_shortcuts(std::span<const Shortcut> shortcuts, bool* open, const BeginWindow& begin) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f),
                           ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.95f);
-  if (ImGui::Begin("Keyboard shortcuts (F1)", open,
-                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+  if (begin_with(begin, "Keyboard shortcuts (F1)", open,
+                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
     if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
       for (const Shortcut& s : shortcuts) {
         ImGui::TableNextRow();

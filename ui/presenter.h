@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,6 +34,10 @@ constexpr float k_big_font_factor = 3.5f;    // readout numbers, relative to the
 constexpr float k_max_big_font_px = 180.0f;  // keeps the atlas texture reasonable at large scales
 
 enum class Theme { Dark, Light };
+
+// How the presenter's windows are begun: ImGui::Begin unless the caller passes its own (the app passes its
+// layout's, which keeps the window inside and records where it is). End() follows whatever it returns.
+using BeginWindow = std::function<bool(const char* name, bool* open, ImGuiWindowFlags flags)>;
 const char* to_string(Theme t);
 
 // Clamps a requested scale into [k_min_ui_scale, k_max_ui_scale]; NaN gives 1.
@@ -72,8 +77,9 @@ class Presenter {
   // taller than max_height the numbers are drawn smaller. draw_readouts uses the size chosen here.
   float fit_readouts(std::span<const Readout> readouts, float width, float max_height);
   // Windows, drawn inside a frame. The readouts fill the strip (x, y, w, h) the layout reserved for them.
-  void draw_readouts(std::span<const Readout> readouts, const ImVec4& strip) const;
-  static void draw_shortcuts(std::span<const Shortcut> shortcuts, bool* open);
+  void draw_readouts(std::span<const Readout> readouts, const ImVec4& strip,
+                     const BeginWindow& begin = {}) const;
+  static void draw_shortcuts(std::span<const Shortcut> shortcuts, bool* open, const BeginWindow& begin = {});
   // Above every window (the foreground draw list), its bottom edge centred on `anchor`, wrapped at max_width.
   static void draw_toast(const std::string& text, bool error, ImVec2 anchor, float max_width);
 

@@ -495,8 +495,7 @@ void AnatomyWindow::poll_sweep() {
 void AnatomyWindow::draw_window() {
   if (!m_open) return;
   // The lower part of the view: the field's top rows stay visible.
-  place_window("Anatomy", Slot::Anatomy);
-  if (ImGui::Begin("Anatomy", &m_open)) {
+  if (begin_window("Anatomy", Slot::Anatomy, &m_open)) {
     if (ImGui::BeginTabBar("anatomy_tabs")) {
       if (ImGui::BeginTabItem("Block scheduling timeline")) {
         if (!gpu()) {

@@ -435,8 +435,7 @@ void HeatLab::draw_ui() {
 
   m_hover_request.reset();
   m_hover_lines.clear();
-  place_window("Heat field", Slot::View);
-  if (ImGui::Begin("Heat field")) {
+  if (begin_window("Heat field", Slot::View)) {
     if (m_model.auto_range) {
       m_model.range[0] = m_range_lo;
       m_model.range[1] = m_range_hi;
@@ -495,8 +494,7 @@ void HeatLab::draw_ui() {
   }
   ImGui::End();
 
-  place_window("Heat lab", Slot::Panel);
-  if (ImGui::Begin("Heat lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar)) {
+  if (begin_window("Heat lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar)) {
     ui::draw_heat_panel(m_model, m_actions);
     m_anatomy.draw_controls();
   }

@@ -499,8 +499,7 @@ void MatmulLab::draw_ui() {
   const mm::Variant selected = vars[static_cast<size_t>(m_model.variant)].id;
   m_anatomy.set_target(MatmulAnatomyTarget{m_problem, selected}, m_problem.n, m_problem.m);
   m_anatomy.handle_keys();
-  place_window("Matmul: C = A x B", Slot::View);
-  if (ImGui::Begin("Matmul: C = A x B")) {
+  if (begin_window("Matmul: C = A x B", Slot::View)) {
     const float avail = ImGui::GetContentRegionAvail().x;
     const float diagram_w = std::max(avail * 0.33f, ImGui::GetFontSize() * 10);
     ImGui::BeginChild("c_view", ImVec2(avail - diagram_w - ImGui::GetStyle().ItemSpacing.x, 0), false,
@@ -547,8 +546,7 @@ void MatmulLab::draw_ui() {
   }
   ImGui::End();
 
-  place_window("Matmul lab", Slot::Panel);
-  if (ImGui::Begin("Matmul lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar)) {
+  if (begin_window("Matmul lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar)) {
     ui::draw_matmul_panel(m_model, m_actions);
     m_anatomy.draw_controls();
   }

@@ -184,11 +184,9 @@ class MonteCarloLab final : public Lab {
   void draw_ui() override {
     m_actions = {};
     poll_cpu_baselines();
-    place_window("Monte Carlo view", Slot::View);
-    if (ImGui::Begin("Monte Carlo view")) ui::mc::draw_montecarlo_view(m_model, m_actions);
+    if (begin_window("Monte Carlo view", Slot::View)) ui::mc::draw_montecarlo_view(m_model, m_actions);
     ImGui::End();
-    place_window("Monte Carlo lab", Slot::Panel);
-    if (ImGui::Begin("Monte Carlo lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar))
+    if (begin_window("Monte Carlo lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar))
       ui::mc::draw_montecarlo_panel(m_model, m_actions);
     ImGui::End();
     if (m_actions.paths_w > 0) {

@@ -299,8 +299,7 @@ SweepWindow::~SweepWindow() {
 void SweepWindow::draw(bool* open) {
   m->poll();
   if (open && !*open) return;
-  place_window("Sweep", Slot::Sweep);
-  if (!ImGui::Begin("Sweep", open)) {
+  if (!begin_window("Sweep", Slot::Sweep, open)) {
     ImGui::End();
     return;
   }

@@ -80,11 +80,9 @@ class VectorLab final : public Lab {
   void draw_ui() override {
     m_actions = {};
     poll_jobs();
-    place_window("Vector view", Slot::View);
-    if (ImGui::Begin("Vector view")) ui::draw_vector_views(m_model, m_actions);
+    if (begin_window("Vector view", Slot::View)) ui::draw_vector_views(m_model, m_actions);
     ImGui::End();
-    place_window("Vector lab", Slot::Panel);
-    if (ImGui::Begin("Vector lab", nullptr, ImGuiWindowFlags_HorizontalScrollbar))
+    if (begin_window("Vector lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar))
       ui::draw_vector_panel(m_model, m_actions);
     ImGui::End();
   }

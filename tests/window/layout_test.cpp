@@ -4,8 +4,11 @@
 // a lab's parameters; the theme saved in sessions; the key queue.
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <stb_image.h>
 
 #include <cfloat>
+#include <cstdlib>
+#include <filesystem>
 
 #include "app/app.h"
 #include "app/labs.h"
@@ -185,15 +188,139 @@ TEST(LayoutApp, ASavedLayoutIsClampedInside) {
   const char* ini =
       "[Window][Heat lab]\nPos=3000,1900\nSize=900,1200\nCollapsed=0\n\n"
       "[Window][Keyboard shortcuts (F1)]\nPos=3500,2000\nSize=600,400\n\n"
-      "[Window][Device]\nPos=-400,5000\nSize=500,300\nCollapsed=0\n\n"
-      "[BlockscopeLayout][Heat field]\nFrac=0.95,0.9,0.8,0.9\n\n";
+      "[Window][Device]\nPos=-400,5000\nSize=500,300\nCollapsed=0\n\n";
   ImGui::LoadIniSettingsFromMemory(ini);
+  // ... and a layout.json from that screen: the user's place for the field, far to the bottom right.
+  ASSERT_FALSE(app.layout().load(
+      R"({"blockscope_layout": 1, "windows": {"Heat field": [0.95, 0.9, 0.8, 0.9]}})", "layout.json"));
   frames(app, 3);
   const json snap = app.layout_snapshot();
   ASSERT_TRUE(window(snap, "Keyboard shortcuts (F1)"));
   expect_all_inside(snap);
   EXPECT_TRUE(app.layout().moved("Heat field"));  // the user's own place, clamped, not dropped
   EXPECT_FALSE(app.layout().moved("Heat lab"));   // pixel positions of ImGui's own are not a user's place
+}
+
+// --- The layout file ---------------------------------------------------------------------------------------
+
+TEST(LayoutFile, RoundTripsTheUsersPlaces) {
+  Layout a;
+  ASSERT_FALSE(a.load(R"({"blockscope_layout": 1, "windows": {"Heat lab": [0.1, 0.2, 0.3, 0.4]}})", "in"));
+  EXPECT_TRUE(a.moved("Heat lab"));
+  EXPECT_FALSE(a.moved("Heat field"));
+  const json saved = a.to_json();
+  Layout b;
+  ASSERT_FALSE(b.load(saved.dump(), "saved"));
+  EXPECT_TRUE(b.moved("Heat lab"));
+  EXPECT_EQ(b.to_json(), saved);
+  const json& r = saved["windows"]["Heat lab"];
+  EXPECT_FLOAT_EQ(r[0].get<float>(), 0.1f);
+  EXPECT_FLOAT_EQ(r[3].get<float>(), 0.4f);
+}
+
+TEST(LayoutFile, AHandEditedPlaceIsMadeSane) {
+  Layout l;
+  ASSERT_FALSE(l.load(R"({"blockscope_layout": 1, "windows": {"Heat lab": [-3, 0.5, 7.0, 0]}})", "in"));
+  const json r = l.to_json()["windows"]["Heat lab"];
+  EXPECT_FLOAT_EQ(r[0].get<float>(), 0.0f);
+  EXPECT_FLOAT_EQ(r[2].get<float>(), 1.0f);
+  EXPECT_FLOAT_EQ(r[3].get<float>(), 0.02f);
+}
+
+TEST(LayoutFile, ACorruptFileIsIgnoredWithAMessage) {
+  Layout l;
+  ASSERT_FALSE(l.load(R"({"blockscope_layout": 1, "windows": {"Heat lab": [0.1, 0.2, 0.3, 0.4]}})", "in"));
+  for (const char* bad : {"{\"blockscope_layout\": 1, \"windows\": {\"Heat lab\": [0.1, 0.2",  // cut short
+                          "[1, 2, 3]",          // not an object
+                          "{\"windows\": {}}",  // no format tag
+                          "{\"blockscope_layout\": 1, \"windows\": [1]}",
+                          "{\"blockscope_layout\": 1, \"windows\": {\"Heat field\": [0.1, \"x\", 0.3, 0.4]}}",
+                          "{\"blockscope_layout\": 1, \"windows\": {\"Heat field\": [0.1, 0.2]}}"}) {
+    SCOPED_TRACE(bad);
+    const auto err = l.load(bad, "/cfg/layout.json");
+    ASSERT_TRUE(err);
+    EXPECT_NE(err->find("/cfg/layout.json"), std::string::npos) << *err;
+    // Nothing changed: the places loaded before are kept, none half-loaded.
+    EXPECT_TRUE(l.moved("Heat lab"));
+    EXPECT_FALSE(l.moved("Heat field"));
+  }
+}
+
+// A window the user dragged stays where it was dropped, frame after frame (its place is not pulled back into
+// the slot), and it is what the layout file saves.
+TEST(LayoutApp, ADraggedWindowKeepsItsPlace) {
+  App app(headless(1280, 720));
+  frames(app, 3);
+  const Rect slot = rect(*window(app.layout_snapshot(), "Heat field"));
+  // To the right, over the panel (the field is as tall as the work area: it can only move sideways).
+  drag_title(app, "Heat field", 150, 0);
+  ASSERT_TRUE(app.layout().moved("Heat field"));
+  const Rect dropped = rect(*window(app.layout_snapshot(), "Heat field"));
+  EXPECT_NEAR(dropped.x, slot.x + 150, 3);
+  EXPECT_NEAR(dropped.y, slot.y, 3);
+  frames(app, 10);
+  const Rect later = rect(*window(app.layout_snapshot(), "Heat field"));
+  EXPECT_NEAR(later.x, dropped.x, 0.5);
+  EXPECT_NEAR(later.y, dropped.y, 0.5);
+  EXPECT_TRUE(app.layout().to_json()["windows"].contains("Heat field"));
+  // The panel, not touched, stays in its slot.
+  EXPECT_FALSE(app.layout().moved("Heat lab"));
+}
+
+// A window without a slot (the shortcut list; the Save / Load dialogs go the same way) dragged off the edge,
+// then the display shrinks: it comes back fully inside each time.
+TEST(LayoutApp, AFreeWindowIsKeptInside) {
+  AppOptions o = headless(1920, 1080);
+  o.show_shortcuts = true;
+  App app(o);
+  frames(app, 3);
+  ASSERT_TRUE(window(app.layout_snapshot(), "Keyboard shortcuts (F1)"));
+  drag_title(app, "Keyboard shortcuts (F1)", 900, 500);
+  frames(app, 2);
+  expect_all_inside(app.layout_snapshot());
+  const Rect dropped = rect(*window(app.layout_snapshot(), "Keyboard shortcuts (F1)"));
+  EXPECT_NEAR(dropped.x + dropped.w, 1920, 1);  // against the corner, not thrown back to the centre
+  app.env().gl->resize(1280, 720);
+  frames(app, 3);
+  const json snap = app.layout_snapshot();
+  EXPECT_FLOAT_EQ(snap["display"][0].get<float>(), 1280);
+  ASSERT_TRUE(window(snap, "Keyboard shortcuts (F1)"));
+  expect_all_inside(snap);
+}
+
+// Shift+F12 (here the test hook for it) saves exactly the lab's view window, wherever the user put it.
+TEST(LayoutApp, ViewCaptureIsJustTheViewWindow) {
+  namespace fs = std::filesystem;
+  const fs::path home = fs::path(BS_TEST_OUT) / "capture-home";
+  fs::remove_all(home);
+  fs::create_directories(home);
+  const char* old_home = std::getenv("HOME");
+  const std::string saved_home = old_home ? old_home : "";
+  setenv("HOME", home.c_str(), 1);
+  AppOptions o = headless(1280, 720);
+  o.frames = 12;
+  o.debug_capture = "view";
+  Rect view;
+  {
+    App app(o);
+    frames(app, 3);
+    drag_title(app, "Heat field", 100, 0);  // 8 frames: the capture is taken in the 12th
+    ASSERT_TRUE(app.layout().moved("Heat field"));
+    while (app.frame()) {
+    }
+    view = rect(*window(app.layout_snapshot(), "Heat field"));
+  }
+  if (old_home) setenv("HOME", saved_home.c_str(), 1);
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(home / "blockscope-captures")) {
+    ++n;
+    EXPECT_NE(e.path().filename().string().find("-view"), std::string::npos) << e.path();
+    int w = 0, h = 0, comp = 0;
+    ASSERT_TRUE(stbi_info(e.path().c_str(), &w, &h, &comp)) << e.path();
+    EXPECT_NEAR(w, view.w, 1) << "the capture is not the view window";
+    EXPECT_NEAR(h, view.h, 1);
+  }
+  EXPECT_EQ(n, 1);
 }
 
 bool overlap(const Rect& a, const Rect& b) {

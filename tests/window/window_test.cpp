@@ -44,6 +44,8 @@ export XDG_CONFIG_HOME="$out/cfg" HOME="$out/home"
 mkdir -p "$XDG_CONFIG_HOME/blockscope" "$HOME"
 dump="$out/layout.json"
 [ -f "$out/seed.ini" ] && cp "$out/seed.ini" "$XDG_CONFIG_HOME/blockscope/imgui.ini"
+[ -f "$out/seed_layout.json" ] && cp "$out/seed_layout.json" "$XDG_CONFIG_HOME/blockscope/layout.json"
+rm -f "$dump"
 BLOCKSCOPE_LAYOUT_DUMP="$dump" BLOCKSCOPE_DEBUG_FRAME_MS=$frame_ms "$bin" "$@" > "$out/app.log" 2>&1 &
 app=$!
 frame() { sed -n 's/.*"frame":\([0-9]*\).*/\1/p' "$dump" 2>/dev/null; }
@@ -191,11 +193,12 @@ TEST(Window, ASavedLayoutFromABiggerScreenComesBackInside) {
   if (!have("xvfb-run") || !have("xdotool")) GTEST_SKIP() << "xvfb-run or xdotool not installed";
   const fs::path dir = out_dir("saved");
   // An imgui.ini written on a 4K screen: pixel positions far outside a 1280x720 window, and the layout's own
-  // entry for the panel (moved by the user) as fractions, one of them corrupt.
+  // file with the panel (moved by the user) as fractions, one of them out of range (hand-edited).
   std::ofstream(dir / "seed.ini") << "[Window][Heat lab]\nPos=3000,1900\nSize=900,1200\nCollapsed=0\n\n"
                                      "[Window][Heat field]\nPos=2600,40\nSize=2400,2000\nCollapsed=0\n\n"
-                                     "[Window][Keyboard shortcuts (F1)]\nPos=3500,2000\nSize=600,400\n\n"
-                                     "[BlockscopeLayout][Heat lab]\nFrac=0.9,0.8,0.6,7.0\n\n";
+                                     "[Window][Keyboard shortcuts (F1)]\nPos=3500,2000\nSize=600,400\n\n";
+  std::ofstream(dir / "seed_layout.json")
+      << R"({"blockscope_layout": 1, "windows": {"Heat lab": [0.9, 0.8, 0.6, 7.0]}})";
   const std::string steps = R"SH(
 wait_for '"display":\[1280.0,720.0\]'; step r1
 )SH";
@@ -269,6 +272,82 @@ wait_for '"frame":'; step s1
   EXPECT_NE(text.find("[Window][Heat lab]"), std::string::npos) << text;
   std::ifstream o(dir / "other.ini");
   EXPECT_EQ(std::string((std::istreambuf_iterator<char>(o)), {}), "not a layout\n");
+}
+
+// The panel dragged by its title bar with the real mouse: it stays where it was dropped, the place is saved
+// in layout.json on quit, and the next start puts it there again. A corrupt layout.json is ignored with a
+// message and every window starts in its slot.
+TEST(Window, ADraggedWindowKeepsItsPlaceAcrossRestarts) {
+  if (!have("xvfb-run") || !have("xdotool")) GTEST_SKIP() << "xvfb-run or xdotool not installed";
+  const fs::path dir = out_dir("drag");
+  const std::string drag = R"SH(
+wait_for '"frame":'; step before
+xdotool mousemove 1000 31; sleep 0.3; xdotool mousedown 1; wait_for '"frame":'
+for x in 960 900 840 780 720 700; do xdotool mousemove $x 31; sleep 0.1; done
+wait_for '"frame":'; xdotool mouseup 1; sleep 0.3; xdotool mousemove 200 300; wait_for '"moved":true'; sleep 0.5; wait_for '"frame":'
+step dropped
+)SH";
+  auto r = run_script(dir, drag, "--scene heat --width 1280 --height 720", 16);
+  ASSERT_NE(r.find("\ndone"), std::string::npos) << r;
+  const json before = read_json(dir / "before.json"), dropped = read_json(dir / "dropped.json");
+  const json* p0 = window(before, "Heat lab");
+  const json* p1 = window(dropped, "Heat lab");
+  ASSERT_TRUE(p0 && p1) << dropped.dump();
+  EXPECT_FALSE((*p0)["moved"].get<bool>());
+  EXPECT_TRUE((*p1)["moved"].get<bool>()) << dropped.dump();
+  EXPECT_NEAR(rect_of(*p1).x, rect_of(*p0).x - 300, 4) << dropped.dump();
+  const fs::path saved = dir / "cfg" / "blockscope" / "layout.json";
+  ASSERT_TRUE(fs::exists(saved)) << r;
+  EXPECT_TRUE(read_json(saved)["windows"].contains("Heat lab"));
+  // Started again: the panel is where the user left it.
+  r = run_script(dir, "wait_for '\"frame\":'; step again\n", "--scene heat --width 1280 --height 720", 16);
+  ASSERT_NE(r.find("\ndone"), std::string::npos) << r;
+  const json again = read_json(dir / "again.json");
+  const json* p2 = window(again, "Heat lab");
+  ASSERT_TRUE(p2);
+  EXPECT_TRUE((*p2)["moved"].get<bool>());
+  EXPECT_NEAR(rect_of(*p2).x, rect_of(*p1).x, 2);
+  // A corrupt file: a message, and the panel back in its slot.
+  std::ofstream(saved) << "{\"blockscope_layout\": 1, \"windows\": {\"Heat lab\": [0.1, ";
+  r = run_script(dir, "wait_for '\"frame\":'; step corrupt\n", "--scene heat --width 1280 --height 720", 16);
+  ASSERT_NE(r.find("\ndone"), std::string::npos) << r;
+  EXPECT_NE(r.find("saved layout ignored"), std::string::npos) << r;
+  const json corrupt = read_json(dir / "corrupt.json");
+  const json* p3 = window(corrupt, "Heat lab");
+  ASSERT_TRUE(p3);
+  EXPECT_FALSE((*p3)["moved"].get<bool>());
+  EXPECT_NEAR(rect_of(*p3).x, rect_of(*p0).x, 1);
+}
+
+// Shift+F12 in a real window: the saved PNG is exactly the lab's view window (the dump's view_rect).
+TEST(Window, ShiftF12CapturesJustTheView) {
+  if (!have("xvfb-run") || !have("xdotool")) GTEST_SKIP() << "xvfb-run or xdotool not installed";
+  const fs::path dir = out_dir("capture");
+  const std::string steps = R"SH(
+wait_for '"frame":'; step before
+xdotool key shift+F12
+i=0; until ls "$HOME/blockscope-captures/"*-view*.png >/dev/null 2>&1; do i=$((i+1)); [ $i -gt 100 ] && { echo "no capture"; break; }; sleep 0.1; done
+sleep 0.3
+)SH";
+  const auto r = run_script(dir, steps, "--scene heat --width 1280 --height 720", 16);
+  ASSERT_NE(r.find("\ndone"), std::string::npos) << r;
+  EXPECT_EQ(r.find("no capture"), std::string::npos) << r;
+  const json before = read_json(dir / "before.json");
+  ASSERT_TRUE(before["view_rect"].is_array()) << before.dump();
+  const R v = {before["view_rect"][0].get<float>(), before["view_rect"][1].get<float>(),
+               before["view_rect"][2].get<float>(), before["view_rect"][3].get<float>()};
+  const json* field = window(before, "Heat field");
+  ASSERT_TRUE(field);
+  EXPECT_EQ((*field)["rect"], before["view_rect"]);
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(dir / "home" / "blockscope-captures")) {
+    ++n;
+    int w = 0, h = 0, c = 0;
+    ASSERT_TRUE(stbi_info(e.path().c_str(), &w, &h, &c)) << e.path();
+    EXPECT_EQ(w, static_cast<int>(v.w)) << e.path();
+    EXPECT_EQ(h, static_cast<int>(v.h)) << e.path();
+  }
+  EXPECT_EQ(n, 1);
 }
 
 // Pixels of row y, x in [x0, x1), of a screenshot that are the inferno colormap's hot end (painted heat).

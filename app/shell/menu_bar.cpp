@@ -1,0 +1,57 @@
+// menu_bar.cpp: see menu_bar.h.
+#include "app/shell/menu_bar.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/labs.h"
+
+namespace bs {
+
+std::string MenuBar::draw(const ui::PathView& pv, const std::string& active,
+                          const std::function<void()>& draw_menus) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const auto item_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + st.ItemSpacing.x * 2; };
+  const float bar_w = ImGui::GetMainViewport()->Size.x;
+  const auto needed = [&](int level) {
+    float w = st.WindowPadding.x * 2 + item_w("Session") + item_w("Edit") + item_w("View") + item_w("Sweep") +
+              ui::path_status_min_width(pv);
+    if (level == 0) w += item_w("blockscope");
+    if (level < 2) {
+      for (const LabEntry& e : lab_entries())
+        w += item_w(level == 0 ? e.title : e.short_title);
+    } else {
+      w += item_w("Lab: Monte Carlo");
+    }
+    return w;
+  };
+  m_level = needed(0) <= bar_w ? 0 : needed(1) <= bar_w ? 1 : 2;
+  m_overflow = 0;
+  std::string picked;
+  if (!ImGui::BeginMainMenuBar()) return picked;
+  if (m_level == 0) ImGui::TextDisabled("blockscope");
+  draw_menus();
+  if (m_level < 2) {
+    for (const LabEntry& e : lab_entries())
+      if (ImGui::MenuItem(m_level == 0 ? e.title : e.short_title, nullptr, active == e.id)) picked = e.id;
+  } else {
+    const char* title = active.c_str();
+    for (const LabEntry& e : lab_entries())
+      if (active == e.id) title = e.title;
+    const std::string label = std::string("Lab: ") + title + "###labmenu";
+    if (ImGui::BeginMenu(label.c_str())) {
+      for (const LabEntry& e : lab_entries())
+        if (ImGui::MenuItem(e.title, nullptr, active == e.id)) picked = e.id;
+      ImGui::EndMenu();
+    }
+  }
+  const float items_end = ImGui::GetItemRectMax().x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth() - st.WindowPadding.x;
+  const float path_w = ui::draw_path_status(pv, right);
+  m_overflow = std::max(0.0f, items_end - right) + (path_w > 0 ? 0.0f : ui::path_status_min_width(pv));
+  ImGui::EndMainMenuBar();
+  return picked;
+}
+
+}  // namespace bs
