@@ -97,6 +97,8 @@ std::optional<std::string> check_value(const Param& p, const json& v) {
       if (is_word(p, v)) return std::nullopt;
       if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer())
         return "expected two whole numbers like [64, 4], got " + shown(v);
+      if (p.rule)
+        if (auto err = p.rule(v)) return err;
       if (!whole_in_range(v[0], whole_lo(p), whole_hi(p)) || !whole_in_range(v[1], whole_lo(p), whole_hi(p)))
         return shown(v) + " is outside " + range_text(p);
       return std::nullopt;

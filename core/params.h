@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +48,9 @@ struct Param {
   // The bench's own default where a measurement needs another size than the live view (null: the default):
   // e.g. a heat field of 1024^2 floats fits in the L2 cache, so the bench measures 4096^2 unless told.
   nlohmann::json bench_default;
+  // A rule the range cannot say (a block's x * y <= 1024), checked after the type and before the range:
+  // nullopt when the value passes, else why not.
+  std::function<std::optional<std::string>(const nlohmann::json&)> rule;
 
   // Typed access to the default, for code that fills its model from the schema. Each throws
   // std::logic_error when the kind does not match (a programming error, caught by the schema tests).

@@ -418,16 +418,18 @@ void HeatLab::draw_ui() {
   while (m_history.size() > 240)
     m_history.pop_front();
   m_model.history_x.clear();
-  m_model.history_ms.assign(m_history.begin(), m_history.end());
+  m_model.history_ms.clear();
   m_model.history_lo.clear();
   m_model.history_hi.clear();
   for (size_t i = 0; i < m_history.size(); ++i) {
     m_model.history_x.push_back(static_cast<double>(i));
-    // Band: p10-p90 over the 15 batches ending here.
+    // The line and its band over the same window, the 15 batches ending here: median, p10-p90 (so the band
+    // always holds the line, and one slow batch shows as a band, not as a spike nobody can read).
     const size_t from = i >= 14 ? i - 14 : 0;
     const std::vector<double> win(m_history.begin() + static_cast<std::ptrdiff_t>(from),
                                   m_history.begin() + static_cast<std::ptrdiff_t>(i + 1));
     const Summary s = summarize(win);
+    m_model.history_ms.push_back(s.median);
     m_model.history_lo.push_back(s.p10);
     m_model.history_hi.push_back(s.p90);
   }

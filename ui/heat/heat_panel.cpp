@@ -272,7 +272,7 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
   }
 
   section_title("recent per-step times");
-  const PlotSeries s{.label = "ms/step (median, p10-p90 band)",
+  const PlotSeries s{.label = "ms/step (median of 15 batches, p10-p90 band)",
                      .x = m.history_x,
                      .y = m.history_ms,
                      .color = IM_COL32(255, 170, 60, 255),

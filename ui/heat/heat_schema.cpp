@@ -32,7 +32,7 @@ params::Schema make_schema() {
   auto add = [&](params::Param q) -> params::Param& { return p.emplace_back(std::move(q)); };
   {
     params::Param& q = add({.name = "size", .kind = Kind::Pair, .default_value = json::array({d.nx, d.ny}),
-                            .lo = static_cast<double>(heat::k_min_size),
+                            .lo = static_cast<double>(heat::k_ui_min_size),
                             .hi = static_cast<double>(heat::k_max_size),
                             .help = "grid: N (N x N cells) or NXxNY"});
     q.square = true;
@@ -59,6 +59,12 @@ params::Schema make_schema() {
     q.sweep_names = "block.x,block.y";
     q.sweep_example = "8,16,32,64,128;1,2,4,8,16";
     q.gpu_only = true;
+    // Any device's limits (1024 threads, 1024 x 1024 y): the message says which one a block breaks.
+    q.rule = [](const json& v) -> std::optional<std::string> {
+      const auto big = [](const json& x) { return x.is_number_unsigned() && x.get<uint64_t>() > INT64_MAX; };
+      if (big(v[0]) || big(v[1])) return std::nullopt;  // the range check says it
+      return validate_block(Dim2{v[0].get<int64_t>(), v[1].get<int64_t>()}, DeviceLimits{});
+    };
   }
   {
     params::Param& q =
