@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/enum_names.h"
+
 namespace bs::ui {
 
 // One big number for the readouts window: "GPU speedup" "41.7" "x" "vs CPU, all 16 threads (OpenMP)".
@@ -33,7 +35,8 @@ constexpr float k_big_font_factor = 3.5f;    // readout numbers, relative to the
 constexpr float k_max_big_font_px = 180.0f;  // keeps the atlas texture reasonable at large scales
 
 enum class Theme { Dark, Light };
-const char* to_string(Theme t);
+inline constexpr auto k_theme_names = enum_names<Theme>({{Theme::Dark, "dark"}, {Theme::Light, "light"}});
+const char* to_string(Theme t);  // k_theme_names (sessions)
 
 // Clamps a requested scale into [k_min_ui_scale, k_max_ui_scale]; NaN gives 1.
 float clamp_ui_scale(float s);

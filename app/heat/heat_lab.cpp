@@ -554,8 +554,8 @@ namespace bs {
 
 namespace {
 
-constexpr std::string_view k_heat_patterns[] = {"hot-spots", "gaussian", "noise"};
-constexpr std::string_view k_heat_boundaries[] = {"fixed", "insulated"};
+constexpr auto k_heat_patterns = heat::k_pattern_names.names();
+constexpr auto k_heat_boundaries = heat::k_boundary_names.names();
 
 // Reads `state` over `m` (members left out keep their values) and checks the result as the panel would.
 std::optional<std::string> read_heat_state(const nlohmann::json& state, ui::HeatPanelModel& m) {
@@ -649,7 +649,7 @@ nlohmann::json HeatLab::save_state() const {
   j["alpha"] = float_for_json(m_params.alpha);
   j["dx"] = float_for_json(m_params.dx);
   j["dt"] = float_for_json(m_params.dt);
-  j["boundary"] = m_params.boundary == heat::Boundary::Fixed ? "fixed" : "insulated";
+  j["boundary"] = heat::k_boundary_names.name_of(m_params.boundary);
   j["boundary_temp"] = float_for_json(m_params.boundary_temp);
   j["steps_per_frame"] = m_model.steps_per_frame;
   j["paused"] = m_model.paused;

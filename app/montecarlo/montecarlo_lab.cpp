@@ -544,9 +544,9 @@ std::unique_ptr<Lab> make_montecarlo_lab(LabEnv& env) {
 
 namespace {
 
-constexpr std::string_view k_mc_options[] = {"call", "put", "asian"};
-constexpr std::string_view k_mc_generators[] = {"philox", "xorwow"};
-constexpr std::string_view k_mc_layouts[] = {"grid-stride", "one-per-thread"};
+constexpr auto k_mc_options = mcl::k_option_names.names();
+constexpr auto k_mc_generators = mcl::k_generator_names.names();
+constexpr auto k_mc_layouts = mcl::k_layout_names.names();
 
 std::optional<std::string> read_montecarlo_state(const nlohmann::json& state, ui::mc::PanelModel& m) {
   StateReader r(state, "labs.montecarlo");

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/cpu_job.h"
+#include "core/enum_names.h"
 #include "gpu/common/device_info.h"
 #include "core/stats.h"
 #include "ui/figure.h"
@@ -31,7 +32,10 @@ struct Param {
 // All: GPU series where a GPU exists, and the CPU series. Gpu / Cpu: only those. Auto: the GPU series when a
 // GPU exists, else the CPU series (presets use it, so they run on a laptop without a GPU and say so).
 enum class Device { All, Gpu, Cpu, Auto };
-const char* to_string(Device d);                         // "all" / "gpu" / "cpu" / "auto"
+// In the order messages list them.
+inline constexpr auto k_device_names = enum_names<Device>(
+    {{Device::Auto, "auto"}, {Device::Gpu, "gpu"}, {Device::Cpu, "cpu"}, {Device::All, "all"}});
+const char* to_string(Device d);                         // k_device_names
 std::optional<Device> parse_device(std::string_view s);  // the same names
 
 struct Definition {
@@ -178,6 +182,8 @@ Result result_from_json(const nlohmann::json& j);  // throws bs::InvalidRequest
 // --- Figure
 // -------------------------------------------------------------------------------------------------
 enum class Metric { Time, Throughput };
+inline constexpr auto k_metric_names =
+    enum_names<Metric>({{Metric::Time, "time"}, {Metric::Throughput, "throughput"}});  // --metric
 struct FigureOptions {
   Metric metric = Metric::Time;
   std::optional<bool> log_x;  // nullopt: log when the values span 16x or more

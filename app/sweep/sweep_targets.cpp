@@ -369,15 +369,12 @@ McPoint mc_point(const Values& v) {
   m.p.steps = static_cast<int>(get_int(v, "steps", 1, montecarlo::k_max_steps));
   const std::string& gen = get(v, "generator");
   const auto g = montecarlo::parse_generator(gen);
-  if (!g) bad("generator", gen, "not a generator (philox | xorwow)");
+  if (!g) bad("generator", gen, "not a generator (" + montecarlo::k_generator_names.list() + ")");
   m.p.generator = *g;
   const std::string& layout = get(v, "layout");
-  if (layout == "grid-stride")
-    m.launch.layout = montecarlo::Layout::GridStride;
-  else if (layout == "one-per-thread")
-    m.launch.layout = montecarlo::Layout::OnePathPerThread;
-  else
-    bad("layout", layout, "not a layout (grid-stride | one-per-thread)");
+  const auto l = montecarlo::k_layout_names.parse(layout);
+  if (!l) bad("layout", layout, "not a layout (" + montecarlo::k_layout_names.list() + ")");
+  m.launch.layout = *l;
   m.launch.block = static_cast<int>(get_int(v, "block.x", 1, 1024));
   if (auto err = validate_block({m.launch.block, 1}, DeviceLimits{})) bad("block.x", get(v, "block.x"), *err);
   if (auto e = montecarlo::check(m.p)) bad(e->param, get(v, e->param), e->message);
@@ -466,26 +463,20 @@ vector::Params vector_params(const Values& v) {
   p.block = static_cast<int>(get_int(v, "block.x", 1, 1024));
   p.streams = static_cast<int>(get_int(v, "streams", 1, vector::k_max_streams));
   const std::string& width = get(v, "width");
-  if (width == "float")
-    p.width = vector::LoadWidth::Float;
-  else if (width == "float4")
-    p.width = vector::LoadWidth::Float4;
-  else
-    bad("width", width, "not a load width (float | float4)");
+  const auto w = vector::k_load_width_names.parse(width);
+  if (!w) bad("width", width, "not a load width (" + vector::k_load_width_names.list() + ")");
+  p.width = *w;
   const std::string& op = get(v, "op");
   const auto o = vector::parse_op(op);
-  if (!o) bad("op", op, "not an operation (add | formula)");
+  if (!o) bad("op", op, "not an operation (" + vector::k_op_names.list() + ")");
   p.op = *o;
   const std::string& pinned = get(v, "pinned");
   if (pinned != "0" && pinned != "1") bad("pinned", pinned, "not 0 or 1");
   p.pinned = pinned == "1";
   const std::string& ix = get(v, "indexing");
-  if (ix == "one-per-element")
-    p.indexing = vector::Indexing::OnePerElement;
-  else if (ix == "grid-stride")
-    p.indexing = vector::Indexing::GridStride;
-  else
-    bad("indexing", ix, "not an indexing (one-per-element | grid-stride)");
+  const auto i = vector::k_indexing_names.parse(ix);
+  if (!i) bad("indexing", ix, "not an indexing (" + vector::k_indexing_names.list() + ")");
+  p.indexing = *i;
   if (auto err = vector::validate(p)) bad("size", size, *err);
   return p;
 }

@@ -439,9 +439,9 @@ std::unique_ptr<Lab> make_vector_lab(LabEnv& env) {
 
 namespace {
 
-constexpr std::string_view k_vec_ops[] = {"add", "formula"};
-constexpr std::string_view k_vec_indexing[] = {"one-per-element", "grid-stride"};
-constexpr std::string_view k_vec_widths[] = {"float", "float4"};
+constexpr auto k_vec_ops = vec::k_op_names.names();
+constexpr auto k_vec_indexing = vec::k_indexing_names.names();
+constexpr auto k_vec_widths = vec::k_load_width_names.names();
 
 // An element count as a whole number or a string with a K/M/G suffix ("256M"), into a text field.
 void read_count(StateReader& r, const nlohmann::json& state, const char* key, char (&out)[32]) {
