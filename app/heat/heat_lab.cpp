@@ -332,24 +332,11 @@ void HeatLab::poll_cpu_jobs() {
   for (int i = 0; i < 2; ++i) {
     CpuSlot& s = m_cpu[i];
     ui::CpuBaselineView& v = m_model.cpu[i];
-    v.running = s.job.running();
-    v.progress = s.job.progress();
-    switch (s.job.state()) {
-      case CpuJob::State::Done:
-        v.ms_per_step = s.result->ms_per_step;
-        v.measured_nx = s.nx;
-        v.measured_ny = s.ny;
-        v.status.clear();
-        break;
-      case CpuJob::State::Cancelled:
-        v.status = "cancelled";
-        break;
-      case CpuJob::State::Failed:
-        v.status = s.job.error();
-        break;
-      default:
-        break;
-    }
+    poll_job(s.job, v.running, v.progress, v.status, [&] {
+      v.ms_per_step = s.result->ms_per_step;
+      v.measured_nx = s.nx;
+      v.measured_ny = s.ny;
+    });
   }
   m_model.paused_for_baseline = cpu_baseline_running();
 }

@@ -471,23 +471,10 @@ class MonteCarloLab final : public Lab {
     for (int i = 0; i < 2; ++i) {
       CpuSlot& s = m_cpu[i];
       ui::mc::CpuRunView& v = m_model.cpu[i];
-      v.running = s.job.running();
-      v.progress = s.job.progress();
-      switch (s.job.state()) {
-        case CpuJob::State::Done:
-          if (s.result) v.result = *s.result;
-          s.result.reset();
-          v.status.clear();
-          break;
-        case CpuJob::State::Cancelled:
-          v.status = "cancelled";
-          break;
-        case CpuJob::State::Failed:
-          v.status = s.job.error();
-          break;
-        default:
-          break;
-      }
+      poll_job(s.job, v.running, v.progress, v.status, [&] {
+        if (s.result) v.result = *s.result;
+        s.result.reset();
+      });
     }
   }
 
