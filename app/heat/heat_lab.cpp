@@ -328,6 +328,17 @@ void HeatLab::start_cpu_job(int i) {
   });
 }
 
+// The copy kernel's bandwidth ceiling, over the field in force with the launch in force (m_model.launch, what
+// the kernel runs; never a block the panel rejected, which bench_gpu would refuse).
+void HeatLab::measure_copy() {
+  if (!m_gpu) return;
+  const heat::GpuBench b =
+      heat::bench_gpu(m_params, m_model.launch.block, 20, 3, m_model.launch.cells_per_thread);
+  m_model.copy_gb_per_s = b.copy_gb_per_s;
+  m_model.copy_nx = m_params.nx;
+  m_model.copy_ny = m_params.ny;
+}
+
 void HeatLab::poll_cpu_jobs() {
   for (int i = 0; i < 2; ++i) {
     CpuSlot& s = m_cpu[i];
@@ -487,14 +498,7 @@ void HeatLab::update() {
       if (m_actions.run_cpu[i]) start_cpu_job(i);
       if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
     }
-    if (m_actions.measure_copy && m_gpu) {
-      // Over the field in force, with the launch in force (never a block the panel rejected).
-      const heat::GpuBench b =
-          heat::bench_gpu(m_params, m_model.launch.block, 20, 3, m_model.launch.cells_per_thread);
-      m_model.copy_gb_per_s = b.copy_gb_per_s;
-      m_model.copy_nx = m_params.nx;
-      m_model.copy_ny = m_params.ny;
-    }
+    if (m_actions.measure_copy) measure_copy();
     if (m_paint) paint_stroke(m_paint->x0, m_paint->y0, m_paint->x1, m_paint->y1, m_paint->value);
     m_paint.reset();
     // The anatomy block-size sweep times the stencil on the GPU, and a CPU baseline times the CPU: the live
@@ -520,7 +524,7 @@ void HeatLab::update() {
   } catch (const InvalidRequest& e) {
     set_error(e.what());
   }
-  gl::FieldStyle style;
+  gl::FieldStyle& style = m_field_style;
   style.range_min = m_model.range[0];
   style.range_max = m_model.range[1];
   style.colormap = m_model.colormap;
