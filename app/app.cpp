@@ -405,7 +405,8 @@ std::optional<std::string> App::apply_session(const Session& s) {
   m_presenter.set_scale(s.ui.scale);
   m_presenter.set_presenter(s.ui.presenter);
   m_presenter.show_readouts(s.ui.readouts || s.ui.presenter);
-  if (!s.ui.theme.empty()) m_presenter.set_theme(s.ui.theme == "light" ? ui::Theme::Light : ui::Theme::Dark);
+  if (!s.ui.theme.empty())
+    m_presenter.set_theme(ui::k_theme_names.parse(s.ui.theme).value_or(ui::Theme::Dark));
   m_pending_sweep = s.sweep;
   if (!errors.empty()) return errors;
   return std::nullopt;

@@ -62,11 +62,8 @@ void Table::print(std::ostream& out) const {
 }
 
 void add_device_option(CLI::App& sub, BenchDevice& device) {
-  sub.add_option("--device", device, "gpu | cpu | all")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, BenchDevice>{
-              {"all", BenchDevice::All}, {"gpu", BenchDevice::Gpu}, {"cpu", BenchDevice::Cpu}},
-          CLI::ignore_case));
+  sub.add_option("--device", device, k_bench_device_names.list())
+      ->transform(CLI::CheckedTransformer(k_bench_device_names.by_name(), CLI::ignore_case));
 }
 
 }  // namespace bs::cli

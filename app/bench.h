@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/enum_names.h"
 #include "core/text.h"
 
 namespace bs::cli {
@@ -51,6 +52,8 @@ using ::bs::fmt_fixed;  // core/text.h
 
 // "--device gpu|cpu|all" shared by the benches.
 enum class BenchDevice { All, Gpu, Cpu };
+inline constexpr auto k_bench_device_names = enum_names<BenchDevice>(
+    {{BenchDevice::Gpu, "gpu"}, {BenchDevice::Cpu, "cpu"}, {BenchDevice::All, "all"}});
 void add_device_option(CLI::App& sub, BenchDevice& device);
 
 }  // namespace bs::cli

@@ -215,18 +215,13 @@ int run_cli(int argc, char** argv) {
   cli.add_option("--scene", scene, "Lab to open first: " + lab_ids_text());
   cli.add_option("--frames", opt.frames, "Exit after this many frames")->check(CLI::PositiveNumber);
   cli.add_option("--screenshot", opt.screenshot, "Write a PNG of the last frame (with --frames)");
-  cli.add_option("--render-path", render_path, "auto | interop | host | cpu");
+  cli.add_option("--render-path", render_path, k_path_request_names.list());
   // The heat lab's flags, from its parameter schema (ui/heat/heat_schema.h): help, defaults and checks.
   cli::ParamFlags heat_flags(cli, ui::heat_schema(), {"size", "block", "cells_per_thread", "grid", "steps_per_frame"},
-                        "Heat: ");
-  cli.add_option("--overlay", opt.heat.overlay, "Heat anatomy overlay: off|blockidx|threadidx|warp|sm|time")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, anatomy::OverlayMode>{{"off", anatomy::OverlayMode::Off},
-                                                      {"blockidx", anatomy::OverlayMode::BlockIdx},
-                                                      {"threadidx", anatomy::OverlayMode::ThreadIdx},
-                                                      {"warp", anatomy::OverlayMode::Warp},
-                                                      {"sm", anatomy::OverlayMode::Sm},
-                                                      {"time", anatomy::OverlayMode::BlockTime}}));
+                             "Heat: ");
+  cli.add_option("--overlay", opt.heat.overlay,
+                 "Heat anatomy overlay: " + anatomy::k_overlay_mode_names.list("|"))
+      ->transform(CLI::CheckedTransformer(anatomy::k_overlay_mode_names.by_name()));
   cli.add_option("--debug-fault-frame", opt.debug_fault_frame, "Testing: make an illegal address in frame N")
       ->group("");  // hidden: for the recovery tests
   std::string session_file, preset;
@@ -252,7 +247,7 @@ int run_cli(int argc, char** argv) {
   InfoOptions info_opt;
   CLI::App* info =
       cli.add_subcommand("info", "Print the CUDA device, the GL renderer and the render path chosen");
-  info->add_option("--render-path", info_opt.render_path, "auto | interop | host | cpu");
+  info->add_option("--render-path", info_opt.render_path, k_path_request_names.list());
 
   cli::BenchContext bench_ctx;
   CLI::App* bench = cli.add_subcommand("bench", "Benchmarks: one result row per variant");
@@ -287,7 +282,8 @@ int run_cli(int argc, char** argv) {
 
   const auto request = parse_path_request(render_path);
   if (!request)
-    return fail("--render-path: " + echo_value(render_path) + " is not one of auto, interop, host, cpu");
+    return fail("--render-path: " + echo_value(render_path) + " is not one of " +
+                k_path_request_names.list(", "));
   opt.render_path = *request;
   if (!is_lab(scene))
     return fail("--scene: unknown scene " + echo_value(scene) + " (known: " + lab_ids_text() + ")");

@@ -25,8 +25,8 @@ std::string version_text() {
 int run_info(const InfoOptions& opt) {
   const auto request = parse_path_request(opt.render_path);
   if (!request) {
-    std::fprintf(stderr, "blockscope: --render-path: '%s' is not one of auto, interop, host, cpu\n",
-                 printable(opt.render_path).c_str());
+    std::fprintf(stderr, "blockscope: --render-path: '%s' is not one of %s\n",
+                 printable(opt.render_path).c_str(), k_path_request_names.list(", ").c_str());
     return 2;
   }
   const DeviceInfo d = query_device();

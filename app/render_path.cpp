@@ -16,25 +16,11 @@ const char* to_string(RenderPath p) {
 }
 
 const char* cli_name(PathRequest r) {
-  switch (r) {
-    case PathRequest::Auto:
-      return "auto";
-    case PathRequest::Interop:
-      return "interop";
-    case PathRequest::Host:
-      return "host";
-    case PathRequest::Cpu:
-      return "cpu";
-  }
-  return "?";
+  return k_path_request_names.c_name(r);
 }
 
 std::optional<PathRequest> parse_path_request(std::string_view s) {
-  if (s == "auto") return PathRequest::Auto;
-  if (s == "interop") return PathRequest::Interop;
-  if (s == "host") return PathRequest::Host;
-  if (s == "cpu") return PathRequest::Cpu;
-  return std::nullopt;
+  return k_path_request_names.parse(s);
 }
 
 PathDecision decide_path(PathRequest request, bool cuda_available, const std::string& cuda_reason,

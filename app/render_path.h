@@ -6,13 +6,20 @@
 #include <string>
 #include <string_view>
 
+#include "core/enum_names.h"
+
 namespace bs {
 
 enum class RenderPath { Interop, HostCopy, Cpu };
 enum class PathRequest { Auto, Interop, Host, Cpu };
 
 const char* to_string(RenderPath p);  // "CUDA + interop", ...
-const char* cli_name(PathRequest r);  // "auto", "interop", ...
+// --render-path's names.
+inline constexpr auto k_path_request_names = enum_names<PathRequest>({{PathRequest::Auto, "auto"},
+                                                                      {PathRequest::Interop, "interop"},
+                                                                      {PathRequest::Host, "host"},
+                                                                      {PathRequest::Cpu, "cpu"}});
+const char* cli_name(PathRequest r);  // k_path_request_names
 std::optional<PathRequest> parse_path_request(std::string_view s);
 
 struct PathDecision {

@@ -282,10 +282,9 @@ SessionResult session_from_json(const json& j, std::string_view source) {
     ui.number("scale", s.ui.scale, ui::k_min_ui_scale, ui::k_max_ui_scale);
     ui.boolean("presenter", s.ui.presenter);
     ui.boolean("readouts", s.ui.readouts);
-    static constexpr std::string_view k_themes[] = {"dark", "light"};
     int theme = -1;
-    ui.choice("theme", theme, k_themes);
-    if (theme >= 0) s.ui.theme = k_themes[static_cast<size_t>(theme)];
+    ui.choice("theme", theme, ui::k_theme_names.names());
+    if (theme >= 0) s.ui.theme = ui::k_theme_names.names()[static_cast<size_t>(theme)];
     if (!ui.ok()) return failed(source, *ui.error());
   }
 
@@ -336,7 +335,7 @@ json to_json(const Session& s) {
   j["ui"] = {{"scale", std::round(static_cast<double>(s.ui.scale) * 100.0) / 100.0},
              {"presenter", s.ui.presenter},
              {"readouts", s.ui.readouts},
-             {"theme", s.ui.theme.empty() ? "dark" : s.ui.theme}};
+             {"theme", s.ui.theme.empty() ? std::string(ui::to_string(ui::Theme::Dark)) : s.ui.theme}};
   j["labs"] = s.labs.is_object() ? s.labs : json::object();
   if (!s.sweep.is_null()) j["sweep"] = s.sweep;
   return j;

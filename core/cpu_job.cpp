@@ -47,4 +47,30 @@ std::string CpuJob::error() const {
   return m_error;
 }
 
+bool finish_job(const CpuJob& job, std::string& status, const std::function<void()>& on_done) {
+  switch (job.state()) {
+    case CpuJob::State::Done:
+      status.clear();
+      if (on_done) on_done();
+      return true;
+    case CpuJob::State::Cancelled:
+      status = "cancelled";
+      return true;
+    case CpuJob::State::Failed:
+      status = job.error();
+      return true;
+    case CpuJob::State::Idle:
+    case CpuJob::State::Running:
+      break;
+  }
+  return false;
+}
+
+bool poll_job(const CpuJob& job, bool& running, double& progress, std::string& status,
+              const std::function<void()>& on_done) {
+  running = job.running();
+  progress = job.progress();
+  return !running && finish_job(job, status, on_done);
+}
+
 }  // namespace bs

@@ -57,4 +57,15 @@ class CpuJob {
   std::thread m_thread;
 };
 
+// One frame's look at a job for the panel that shows it, the same mapping in every lab:
+//   poll_job writes `running` and `progress` (every frame) and, once the job has ended, what finish_job
+//   writes. finish_job maps the end state to the panel's status line: Done clears it and calls on_done (which
+//   takes the result; it may set the status line itself), Cancelled writes "cancelled", Failed writes the
+//   job's error. Idle and Running write nothing.
+// Both return true when the job has ended (Done, Cancelled or Failed). A lab that must take a result only
+// once calls finish_job behind its own flag.
+bool finish_job(const CpuJob& job, std::string& status, const std::function<void()>& on_done = {});
+bool poll_job(const CpuJob& job, bool& running, double& progress, std::string& status,
+              const std::function<void()>& on_done = {});
+
 }  // namespace bs

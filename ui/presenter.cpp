@@ -17,7 +17,7 @@ constexpr ImWchar k_big_ranges[] = {0x0020, 0x00FF, 0x2212, 0x2212, 0};
 }  // namespace
 
 const char* to_string(Theme t) {
-  return t == Theme::Light ? "light" : "dark";
+  return k_theme_names.c_name(t);
 }
 
 float clamp_ui_scale(float s) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/enum_names.h"
+
 namespace bs::ui {
 
 // One big number for the readouts window: "GPU speedup" "41.7" "x" "vs CPU, all 16 threads (OpenMP)".
@@ -38,7 +40,8 @@ enum class Theme { Dark, Light };
 // How the presenter's windows are begun: ImGui::Begin unless the caller passes its own (the app passes its
 // layout's, which keeps the window inside and records where it is). End() follows whatever it returns.
 using BeginWindow = std::function<bool(const char* name, bool* open, ImGuiWindowFlags flags)>;
-const char* to_string(Theme t);
+inline constexpr auto k_theme_names = enum_names<Theme>({{Theme::Dark, "dark"}, {Theme::Light, "light"}});
+const char* to_string(Theme t);  // k_theme_names (sessions)
 
 // Clamps a requested scale into [k_min_ui_scale, k_max_ui_scale]; NaN gives 1.
 float clamp_ui_scale(float s);

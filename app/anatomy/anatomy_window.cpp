@@ -160,7 +160,7 @@ void AnatomyWindow::check_state(StateReader& r, const char* key) {
   std::string name;
   r.text(key, name);
   if (r.ok() && !anatomy::parse_overlay_mode(name))
-    r.fail(key, "'" + name + "' is not an overlay: off, blockidx, threadidx, warp, sm or time");
+    r.fail(key, "'" + name + "' is not an overlay: " + anatomy::k_overlay_mode_names.list(", ", " or "));
 }
 
 void AnatomyWindow::save_state(nlohmann::json& j, const char* key) const {

@@ -342,28 +342,26 @@ void HeatLab::start_cpu_job(int i) {
   });
 }
 
+// The copy kernel's bandwidth ceiling, over the field in force with the launch in force (m_model.launch, what
+// the kernel runs; never a block the panel rejected, which bench_gpu would refuse).
+void HeatLab::measure_copy() {
+  if (!m_gpu) return;
+  const heat::GpuBench b =
+      heat::bench_gpu(m_params, m_model.launch.block, 20, 3, m_model.launch.cells_per_thread);
+  m_model.copy_gb_per_s = b.copy_gb_per_s;
+  m_model.copy_nx = m_params.nx;
+  m_model.copy_ny = m_params.ny;
+}
+
 void HeatLab::poll_cpu_jobs() {
   for (int i = 0; i < 2; ++i) {
     CpuSlot& s = m_cpu[i];
     ui::CpuBaselineView& v = m_model.cpu[i];
-    v.running = s.job.running();
-    v.progress = s.job.progress();
-    switch (s.job.state()) {
-      case CpuJob::State::Done:
-        v.ms_per_step = s.result->ms_per_step;
-        v.measured_nx = s.nx;
-        v.measured_ny = s.ny;
-        v.status.clear();
-        break;
-      case CpuJob::State::Cancelled:
-        v.status = "cancelled";
-        break;
-      case CpuJob::State::Failed:
-        v.status = s.job.error();
-        break;
-      default:
-        break;
-    }
+    poll_job(s.job, v.running, v.progress, v.status, [&] {
+      v.ms_per_step = s.result->ms_per_step;
+      v.measured_nx = s.nx;
+      v.measured_ny = s.ny;
+    });
   }
   m_model.paused_for_baseline = cpu_baseline_running();
 }
@@ -514,14 +512,7 @@ void HeatLab::update() {
       if (m_actions.run_cpu[i]) start_cpu_job(i);
       if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
     }
-    if (m_actions.measure_copy && m_gpu) {
-      // Over the field in force, with the launch in force (never a block the panel rejected).
-      const heat::GpuBench b =
-          heat::bench_gpu(m_params, m_model.launch.block, 20, 3, m_model.launch.cells_per_thread);
-      m_model.copy_gb_per_s = b.copy_gb_per_s;
-      m_model.copy_nx = m_params.nx;
-      m_model.copy_ny = m_params.ny;
-    }
+    if (m_actions.measure_copy) measure_copy();
     if (m_paint) paint_stroke(m_paint->x0, m_paint->y0, m_paint->x1, m_paint->y1, m_paint->value);
     m_paint.reset();
     // The anatomy block-size sweep times the stencil on the GPU, and a CPU baseline times the CPU: the live
@@ -547,7 +538,7 @@ void HeatLab::update() {
   } catch (const InvalidRequest& e) {
     set_error(e.what());
   }
-  gl::FieldStyle style;
+  gl::FieldStyle& style = m_field_style;
   style.range_min = m_model.range[0];
   style.range_max = m_model.range[1];
   style.colormap = m_model.colormap;
@@ -568,8 +559,7 @@ namespace bs {
 
 namespace {
 
-using ui::k_heat_boundaries;
-using ui::k_heat_patterns;
+constexpr auto k_heat_patterns = heat::k_pattern_names.names();
 
 // Reads `state` over `m` (members left out keep their values): first the schema's checks of every member
 // (types, ranges, names; ui/heat/heat_schema.h), then the rules across members, as the panel applies them.
@@ -643,7 +633,7 @@ nlohmann::json HeatLab::save_state() const {
   j["alpha"] = float_for_json(m_params.alpha);
   j["dx"] = float_for_json(m_params.dx);
   j["dt"] = float_for_json(m_params.dt);
-  j["boundary"] = k_heat_boundaries[m_params.boundary == heat::Boundary::Fixed ? 0 : 1];
+  j["boundary"] = heat::k_boundary_names.name_of(m_params.boundary);
   j["boundary_temp"] = float_for_json(m_params.boundary_temp);
   j["steps_per_frame"] = m_model.steps_per_frame;
   j["paused"] = m_model.paused;

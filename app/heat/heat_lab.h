@@ -73,6 +73,11 @@ class HeatLab final : public Lab {
   }
   // The hover read-out drawn in the last frame (empty when the mouse was not over the field).
   const std::vector<std::string>& hover_lines() const { return m_hover_lines; }
+  // The field's style in the last frame (block lines of the launch in force), the panel's "measure copy"
+  // button, and whether the field is computed on the GPU.
+  const gl::FieldStyle& field_style() const { return m_field_style; }
+  void measure_copy_bandwidth() { measure_copy(); }
+  bool on_gpu() const { return m_gpu != nullptr; }
 
  private:
   void apply_size();
@@ -84,6 +89,7 @@ class HeatLab final : public Lab {
   void collect_timings();
   void poll_cpu_jobs();
   void start_cpu_job(int i);
+  void measure_copy();
   void paint_stroke(double x0, double y0, double x1, double y1, float value);
   void set_error(const std::string& msg);
   void handle_keys();
@@ -97,6 +103,7 @@ class HeatLab final : public Lab {
   std::unique_ptr<heat::GpuSolver> m_gpu;
   std::vector<float> m_cpu_field, m_cpu_tmp;
   FieldPresenter m_presenter;
+  gl::FieldStyle m_field_style;
   bool m_dirty = true;
   int m_pending_steps = 0;
   RollingSamples m_samples{120, 3};

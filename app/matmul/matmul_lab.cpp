@@ -450,30 +450,15 @@ void MatmulLab::poll_cpu_jobs() {
                      ? "first the float64 reference (OpenBLAS dgemm), then the timed runs"
                      : "";
     if (s.collected) continue;
-    switch (s.job.state()) {
-      case CpuJob::State::Done: {
-        s.collected = true;
-        CpuResult& r = *s.result;
-        if (!(r.p == m_problem)) break;  // finished for an older size
-        if (m_ref->values.empty() && !r.ref.values.empty())
-          m_ref = std::make_shared<mm::Reference>(std::move(r.ref));
-        upsert_row(r.row);
-        v.status.clear();
-        // On the CPU path the picture shows the latest CPU result; on the GPU path it keeps the GPU's C.
-        if (!m_gpu) show_host_c(std::move(r.c), std::string("C below: ") + r.row.name + " on the CPU");
-        break;
-      }
-      case CpuJob::State::Cancelled:
-        s.collected = true;
-        v.status = "cancelled";
-        break;
-      case CpuJob::State::Failed:
-        s.collected = true;
-        v.status = s.job.error();
-        break;
-      default:
-        break;
-    }
+    s.collected = finish_job(s.job, v.status, [&] {
+      CpuResult& r = *s.result;
+      if (!(r.p == m_problem)) return;  // finished for an older size
+      if (m_ref->values.empty() && !r.ref.values.empty())
+        m_ref = std::make_shared<mm::Reference>(std::move(r.ref));
+      upsert_row(r.row);
+      // On the CPU path the picture shows the latest CPU result; on the GPU path it keeps the GPU's C.
+      if (!m_gpu) show_host_c(std::move(r.c), std::string("C below: ") + r.row.name + " on the CPU");
+    });
   }
 }
 

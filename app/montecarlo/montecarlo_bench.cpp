@@ -56,12 +56,14 @@ int run_bench(const McOptions& o) {
   mc::Params p = o.p;
   const auto option = mc::parse_option(o.option);
   if (!option) {
-    return print_error("--option: '" + printable(o.option) + "' is not one of call, put, asian", 2);
+    return print_error(
+        "--option: '" + printable(o.option) + "' is not one of " + mc::k_option_names.list(", "), 2);
   }
   p.option = *option;
   const auto gen = mc::parse_generator(o.rng);
   if (!gen) {
-    return print_error("--rng: '" + printable(o.rng) + "' is not one of philox, xorwow", 2);
+    return print_error("--rng: '" + printable(o.rng) + "' is not one of " + mc::k_generator_names.list(", "),
+                       2);
   }
   p.generator = *gen;
   if (auto err = mc::check(p)) {

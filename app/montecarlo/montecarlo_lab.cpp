@@ -470,23 +470,10 @@ class MonteCarloLab final : public Lab {
     for (int i = 0; i < 2; ++i) {
       CpuSlot& s = m_cpu[i];
       ui::mc::CpuRunView& v = m_model.cpu[i];
-      v.running = s.job.running();
-      v.progress = s.job.progress();
-      switch (s.job.state()) {
-        case CpuJob::State::Done:
-          if (s.result) v.result = *s.result;
-          s.result.reset();
-          v.status.clear();
-          break;
-        case CpuJob::State::Cancelled:
-          v.status = "cancelled";
-          break;
-        case CpuJob::State::Failed:
-          v.status = s.job.error();
-          break;
-        default:
-          break;
-      }
+      poll_job(s.job, v.running, v.progress, v.status, [&] {
+        if (s.result) v.result = *s.result;
+        s.result.reset();
+      });
     }
   }
 
@@ -545,9 +532,9 @@ std::unique_ptr<Lab> make_montecarlo_lab(LabEnv& env) {
 
 namespace {
 
-constexpr std::string_view k_mc_options[] = {"call", "put", "asian"};
-constexpr std::string_view k_mc_generators[] = {"philox", "xorwow"};
-constexpr std::string_view k_mc_layouts[] = {"grid-stride", "one-per-thread"};
+constexpr auto k_mc_options = mcl::k_option_names.names();
+constexpr auto k_mc_generators = mcl::k_generator_names.names();
+constexpr auto k_mc_layouts = mcl::k_layout_names.names();
 
 std::optional<std::string> read_montecarlo_state(const nlohmann::json& state, ui::mc::PanelModel& m) {
   StateReader r(state, "labs.montecarlo");

@@ -37,15 +37,12 @@ McPoint mc_point(const Values& v) {
   m.p.steps = static_cast<int>(get_int(v, "steps", 1, montecarlo::k_max_steps));
   const std::string& gen = get(v, "generator");
   const auto g = montecarlo::parse_generator(gen);
-  if (!g) bad("generator", gen, "not a generator (philox | xorwow)");
+  if (!g) bad("generator", gen, "not a generator (" + montecarlo::k_generator_names.list() + ")");
   m.p.generator = *g;
   const std::string& layout = get(v, "layout");
-  if (layout == "grid-stride")
-    m.launch.layout = montecarlo::Layout::GridStride;
-  else if (layout == "one-per-thread")
-    m.launch.layout = montecarlo::Layout::OnePathPerThread;
-  else
-    bad("layout", layout, "not a layout (grid-stride | one-per-thread)");
+  const auto l = montecarlo::k_layout_names.parse(layout);
+  if (!l) bad("layout", layout, "not a layout (" + montecarlo::k_layout_names.list() + ")");
+  m.launch.layout = *l;
   m.launch.block = static_cast<int>(get_int(v, "block.x", 1, 1024));
   if (auto err = validate_block({m.launch.block, 1}, DeviceLimits{})) bad("block.x", get(v, "block.x"), *err);
   if (auto e = montecarlo::check(m.p)) bad(e->param, get(v, e->param), e->message);

@@ -4,25 +4,11 @@
 namespace bs::sweep {
 
 const char* to_string(Device d) {
-  switch (d) {
-    case Device::Gpu:
-      return "gpu";
-    case Device::Cpu:
-      return "cpu";
-    case Device::Auto:
-      return "auto";
-    case Device::All:
-    default:
-      return "all";
-  }
+  return k_device_names.c_name(d);
 }
 
 std::optional<Device> parse_device(std::string_view s) {
-  if (s == "all") return Device::All;
-  if (s == "gpu") return Device::Gpu;
-  if (s == "cpu") return Device::Cpu;
-  if (s == "auto") return Device::Auto;
-  return std::nullopt;
+  return k_device_names.parse(s);
 }
 
 }  // namespace bs::sweep

@@ -7,12 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "core/enum_names.h"
 #include "app/sweep/export.h"
 #include "ui/figure.h"
 
 namespace bs::sweep {
 
 enum class Metric { Time, Throughput };
+inline constexpr auto k_metric_names =
+    enum_names<Metric>({{Metric::Time, "time"}, {Metric::Throughput, "throughput"}});  // --metric
 struct FigureOptions {
   Metric metric = Metric::Time;
   std::optional<bool> log_x;  // nullopt: log when the values span 16x or more

@@ -156,7 +156,7 @@ int run_sweep_command(const SweepArgs& a) {
   d.repetitions = static_cast<int>(a.reps);
   d.warmup = static_cast<int>(a.warmup);
   const auto dev = sweep::parse_device(a.device);
-  if (!dev) return fail("--device: '" + a.device + "' is not one of auto, gpu, cpu, all", 2);
+  if (!dev) return fail("--device: '" + a.device + "' is not one of " + sweep::k_device_names.list(", "), 2);
   d.device = *dev;
   record::ExportRequest req;
   const ParsedDim2 png = parse_dim2(a.png, "--png");
@@ -169,9 +169,9 @@ int run_sweep_command(const SweepArgs& a) {
   if (!(a.scale >= 0.5f && a.scale <= 8.0f))
     return fail("--scale: " + fmt(a.scale) + " is outside 0.5 .. 8", 2);
   req.scale = a.scale;
-  if (a.metric != "time" && a.metric != "throughput")
-    return fail("--metric: '" + a.metric + "' is not time or throughput", 2);
-  req.figure.metric = a.metric == "time" ? sweep::Metric::Time : sweep::Metric::Throughput;
+  const auto metric = sweep::k_metric_names.parse(a.metric);
+  if (!metric) return fail("--metric: '" + a.metric + "' is not " + sweep::k_metric_names.list(" or "), 2);
+  req.figure.metric = *metric;
   req.render_path = "headless CLI (figure.png through an EGL context)";
   try {
     sweep::validate(d);

@@ -238,7 +238,9 @@ int run(const VectorBenchArgs& a) {
   const vec::ParsedCount n = vec::parse_count(a.n, "--n");
   if (!n.value) return print_error(n.error, 2);
   const std::optional<vec::Op> op = vec::parse_op(a.op);
-  if (!op) return print_error("--op: '" + printable(a.op) + "' is not an op (add or formula)", 2);
+  if (!op)
+    return print_error("--op: '" + printable(a.op) + "' is not an op (" + vec::k_op_names.list(" or ") + ")",
+                       2);
   vec::Params p;
   p.n = *n.value;
   p.op = *op;

@@ -311,45 +311,51 @@ class VectorLab final : public Lab {
     m_model.gpu_running = m_gpu_job.running();
     if (m_gpu_pending && !m_gpu_job.running()) {
       m_gpu_pending = false;
-      const CpuJob::State st = m_gpu_job.state();
       if (m_gpu_result->gpu_error) {
         m_gpu_error = m_gpu_result->gpu_error;
         m_model.gpu_status = "the GPU failed during the run (see the Device window)";
-      } else if (st == CpuJob::State::Failed) {
-        m_model.gpu_status = m_gpu_job.error();
-      } else if (st == CpuJob::State::Done) {
-        const GpuJobResult& r = *m_gpu_result;
-        if (r.measure_overhead) {
-          m_overhead = r.overhead;
-          m_overhead_measured = true;
-        }
-        ui::GpuRunView v;
-        const vec::RunResult& rr = r.run;
-        v.variant = rr.variant + (rr.params.pinned ? ", pinned" : ", pageable") + ", " +
-                    std::to_string(rr.params.streams) + (rr.params.streams == 1 ? " stream" : " streams");
-        v.n = rr.params.n;
-        v.pinned = rr.params.pinned;
-        v.streams = rr.params.streams;
-        v.h2d_ms = rr.h2d_ms.median;
-        v.kernel_ms = rr.kernel_ms.median;
-        v.d2h_ms = rr.d2h_ms.median;
-        v.total = rr.total_ms;
-        v.h2d_gbs = rr.row.h2d_gbs;
-        v.d2h_gbs = rr.row.d2h_gbs;
-        v.kernel_gbs = rr.row.kernel_gbs;
-        v.check = rr.row.check;
-        v.check_passed = rr.row.check_passed;
-        v.launch_us = m_overhead.event_us;
-        v.round_trip_us = m_overhead.round_trip_us;
-        v.timeline = rr.timeline;
-        m_model.runs.push_back(std::move(v));
-        while (m_model.runs.size() > k_max_runs_shown)
-          m_model.runs.erase(m_model.runs.begin());
-        m_model.rates = r.rates;
-        update_stride_grid();
+      } else {
+        finish_job(m_gpu_job, m_model.gpu_status, [&] { take_gpu_run(); });
       }
     }
-    // CPU rows.
+    poll_cpu_rows();
+    poll_sweep();
+  }
+
+  // The finished GPU run into the panel: a row of the runs table, the rates and the stride grid.
+  void take_gpu_run() {
+    const GpuJobResult& r = *m_gpu_result;
+    if (r.measure_overhead) {
+      m_overhead = r.overhead;
+      m_overhead_measured = true;
+    }
+    ui::GpuRunView v;
+    const vec::RunResult& rr = r.run;
+    v.variant = rr.variant + (rr.params.pinned ? ", pinned" : ", pageable") + ", " +
+                std::to_string(rr.params.streams) + (rr.params.streams == 1 ? " stream" : " streams");
+    v.n = rr.params.n;
+    v.pinned = rr.params.pinned;
+    v.streams = rr.params.streams;
+    v.h2d_ms = rr.h2d_ms.median;
+    v.kernel_ms = rr.kernel_ms.median;
+    v.d2h_ms = rr.d2h_ms.median;
+    v.total = rr.total_ms;
+    v.h2d_gbs = rr.row.h2d_gbs;
+    v.d2h_gbs = rr.row.d2h_gbs;
+    v.kernel_gbs = rr.row.kernel_gbs;
+    v.check = rr.row.check;
+    v.check_passed = rr.row.check_passed;
+    v.launch_us = m_overhead.event_us;
+    v.round_trip_us = m_overhead.round_trip_us;
+    v.timeline = rr.timeline;
+    m_model.runs.push_back(std::move(v));
+    while (m_model.runs.size() > k_max_runs_shown)
+      m_model.runs.erase(m_model.runs.begin());
+    m_model.rates = r.rates;
+    update_stride_grid();
+  }
+
+  void poll_cpu_rows() {
     m_model.cpu_running = m_cpu_job.running();
     m_model.cpu_progress = m_cpu_job.progress();
     if (m_cpu_result) {
@@ -360,24 +366,16 @@ class VectorLab final : public Lab {
     }
     if (m_cpu_pending && !m_cpu_job.running()) {
       m_cpu_pending = false;
-      switch (m_cpu_job.state()) {
-        case CpuJob::State::Done:
-          for (int i = 0; i < 2; ++i) {
-            m_model.cpu[i].ms = m_cpu_result->ms[i];
-            m_model.cpu[i].n = m_cpu_result->n;
-          }
-          break;
-        case CpuJob::State::Cancelled:
-          m_model.cpu_status = "cancelled";
-          break;
-        case CpuJob::State::Failed:
-          m_model.cpu_status = m_cpu_job.error();
-          break;
-        default:
-          break;
-      }
+      finish_job(m_cpu_job, m_model.cpu_status, [&] {
+        for (int i = 0; i < 2; ++i) {
+          m_model.cpu[i].ms = m_cpu_result->ms[i];
+          m_model.cpu[i].n = m_cpu_result->n;
+        }
+      });
     }
-    // Sweep.
+  }
+
+  void poll_sweep() {
     m_model.sweep_running = m_sweep_job.running();
     m_model.sweep_progress = m_sweep_job.progress();
     if (m_sweep_pending && !m_sweep_job.running()) {
@@ -386,19 +384,7 @@ class VectorLab final : public Lab {
         m_gpu_error = m_sweep_result->gpu_error;
         m_model.sweep_status = "the GPU failed during the sweep (see the Device window)";
       } else {
-        switch (m_sweep_job.state()) {
-          case CpuJob::State::Done:
-            m_model.sweep = m_sweep_result->sweep;
-            break;
-          case CpuJob::State::Cancelled:
-            m_model.sweep_status = "cancelled";
-            break;
-          case CpuJob::State::Failed:
-            m_model.sweep_status = m_sweep_job.error();
-            break;
-          default:
-            break;
-        }
+        finish_job(m_sweep_job, m_model.sweep_status, [&] { m_model.sweep = m_sweep_result->sweep; });
       }
     }
   }
@@ -440,9 +426,9 @@ std::unique_ptr<Lab> make_vector_lab(LabEnv& env) {
 
 namespace {
 
-constexpr std::string_view k_vec_ops[] = {"add", "formula"};
-constexpr std::string_view k_vec_indexing[] = {"one-per-element", "grid-stride"};
-constexpr std::string_view k_vec_widths[] = {"float", "float4"};
+constexpr auto k_vec_ops = vec::k_op_names.names();
+constexpr auto k_vec_indexing = vec::k_indexing_names.names();
+constexpr auto k_vec_widths = vec::k_load_width_names.names();
 
 // An element count as a whole number or a string with a K/M/G suffix ("256M"), into a text field.
 void read_count(StateReader& r, const nlohmann::json& state, const char* key, char (&out)[32]) {

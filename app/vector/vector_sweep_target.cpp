@@ -38,26 +38,20 @@ vector::Params vector_params(const Values& v) {
   p.block = static_cast<int>(get_int(v, "block.x", 1, 1024));
   p.streams = static_cast<int>(get_int(v, "streams", 1, vector::k_max_streams));
   const std::string& width = get(v, "width");
-  if (width == "float")
-    p.width = vector::LoadWidth::Float;
-  else if (width == "float4")
-    p.width = vector::LoadWidth::Float4;
-  else
-    bad("width", width, "not a load width (float | float4)");
+  const auto w = vector::k_load_width_names.parse(width);
+  if (!w) bad("width", width, "not a load width (" + vector::k_load_width_names.list() + ")");
+  p.width = *w;
   const std::string& op = get(v, "op");
   const auto o = vector::parse_op(op);
-  if (!o) bad("op", op, "not an operation (add | formula)");
+  if (!o) bad("op", op, "not an operation (" + vector::k_op_names.list() + ")");
   p.op = *o;
   const std::string& pinned = get(v, "pinned");
   if (pinned != "0" && pinned != "1") bad("pinned", pinned, "not 0 or 1");
   p.pinned = pinned == "1";
   const std::string& ix = get(v, "indexing");
-  if (ix == "one-per-element")
-    p.indexing = vector::Indexing::OnePerElement;
-  else if (ix == "grid-stride")
-    p.indexing = vector::Indexing::GridStride;
-  else
-    bad("indexing", ix, "not an indexing (one-per-element | grid-stride)");
+  const auto i = vector::k_indexing_names.parse(ix);
+  if (!i) bad("indexing", ix, "not an indexing (" + vector::k_indexing_names.list() + ")");
+  p.indexing = *i;
   if (auto err = vector::validate(p)) bad("size", size, *err);
   return p;
 }

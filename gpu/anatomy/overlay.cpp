@@ -105,25 +105,12 @@ OverlayMode next_overlay_mode(OverlayMode m) {
   return static_cast<OverlayMode>((static_cast<int>(m) + 1) % k_overlay_mode_count);
 }
 
-namespace {
-constexpr std::pair<const char*, OverlayMode> k_overlay_names[] = {{"off", OverlayMode::Off},
-                                                                   {"blockidx", OverlayMode::BlockIdx},
-                                                                   {"threadidx", OverlayMode::ThreadIdx},
-                                                                   {"warp", OverlayMode::Warp},
-                                                                   {"sm", OverlayMode::Sm},
-                                                                   {"time", OverlayMode::BlockTime}};
-}  // namespace
-
 std::optional<OverlayMode> parse_overlay_mode(std::string_view name) {
-  for (const auto& [n, m] : k_overlay_names)
-    if (name == n) return m;
-  return std::nullopt;
+  return k_overlay_mode_names.parse(name);
 }
 
 const char* overlay_mode_name(OverlayMode m) {
-  for (const auto& [n, mode] : k_overlay_names)
-    if (mode == m) return n;
-  return "off";
+  return k_overlay_mode_names.c_name(m);
 }
 
 bool overlay_needs_record(OverlayMode m) {

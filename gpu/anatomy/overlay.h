@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpu/anatomy/anatomy.h"
+#include "core/enum_names.h"
 #include "core/launch.h"
 
 namespace bs::matmul {
@@ -63,9 +64,17 @@ enum class OverlayMode { Off, BlockIdx, ThreadIdx, Warp, Sm, BlockTime };
 constexpr int k_overlay_mode_count = 6;
 const char* overlay_mode_label(OverlayMode m);  // "off", "blockIdx", "threadIdx", "warp in block", ...
 OverlayMode next_overlay_mode(OverlayMode m);
-// "off", "blockidx", "threadidx", "warp", "sm", "time" (the CLI's --overlay names); nullopt otherwise.
-std::optional<OverlayMode> parse_overlay_mode(std::string_view name);
-const char* overlay_mode_name(OverlayMode m);  // the inverse: "off", "blockidx", ... (sessions, CLI)
+// The CLI's --overlay names, also in sessions: "off", "blockidx", "threadidx", "warp", "sm", "time".
+inline constexpr auto k_overlay_mode_names = enum_names<OverlayMode>({{OverlayMode::Off, "off"},
+                                                                      {OverlayMode::BlockIdx, "blockidx"},
+                                                                      {OverlayMode::ThreadIdx, "threadidx"},
+                                                                      {OverlayMode::Warp, "warp"},
+                                                                      {OverlayMode::Sm, "sm"},
+                                                                      {OverlayMode::BlockTime, "time"}});
+static_assert(k_overlay_mode_names.size() == k_overlay_mode_count);
+std::optional<OverlayMode> parse_overlay_mode(
+    std::string_view name);                    // k_overlay_mode_names; nullopt otherwise
+const char* overlay_mode_name(OverlayMode m);  // the inverse
 bool overlay_needs_record(OverlayMode m);
 
 // A categorical palette of 12 colours (0xAABBGGRR, ImGui's ImU32 layout) and the period used for a mode: the

@@ -12,11 +12,15 @@
 #include <vector>
 
 #include "core/cpu_job.h"
+#include "core/enum_names.h"
 #include "core/launch.h"
 
 namespace bs::heat {
 
 enum class Boundary { Fixed, Insulated };
+// The names files and sessions use.
+inline constexpr auto k_boundary_names =
+    enum_names<Boundary>({{Boundary::Fixed, "fixed"}, {Boundary::Insulated, "insulated"}});
 
 constexpr int64_t k_min_size = 1;
 constexpr int64_t k_ui_min_size = 64;
@@ -42,6 +46,9 @@ std::optional<std::string> validate(const Params& p);
 
 // Initial fields. Never all zeros: tests and timings on zeros prove nothing.
 enum class InitialPattern { HotSpots, Gaussian, Noise };
+inline constexpr auto k_pattern_names = enum_names<InitialPattern>({{InitialPattern::HotSpots, "hot-spots"},
+                                                                    {InitialPattern::Gaussian, "gaussian"},
+                                                                    {InitialPattern::Noise, "noise"}});
 std::vector<float> make_initial(const Params& p, InitialPattern pattern, uint32_t seed = 1);
 // A centred Gaussian bump exp(-r^2 / (2 sigma^2)) * amplitude (cell units), used by the analytic test.
 std::vector<float> make_gaussian(const Params& p, double sigma_cells, double amplitude);

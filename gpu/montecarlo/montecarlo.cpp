@@ -21,15 +21,7 @@ std::string num(double v) {
 }  // namespace
 
 const char* option_label(OptionType o) {
-  switch (o) {
-    case OptionType::Call:
-      return "call";
-    case OptionType::Put:
-      return "put";
-    case OptionType::AsianCall:
-      return "asian";
-  }
-  return "?";
+  return k_option_names.c_name(o);
 }
 
 const char* option_long_label(OptionType o) {
@@ -45,10 +37,7 @@ const char* option_long_label(OptionType o) {
 }
 
 std::optional<OptionType> parse_option(std::string_view t) {
-  if (t == "call") return OptionType::Call;
-  if (t == "put") return OptionType::Put;
-  if (t == "asian") return OptionType::AsianCall;
-  return std::nullopt;
+  return k_option_names.parse(t);
 }
 
 const char* generator_label(Generator g) {
@@ -56,9 +45,7 @@ const char* generator_label(Generator g) {
 }
 
 std::optional<Generator> parse_generator(std::string_view t) {
-  if (t == "philox") return Generator::Philox;
-  if (t == "xorwow") return Generator::Xorwow;
-  return std::nullopt;
+  return k_generator_names.parse(t);
 }
 
 bool is_european(OptionType o) {

@@ -16,12 +16,19 @@
 #include <vector>
 
 #include "core/cpu_job.h"
+#include "core/enum_names.h"
 #include "core/launch.h"
 
 namespace bs::montecarlo {
 
 enum class OptionType { Call, Put, AsianCall };
 enum class Generator { Philox, Xorwow };  // cuRAND device generators; the CPU always uses std::mt19937_64
+
+// The names files, sessions, sweeps and the CLI use.
+inline constexpr auto k_option_names = enum_names<OptionType>(
+    {{OptionType::Call, "call"}, {OptionType::Put, "put"}, {OptionType::AsianCall, "asian"}});
+inline constexpr auto k_generator_names =
+    enum_names<Generator>({{Generator::Philox, "philox"}, {Generator::Xorwow, "xorwow"}});
 
 constexpr int64_t k_max_paths = int64_t{1} << 24;  // 16,777,216 ("16M")
 constexpr int64_t k_ui_min_paths = 1000;
@@ -200,7 +207,9 @@ std::vector<float> cpu_sample_paths(const Params& p, int count);
 // GridStride: a fixed grid of `waves` x (blocks resident per SM) x SMs; each thread loops over samples.
 // OnePathPerThread: a grid covering every sample (one sample per thread; more blocks, more block reductions).
 enum class Layout { GridStride, OnePathPerThread };
-const char* layout_label(Layout l);  // "grid-stride", "one path per thread"
+const char* layout_label(Layout l);     // "grid-stride", "one path per thread" (for people)
+inline constexpr auto k_layout_names =  // for files, sessions and sweeps
+    enum_names<Layout>({{Layout::GridStride, "grid-stride"}, {Layout::OnePathPerThread, "one-per-thread"}});
 
 struct Launch {
   int block = 256;  // threads per block, any size the device accepts (1..1024)

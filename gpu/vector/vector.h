@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/cpu_job.h"
+#include "core/enum_names.h"
 #include "gpu/common/device_info.h"
 #include "core/stats.h"
 
@@ -31,12 +32,19 @@ enum class Op { Add, Formula };
 enum class Indexing { OnePerElement, GridStride };
 enum class LoadWidth { Float, Float4 };
 
-const char* to_string(Op op);                       // "add" / "formula"
-const char* to_string(Indexing ix);                 // "one thread per element" / "grid-stride loop"
-const char* short_name(Indexing ix);                // "1 per element" / "grid-stride"
-const char* to_string(LoadWidth w);                 // "float" / "float4"
-const char* formula_text(Op op);                    // "c = a + b" / "c = (a*10 + 2) * ((b + 2)*10 - 5) * 5"
-std::optional<Op> parse_op(std::string_view text);  // "add" | "formula"
+// The names files, sessions, sweeps and the CLI use.
+inline constexpr auto k_op_names = enum_names<Op>({{Op::Add, "add"}, {Op::Formula, "formula"}});
+inline constexpr auto k_indexing_names = enum_names<Indexing>(
+    {{Indexing::OnePerElement, "one-per-element"}, {Indexing::GridStride, "grid-stride"}});
+inline constexpr auto k_load_width_names =
+    enum_names<LoadWidth>({{LoadWidth::Float, "float"}, {LoadWidth::Float4, "float4"}});
+
+const char* to_string(Op op);         // k_op_names: "add" / "formula"
+const char* to_string(Indexing ix);   // for people: "one thread per element" / "grid-stride loop"
+const char* short_name(Indexing ix);  // for tables: "1 per element" / "grid-stride"
+const char* to_string(LoadWidth w);   // k_load_width_names: "float" / "float4"
+const char* formula_text(Op op);      // "c = a + b" / "c = (a*10 + 2) * ((b + 2)*10 - 5) * 5"
+std::optional<Op> parse_op(std::string_view text);  // k_op_names: "add" | "formula"
 
 constexpr int64_t k_min_n = 1;
 constexpr int64_t k_max_n = int64_t{512} << 20;  // 512M elements = 2 GiB per array, 6 GiB for a, b and c

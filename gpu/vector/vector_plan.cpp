@@ -17,7 +17,7 @@
 namespace bs::vector {
 
 const char* to_string(Op op) {
-  return op == Op::Add ? "add" : "formula";
+  return k_op_names.c_name(op);
 }
 const char* to_string(Indexing ix) {
   return ix == Indexing::OnePerElement ? "one thread per element" : "grid-stride loop";
@@ -26,7 +26,7 @@ const char* short_name(Indexing ix) {
   return ix == Indexing::OnePerElement ? "1 per element" : "grid-stride";
 }
 const char* to_string(LoadWidth w) {
-  return w == LoadWidth::Float ? "float" : "float4";
+  return k_load_width_names.c_name(w);
 }
 const char* formula_text(Op op) {
   return op == Op::Add ? "c = a + b" : "c = (a*10 + 2) * ((b + 2)*10 - 5) * 5";
@@ -44,9 +44,7 @@ const char* to_string(OpKind k) {
 }
 
 std::optional<Op> parse_op(std::string_view text) {
-  if (text == "add") return Op::Add;
-  if (text == "formula") return Op::Formula;
-  return std::nullopt;
+  return k_op_names.parse(text);
 }
 
 std::string format_count(int64_t n) {

@@ -307,6 +307,47 @@ TEST(HeatLabApp, ARejectedBlockIsNeverInForce) {
   EXPECT_EQ(lab.model().launch.block, (Dim2{32, 8}));
 }
 
+// The block-lines overlay draws the blocks of the launch in force, never a block the panel rejected.
+TEST(HeatLabApp, BlockLinesShowTheLaunchInForceNotARejectedBlock) {
+  App app(headless_cpu());
+  ASSERT_FALSE(app.apply_session(
+      heat_session({{"block", {64, 4}}, {"cells_per_thread", 8}, {"grid", "auto"}, {"block_lines", true}})));
+  frames(app, 2);
+  HeatLab& lab = heat_of(app);
+  EXPECT_TRUE(lab.field_style().block_lines);
+  EXPECT_EQ(lab.field_style().block_x, 64);
+  EXPECT_EQ(lab.field_style().block_y, 32);  // 4 rows of threads x 8 cells each
+  lab.edit_block(2048, 1);                   // rejected: more than 1024 threads
+  frames(app, 2);
+  ASSERT_FALSE(lab.model().launch_error.empty());
+  EXPECT_EQ(lab.field_style().block_x, 64);
+  EXPECT_EQ(lab.field_style().block_y, 32);
+  lab.edit_block(16, 2);  // accepted: the lines follow
+  frames(app, 1);
+  EXPECT_EQ(lab.field_style().block_x, 16);
+  EXPECT_EQ(lab.field_style().block_y, 16);
+}
+
+// The copy-kernel bench runs with the launch in force: after a rejected block it still measures (a bench with
+// the rejected 2048x1 block would be refused and show an error instead of a bandwidth).
+TEST(HeatLabApp, CopyBenchUsesTheLaunchInForceNotARejectedBlock) {
+  AppOptions o = headless_cpu();
+  o.render_path = PathRequest::Auto;
+  App app(o);
+  ASSERT_FALSE(
+      app.apply_session(heat_session({{"block", {64, 4}}, {"cells_per_thread", 8}, {"grid", "auto"}})));
+  frames(app, 2);
+  HeatLab& lab = heat_of(app);
+  if (!lab.on_gpu()) GTEST_SKIP() << "no CUDA device: the copy kernel runs only on the GPU";
+  lab.edit_block(2048, 1);
+  frames(app, 1);
+  ASSERT_FALSE(lab.model().launch_error.empty());
+  EXPECT_NO_THROW(lab.measure_copy_bandwidth());
+  EXPECT_GT(lab.model().copy_gb_per_s, 0.0);
+  EXPECT_EQ(lab.model().copy_nx, 128);
+  EXPECT_TRUE(lab.model().runtime_error.empty()) << lab.model().runtime_error;
+}
+
 TEST(HeatLabApp, NumbersAfterASizeChangeReferToTheFieldTheyWereMeasuredOn) {
   App app(headless_cpu());
   ASSERT_FALSE(app.apply_session(heat_session({{"paused", false}, {"cpu_steps", 5}})));

@@ -40,13 +40,13 @@ params::Schema make_schema() {
     // 1024^2 floats (4 MiB per buffer) fit in the L2 cache: the bench measures DRAM bandwidth on 4096^2.
     q.bench_default = json::array({4096, 4096});
   }
-  add({.name = "pattern", .kind = Kind::Choice, .default_value = "hot-spots",
-       .names = names_of(k_heat_patterns), .help = "initial field"});
+  add({.name = "pattern", .kind = Kind::Choice, .default_value = heat::k_pattern_names.name_of(heat::InitialPattern::HotSpots),
+       .names = names_of(heat::k_pattern_names.names()), .help = "initial field"});
   add({.name = "alpha", .kind = Kind::Number, .default_value = d.alpha, .lo = 1e-6, .hi = 1e6,
        .help = "diffusivity"});
   add({.name = "dx", .kind = Kind::Number, .default_value = d.dx, .lo = 1e-6, .hi = 1e6, .help = "cell size"});
   add({.name = "dt", .kind = Kind::Number, .default_value = d.dt, .lo = 1e-9, .hi = 1e6, .help = "time step"});
-  add({.name = "boundary", .kind = Kind::Choice, .default_value = "fixed", .names = names_of(k_heat_boundaries),
+  add({.name = "boundary", .kind = Kind::Choice, .default_value = heat::k_boundary_names.name_of(heat::Boundary::Fixed), .names = names_of(heat::k_boundary_names.names()),
        .help = "edges: fixed temperature or insulated"});
   add({.name = "boundary_temp", .kind = Kind::Number, .default_value = d.boundary_temp, .lo = -1e6, .hi = 1e6,
        .help = "temperature of fixed edges"});

@@ -3,16 +3,10 @@
 // from gpu/heat/heat.h (heat::Params, k_default_block, k_default_cells_per_thread), the kernel's own.
 #pragma once
 
-#include <string_view>
-
 #include "core/params.h"
 
 namespace bs::ui {
 
 const params::Schema& heat_schema();
-
-// Names as sessions store them (index = the enum's value).
-constexpr std::string_view k_heat_patterns[] = {"hot-spots", "gaussian", "noise"};
-constexpr std::string_view k_heat_boundaries[] = {"fixed", "insulated"};
 
 }  // namespace bs::ui

@@ -134,7 +134,9 @@ void params_section(PanelModel& m, PanelActions& a) {
   input_double("sigma (volatility)", &p.sigma, "sigma", "Volatility per sqrt(year)");
   input_double("T (years)", &p.maturity, "maturity", "Time to maturity in years");
 
-  const char* options[] = {"European call", "European put", "Asian call (arithmetic)"};
+  const char* options[] = {mcl::option_long_label(mcl::OptionType::Call),
+                           mcl::option_long_label(mcl::OptionType::Put),
+                           mcl::option_long_label(mcl::OptionType::AsianCall)};
   ImGui::SetNextItemWidth(w * 1.6f);
   changed |= ImGui::Combo("option", &m.option, options, 3);
   param_message(m, "option");
@@ -164,7 +166,8 @@ void params_section(PanelModel& m, PanelActions& a) {
   changed |= ImGui::Checkbox("antithetic variates", &p.antithetic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Each sample is a pair of paths driven by Z and -Z");
   ImGui::SameLine();
-  const char* gens[] = {"Philox4_32_10", "XORWOW"};
+  const char* gens[] = {mcl::generator_label(mcl::Generator::Philox),
+                        mcl::generator_label(mcl::Generator::Xorwow)};
   ImGui::SetNextItemWidth(w * 1.4f);
   changed |= ImGui::Combo("generator", &m.generator, gens, 2);
   if (ImGui::IsItemHovered())

@@ -173,7 +173,7 @@ void label_in(ImDrawList* dl, float x0, float x1, float y, const std::string& s,
 
 void controls_section(VectorPanelModel& m, VectorPanelActions& a) {
   bool changed = false;
-  const char* ops[] = {"add", "formula"};
+  const char* ops[] = {vector::to_string(vector::Op::Add), vector::to_string(vector::Op::Formula)};
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   changed |= ImGui::Combo("op", &m.op, ops, 2);
   ImGui::SameLine();
