@@ -1,5 +1,5 @@
-// bench.h: `blockscope bench <lab> ...`. Each lab's descriptor (app/labs.h) registers its own subcommand; the shared helpers print
-// result rows in one table format so every lab's output reads the same.
+// bench.h: `blockscope bench <lab> ...`. Each lab's descriptor (app/labs.h) registers its own subcommand; the
+// shared helpers print result rows in one table format so every lab's output reads the same.
 #pragma once
 
 #include <CLI/CLI.hpp>

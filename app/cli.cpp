@@ -217,8 +217,8 @@ int run_cli(int argc, char** argv) {
   cli.add_option("--screenshot", opt.screenshot, "Write a PNG of the last frame (with --frames)");
   cli.add_option("--render-path", render_path, k_path_request_names.list());
   // The heat lab's flags, from its parameter schema (ui/heat/heat_schema.h): help, defaults and checks.
-  cli::ParamFlags heat_flags(cli, ui::heat_schema(), {"size", "block", "cells_per_thread", "grid", "steps_per_frame"},
-                             "Heat: ");
+  cli::ParamFlags heat_flags(cli, ui::heat_schema(),
+                             {"size", "block", "cells_per_thread", "grid", "steps_per_frame"}, "Heat: ");
   cli.add_option("--overlay", opt.heat.overlay,
                  "Heat anatomy overlay: " + anatomy::k_overlay_mode_names.list("|"))
       ->transform(CLI::CheckedTransformer(anatomy::k_overlay_mode_names.by_name()));

@@ -27,7 +27,8 @@ ParamFlags::ParamFlags(CLI::App& app, const params::Schema& schema, const std::v
     auto f = std::make_unique<Flag>();
     f->param = &schema.at(name);
     const std::string def = params::to_text(*f->param, default_of(*f->param, defaults));
-    f->option = app.add_option(flag_of(name), f->text, help_prefix + f->param->help + " (default " + def + ")");
+    f->option =
+        app.add_option(flag_of(name), f->text, help_prefix + f->param->help + " (default " + def + ")");
     f->value = default_of(*f->param, defaults);
     m_flags[name] = std::move(f);
   }

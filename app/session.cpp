@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/json_file.h"
+#include "core/params.h"
 #include "app/labs.h"
 #include "app/sweep/definition.h"
 #include "core/error.h"
@@ -41,55 +42,38 @@ const json* StateReader::get(const char* key) {
   return &m_j.at(key);
 }
 
+using params::shown;
+using params::shown_text;
+
 namespace {
 
-// A value as a message shows it: escaped as JSON in ASCII (no control characters reach the terminal) and cut
-// to 80 characters (a 20,000-character colormap name is not repeated in full).
-std::string shown(const json& v) {
-  std::string s = v.dump(-1, ' ', true, json::error_handler_t::replace);
-  if (s.size() > 80) s = s.substr(0, 77) + "...";
-  return s;
-}
-
-// A string as a message shows it between its own quotes: shown() without the JSON quotes.
-std::string shown_text(const std::string& text) {
-  const std::string d = json(text).dump(-1, ' ', true, json::error_handler_t::replace);
-  std::string s = d.substr(1, d.size() - 2);
-  if (s.size() > 80) s = s.substr(0, 77) + "...";
-  return s;
-}
-
-// A JSON whole number within lo..hi, compared as 64-bit (unsigned ones above INT64_MAX are out of any range):
-// never narrowed before the check, so 4294967297 is not read as 1.
-bool whole_in_range(const json& v, int64_t lo, int64_t hi, int64_t* out) {
-  if (v.is_number_unsigned()) {
-    const uint64_t u = v.get<uint64_t>();
-    if (u > static_cast<uint64_t>(INT64_MAX) || static_cast<int64_t>(u) < lo || static_cast<int64_t>(u) > hi)
-      return false;
-    *out = static_cast<int64_t>(u);
-    return true;
-  }
-  const int64_t x = v.get<int64_t>();
-  if (x < lo || x > hi) return false;
-  *out = x;
-  return true;
+// A parameter of `kind` in lo..hi for one read: the checks and their messages are the schema's
+// (params::check_value), so a session's messages read the same whichever way a lab reads its state.
+params::Param param_of(params::Kind kind, double lo = 0, double hi = 0, std::vector<std::string> names = {}) {
+  params::Param p;
+  p.kind = kind;
+  p.lo = lo;
+  p.hi = hi;
+  p.names = std::move(names);
+  return p;
 }
 
 }  // namespace
 
+bool StateReader::check(const char* key, const params::Param& p, const json** v) {
+  *v = get(key);
+  if (!*v) return false;
+  if (auto err = params::check_value(p, **v)) {
+    fail(key, *err);
+    return false;
+  }
+  return true;
+}
+
 void StateReader::integer(const char* key, int64_t& out, int64_t lo, int64_t hi) {
-  const json* v = get(key);
-  if (!v) return;
-  if (!v->is_number_integer()) {
-    fail(key, "expected a whole number, got " + shown(*v));
-    return;
-  }
-  int64_t x = 0;
-  if (!whole_in_range(*v, lo, hi, &x)) {
-    fail(key, shown(*v) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
-    return;
-  }
-  out = x;
+  const json* v = nullptr;
+  if (check(key, param_of(params::Kind::Int, static_cast<double>(lo), static_cast<double>(hi)), &v))
+    out = v->get<int64_t>();
 }
 
 void StateReader::integer(const char* key, int& out, int64_t lo, int64_t hi) {
@@ -100,20 +84,8 @@ void StateReader::integer(const char* key, int& out, int64_t lo, int64_t hi) {
 }
 
 void StateReader::number(const char* key, double& out, double lo, double hi) {
-  const json* v = get(key);
-  if (!v) return;
-  if (!v->is_number()) {
-    fail(key, "expected a number, got " + shown(*v));
-    return;
-  }
-  const double x = v->get<double>();
-  if (!std::isfinite(x) || x < lo || x > hi) {
-    std::ostringstream os;
-    os << x << " is outside " << lo << ".." << hi;
-    fail(key, os.str());
-    return;
-  }
-  out = x;
+  const json* v = nullptr;
+  if (check(key, param_of(params::Kind::Number, lo, hi), &v)) out = v->get<double>();
 }
 
 void StateReader::number(const char* key, float& out, double lo, double hi) {
@@ -123,13 +95,8 @@ void StateReader::number(const char* key, float& out, double lo, double hi) {
 }
 
 void StateReader::boolean(const char* key, bool& out) {
-  const json* v = get(key);
-  if (!v) return;
-  if (!v->is_boolean()) {
-    fail(key, "expected true or false, got " + shown(*v));
-    return;
-  }
-  out = v->get<bool>();
+  const json* v = nullptr;
+  if (check(key, param_of(params::Kind::Bool), &v)) out = v->get<bool>();
 }
 
 void StateReader::text(const char* key, std::string& out) {
@@ -143,40 +110,20 @@ void StateReader::text(const char* key, std::string& out) {
 }
 
 void StateReader::choice(const char* key, int& out, std::span<const std::string_view> names) {
-  const json* v = get(key);
-  if (!v) return;
-  std::string known;
-  for (std::string_view n : names)
-    known += (known.empty() ? "" : ", ") + std::string(n);
-  if (!v->is_string()) {
-    fail(key, "expected one of " + known + ", got " + shown(*v));
-    return;
-  }
-  const std::string s = v->get<std::string>();
-  for (size_t i = 0; i < names.size(); ++i)
-    if (names[i] == s) {
-      out = static_cast<int>(i);
-      return;
-    }
-  fail(key, "'" + shown_text(s) + "' is not one of " + known);
+  const json* v = nullptr;
+  if (check(key, param_of(params::Kind::Choice, 0, 0, {names.begin(), names.end()}), &v))
+    for (size_t i = 0; i < names.size(); ++i)
+      if (*v == names[i]) out = static_cast<int>(i);
 }
 
 void StateReader::pair(const char* key, int (&out)[2], int64_t lo, int64_t hi) {
-  const json* v = get(key);
-  if (!v) return;
-  if (!v->is_array() || v->size() != 2 || !(*v)[0].is_number_integer() || !(*v)[1].is_number_integer()) {
-    fail(key, "expected two whole numbers like [64, 4], got " + shown(*v));
-    return;
-  }
+  const json* v = nullptr;
   lo = std::max<int64_t>(lo, INT_MIN);
   hi = std::min<int64_t>(hi, INT_MAX);
-  int64_t a = 0, b = 0;
-  if (!whole_in_range((*v)[0], lo, hi, &a) || !whole_in_range((*v)[1], lo, hi, &b)) {
-    fail(key, shown(*v) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
-    return;
+  if (check(key, param_of(params::Kind::Pair, static_cast<double>(lo), static_cast<double>(hi)), &v)) {
+    out[0] = (*v)[0].get<int>();
+    out[1] = (*v)[1].get<int>();
   }
-  out[0] = static_cast<int>(a);
-  out[1] = static_cast<int>(b);
 }
 
 void StateReader::colormap(const char* key, int& out) {

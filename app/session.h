@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/params.h"
+
 namespace bs {
 
 constexpr int k_session_version = 1;
@@ -104,6 +106,9 @@ class StateReader {
 
  private:
   const nlohmann::json* get(const char* key);
+  // The member `key` checked as `p` (params::check_value): true with *v set when present and valid; an error
+  // is recorded otherwise.
+  bool check(const char* key, const params::Param& p, const nlohmann::json** v);
   const nlohmann::json& m_j;
   std::string m_where;
   std::optional<std::string> m_error;

@@ -204,7 +204,8 @@ std::string to_text(const Param& p, const json& v) {
   if (v.is_string()) return v.get<std::string>();
   if ((p.kind == Kind::Pair || p.kind == Kind::NumberPair) && v.is_array() && v.size() == 2) {
     if (p.kind == Kind::Pair && p.square && v[0] == v[1]) return std::to_string(v[0].get<int64_t>());
-    if (p.kind == Kind::Pair) return std::to_string(v[0].get<int64_t>()) + "x" + std::to_string(v[1].get<int64_t>());
+    if (p.kind == Kind::Pair)
+      return std::to_string(v[0].get<int64_t>()) + "x" + std::to_string(v[1].get<int64_t>());
     return shortest_number(v[0].get<double>()) + "," + shortest_number(v[1].get<double>());
   }
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
@@ -237,7 +238,8 @@ int Param::default_choice() const {
 }
 
 Dim2 Param::default_pair() const {
-  if (kind != Kind::Pair || !default_value.is_array() || default_value.size() != 2) wrong_kind(*this, "a pair");
+  if (kind != Kind::Pair || !default_value.is_array() || default_value.size() != 2)
+    wrong_kind(*this, "a pair");
   return {default_value[0].get<int64_t>(), default_value[1].get<int64_t>()};
 }
 
@@ -247,9 +249,11 @@ int Param::index_of(const json& v) const {
   return 0;
 }
 
-// --- Schema -------------------------------------------------------------------------------------------------
+// --- Schema
+// -------------------------------------------------------------------------------------------------
 
-Schema::Schema(std::string lab, std::vector<Param> params) : m_lab(std::move(lab)), m_params(std::move(params)) {
+Schema::Schema(std::string lab, std::vector<Param> params)
+    : m_lab(std::move(lab)), m_params(std::move(params)) {
   for (const Param& p : m_params)
     if (auto err = check_value(p, p.default_value))
       throw std::logic_error("lab " + m_lab + ", parameter " + p.name + ": bad default: " + *err);

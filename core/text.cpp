@@ -321,16 +321,14 @@ std::string printable(std::string_view s, size_t max_bytes) {
   return out;
 }
 
-namespace {
-
-std::optional<double> parse_full_double(std::string_view s) {
+std::optional<double> parse_double(std::string_view s) {
   double v = 0;
   auto r = std::from_chars(s.data(), s.data() + s.size(), v);
   if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
   return v;
 }
 
-int binary_suffix_shift(char c) {
+int suffix_shift(char c) {
   switch (c) {
     case 'k':
     case 'K':
@@ -346,8 +344,6 @@ int binary_suffix_shift(char c) {
   }
 }
 
-}  // namespace
-
 std::optional<double> numeric_value(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
     text.remove_prefix(1);
@@ -355,13 +351,13 @@ std::optional<double> numeric_value(std::string_view text) {
     text.remove_suffix(1);
   if (text.empty()) return std::nullopt;
   if (text.size() > 2 && text[0] == '2' && text[1] == '^') {
-    const auto e = parse_full_double(text.substr(2));
+    const auto e = parse_double(text.substr(2));
     if (!e || *e < 0 || *e > 62 || *e != std::floor(*e)) return std::nullopt;
     return std::ldexp(1.0, static_cast<int>(*e));
   }
-  const int shift = binary_suffix_shift(text.back());
+  const int shift = suffix_shift(text.back());
   if (shift) text.remove_suffix(1);
-  const auto v = parse_full_double(text);
+  const auto v = parse_double(text);
   if (!v || !std::isfinite(*v)) return std::nullopt;
   return std::ldexp(*v, shift);
 }

@@ -55,6 +55,10 @@ std::string count_of(int64_t n, std::string_view noun);
 // A number as people type it for sizes and counts: plain ("256", "0.5", "1e6"), a power of two ("2^20"), or
 // with a binary suffix ("64K", "16M", "1G"); surrounding blanks ignored. nullopt when it is none of these.
 std::optional<double> numeric_value(std::string_view text);
+// The whole of `s` as a double; nullopt otherwise.
+std::optional<double> parse_double(std::string_view s);
+// 10, 20, 30 for a K, M, G suffix (either case); 0 otherwise.
+int suffix_shift(char c);
 // The shortest text that reads back as the same double ("0.2", "1e-06").
 std::string shortest_number(double v);
 

@@ -99,8 +99,8 @@ void register_heat_bench(CLI::App& bench, BenchContext& ctx) {
   CLI::App* sub = bench.add_subcommand(
       "heat", "Heat stencil: GPU kernel, copy-kernel ceiling, CPU 1 thread, CPU all threads");
   args->flags = std::make_unique<ParamFlags>(*sub, ui::heat_schema(),
-                                             std::vector<std::string>{"size", "block", "steps", "cpu_steps"}, "",
-                                             ParamFlags::Defaults::Bench);
+                                             std::vector<std::string>{"size", "block", "steps", "cpu_steps"},
+                                             "", ParamFlags::Defaults::Bench);
   sub->add_option("--cells-per-thread", args->cells_per_thread,
                   "Only this coarsening (1, 2, 4, 8); default: each")
       ->check(CLI::IsMember(std::vector<int>(std::begin(heat::k_cells_per_thread_choices),

@@ -569,7 +569,7 @@ std::optional<std::string> read_heat_state(const nlohmann::json& state, ui::Heat
   AnatomyWindow::check_state(r, "anatomy_overlay");
   if (!r.ok()) return r.error();
   const auto has = [&](const char* key) { return state.contains(key); };
-  const auto pair = [&](const char* key, int (&out)[2]) {
+  const auto pair = [&](const char* key, int(&out)[2]) {
     out[0] = state[key][0].get<int>();
     out[1] = state[key][1].get<int>();
   };
@@ -580,8 +580,8 @@ std::optional<std::string> read_heat_state(const nlohmann::json& state, ui::Heat
   if (has("dx")) m.params.dx = state["dx"].get<float>();
   if (has("dt")) m.params.dt = state["dt"].get<float>();
   if (has("boundary"))
-    m.params.boundary =
-        schema.at("boundary").index_of(state["boundary"]) == 0 ? heat::Boundary::Fixed : heat::Boundary::Insulated;
+    m.params.boundary = schema.at("boundary").index_of(state["boundary"]) == 0 ? heat::Boundary::Fixed
+                                                                               : heat::Boundary::Insulated;
   if (has("boundary_temp")) m.params.boundary_temp = state["boundary_temp"].get<float>();
   if (has("steps_per_frame")) m.steps_per_frame = state["steps_per_frame"].get<int>();
   if (has("paused")) m.paused = state["paused"].get<bool>();

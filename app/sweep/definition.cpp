@@ -80,21 +80,6 @@ Definition definition_from_json(const nlohmann::json& j) {
   return d;
 }
 
-std::optional<double> numeric_value(std::string_view text) {
-  std::string s = trim(text);
-  if (s.empty()) return std::nullopt;
-  if (s.size() > 2 && s[0] == '2' && s[1] == '^') {
-    const auto e = parse_double(std::string_view(s).substr(2));
-    if (!e || *e < 0 || *e > 62 || *e != std::floor(*e)) return std::nullopt;
-    return std::ldexp(1.0, static_cast<int>(*e));
-  }
-  const int shift = suffix_shift(s.back());
-  if (shift) s.pop_back();
-  const auto v = parse_double(s);
-  if (!v || !std::isfinite(*v)) return std::nullopt;
-  return std::ldexp(*v, shift);
-}
-
 Param parse_param(std::string_view text) {
   const std::string shown(text);
   const size_t eq = text.find('=');

@@ -16,6 +16,8 @@
 #include "app/sweep/device.h"
 #include "app/sweep/target.h"
 
+#include "core/text.h"
+
 namespace bs::sweep {
 
 struct Param {
@@ -47,8 +49,8 @@ Param parse_param(std::string_view text);
 // "size=2048" -> {"size", "2048"} (one value only).
 std::pair<std::string, std::string> parse_fixed(std::string_view text);
 
-// A value read as a number: plain numbers, 2^k, and binary suffixes K, M, G (1K = 1024). nullopt otherwise.
-std::optional<double> numeric_value(std::string_view v);
+// A value read as a number: plain numbers, 2^k, and binary suffixes K, M, G (1K = 1024) (core/text.h).
+using ::bs::numeric_value;
 
 // Checks the definition against the lab's parameters and validators without running anything: the lab
 // exists, every name is one of the lab's (else the message lists them), every value of every point is valid

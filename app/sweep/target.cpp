@@ -43,7 +43,8 @@ SchemaParams::SchemaParams(const params::Schema& schema) {
         def = std::to_string(p.default_value[i].get<int64_t>());
         help += i == 0 ? ": x" : ": y";
       }
-      m_specs.push_back({keep(names[i]), keep(def), keep(examples[std::min(i, examples.size() - 1)]), keep(help)});
+      m_specs.push_back(
+          {keep(names[i]), keep(def), keep(examples[std::min(i, examples.size() - 1)]), keep(help)});
       if (p.gpu_only) m_gpu_only.push_back(names[i]);
     }
   }

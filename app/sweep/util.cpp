@@ -33,39 +33,13 @@ std::vector<std::string> split(std::string_view s, char sep) {
 
 // Shortest text that reads back to the same double.
 std::string num(double v) {
-  if (std::isnan(v)) return "nan";
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
+  return shortest_number(v);
 }
 
 std::string fmt(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*g", digits, v);
   return buf;
-}
-
-std::optional<double> parse_double(std::string_view s) {
-  double v = 0;
-  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-int suffix_shift(char c) {
-  switch (c) {
-    case 'k':
-    case 'K':
-      return 10;
-    case 'm':
-    case 'M':
-      return 20;
-    case 'g':
-    case 'G':
-      return 30;
-    default:
-      return 0;
-  }
 }
 
 // 1048576 -> "1M" when `suffix`, else "1048576".

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/text.h"
+
 namespace bs::sweep::util {
 
 // `s` without leading blanks and tabs, and trailing blanks, tabs and carriage returns.
@@ -22,10 +24,8 @@ std::string join(const std::vector<std::string>& v, const std::string& sep = ", 
 std::string num(double v);
 // `v` with `digits` significant digits ("%.*g").
 std::string fmt(double v, int digits = 4);
-// The whole of `s` as a double; nullopt otherwise.
-std::optional<double> parse_double(std::string_view s);
-// 10, 20, 30 for a K, M, G suffix (either case); 0 otherwise.
-int suffix_shift(char c);
+using ::bs::parse_double;  // core/text.h
+using ::bs::suffix_shift;
 // 1048576 -> "1M" when `suffix`, else "1048576".
 std::string format_int(double v, bool suffix);
 

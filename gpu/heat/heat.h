@@ -80,8 +80,8 @@ CellBox stroke_box(const Stroke& s, int64_t nx, int64_t ny);
 // block covers is then block.x by block.y * cells_per_thread cells.
 constexpr int k_cells_per_thread_choices[] = {1, 2, 4, 8};
 // The launch the app, the sweeps, the bench and GpuSolver start from (ui/heat/heat_schema.cpp publishes it):
-// on an H100 at 8192^2, 64x4 blocks with 8 cells per thread reach 99.6% of the copy kernel's bandwidth, 1 cell
-// per thread 72% (docs/PERFORMANCE.md); 256x1 and 128x2 are within noise of 64x4.
+// on an H100 at 8192^2, 64x4 blocks with 8 cells per thread reach 99.6% of the copy kernel's bandwidth, 1
+// cell per thread 72% (docs/PERFORMANCE.md); 256x1 and 128x2 are within noise of 64x4.
 constexpr Dim2 k_default_block{64, 4};
 constexpr int k_default_cells_per_thread = 8;
 std::optional<std::string> validate_cells_per_thread(int c);

@@ -88,7 +88,7 @@ TEST(HeatGpu, RefusesIllegalLaunchesWithTheRule) {
   EXPECT_THROW(s.set_launch({0, 8}), InvalidRequest);
   EXPECT_THROW(s.set_launch({32, 8}, Dim2{0, 1}), InvalidRequest);
   EXPECT_THROW(s.set_launch({32, 8}, std::nullopt, 3), InvalidRequest);
-  EXPECT_EQ(s.block(), (Dim2{32, 8}));  // unchanged after refusals
+  EXPECT_EQ(s.block(), k_default_block);  // unchanged after refusals (the default launch)
 }
 
 TEST(HeatGpu, TooSmallGridLeavesUncoveredCellsUntouched) {

@@ -44,7 +44,8 @@ TEST(LabRegistry, EveryPresetBelongsToTheLabItOpens) {
       EXPECT_EQ(r.session->active_lab, d.id) << name;
       EXPECT_TRUE(claimed.insert(name).second) << name << " is claimed twice";
     }
-  for (const Preset& p : presets()) EXPECT_TRUE(claimed.count(p.name)) << "no lab lists preset " << p.name;
+  for (const Preset& p : presets())
+    EXPECT_TRUE(claimed.count(p.name)) << "no lab lists preset " << p.name;
 }
 
 TEST(LabRegistry, ASchemaDescribesWhatTheLabSaves) {
@@ -63,12 +64,16 @@ TEST(LabRegistry, ASchemaDescribesWhatTheLabSaves) {
     ASSERT_NE(app.active_lab(), nullptr);
     const json saved = app.active_lab()->save_state();
     std::set<std::string> keys, expected;
-    for (const auto& [k, v] : saved.items()) keys.insert(k);
+    for (const auto& [k, v] : saved.items())
+      keys.insert(k);
     for (const params::Param& p : d.schema->params())
       if (p.saved && p.written) expected.insert(p.name);
-    for (const std::string& e : d.state_extras) expected.insert(e);
+    for (const std::string& e : d.state_extras)
+      expected.insert(e);
     EXPECT_EQ(keys, expected) << d.id;
-    EXPECT_EQ(params::check_state(*d.schema, saved, "labs." + std::string(d.id), d.state_extras), std::nullopt) << d.id;
+    EXPECT_EQ(params::check_state(*d.schema, saved, "labs." + std::string(d.id), d.state_extras),
+              std::nullopt)
+        << d.id;
     EXPECT_EQ(check_lab_state(d.id, saved), std::nullopt) << d.id;
   }
 }
@@ -99,7 +104,12 @@ TEST(ToyLab, SessionsCheckItsStateAgainstItsSchema) {
   EXPECT_NE(parse({{"toy", {{"n", 0}}}}).error.find("labs.toy.n: 0 is outside 1..1000"), std::string::npos);
   EXPECT_NE(parse({{"toy", {{"mode", "c"}}}}).error.find("labs.toy.mode: 'c' is not one of a, b"),
             std::string::npos);
-  EXPECT_NE(parse({{"toy", {{"blok", [] { return json::array({1, 2}); }()}}}}).error.find("labs.toy.blok: unknown"),
+  EXPECT_NE(parse({{"toy",
+                    {{"blok",
+                      [] {
+                        return json::array({1, 2});
+                      }()}}}})
+                .error.find("labs.toy.blok: unknown"),
             std::string::npos);
 }
 

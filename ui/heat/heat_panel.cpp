@@ -23,7 +23,8 @@ HeatPanelModel::HeatPanelModel() {
   params.alpha = static_cast<float>(s.at("alpha").default_number());
   params.dx = static_cast<float>(s.at("dx").default_number());
   params.dt = static_cast<float>(s.at("dt").default_number());
-  params.boundary = s.at("boundary").default_choice() == 0 ? heat::Boundary::Fixed : heat::Boundary::Insulated;
+  params.boundary =
+      s.at("boundary").default_choice() == 0 ? heat::Boundary::Fixed : heat::Boundary::Insulated;
   params.boundary_temp = static_cast<float>(s.at("boundary_temp").default_number());
   steps_per_frame = static_cast<int>(s.at("steps_per_frame").default_int());
   paused = s.at("paused").default_bool();

@@ -24,14 +24,16 @@ std::vector<std::string> colormap_names() {
 }
 
 params::Schema make_schema() {
-  using params::Kind;
   using nlohmann::json;
+  using params::Kind;
   const heat::Params d;
   const Dim2 b = heat::k_default_block;
   std::vector<params::Param> p;
   auto add = [&](params::Param q) -> params::Param& { return p.emplace_back(std::move(q)); };
   {
-    params::Param& q = add({.name = "size", .kind = Kind::Pair, .default_value = json::array({d.nx, d.ny}),
+    params::Param& q = add({.name = "size",
+                            .kind = Kind::Pair,
+                            .default_value = json::array({d.nx, d.ny}),
                             .lo = static_cast<double>(heat::k_ui_min_size),
                             .hi = static_cast<double>(heat::k_max_size),
                             .help = "grid: N (N x N cells) or NXxNY"});
@@ -40,22 +42,54 @@ params::Schema make_schema() {
     // 1024^2 floats (4 MiB per buffer) fit in the L2 cache: the bench measures DRAM bandwidth on 4096^2.
     q.bench_default = json::array({4096, 4096});
   }
-  add({.name = "pattern", .kind = Kind::Choice, .default_value = heat::k_pattern_names.name_of(heat::InitialPattern::HotSpots),
-       .names = names_of(heat::k_pattern_names.names()), .help = "initial field"});
-  add({.name = "alpha", .kind = Kind::Number, .default_value = d.alpha, .lo = 1e-6, .hi = 1e6,
+  add({.name = "pattern",
+       .kind = Kind::Choice,
+       .default_value = heat::k_pattern_names.name_of(heat::InitialPattern::HotSpots),
+       .names = names_of(heat::k_pattern_names.names()),
+       .help = "initial field"});
+  add({.name = "alpha",
+       .kind = Kind::Number,
+       .default_value = d.alpha,
+       .lo = 1e-6,
+       .hi = 1e6,
        .help = "diffusivity"});
-  add({.name = "dx", .kind = Kind::Number, .default_value = d.dx, .lo = 1e-6, .hi = 1e6, .help = "cell size"});
-  add({.name = "dt", .kind = Kind::Number, .default_value = d.dt, .lo = 1e-9, .hi = 1e6, .help = "time step"});
-  add({.name = "boundary", .kind = Kind::Choice, .default_value = heat::k_boundary_names.name_of(heat::Boundary::Fixed), .names = names_of(heat::k_boundary_names.names()),
+  add({.name = "dx",
+       .kind = Kind::Number,
+       .default_value = d.dx,
+       .lo = 1e-6,
+       .hi = 1e6,
+       .help = "cell size"});
+  add({.name = "dt",
+       .kind = Kind::Number,
+       .default_value = d.dt,
+       .lo = 1e-9,
+       .hi = 1e6,
+       .help = "time step"});
+  add({.name = "boundary",
+       .kind = Kind::Choice,
+       .default_value = heat::k_boundary_names.name_of(heat::Boundary::Fixed),
+       .names = names_of(heat::k_boundary_names.names()),
        .help = "edges: fixed temperature or insulated"});
-  add({.name = "boundary_temp", .kind = Kind::Number, .default_value = d.boundary_temp, .lo = -1e6, .hi = 1e6,
+  add({.name = "boundary_temp",
+       .kind = Kind::Number,
+       .default_value = d.boundary_temp,
+       .lo = -1e6,
+       .hi = 1e6,
        .help = "temperature of fixed edges"});
-  add({.name = "steps_per_frame", .kind = Kind::Int, .default_value = 10, .lo = 1, .hi = 10000,
+  add({.name = "steps_per_frame",
+       .kind = Kind::Int,
+       .default_value = 10,
+       .lo = 1,
+       .hi = 10000,
        .help = "stencil steps per frame"});
   add({.name = "paused", .kind = Kind::Bool, .default_value = false, .help = "the live simulation waits"});
   {
-    params::Param& q = add({.name = "block", .kind = Kind::Pair, .default_value = json::array({b.x, b.y}),
-                            .lo = 1, .hi = 1024, .help = "threads per block, XxY (x * y <= 1024)"});
+    params::Param& q = add({.name = "block",
+                            .kind = Kind::Pair,
+                            .default_value = json::array({b.x, b.y}),
+                            .lo = 1,
+                            .hi = 1024,
+                            .help = "threads per block, XxY (x * y <= 1024)"});
     q.sweep_names = "block.x,block.y";
     q.sweep_example = "8,16,32,64,128;1,2,4,8,16";
     q.gpu_only = true;
@@ -67,35 +101,72 @@ params::Schema make_schema() {
     };
   }
   {
-    params::Param& q =
-        add({.name = "cells_per_thread", .kind = Kind::Int, .default_value = heat::k_default_cells_per_thread,
-             .lo = 1, .hi = 8, .help = "cells per thread down y: 1, 2, 4, 8"});
+    params::Param& q = add({.name = "cells_per_thread",
+                            .kind = Kind::Int,
+                            .default_value = heat::k_default_cells_per_thread,
+                            .lo = 1,
+                            .hi = 8,
+                            .help = "cells per thread down y: 1, 2, 4, 8"});
     q.sweep_names = "cells";
     q.sweep_example = "1,2,4,8";
     q.gpu_only = true;
   }
   {
-    params::Param& q = add({.name = "grid", .kind = Kind::Pair, .default_value = "auto", .lo = 1,
-                            .hi = INT32_MAX, .names = {"auto"},
+    params::Param& q = add({.name = "grid",
+                            .kind = Kind::Pair,
+                            .default_value = "auto",
+                            .lo = 1,
+                            .hi = INT32_MAX,
+                            .names = {"auto"},
                             .help = "blocks in the grid, XxY, or auto (the covering grid)"});
     q.gpu_only = true;
   }
-  add({.name = "colormap", .kind = Kind::Choice, .default_value = "inferno", .names = colormap_names(),
+  add({.name = "colormap",
+       .kind = Kind::Choice,
+       .default_value = "inferno",
+       .names = colormap_names(),
        .help = "colours of the field"});
-  add({.name = "range", .kind = Kind::NumberPair, .default_value = "auto", .lo = -1e30, .hi = 1e30,
-       .names = {"auto"}, .help = "the values the colormap spans: LOW,HIGH or auto"});
-  add({.name = "block_lines", .kind = Kind::Bool, .default_value = false,
+  add({.name = "range",
+       .kind = Kind::NumberPair,
+       .default_value = "auto",
+       .lo = -1e30,
+       .hi = 1e30,
+       .names = {"auto"},
+       .help = "the values the colormap spans: LOW,HIGH or auto"});
+  add({.name = "block_lines",
+       .kind = Kind::Bool,
+       .default_value = false,
        .help = "draw the thread blocks' edges over the field"});
-  add({.name = "brush_radius", .kind = Kind::Number, .default_value = 12.0, .lo = 1, .hi = 4096,
+  add({.name = "brush_radius",
+       .kind = Kind::Number,
+       .default_value = 12.0,
+       .lo = 1,
+       .hi = 4096,
        .help = "paint brush radius in cells"});
-  add({.name = "brush_hot", .kind = Kind::Number, .default_value = 1.0, .lo = -1e6, .hi = 1e6,
+  add({.name = "brush_hot",
+       .kind = Kind::Number,
+       .default_value = 1.0,
+       .lo = -1e6,
+       .hi = 1e6,
        .help = "temperature a left drag paints"});
-  add({.name = "brush_cold", .kind = Kind::Number, .default_value = -0.5, .lo = -1e6, .hi = 1e6,
+  add({.name = "brush_cold",
+       .kind = Kind::Number,
+       .default_value = -0.5,
+       .lo = -1e6,
+       .hi = 1e6,
        .help = "temperature a right drag paints"});
-  add({.name = "cpu_steps", .kind = Kind::Int, .default_value = 20, .lo = 1, .hi = 100000,
+  add({.name = "cpu_steps",
+       .kind = Kind::Int,
+       .default_value = 20,
+       .lo = 1,
+       .hi = 100000,
        .help = "steps each CPU baseline sample runs"});
   {
-    params::Param& q = add({.name = "steps", .kind = Kind::Int, .default_value = 50, .lo = 1, .hi = 100000,
+    params::Param& q = add({.name = "steps",
+                            .kind = Kind::Int,
+                            .default_value = 50,
+                            .lo = 1,
+                            .hi = 100000,
                             .help = "stencil steps per timed sample (time is reported per step)"});
     q.saved = false;
     q.sweep_example = "10,50,100";
