@@ -22,6 +22,9 @@ enum class Kind {
   Choice,      // one of `names` (stored as the name)
   Pair,        // two whole numbers in lo..hi: [64, 4] (text: "64x4"; for sizes "1024" means 1024x1024)
   NumberPair,  // two numbers in lo..hi: [0.0, 1.0]
+  // An element count: a whole number, or text with a K, M or G suffix ("16M", kept as written). Only the form
+  // is checked here; the lab checks the range (its message names the count: "n = 0 ...").
+  Count,
 };
 
 struct Param {
@@ -29,8 +32,9 @@ struct Param {
   Kind kind = Kind::Int;
   nlohmann::json default_value;  // as a session stores it: 8, 0.2, "inferno", [64, 4], "auto"
   double lo = 0, hi = 0;         // Int, Number, Pair, NumberPair: the range of each number
-  std::vector<std::string> names;  // Choice: the allowed names; Pair/NumberPair: words allowed instead ("auto")
-  std::string help;                // one line: "threads per block, x by y (x * y <= 1024)"
+  std::vector<std::string>
+      names;         // Choice: the allowed names; Pair/NumberPair: words allowed instead ("auto")
+  std::string help;  // one line: "threads per block, x by y (x * y <= 1024)"
   // Sweeps: the name(s) a sweep uses ("block.x,block.y" for a pair swept by component; empty: the
   // parameter's own name), the values the Sweep window prefills ("" : not a sweep axis), and whether only the
   // GPU series depend on it (block shape, launch layout).
