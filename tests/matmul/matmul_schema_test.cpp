@@ -5,7 +5,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 #include "app/labs.h"
+#include "run_util.h"
+#include "app/sweep/target.h"
+#include "app/matmul/matmul_sweep_target.h"
 #include "gpu/matmul/matmul.h"
 #include "ui/matmul/matmul_lab_panel.h"
 #include "ui/matmul/matmul_schema.h"
@@ -55,6 +60,30 @@ TEST(MatmulSchema, BadValuesGetTheSessionReadersMessages) {
   EXPECT_EQ(big->rfind("labs.matmul: ", 0), 0u) << *big;
   // The shorthand is read, never written.
   EXPECT_FALSE(ui::matmul_schema().at("size").written);
+}
+
+TEST(MatmulSchema, TheSweepStartsFromTheSchema) {
+  const sweep::Target& t = sweep::matmul_sweep_target();
+  EXPECT_EQ(sweep::param_names(t), "size, m, n, k, variant");
+  const sweep::Values v = sweep::default_values(t, {});
+  EXPECT_EQ(v.at("size"), std::to_string(matmul::k_sweep_dim));
+  // m, n and k follow size, and variant runs a representative set, unless the sweep names them.
+  EXPECT_EQ(v.at("m"), "");
+  EXPECT_EQ(v.at("variant"), "");
+  EXPECT_EQ(std::string(sweep::find_param(t, "size")->sweep_example),
+            ui::matmul_schema().at("size").sweep_example);
+}
+
+TEST(MatmulSchema, BenchFlagsComeFromTheSchema) {
+  const test::RunResult help = test::run_blockscope("bench matmul --help");
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_NE(help.output.find("rows of A and C (default 4096)"), std::string::npos) << help.output;
+  const test::RunResult bad = test::run_blockscope("bench matmul --m 0 --device cpu");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--m: '0': outside 1..65536"), std::string::npos) << bad.output;
+  const test::RunResult big = test::run_blockscope("bench matmul --size 8193 --device cpu");
+  EXPECT_EQ(big.exit_code, 2) << big.output;
+  EXPECT_NE(big.output.find("--size: "), std::string::npos) << big.output;
 }
 
 }  // namespace

@@ -5,7 +5,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "app/labs.h"
+#include "run_util.h"
+#include "app/sweep/target.h"
+#include "app/montecarlo/montecarlo_sweep_target.h"
 #include "gpu/montecarlo/montecarlo.h"
 #include "ui/montecarlo/montecarlo_lab_panel.h"
 #include "ui/montecarlo/montecarlo_schema.h"
@@ -65,6 +72,34 @@ TEST(MonteCarloSchema, BadValuesGetTheSessionReadersMessages) {
   const auto wild = check_lab_state("montecarlo", json{{"sigma", 50}, {"maturity", 100}});
   ASSERT_TRUE(wild.has_value());
   EXPECT_EQ(wild->rfind("labs.montecarlo.", 0), 0u) << *wild;
+}
+
+TEST(MonteCarloSchema, TheSweepStartsFromTheSchema) {
+  const sweep::Target& t = sweep::montecarlo_sweep_target();
+  EXPECT_EQ(sweep::param_names(t), "paths, steps, generator, block.x, layout");
+  const sweep::Values v = sweep::default_values(t, {});
+  EXPECT_EQ(v.at("paths"), std::to_string(montecarlo::Params{}.paths));
+  EXPECT_EQ(v.at("steps"), std::to_string(montecarlo::Params{}.steps));
+  EXPECT_EQ(v.at("block.x"), "256");
+  std::vector<std::string> gpu_only = t.gpu_only_params();
+  std::sort(gpu_only.begin(), gpu_only.end());
+  EXPECT_EQ(gpu_only, (std::vector<std::string>{"block.x", "generator", "layout"}));
+}
+
+TEST(MonteCarloSchema, BenchFlagsComeFromTheSchema) {
+  const test::RunResult help = test::run_blockscope("bench montecarlo --help");
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_NE(help.output.find("histogram (0: none) (default 256)"), std::string::npos) << help.output;
+  EXPECT_NE(help.output.find("simulated paths, 1..16777216 (16M) (default 1000000)"), std::string::npos)
+      << help.output;
+  const test::RunResult waves = test::run_blockscope("bench montecarlo --paths 1000 --device cpu --waves 65");
+  EXPECT_EQ(waves.exit_code, 2) << waves.output;
+  EXPECT_NE(waves.output.find("--waves: '65': outside 1..64"), std::string::npos) << waves.output;
+  // --rng is the schema's generator under the bench's own name.
+  const test::RunResult rng = test::run_blockscope("bench montecarlo --paths 1000 --device cpu --rng mt");
+  EXPECT_EQ(rng.exit_code, 2) << rng.output;
+  EXPECT_NE(rng.output.find("--rng: 'mt': 'mt' is not one of philox, xorwow"), std::string::npos)
+      << rng.output;
 }
 
 }  // namespace

@@ -8,6 +8,9 @@
 #include <string>
 
 #include "app/labs.h"
+#include "run_util.h"
+#include "app/vector/vector_sweep_target.h"
+#include "app/sweep/target.h"
 #include "gpu/vector/vector.h"
 #include "ui/vector/vector_lab_panel.h"
 #include "ui/vector/vector_schema.h"
@@ -82,6 +85,35 @@ TEST(VectorSchema, BadValuesGetTheSessionReadersMessages) {
             "labs.vector.chunks: unknown setting (known: n, op, indexing, width, block, pinned, streams, "
             "sweep_max, "
             "strip_count, strip_grid, strip_grid_like_gpu, grid_stride_by_block)");
+}
+
+TEST(VectorSchema, TheSweepStartsFromTheSchema) {
+  const sweep::Target& t = sweep::vector_sweep_target();
+  EXPECT_EQ(sweep::param_names(t), "size, op, indexing, width, block.x, pinned, streams");
+  const sweep::Values v = sweep::default_values(t, {});
+  EXPECT_EQ(v.at("size"), "16M");
+  EXPECT_EQ(v.at("indexing"), "one-per-element");
+  EXPECT_EQ(v.at("pinned"), "true");
+  EXPECT_EQ(v.at("streams"), "1");
+  EXPECT_NO_THROW(t.validate(v));
+  // The sweep's own spelling of a switch still reads.
+  sweep::Values pageable = v;
+  pageable["pinned"] = "0";
+  EXPECT_NO_THROW(t.validate(pageable));
+  pageable["pinned"] = "2";
+  EXPECT_THROW(t.validate(pageable), std::exception);
+}
+
+TEST(VectorSchema, BenchFlagsComeFromTheSchema) {
+  const test::RunResult help = test::run_blockscope("bench vector --help");
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_NE(help.output.find("256M = 268435456) (default 64M)"), std::string::npos) << help.output;
+  const test::RunResult bad = test::run_blockscope("bench vector --n 1K --device cpu --streams 17");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--streams: '17': outside 1..16"), std::string::npos) << bad.output;
+  const test::RunResult count = test::run_blockscope("bench vector --n 1.5M --device cpu");
+  EXPECT_EQ(count.exit_code, 2) << count.output;
+  EXPECT_NE(count.output.find("is not an element count"), std::string::npos) << count.output;
 }
 
 }  // namespace
