@@ -2,6 +2,7 @@
 #include "core/params.h"
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
 #include <cmath>
 #include <sstream>
@@ -12,6 +13,10 @@
 namespace bs::params {
 
 using nlohmann::json;
+
+std::vector<std::string> names_of(std::span<const std::string_view> names) {
+  return {names.begin(), names.end()};
+}
 
 std::string shown(const json& v) {
   std::string s = v.dump(-1, ' ', true, json::error_handler_t::replace);
@@ -68,6 +73,26 @@ bool is_word(const Param& p, const json& v) {
   return v.is_string() && std::find(p.names.begin(), p.names.end(), v.get<std::string>()) != p.names.end();
 }
 
+// Kind::Count: why `text` is not a whole number with an optional K, M or G suffix ("256M"), or nullopt.
+// Values beyond int64 after the suffix saturate (the lab's range check reports them).
+std::optional<std::string> count_text_error(const Param& p, const std::string& text) {
+  const std::string not_count = p.name + ": '" + shown_text(text) +
+                                "' is not an element count (a whole number, optionally with K, M or G: 1000, "
+                                "64K, 256M)";
+  std::string_view t = text;
+  while (!t.empty() && t.front() == ' ')
+    t.remove_prefix(1);
+  while (!t.empty() && t.back() == ' ')
+    t.remove_suffix(1);
+  if (!t.empty() && std::string_view("kKmMgG").find(t.back()) != std::string_view::npos) t.remove_suffix(1);
+  if (t.empty()) return not_count;
+  int64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec == std::errc::result_out_of_range) return p.name + ": '" + shown_text(text) + "' is far too large";
+  if (ec != std::errc() || ptr != t.data() + t.size()) return not_count;
+  return std::nullopt;
+}
+
 [[noreturn]] void wrong_kind(const Param& p, const char* want) {
   throw std::logic_error("parameter " + p.name + ": its default is not " + want);
 }
@@ -113,6 +138,10 @@ std::optional<std::string> check_value(const Param& p, const json& v) {
           return number_range_text(x.get<double>(), p);
       return std::nullopt;
     }
+    case Kind::Count:
+      if (v.is_number_integer()) return std::nullopt;
+      if (!v.is_string()) return "expected an element count like 16777216 or \"16M\", got " + shown(v);
+      return count_text_error(p, v.get<std::string>());
   }
   return std::nullopt;
 }
@@ -167,6 +196,7 @@ TextValue from_text(const Param& p, std::string_view text, std::string_view what
         return fail("expected true or false (1/0, on/off)");
       break;
     case Kind::Choice:
+    case Kind::Count:
       v = t;
       break;
     case Kind::Pair: {

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,9 @@ enum class Kind {
   Choice,      // one of `names` (stored as the name)
   Pair,        // two whole numbers in lo..hi: [64, 4] (text: "64x4"; for sizes "1024" means 1024x1024)
   NumberPair,  // two numbers in lo..hi: [0.0, 1.0]
+  // An element count: a whole number, or text with a K, M or G suffix ("16M", kept as written). Only the form
+  // is checked here; the lab checks the range (its message names the count: "n = 0 ...").
+  Count,
 };
 
 struct Param {
@@ -102,6 +106,9 @@ std::optional<std::string> check_state(const Schema& s, const nlohmann::json& st
 TextValue from_text(const Param& p, std::string_view text, std::string_view what);
 // The value as text, the way from_text reads it back: [64, 4] -> "64x4", 0.2 -> "0.2", true -> "true".
 std::string to_text(const Param& p, const nlohmann::json& v);
+
+// An enum table's names (core/enum_names.h) as a Choice's names.
+std::vector<std::string> names_of(std::span<const std::string_view> names);
 
 // A value as a message shows it: JSON in ASCII, cut to 80 characters.
 std::string shown(const nlohmann::json& v);

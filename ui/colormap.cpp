@@ -65,4 +65,11 @@ const std::vector<Colormap>& builtin_colormaps() {
   return maps;
 }
 
+std::vector<std::string> builtin_colormap_names() {
+  std::vector<std::string> names;
+  for (const Colormap& c : builtin_colormaps())
+    names.push_back(c.name);
+  return names;
+}
+
 }  // namespace bs

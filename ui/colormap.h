@@ -20,5 +20,7 @@ struct Colormap {
 std::optional<Colormap> parse_colormap(std::string_view name, std::string_view text, std::string* error);
 // All embedded colormaps, in a stable order (inferno first: the default).
 const std::vector<Colormap>& builtin_colormaps();
+// Their names, in the same order (the choices a schema offers for a colormap).
+std::vector<std::string> builtin_colormap_names();
 
 }  // namespace bs

@@ -9,9 +9,11 @@
 #include <sstream>
 
 #include "app/bench.h"
+#include "app/param_flags.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
 #include "gpu/matmul/matmul.h"
+#include "ui/matmul/matmul_schema.h"
 
 namespace bs::cli {
 
@@ -19,13 +21,16 @@ namespace {
 
 namespace mm = bs::matmul;
 
+// M, N, K and size are the matmul schema's (ui/matmul/matmul_schema.h), with the bench's own default
+// (k_bench_dim, a problem where every ladder step's gain shows); variants, device and reps are the bench's.
 struct MatmulOptions {
-  int64_t m = 4096, n = 4096, k = 4096;
+  std::unique_ptr<ParamFlags> flags;
+  int64_t m = 0, n = 0, k = 0;
   int64_t size = 0;  // --size S sets M = N = K = S
+  bool by_size = false;
   std::string variant = "all";
   BenchDevice device = BenchDevice::All;
   int reps = 10;
-  CLI::Option* size_opt = nullptr;
 };
 
 // What the user asked to run, resolved against --device.
@@ -101,13 +106,18 @@ std::vector<std::string> table_row(const mm::BenchRow& r) {
           r.checked ? (r.check.pass ? "pass" : "FAIL") : "-"};
 }
 
-int run_matmul_bench(const MatmulOptions& o) {
+int run_matmul_bench(MatmulOptions& o) {
+  if (auto err = o.flags->read()) return print_error(*err, 2);
+  o.m = o.flags->value("m").get<int64_t>();
+  o.n = o.flags->value("n").get<int64_t>();
+  o.k = o.flags->value("k").get<int64_t>();
+  o.by_size = o.flags->given("size");
+  o.size = o.flags->value("size").get<int64_t>();
   mm::Problem p{o.m, o.n, o.k};
-  if (o.size_opt && o.size_opt->count() > 0) p = {o.size, o.size, o.size};
+  if (o.by_size) p = {o.size, o.size, o.size};
   if (auto err = mm::validate(p)) {
     // Name the command-line argument, not just the matrix dimension.
-    const bool by_size = o.size_opt && o.size_opt->count() > 0;
-    const char* arg = by_size                     ? "--size"
+    const char* arg = o.by_size                   ? "--size"
                       : mm::validate({p.m, 1, 1}) ? "--m"
                       : mm::validate({1, p.n, 1}) ? "--n"
                                                   : "--k";
@@ -208,10 +218,9 @@ void register_matmul_bench(CLI::App& bench, BenchContext& ctx) {
   auto opts = std::make_shared<MatmulOptions>();
   CLI::App* sub =
       bench.add_subcommand("matmul", "C = A x B in float32: GPU kernel ladder, cuBLAS, CPU baselines");
-  sub->add_option("--m", opts->m, "rows of A and C (1..8192)")->capture_default_str();
-  sub->add_option("--n", opts->n, "columns of B and C (1..8192)")->capture_default_str();
-  sub->add_option("--k", opts->k, "columns of A, rows of B (1..8192)")->capture_default_str();
-  opts->size_opt = sub->add_option("--size", opts->size, "sets M = N = K");
+  opts->flags =
+      std::make_unique<ParamFlags>(*sub, ui::matmul_schema(), std::vector<std::string>{"m", "n", "k", "size"},
+                                   "", ParamFlags::Defaults::Bench);
   sub->add_option("--variant", opts->variant, "a variant name, a comma-separated list, or all")
       ->capture_default_str();
   sub->add_option("--reps", opts->reps, "timed runs per variant at most (fewer when a run is slow)")

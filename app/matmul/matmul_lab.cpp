@@ -27,6 +27,7 @@
 #include "gpu/matmul/matmul.h"
 #include "ui/field_view.h"
 #include "ui/matmul/matmul_lab_panel.h"
+#include "ui/matmul/matmul_schema.h"
 
 namespace bs {
 
@@ -95,7 +96,6 @@ class MatmulLab final : public Lab {
       m_model.mnk[0] = 200, m_model.mnk[1] = 155, m_model.mnk[2] = 67;
     }
     m_problem = {m_model.mnk[0], m_model.mnk[1], m_model.mnk[2]};
-    m_model.variant = 4;  // shared-memory tiles 32x32: the first tiled variant, a clear picture
     // The middle tile of C (32x32 tiles) is pinned at start: clear of the path read-out in the top-left
     // corner.
     m_overlay.pinned = std::pair<int64_t, int64_t>{(m_problem.m + 31) / 32 / 2, (m_problem.n + 31) / 32 / 2};
@@ -592,27 +592,24 @@ std::unique_ptr<Lab> make_matmul_lab(LabEnv& env) {
 
 namespace {
 
+// Reads `state` over `m` (members left out keep their values): first the schema's checks of every member
+// (types, ranges, names; ui/matmul/matmul_schema.h), then the rules across members (the problem must fit).
 std::optional<std::string> read_matmul_state(const nlohmann::json& state, ui::MatmulPanelModel& m) {
+  const params::Schema& schema = ui::matmul_schema();
+  if (auto err = params::check_state(schema, state, "labs.matmul", {"anatomy_overlay"})) return err;
   StateReader r(state, "labs.matmul");
-  r.only({"size", "m", "n", "k", "variant", "colormap", "overlay", "k_step", "animate_k", "anatomy_overlay"});
   AnatomyWindow::check_state(r, "anatomy_overlay");
-  if (r.has("size")) {
-    int size = m.mnk[0];
-    r.integer("size", size, 1, 1 << 16);
-    m.mnk[0] = m.mnk[1] = m.mnk[2] = size;
-  }
-  r.integer("m", m.mnk[0], 1, 1 << 16);
-  r.integer("n", m.mnk[1], 1, 1 << 16);
-  r.integer("k", m.mnk[2], 1, 1 << 16);
-  std::vector<std::string_view> names;
-  for (const auto& v : mm::gpu_variants())
-    names.push_back(v.name);
-  r.choice("variant", m.variant, names);
-  r.colormap("colormap", m.colormap);
-  r.boolean("overlay", m.overlay);
-  r.integer("k_step", m.k_step, 0, 1 << 16);
-  r.boolean("animate_k", m.animate_k);
   if (!r.ok()) return r.error();
+  const auto has = [&](const char* key) { return state.contains(key); };
+  if (has("size")) m.mnk[0] = m.mnk[1] = m.mnk[2] = state["size"].get<int>();
+  if (has("m")) m.mnk[0] = state["m"].get<int>();
+  if (has("n")) m.mnk[1] = state["n"].get<int>();
+  if (has("k")) m.mnk[2] = state["k"].get<int>();
+  if (has("variant")) m.variant = schema.at("variant").index_of(state["variant"]);
+  if (has("colormap")) m.colormap = schema.at("colormap").index_of(state["colormap"]);
+  if (has("overlay")) m.overlay = state["overlay"].get<bool>();
+  if (has("k_step")) m.k_step = state["k_step"].get<int>();
+  if (has("animate_k")) m.animate_k = state["animate_k"].get<bool>();
   if (auto err = mm::validate(mm::Problem{m.mnk[0], m.mnk[1], m.mnk[2]})) return "labs.matmul: " + *err;
   return std::nullopt;
 }
@@ -695,11 +692,13 @@ const LabDescriptor& matmul_lab_descriptor() {
     d.id = "matmul";
     d.title = "Matmul";
     d.short_title = "Matmul";
+    d.schema = &ui::matmul_schema();
     d.make = [](LabEnv& env, const AppOptions&) { return make_matmul_lab(env); };
     d.check_state = check_matmul_state;
     d.sweep_target = &sweep::matmul_sweep_target();
     d.register_bench = cli::register_matmul_bench;
     d.presets = {"matmul-coalescing", "matmul-ladder"};
+    d.state_extras = {"anatomy_overlay"};
     return d;
   }();
   return d;

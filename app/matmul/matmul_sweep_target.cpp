@@ -12,19 +12,40 @@
 #include "app/sweep/target_util.h"
 #include "core/error.h"
 #include "gpu/matmul/matmul.h"
+#include "ui/matmul/matmul_schema.h"
 
 namespace bs::sweep {
 
 namespace {
 
-constexpr ParamSpec k_matmul_params[] = {
-    {"size", "512", "128,256,512,1024,2048", "M = N = K (1..8192)"},
-    {"m", "", "256,512,1024", "rows of A and C (default: size)"},
-    {"n", "", "256,512,1024", "columns of B and C (default: size)"},
-    {"k", "", "256,512,1024", "inner dimension (default: size)"},
-    {"variant", "", "naive_coalesced,smem_tile32,warptile_db,cublas,cpu_blocked,cpu_openblas",
-     "one kernel or CPU baseline (default: a representative set)"},
+// size, m, n, k, variant: names, examples and help from the matmul schema. Two differences, the sweep's own:
+// m, n and k start unset (they follow size), and variant starts unset (a representative set of GPU kernels
+// and CPU baselines) and takes CPU baselines too.
+struct MatmulParams {
+  SchemaParams schema{ui::matmul_schema()};
+  std::vector<ParamSpec> specs;
+  MatmulParams() {
+    for (const ParamSpec& p : schema.specs()) {
+      ParamSpec q = p;
+      const std::string name = p.name;
+      if (name == "m" || name == "n" || name == "k") {
+        q.default_value = "";
+        q.help = name == "m"   ? "rows of A and C (default: size)"
+                 : name == "n" ? "columns of B and C (default: size)"
+                               : "columns of A, rows of B (default: size)";
+      } else if (name == "variant") {
+        q.default_value = "";
+        q.help = "one kernel or CPU baseline (default: a representative set)";
+      }
+      specs.push_back(q);
+    }
+  }
 };
+const MatmulParams& matmul_params() {
+  static const MatmulParams p;
+  return p;
+}
+
 constexpr const char* k_default_gpu_variants[] = {"naive_coalesced", "smem_tile32", "warptile_db", "cublas"};
 constexpr const char* k_default_cpu_variants[] = {"cpu_naive", "cpu_blocked", "cpu_openblas"};
 // Sweeps repeat every point: the CPU loops get lower limits than the bench's single run.
@@ -81,7 +102,7 @@ matmul::Problem matmul_problem(const Values& v) {
 class MatmulTarget final : public Target {
  public:
   const char* lab() const override { return "matmul"; }
-  std::span<const ParamSpec> params() const override { return k_matmul_params; }
+  std::span<const ParamSpec> params() const override { return matmul_params().specs; }
   const char* unit() const override { return "GFLOP/s"; }
   const char* time_label() const override { return "time per multiply (ms)"; }
   void validate(const Values& v) const override {

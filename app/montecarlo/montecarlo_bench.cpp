@@ -8,10 +8,12 @@
 #include <vector>
 
 #include "app/bench.h"
+#include "app/param_flags.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
 #include "core/launch.h"
 #include "gpu/montecarlo/montecarlo.h"
+#include "ui/montecarlo/montecarlo_schema.h"
 
 namespace bs::cli {
 
@@ -19,16 +21,45 @@ namespace {
 
 namespace mc = bs::montecarlo;
 
+// The lab's parameters are the Monte Carlo schema's (ui/montecarlo/montecarlo_schema.h): help, defaults and
+// checks. Three keep their own flags: --rng is the schema's generator under the bench's older name, --seed
+// reads all 64 bits exactly (a schema value passes through a double), --antithetic takes no value.
+const std::vector<std::string> k_schema_flags = {"paths", "steps",    "option", "s0",    "strike", "rate",
+                                                 "sigma", "maturity", "block",  "waves", "bins"};
+
 struct McOptions {
+  std::unique_ptr<ParamFlags> flags;
   mc::Params p;
-  std::string option = "call";
-  std::string rng = "philox";
-  int block = 256;
-  int waves = 2;
-  int bins = 256;
+  std::string rng;
+  int block = 0;
+  int waves = 0;
+  int bins = 0;
   int reps = 10;
   BenchDevice device = BenchDevice::All;
 };
+
+// The flags' values into `o` (after CLI11 parsed); the first bad one's message, or nullopt.
+std::optional<std::string> read_flags(McOptions& o) {
+  if (auto err = o.flags->read()) return err;
+  const params::Schema& schema = ui::montecarlo_schema();
+  const ParamFlags& f = *o.flags;
+  o.p.paths = f.value("paths").get<int64_t>();
+  o.p.steps = f.value("steps").get<int>();
+  o.p.option = static_cast<mc::OptionType>(schema.at("option").index_of(f.value("option")));
+  o.p.s0 = f.value("s0").get<double>();
+  o.p.strike = f.value("strike").get<double>();
+  o.p.rate = f.value("rate").get<double>();
+  o.p.sigma = f.value("sigma").get<double>();
+  o.p.maturity = f.value("maturity").get<double>();
+  o.block = f.value("block").get<int>();
+  o.waves = f.value("waves").get<int>();
+  o.bins = f.value("bins").get<int>();
+  const params::Param& gen = schema.at("generator");
+  const params::TextValue g = params::from_text(gen, o.rng, "--rng");
+  if (!g.value) return g.error;
+  o.p.generator = static_cast<mc::Generator>(gen.index_of(*g.value));
+  return std::nullopt;
+}
 
 // `fastest_gpu_ms`: the fastest GPU row's time, for the "vs GPU" column (0 when there are no GPU rows).
 std::vector<std::string> row_cells(const mc::BenchRow& r, double fastest_gpu_ms) {
@@ -52,34 +83,15 @@ std::vector<std::string> row_cells(const mc::BenchRow& r, double fastest_gpu_ms)
       r.note};
 }
 
-int run_bench(const McOptions& o) {
-  mc::Params p = o.p;
-  const auto option = mc::parse_option(o.option);
-  if (!option) {
-    return print_error(
-        "--option: '" + printable(o.option) + "' is not one of " + mc::k_option_names.list(", "), 2);
-  }
-  p.option = *option;
-  const auto gen = mc::parse_generator(o.rng);
-  if (!gen) {
-    return print_error("--rng: '" + printable(o.rng) + "' is not one of " + mc::k_generator_names.list(", "),
-                       2);
-  }
-  p.generator = *gen;
+int run_bench(McOptions& o) {
+  if (auto err = read_flags(o)) return print_error(*err, 2);
+  const mc::Params p = o.p;
   if (auto err = mc::check(p)) {
     return print_error("--" + err->param + ": " + err->message, 2);
   }
   const DeviceInfo info = query_device();
   if (auto err = validate_block(Dim2{o.block, 1}, info.available ? info.limits : DeviceLimits{})) {
     return print_error("--block: " + *err, 2);
-  }
-  if (o.waves < 1 || o.waves > 64) {
-    return print_error("--waves: " + std::to_string(o.waves) + " is outside 1..64", 2);
-  }
-  if (o.bins < 0 || o.bins > mc::k_max_histogram_bins) {
-    return print_error(
-        "--bins: " + std::to_string(o.bins) + " is outside 0.." + std::to_string(mc::k_max_histogram_bins),
-        2);
   }
   if (o.reps < 1 || o.reps > 1000) {
     return print_error("--reps: " + std::to_string(o.reps) + " is outside 1..1000", 2);
@@ -154,23 +166,13 @@ void register_montecarlo_bench(CLI::App& bench, BenchContext& ctx) {
   auto o = std::make_shared<McOptions>();
   CLI::App* sub =
       bench.add_subcommand("montecarlo", "Monte Carlo option pricing: GBM paths on the GPU (cuRAND) vs CPU");
-  sub->add_option("--paths", o->p.paths, "simulated paths, 1 to 16777216")->capture_default_str();
-  sub->add_option("--steps", o->p.steps, "time steps per path, 1 to 1024")->capture_default_str();
-  sub->add_option("--option", o->option, "call | put | asian (arithmetic-average Asian call)")
-      ->capture_default_str();
-  sub->add_option("--s0", o->p.s0, "initial price S0 > 0")->capture_default_str();
-  sub->add_option("--strike", o->p.strike, "strike K > 0")->capture_default_str();
-  sub->add_option("--rate", o->p.rate, "risk-free rate r (also the drift)")->capture_default_str();
-  sub->add_option("--sigma", o->p.sigma, "volatility sigma >= 0")->capture_default_str();
-  sub->add_option("--maturity", o->p.maturity, "maturity T > 0 in years")->capture_default_str();
+  o->flags = std::make_unique<ParamFlags>(*sub, ui::montecarlo_schema(), k_schema_flags, "",
+                                          ParamFlags::Defaults::Bench);
+  o->p.seed = static_cast<uint64_t>(ui::montecarlo_schema().at("seed").default_int());
   sub->add_option("--seed", o->p.seed, "random seed (same seed, same price)")->capture_default_str();
   sub->add_flag("--antithetic", o->p.antithetic, "antithetic variates: pairs of paths with Z and -Z");
+  o->rng = ui::montecarlo_schema().at("generator").default_value.get<std::string>();
   sub->add_option("--rng", o->rng, "GPU generator: philox | xorwow")->capture_default_str();
-  sub->add_option("--block", o->block, "GPU threads per block")->capture_default_str();
-  sub->add_option("--waves", o->waves, "grid-stride grid: multiples of the resident grid")
-      ->capture_default_str();
-  sub->add_option("--bins", o->bins, "histogram bins of the GPU histogram row (0: no such row)")
-      ->capture_default_str();
   sub->add_option("--reps", o->reps, "timed GPU repetitions")->capture_default_str();
   add_device_option(*sub, o->device);
   sub->callback([o, &ctx] { run_guarded(ctx, [&] { return run_bench(*o); }); });

@@ -27,6 +27,7 @@
 #include "ui/gl/offscreen.h"
 #include "ui/gl/shader.h"
 #include "ui/montecarlo/montecarlo_lab_panel.h"
+#include "ui/montecarlo/montecarlo_schema.h"
 
 namespace bs {
 
@@ -39,6 +40,7 @@ constexpr double k_batch_growth = 1.5;
 // The CPU path's first run: small enough that the whole convergence plot fills in within a second on 2 cores.
 constexpr int64_t k_cpu_default_paths = 20'000;
 constexpr int k_cpu_default_steps = 64;
+constexpr int k_cpu_default_sample_paths = 200;
 
 // Draws the sample paths (rows of `len` floats in one GL buffer) as line strips into an offscreen image.
 class PathRenderer {
@@ -139,14 +141,15 @@ class MonteCarloLab final : public Lab {
  public:
   explicit MonteCarloLab(LabEnv& env) : m_env(env) {
     const bool gpu = m_env.path.path != RenderPath::Cpu;
-    mcl::Params p;
+    // The schema's defaults (the panel model's), with a lighter first run on the CPU path.
+    mcl::Params p = m_model.params;
     if (!gpu) {
       p.paths = k_cpu_default_paths;
       p.steps = k_cpu_default_steps;
+      m_model.sample_paths = k_cpu_default_sample_paths;
     }
     m_params = p;
     m_model.params = p;
-    m_model.sample_paths = gpu ? 512 : 200;
     m_options = edited_options();
     for (int i = 0; i < 2; ++i)
       m_model.cpu[i].label = mcl::cpu_mode_label(i == 0 ? mcl::CpuMode::OneThread : mcl::CpuMode::AllThreads);
@@ -532,34 +535,34 @@ std::unique_ptr<Lab> make_montecarlo_lab(LabEnv& env) {
 
 namespace {
 
-constexpr auto k_mc_options = mcl::k_option_names.names();
-constexpr auto k_mc_generators = mcl::k_generator_names.names();
-constexpr auto k_mc_layouts = mcl::k_layout_names.names();
+using ui::k_mc_generators;
+using ui::k_mc_layouts;
+using ui::k_mc_options;
 
+// Reads `state` over `m` (members left out keep their values): first the schema's checks of every member
+// (types, ranges, names; ui/montecarlo/montecarlo_schema.h), then the rules across members (the model's
+// limits, e.g. sigma * sqrt(T)).
 std::optional<std::string> read_montecarlo_state(const nlohmann::json& state, ui::mc::PanelModel& m) {
-  StateReader r(state, "labs.montecarlo");
-  r.only({"paths", "steps", "s0", "strike", "rate", "sigma", "maturity", "option", "generator", "seed",
-          "antithetic", "sample_paths", "bins", "block", "layout", "waves", "paused"});
-  r.integer("paths", m.params.paths, 1, mcl::k_max_paths);
-  r.integer("steps", m.params.steps, 1, mcl::k_max_steps);
-  r.number("s0", m.params.s0, 1e-9, 1e12);
-  r.number("strike", m.params.strike, 0, 1e12);
-  r.number("rate", m.params.rate, -100, 100);
-  r.number("sigma", m.params.sigma, 0, 100);
-  r.number("maturity", m.params.maturity, 1e-9, 1000);
-  r.choice("option", m.option, k_mc_options);
-  r.choice("generator", m.generator, k_mc_generators);
-  int64_t seed = static_cast<int64_t>(m.params.seed & 0x7fffffffffffffffULL);
-  r.integer("seed", seed, 0, INT64_MAX);
-  m.params.seed = static_cast<uint64_t>(seed);
-  r.boolean("antithetic", m.params.antithetic);
-  r.integer("sample_paths", m.sample_paths, 0, mcl::k_max_sample_paths);
-  r.integer("bins", m.bins, 0, mcl::k_max_histogram_bins);
-  r.integer("block", m.block, 1, 1024);
-  r.choice("layout", m.layout, k_mc_layouts);
-  r.integer("waves", m.waves, 1, 64);
-  r.boolean("paused", m.paused);
-  if (!r.ok()) return r.error();
+  const params::Schema& schema = ui::montecarlo_schema();
+  if (auto err = params::check_state(schema, state, "labs.montecarlo")) return err;
+  const auto has = [&](const char* key) { return state.contains(key); };
+  if (has("paths")) m.params.paths = state["paths"].get<int64_t>();
+  if (has("steps")) m.params.steps = state["steps"].get<int>();
+  if (has("s0")) m.params.s0 = state["s0"].get<double>();
+  if (has("strike")) m.params.strike = state["strike"].get<double>();
+  if (has("rate")) m.params.rate = state["rate"].get<double>();
+  if (has("sigma")) m.params.sigma = state["sigma"].get<double>();
+  if (has("maturity")) m.params.maturity = state["maturity"].get<double>();
+  if (has("option")) m.option = schema.at("option").index_of(state["option"]);
+  if (has("generator")) m.generator = schema.at("generator").index_of(state["generator"]);
+  if (has("seed")) m.params.seed = static_cast<uint64_t>(state["seed"].get<int64_t>());
+  if (has("antithetic")) m.params.antithetic = state["antithetic"].get<bool>();
+  if (has("sample_paths")) m.sample_paths = state["sample_paths"].get<int>();
+  if (has("bins")) m.bins = state["bins"].get<int>();
+  if (has("block")) m.block = state["block"].get<int>();
+  if (has("layout")) m.layout = schema.at("layout").index_of(state["layout"]);
+  if (has("waves")) m.waves = state["waves"].get<int>();
+  if (has("paused")) m.paused = state["paused"].get<bool>();
   mcl::Params p = m.params;
   p.option = static_cast<mcl::OptionType>(m.option);
   p.generator = static_cast<mcl::Generator>(m.generator);
@@ -663,6 +666,7 @@ const LabDescriptor& montecarlo_lab_descriptor() {
     d.id = "montecarlo";
     d.title = "Monte Carlo";
     d.short_title = "M. Carlo";
+    d.schema = &ui::montecarlo_schema();
     d.make = [](LabEnv& env, const AppOptions&) { return make_montecarlo_lab(env); };
     d.check_state = check_montecarlo_state;
     d.sweep_target = &sweep::montecarlo_sweep_target();

@@ -9,18 +9,17 @@
 #include "core/error.h"
 #include "core/launch.h"
 #include "gpu/montecarlo/montecarlo.h"
+#include "ui/montecarlo/montecarlo_schema.h"
 
 namespace bs::sweep {
 
 namespace {
 
-constexpr ParamSpec k_mc_params[] = {
-    {"paths", "65536", "4096,16384,65536,262144,1048576", "simulated paths, 1..16777216 (16M)"},
-    {"block.x", "256", "64,128,256,512,1024", "GPU threads per block"},
-    {"layout", "grid-stride", "grid-stride,one-per-thread", "grid-stride | one-per-thread"},
-    {"generator", "philox", "philox,xorwow", "GPU random generator: philox | xorwow"},
-    {"steps", "64", "16,64,256", "time steps per path, 1..1024"},
-};
+// paths, steps, generator, block.x, layout: names, defaults and help from the Monte Carlo schema.
+const SchemaParams& mc_params() {
+  static const SchemaParams p(ui::montecarlo_schema());
+  return p;
+}
 // CPU path-steps per sample beyond which the CPU series need device cpu (one thread does ~50-100 M/s).
 constexpr double k_mc_cpu1_max_path_steps = 64.0 * 1024 * 1024;
 constexpr double k_mc_cpu_all_max_path_steps = 512.0 * 1024 * 1024;
@@ -57,12 +56,12 @@ double mc_path_steps(const montecarlo::Params& p) {
 class MonteCarloTarget final : public Target {
  public:
   const char* lab() const override { return "montecarlo"; }
-  std::span<const ParamSpec> params() const override { return k_mc_params; }
+  std::span<const ParamSpec> params() const override { return mc_params().specs(); }
   const char* unit() const override { return "G path-steps/s"; }
   const char* time_label() const override { return "time per run (ms)"; }
   void validate(const Values& v) const override { (void)mc_point(v); }
   double work(const Values& v) const override { return mc_path_steps(mc_point(v).p); }
-  std::vector<std::string> gpu_only_params() const override { return {"block.x", "layout", "generator"}; }
+  std::vector<std::string> gpu_only_params() const override { return mc_params().gpu_only(); }
   double estimate_s(const Values& v, const RunSettings& s) const override {
     const double steps = mc_path_steps(mc_point(v).p);
     double t = 0;

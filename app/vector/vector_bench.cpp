@@ -11,9 +11,11 @@
 #include <optional>
 
 #include "app/bench.h"
+#include "app/param_flags.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
 #include "gpu/vector/vector.h"
+#include "ui/vector/vector_schema.h"
 
 namespace bs::cli {
 
@@ -21,16 +23,21 @@ namespace {
 
 namespace vec = bs::vector;
 
+// --n, --op, --streams, --block and --sweep-max are the vector schema's (ui/vector/vector_schema.h): help,
+// defaults and checks; the bench measures 64M elements unless told (schema n's bench default). --pinned stays
+// a flag without a value (pageable unless given: the bench compares both when asked), --chunks, --reps and
+// --sweep are the bench's own.
 struct VectorBenchArgs {
-  std::string n = "64M";
-  std::string op = "add";
+  std::unique_ptr<ParamFlags> flags;
+  std::string n;
+  std::string op;
   bool pinned = false;
-  int streams = 1;
+  int streams = 0;
   int chunks = 0;
   int reps = 5;
-  int block = 256;
+  int block = 0;
   bool sweep = false;
-  std::string sweep_max = "64M";
+  std::string sweep_max;
   BenchDevice device = BenchDevice::All;
 };
 
@@ -234,7 +241,14 @@ std::vector<std::string> cpu_cells(vec::CpuMode m, const Summary& s, int64_t n, 
           "host clock, data in host memory"};
 }
 
-int run(const VectorBenchArgs& a) {
+int run(VectorBenchArgs& a) {
+  if (auto err = a.flags->read()) return print_error(*err, 2);
+  const params::Schema& schema = ui::vector_schema();
+  a.n = params::to_text(schema.at("n"), a.flags->value("n"));
+  a.op = a.flags->value("op").get<std::string>();
+  a.streams = a.flags->value("streams").get<int>();
+  a.block = a.flags->value("block").get<int>();
+  a.sweep_max = params::to_text(schema.at("sweep_max"), a.flags->value("sweep_max"));
   const vec::ParsedCount n = vec::parse_count(a.n, "--n");
   if (!n.value) return print_error(n.error, 2);
   const std::optional<vec::Op> op = vec::parse_op(a.op);
@@ -325,18 +339,15 @@ void register_vector_bench(CLI::App& bench, BenchContext& ctx) {
   CLI::App* sub = bench.add_subcommand(
       "vector",
       "Vector add / formula: H2D, kernel, D2H per variant, copy kernel, pinned vs pageable, streams, sweep");
-  sub->add_option("--n", args->n, "Elements: 1..512M (K, M, G suffixes are powers of 2: 256M = 268435456)");
-  sub->add_option("--op", args->op, "add (c = a + b) | formula (c = (a*10 + 2) * ((b + 2)*10 - 5) * 5)");
+  args->flags = std::make_unique<ParamFlags>(
+      *sub, ui::vector_schema(), std::vector<std::string>{"n", "op", "streams", "block", "sweep_max"}, "",
+      ParamFlags::Defaults::Bench);
   sub->add_flag("--pinned", args->pinned, "Host arrays in pinned (page-locked) memory instead of pageable");
-  sub->add_option("--streams", args->streams,
-                  "Split the run over K streams (1..16) so copies overlap kernels");
   sub->add_option("--chunks", args->chunks,
                   "Chunks dealt round robin onto the streams (default: one per stream)");
   sub->add_option("--reps", args->reps, "Timed repetitions per variant (after one warm-up run)");
-  sub->add_option("--block", args->block, "Threads per block (1..1024)");
   sub->add_flag("--sweep", args->sweep,
                 "Size sweep from 1K to --sweep-max: GPU kernel, GPU incl. copies, CPU");
-  sub->add_option("--sweep-max", args->sweep_max, "Largest size of the sweep (default 64M)");
   add_device_option(*sub, args->device);
   sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args); }); });
 }

@@ -23,6 +23,7 @@
 #include "core/error.h"
 #include "gpu/vector/vector.h"
 #include "ui/vector/vector_lab_panel.h"
+#include "ui/vector/vector_schema.h"
 
 namespace bs {
 
@@ -63,8 +64,8 @@ class VectorLab final : public Lab {
       m_model.cpu[i].label = vec::cpu_mode_label(i == 0 ? vec::CpuMode::OneThread : vec::CpuMode::AllThreads);
     rebuild();
     apply_params();
-    // The GPU's advantage shows at tens of millions of elements; on 2 CPU cores 16M keeps the sweep short.
-    std::snprintf(m_model.sweep_max_text, sizeof m_model.sweep_max_text, "%s", m_model.gpu ? "64M" : "16M");
+    // The schema's sweep_max (64M) shows the GPU's advantage; on 2 CPU cores 16M keeps the sweep short.
+    if (!m_model.gpu) std::snprintf(m_model.sweep_max_text, sizeof m_model.sweep_max_text, "%s", "16M");
     // A first picture without any clicks: a quick sweep up to 1M, then the CPU rows at N, then (GPU) one run.
     m_queue = {Work::QuickSweep, Work::Cpu};
     if (m_model.gpu) m_queue.push_back(Work::Gpu);
@@ -426,48 +427,40 @@ std::unique_ptr<Lab> make_vector_lab(LabEnv& env) {
 
 namespace {
 
-constexpr auto k_vec_ops = vec::k_op_names.names();
-constexpr auto k_vec_indexing = vec::k_indexing_names.names();
-constexpr auto k_vec_widths = vec::k_load_width_names.names();
+using ui::k_vec_indexing;
+using ui::k_vec_ops;
+using ui::k_vec_widths;
 
-// An element count as a whole number or a string with a K/M/G suffix ("256M"), into a text field.
-void read_count(StateReader& r, const nlohmann::json& state, const char* key, char (&out)[32]) {
-  if (!r.ok() || !r.has(key)) return;
-  const nlohmann::json& v = state[key];
-  std::string text;
-  if (v.is_number_integer())
-    text = std::to_string(v.get<int64_t>());
-  else if (v.is_string())
-    text = v.get<std::string>();
-  else {
-    r.fail(key, "expected an element count like 16777216 or \"16M\", got " + v.dump());
-    return;
-  }
-  const vec::ParsedCount pc = vec::parse_count(text, key);
-  if (!pc.value || text.size() >= sizeof out) {
-    r.fail(key, pc.value ? "too long" : pc.error);
-    return;
-  }
+// A count as the panel's text field holds it (a whole number, or "16M" as written); nullopt when it does not
+// fit the field.
+std::optional<std::string> count_text(const nlohmann::json& v, char (&out)[32]) {
+  const std::string text = v.is_string() ? v.get<std::string>() : std::to_string(v.get<int64_t>());
+  if (text.size() >= sizeof out) return "too long";
   std::snprintf(out, sizeof out, "%s", text.c_str());
+  return std::nullopt;
 }
 
+// Reads `state` over `m` (members left out keep their values): first the schema's checks of every member
+// (types, forms, ranges, names; ui/vector/vector_schema.h), then the lab's rules (the counts' ranges, the
+// launch).
 std::optional<std::string> read_vector_state(const nlohmann::json& state, ui::VectorPanelModel& m) {
-  StateReader r(state, "labs.vector");
-  r.only({"n", "op", "indexing", "width", "block", "pinned", "streams", "sweep_max", "strip_count",
-          "strip_grid", "strip_grid_like_gpu", "grid_stride_by_block"});
-  read_count(r, state, "n", m.n_text);
-  r.choice("op", m.op, k_vec_ops);
-  r.choice("indexing", m.indexing, k_vec_indexing);
-  r.choice("width", m.width, k_vec_widths);
-  r.integer("block", m.block, 1, 1024);
-  r.boolean("pinned", m.pinned);
-  r.integer("streams", m.streams, 1, vec::k_max_streams);
-  read_count(r, state, "sweep_max", m.sweep_max_text);
-  r.integer("strip_count", m.strip_count, 64, 8192);
-  r.integer("strip_grid", m.strip_grid, 1, 16);
-  r.boolean("strip_grid_like_gpu", m.strip_grid_like_gpu);
-  r.boolean("grid_stride_by_block", m.grid_stride_by_block);
-  if (!r.ok()) return r.error();
+  const params::Schema& schema = ui::vector_schema();
+  if (auto err = params::check_state(schema, state, "labs.vector")) return err;
+  const auto has = [&](const char* key) { return state.contains(key); };
+  if (has("n"))
+    if (auto err = count_text(state["n"], m.n_text)) return "labs.vector.n: " + *err;
+  if (has("op")) m.op = schema.at("op").index_of(state["op"]);
+  if (has("indexing")) m.indexing = schema.at("indexing").index_of(state["indexing"]);
+  if (has("width")) m.width = schema.at("width").index_of(state["width"]);
+  if (has("block")) m.block = state["block"].get<int>();
+  if (has("pinned")) m.pinned = state["pinned"].get<bool>();
+  if (has("streams")) m.streams = state["streams"].get<int>();
+  if (has("sweep_max"))
+    if (auto err = count_text(state["sweep_max"], m.sweep_max_text)) return "labs.vector.sweep_max: " + *err;
+  if (has("strip_count")) m.strip_count = state["strip_count"].get<int>();
+  if (has("strip_grid")) m.strip_grid = state["strip_grid"].get<int>();
+  if (has("strip_grid_like_gpu")) m.strip_grid_like_gpu = state["strip_grid_like_gpu"].get<bool>();
+  if (has("grid_stride_by_block")) m.grid_stride_by_block = state["grid_stride_by_block"].get<bool>();
   vec::Params p;
   p.n = *vec::parse_count(m.n_text, "n").value;
   p.op = static_cast<vec::Op>(m.op);
@@ -573,6 +566,7 @@ const LabDescriptor& vector_lab_descriptor() {
     d.id = "vector";
     d.title = "Vector";
     d.short_title = "Vector";
+    d.schema = &ui::vector_schema();
     d.make = [](LabEnv& env, const AppOptions&) { return make_vector_lab(env); };
     d.check_state = check_vector_state;
     d.sweep_target = &sweep::vector_sweep_target();

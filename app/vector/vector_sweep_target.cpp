@@ -11,20 +11,17 @@
 #include "app/sweep/target_util.h"
 #include "core/error.h"
 #include "gpu/vector/vector.h"
+#include "ui/vector/vector_schema.h"
 
 namespace bs::sweep {
 
 namespace {
 
-constexpr ParamSpec k_vector_params[] = {
-    {"size", "16M", "64K,256K,1M,4M,16M,64M", "elements, 1..512M (K/M/G suffixes)"},
-    {"block.x", "256", "64,128,256,512,1024", "threads per block"},
-    {"streams", "1", "1,2,4,8", "CUDA streams the run is split over, 1..16"},
-    {"width", "float", "float,float4", "loads per thread: float | float4"},
-    {"op", "add", "add,formula", "add (c = a + b) | formula"},
-    {"pinned", "1", "0,1", "page-locked host memory: 0 | 1"},
-    {"indexing", "grid-stride", "one-per-element,grid-stride", "one-per-element | grid-stride"},
-};
+// size, op, indexing, width, block.x, pinned, streams: names, defaults and help from the vector schema.
+const SchemaParams& vector_sweep_params() {
+  static const SchemaParams p(ui::vector_schema());
+  return p;
+}
 // A CPU sample lasts at least this long (tiny arrays are timed in batches of calls).
 constexpr double k_vector_min_sample_ms = 0.2;
 constexpr int64_t k_vector_cpu1_max_n = int64_t{64} << 20;
@@ -46,8 +43,9 @@ vector::Params vector_params(const Values& v) {
   if (!o) bad("op", op, "not an operation (" + vector::k_op_names.list() + ")");
   p.op = *o;
   const std::string& pinned = get(v, "pinned");
-  if (pinned != "0" && pinned != "1") bad("pinned", pinned, "not 0 or 1");
-  p.pinned = pinned == "1";
+  const params::TextValue pv = params::from_text(ui::vector_schema().at("pinned"), pinned, "pinned");
+  if (!pv.value) bad("pinned", pinned, "not 0 or 1");
+  p.pinned = pv.value->get<bool>();
   const std::string& ix = get(v, "indexing");
   const auto i = vector::k_indexing_names.parse(ix);
   if (!i) bad("indexing", ix, "not an indexing (" + vector::k_indexing_names.list() + ")");
@@ -59,14 +57,12 @@ vector::Params vector_params(const Values& v) {
 class VectorTarget final : public Target {
  public:
   const char* lab() const override { return "vector"; }
-  std::span<const ParamSpec> params() const override { return k_vector_params; }
+  std::span<const ParamSpec> params() const override { return vector_sweep_params().specs(); }
   const char* unit() const override { return "GB/s"; }
   const char* time_label() const override { return "time per run (ms)"; }
   void validate(const Values& v) const override { (void)vector_params(v); }
   double work(const Values& v) const override { return static_cast<double>(vector_params(v).n) + 1e4; }
-  std::vector<std::string> gpu_only_params() const override {
-    return {"block.x", "streams", "width", "pinned", "indexing"};
-  }
+  std::vector<std::string> gpu_only_params() const override { return vector_sweep_params().gpu_only(); }
   double estimate_s(const Values& v, const RunSettings& s) const override {
     const vector::Params p = vector_params(v);
     const double bytes = static_cast<double>(p.n) * vector::k_bytes_per_element;

@@ -22,6 +22,14 @@ namespace bs::matmul {
 
 constexpr int64_t k_min_dim = 1;
 constexpr int64_t k_max_dim = 8192;
+// The live view's default problem: awkward sizes, so partial edge tiles show in every direction.
+constexpr int64_t k_default_m = 1000, k_default_n = 777, k_default_k = 333;
+// The bench's default problem (M = N = K): large enough that every ladder step's gain shows.
+constexpr int64_t k_bench_dim = 4096;
+// A sweep's default size (M = N = K): seconds per point on the CPU baselines too.
+constexpr int64_t k_sweep_dim = 512;
+// The largest dimension a saved session may name (the device's memory decides what runs).
+constexpr int64_t k_session_max_dim = int64_t{1} << 16;
 // Device memory kept free beyond A, B and C: cuBLAS workspace and allocator slack.
 constexpr size_t k_device_reserve_bytes = size_t{64} << 20;
 

@@ -35,6 +35,11 @@ constexpr int64_t k_ui_min_paths = 1000;
 constexpr int k_max_steps = 1024;
 constexpr int k_max_sample_paths = 4096;
 constexpr int k_max_histogram_bins = 4096;
+// The live view's defaults: sample paths drawn, and bins of the S_T histogram.
+constexpr int k_default_sample_paths = 512;
+constexpr int k_default_histogram_bins = 80;
+// The bench's histogram row: as many bins as a block has threads (one shared-memory counter each).
+constexpr int k_bench_histogram_bins = 256;
 // Tails beyond exp(+-5 sd) would overflow float32 prices or make the histogram meaningless.
 constexpr double k_max_sigma_sqrt_t = 5.0;
 constexpr double k_max_abs_rate_t = 10.0;

@@ -51,6 +51,13 @@ constexpr int64_t k_max_n = int64_t{512} << 20;  // 512M elements = 2 GiB per ar
 constexpr int k_max_streams = 16;
 constexpr int k_max_chunks = 64;
 constexpr int k_max_waves = 32;
+// The live view's defaults: the strip (elements drawn, and the small grid-stride grid whose passes fit on
+// screen) and the largest size of its sweep on a GPU (tens of millions of elements show the GPU's advantage).
+constexpr int k_default_strip_count = 2048;
+constexpr int k_default_strip_grid = 2;
+constexpr const char* k_default_sweep_max = "64M";
+// The bench's default size: 64M elements (768 MB moved per run) are far beyond any cache.
+constexpr const char* k_bench_n = "64M";
 constexpr int64_t k_bytes_per_element = 12;  // a and b read, c written: 3 arrays of 4 bytes
 
 // Relative tolerance for the formula, GPU against CPU. nvcc contracts a*10 + 2 and (b+2)*10 - 5 into fused

@@ -12,17 +12,6 @@ namespace bs::ui {
 
 namespace {
 
-std::vector<std::string> names_of(std::span<const std::string_view> names) {
-  return {names.begin(), names.end()};
-}
-
-std::vector<std::string> colormap_names() {
-  std::vector<std::string> names;
-  for (const Colormap& c : builtin_colormaps())
-    names.push_back(c.name);
-  return names;
-}
-
 params::Schema make_schema() {
   using nlohmann::json;
   using params::Kind;
@@ -45,7 +34,7 @@ params::Schema make_schema() {
   add({.name = "pattern",
        .kind = Kind::Choice,
        .default_value = heat::k_pattern_names.name_of(heat::InitialPattern::HotSpots),
-       .names = names_of(heat::k_pattern_names.names()),
+       .names = params::names_of(heat::k_pattern_names.names()),
        .help = "initial field"});
   add({.name = "alpha",
        .kind = Kind::Number,
@@ -68,7 +57,7 @@ params::Schema make_schema() {
   add({.name = "boundary",
        .kind = Kind::Choice,
        .default_value = heat::k_boundary_names.name_of(heat::Boundary::Fixed),
-       .names = names_of(heat::k_boundary_names.names()),
+       .names = params::names_of(heat::k_boundary_names.names()),
        .help = "edges: fixed temperature or insulated"});
   add({.name = "boundary_temp",
        .kind = Kind::Number,
@@ -124,7 +113,7 @@ params::Schema make_schema() {
   add({.name = "colormap",
        .kind = Kind::Choice,
        .default_value = "inferno",
-       .names = colormap_names(),
+       .names = builtin_colormap_names(),
        .help = "colours of the field"});
   add({.name = "range",
        .kind = Kind::NumberPair,

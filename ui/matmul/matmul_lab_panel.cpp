@@ -5,10 +5,23 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ui/matmul/matmul_schema.h"
 #include "ui/plot_export.h"
 #include "ui/widgets.h"
 
 namespace bs::ui {
+
+MatmulPanelModel::MatmulPanelModel() {
+  const params::Schema& s = matmul_schema();
+  mnk[0] = static_cast<int>(s.at("m").default_int());
+  mnk[1] = static_cast<int>(s.at("n").default_int());
+  mnk[2] = static_cast<int>(s.at("k").default_int());
+  variant = s.at("variant").default_choice();
+  colormap = s.at("colormap").default_choice();
+  overlay = s.at("overlay").default_bool();
+  k_step = static_cast<int>(s.at("k_step").default_int());
+  animate_k = s.at("animate_k").default_bool();
+}
 
 namespace mm = matmul;
 

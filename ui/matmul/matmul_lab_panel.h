@@ -77,11 +77,13 @@ struct CpuRunView {
 };
 
 struct MatmulPanelModel {
+  // Every edited field from the matmul schema's defaults (ui/matmul/matmul_schema.h).
+  MatmulPanelModel();
   // Edited by the panel.
-  int mnk[3] = {1000, 777, 333};
-  int variant = 4;  // index into matmul::gpu_variants()
-  int colormap = 3;
-  bool overlay = true;
+  int mnk[3] = {};
+  int variant = 0;  // index into matmul::gpu_variants()
+  int colormap = 0;
+  bool overlay = false;
   int k_step = 0;
   bool animate_k = false;
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "ui/montecarlo/montecarlo_schema.h"
 #include "ui/plot.h"
 #include "ui/plot_export.h"
 #include "ui/widgets.h"
@@ -15,6 +16,29 @@
 namespace bs::ui::mc {
 
 namespace mcl = bs::montecarlo;
+
+PanelModel::PanelModel() {
+  const params::Schema& s = montecarlo_schema();
+  params.paths = s.at("paths").default_int();
+  params.steps = static_cast<int>(s.at("steps").default_int());
+  params.s0 = s.at("s0").default_number();
+  params.strike = s.at("strike").default_number();
+  params.rate = s.at("rate").default_number();
+  params.sigma = s.at("sigma").default_number();
+  params.maturity = s.at("maturity").default_number();
+  option = s.at("option").default_choice();
+  params.option = static_cast<mcl::OptionType>(option);
+  generator = s.at("generator").default_choice();
+  params.generator = static_cast<mcl::Generator>(generator);
+  params.seed = static_cast<uint64_t>(s.at("seed").default_int());
+  params.antithetic = s.at("antithetic").default_bool();
+  sample_paths = static_cast<int>(s.at("sample_paths").default_int());
+  bins = static_cast<int>(s.at("bins").default_int());
+  block = static_cast<int>(s.at("block").default_int());
+  layout = s.at("layout").default_choice();
+  waves = static_cast<int>(s.at("waves").default_int());
+  paused = s.at("paused").default_bool();
+}
 
 // --- Pure helpers ------------------------------------------------------------------------------------------
 

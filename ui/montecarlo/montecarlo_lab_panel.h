@@ -72,15 +72,17 @@ struct CpuRunView {
 };
 
 struct PanelModel {
+  // Every edited field from the Monte Carlo schema's defaults (ui/montecarlo/montecarlo_schema.h).
+  PanelModel();
   // Edited by the panel.
   montecarlo::Params params;
   int option = 0;     // montecarlo::OptionType
   int generator = 0;  // montecarlo::Generator
-  int sample_paths = 256;
-  int bins = 80;
-  int block = 256;
+  int sample_paths = 0;
+  int bins = 0;
+  int block = 0;
   int layout = 0;  // montecarlo::Layout
-  int waves = 2;
+  int waves = 0;
   bool paused = false;
 
   // Shown by the panel.

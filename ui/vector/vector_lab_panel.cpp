@@ -8,10 +8,28 @@
 #include <cstdio>
 
 #include "ui/plot.h"
+#include "ui/vector/vector_schema.h"
 #include "ui/plot_export.h"
 #include "ui/widgets.h"
 
 namespace bs::ui {
+
+VectorPanelModel::VectorPanelModel() {
+  const params::Schema& s = vector_schema();
+  std::snprintf(n_text, sizeof n_text, "%s", s.at("n").default_value.get<std::string>().c_str());
+  op = s.at("op").default_choice();
+  indexing = s.at("indexing").default_choice();
+  width = s.at("width").default_choice();
+  block = static_cast<int>(s.at("block").default_int());
+  pinned = s.at("pinned").default_bool();
+  streams = static_cast<int>(s.at("streams").default_int());
+  std::snprintf(sweep_max_text, sizeof sweep_max_text, "%s",
+                s.at("sweep_max").default_value.get<std::string>().c_str());
+  strip_count = static_cast<int>(s.at("strip_count").default_int());
+  strip_grid = static_cast<int>(s.at("strip_grid").default_int());
+  strip_grid_like_gpu = s.at("strip_grid_like_gpu").default_bool();
+  grid_stride_by_block = s.at("grid_stride_by_block").default_bool();
+}
 
 // --- Layout helpers
 // -----------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // vector_lab_panel.h: the vector lab's ImGui panels: the controls and per-run read-outs (stacked copy/kernel
 // bars, copy rates against the nominal link, CPU rows), and the views (the strip of elements coloured by the
 // block or grid-stride pass that touched them, the stream timeline, the size sweep on log-log axes). The
-// panels edit a model and report actions; app/vector/vector_lab.cpp acts on them. The layout helpers below are pure
-// arithmetic so that tests can check the geometry without a GL context.
+// panels edit a model and report actions; app/vector/vector_lab.cpp acts on them. The layout helpers below
+// are pure arithmetic so that tests can check the geometry without a GL context.
 #pragma once
 
 #include <array>
@@ -93,17 +93,19 @@ struct CpuRowView {
 };
 
 struct VectorPanelModel {
+  // Every edited field from the vector schema's defaults (ui/vector/vector_schema.h).
+  VectorPanelModel();
   // Edited by the panel.
-  int op = 0;               // vector::Op
-  char n_text[32] = "16M";  // parsed with vector::parse_count
-  int indexing = 0;         // vector::Indexing
-  int width = 0;            // vector::LoadWidth
-  int block = 256;
-  bool pinned = true;
-  int streams = 4;
-  char sweep_max_text[32] = "16M";
-  int strip_count = 2048;  // elements shown in the strip
-  int strip_grid = 2;      // grid-stride blocks used by the strip (a small grid so that passes fit on screen)
+  int op = 0;            // vector::Op
+  char n_text[32] = "";  // parsed with vector::parse_count
+  int indexing = 0;      // vector::Indexing
+  int width = 0;         // vector::LoadWidth
+  int block = 0;
+  bool pinned = false;
+  int streams = 0;
+  char sweep_max_text[32] = "";
+  int strip_count = 0;  // elements shown in the strip
+  int strip_grid = 0;   // grid-stride blocks used by the strip (a small grid so that passes fit on screen)
   bool strip_grid_like_gpu = false;
   bool grid_stride_by_block = false;
 

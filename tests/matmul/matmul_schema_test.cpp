@@ -1,0 +1,90 @@
+// matmul_schema_test.cpp: the matmul lab's parameter schema (ui/matmul/matmul_schema.h): its defaults pass
+// their own checks and match the panel's and the kernels' constants, and a session's bad value gets the same
+// message the session reader gave before the schema.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "app/labs.h"
+#include "run_util.h"
+#include "app/sweep/target.h"
+#include "app/matmul/matmul_sweep_target.h"
+#include "gpu/matmul/matmul.h"
+#include "ui/matmul/matmul_lab_panel.h"
+#include "ui/matmul/matmul_schema.h"
+
+namespace bs {
+namespace {
+
+using nlohmann::json;
+
+TEST(MatmulSchema, EveryDefaultPassesItsOwnCheck) {
+  for (const params::Param& p : ui::matmul_schema().params()) {
+    EXPECT_EQ(params::check_value(p, p.default_value), std::nullopt) << p.name;
+    if (!p.bench_default.is_null()) {
+      EXPECT_EQ(params::check_value(p, p.bench_default), std::nullopt) << p.name;
+    }
+  }
+  EXPECT_EQ(check_lab_state("matmul", ui::matmul_schema().defaults()), std::nullopt);
+}
+
+TEST(MatmulSchema, ThePanelStartsAtTheSchemasDefaults) {
+  const ui::MatmulPanelModel m;
+  EXPECT_EQ(m.mnk[0], matmul::k_default_m);
+  EXPECT_EQ(m.mnk[1], matmul::k_default_n);
+  EXPECT_EQ(m.mnk[2], matmul::k_default_k);
+  EXPECT_EQ(std::string(matmul::gpu_variants()[static_cast<size_t>(m.variant)].name), "smem_tile32");
+  EXPECT_EQ(m.colormap, ui::matmul_schema().at("colormap").default_choice());
+  EXPECT_TRUE(m.overlay);
+  EXPECT_EQ(ui::matmul_schema().at("size").bench_default, matmul::k_bench_dim);
+}
+
+TEST(MatmulSchema, BadValuesGetTheSessionReadersMessages) {
+  EXPECT_EQ(check_lab_state("matmul", json{{"m", 0}}), "labs.matmul.m: 0 is outside 1..65536");
+  EXPECT_EQ(check_lab_state("matmul", json{{"size", "big"}}),
+            "labs.matmul.size: expected a whole number, got \"big\"");
+  EXPECT_EQ(check_lab_state("matmul", json{{"overlay", 1}}),
+            "labs.matmul.overlay: expected true or false, got 1");
+  EXPECT_EQ(check_lab_state("matmul", json{{"variant", "fast"}})
+                .value_or("")
+                .rfind("labs.matmul.variant: 'fast' is not one of naive_uncoalesced, ", 0),
+            0u);
+  EXPECT_EQ(check_lab_state("matmul", json{{"kstep", 1}}),
+            "labs.matmul.kstep: unknown setting (known: size, m, n, k, variant, colormap, overlay, k_step, "
+            "animate_k, anatomy_overlay)");
+  // Valid members, a problem too large to run: the lab's own rule names the lab.
+  const auto big = check_lab_state("matmul", json{{"size", 60000}});
+  ASSERT_TRUE(big.has_value());
+  EXPECT_EQ(big->rfind("labs.matmul: ", 0), 0u) << *big;
+  // The shorthand is read, never written.
+  EXPECT_FALSE(ui::matmul_schema().at("size").written);
+}
+
+TEST(MatmulSchema, TheSweepStartsFromTheSchema) {
+  const sweep::Target& t = sweep::matmul_sweep_target();
+  EXPECT_EQ(sweep::param_names(t), "size, m, n, k, variant");
+  const sweep::Values v = sweep::default_values(t, {});
+  EXPECT_EQ(v.at("size"), std::to_string(matmul::k_sweep_dim));
+  // m, n and k follow size, and variant runs a representative set, unless the sweep names them.
+  EXPECT_EQ(v.at("m"), "");
+  EXPECT_EQ(v.at("variant"), "");
+  EXPECT_EQ(std::string(sweep::find_param(t, "size")->sweep_example),
+            ui::matmul_schema().at("size").sweep_example);
+}
+
+TEST(MatmulSchema, BenchFlagsComeFromTheSchema) {
+  const test::RunResult help = test::run_blockscope("bench matmul --help");
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_NE(help.output.find("rows of A and C (default 4096)"), std::string::npos) << help.output;
+  const test::RunResult bad = test::run_blockscope("bench matmul --m 0 --device cpu");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--m: '0': outside 1..65536"), std::string::npos) << bad.output;
+  const test::RunResult big = test::run_blockscope("bench matmul --size 8193 --device cpu");
+  EXPECT_EQ(big.exit_code, 2) << big.output;
+  EXPECT_NE(big.output.find("--size: "), std::string::npos) << big.output;
+}
+
+}  // namespace
+}  // namespace bs

@@ -1,0 +1,81 @@
+// matmul_schema.cpp: see matmul_schema.h.
+#include "ui/matmul/matmul_schema.h"
+
+#include <string>
+#include <vector>
+
+#include "gpu/matmul/matmul.h"
+#include "ui/colormap.h"
+
+namespace bs::ui {
+
+namespace {
+
+std::vector<std::string> variant_names() {
+  std::vector<std::string> names;
+  for (const matmul::VariantInfo& v : matmul::gpu_variants())
+    names.push_back(v.name);
+  return names;
+}
+
+params::Schema make_schema() {
+  using params::Kind;
+  namespace mm = matmul;
+  const double lo = static_cast<double>(mm::k_min_dim), hi = static_cast<double>(mm::k_session_max_dim);
+  std::vector<params::Param> p;
+  auto add = [&](params::Param q) -> params::Param& { return p.emplace_back(std::move(q)); };
+  {
+    // A shorthand: M = N = K. Sessions may use it, they save m, n and k; the sweep and the bench start here.
+    params::Param& q = add({.name = "size",
+                            .kind = Kind::Int,
+                            .default_value = mm::k_sweep_dim,
+                            .lo = lo,
+                            .hi = hi,
+                            .help = "M = N = K"});
+    q.written = false;
+    q.sweep_example = "128,256,512,1024,2048";
+    q.bench_default = mm::k_bench_dim;
+  }
+  const auto dim = [&](const char* name, int64_t def, const char* help) {
+    params::Param& q =
+        add({.name = name, .kind = Kind::Int, .default_value = def, .lo = lo, .hi = hi, .help = help});
+    q.sweep_example = "256,512,1024";
+    // The bench times the ladder on a square problem where every step's gain shows.
+    q.bench_default = mm::k_bench_dim;
+  };
+  dim("m", mm::k_default_m, "rows of A and C");
+  dim("n", mm::k_default_n, "columns of B and C");
+  dim("k", mm::k_default_k, "columns of A, rows of B");
+  {
+    // smem_tile32: the first tiled variant, a clear picture of the tiles.
+    params::Param& q = add({.name = "variant",
+                            .kind = Kind::Choice,
+                            .default_value = "smem_tile32",
+                            .names = variant_names(),
+                            .help = "the GPU kernel shown"});
+    q.sweep_example = "naive_coalesced,smem_tile32,warptile_db,cublas,cpu_blocked,cpu_openblas";
+  }
+  add({.name = "colormap",
+       .kind = Kind::Choice,
+       .default_value = "coolwarm",
+       .names = builtin_colormap_names(),
+       .help = "colours of C"});
+  add({.name = "overlay", .kind = Kind::Bool, .default_value = true, .help = "draw the block grid over C"});
+  add({.name = "k_step",
+       .kind = Kind::Int,
+       .default_value = 0,
+       .lo = 0,
+       .hi = hi,
+       .help = "the k-loop step the A/B diagram shows"});
+  add({.name = "animate_k", .kind = Kind::Bool, .default_value = false, .help = "step through the k-loop"});
+  return params::Schema("matmul", std::move(p));
+}
+
+}  // namespace
+
+const params::Schema& matmul_schema() {
+  static const params::Schema s = make_schema();
+  return s;
+}
+
+}  // namespace bs::ui

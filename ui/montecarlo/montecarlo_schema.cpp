@@ -1,0 +1,152 @@
+// montecarlo_schema.cpp: see montecarlo_schema.h.
+#include "ui/montecarlo/montecarlo_schema.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gpu/montecarlo/montecarlo.h"
+
+namespace bs::ui {
+
+namespace {
+
+params::Schema make_schema() {
+  using params::Kind;
+  namespace mcl = montecarlo;
+  const mcl::Params d;
+  const mcl::Launch l;
+  std::vector<params::Param> p;
+  auto add = [&](params::Param q) -> params::Param& { return p.emplace_back(std::move(q)); };
+  // 1M paths of 256 steps: the GPU at full rate (docs/PERFORMANCE.md: 0.45 ms, about 565 G path-steps/s on
+  // an H200) and a price within about 0.015 of Black-Scholes.
+  {
+    params::Param& q = add({.name = "paths",
+                            .kind = Kind::Int,
+                            .default_value = d.paths,
+                            .lo = 1,
+                            .hi = static_cast<double>(mcl::k_max_paths),
+                            .help = "simulated paths, 1..16777216 (16M)"});
+    q.sweep_example = "4096,16384,65536,262144,1048576";
+  }
+  {
+    params::Param& q = add({.name = "steps",
+                            .kind = Kind::Int,
+                            .default_value = d.steps,
+                            .lo = 1,
+                            .hi = mcl::k_max_steps,
+                            .help = "time steps per path, 1..1024"});
+    q.sweep_example = "16,64,256";
+  }
+  add({.name = "s0",
+       .kind = Kind::Number,
+       .default_value = d.s0,
+       .lo = 1e-9,
+       .hi = 1e12,
+       .help = "initial price S0"});
+  add({.name = "strike",
+       .kind = Kind::Number,
+       .default_value = d.strike,
+       .lo = 0,
+       .hi = 1e12,
+       .help = "strike K"});
+  add({.name = "rate",
+       .kind = Kind::Number,
+       .default_value = d.rate,
+       .lo = -100,
+       .hi = 100,
+       .help = "risk-free rate r (also the drift)"});
+  add({.name = "sigma",
+       .kind = Kind::Number,
+       .default_value = d.sigma,
+       .lo = 0,
+       .hi = 100,
+       .help = "volatility sigma per sqrt(year)"});
+  add({.name = "maturity",
+       .kind = Kind::Number,
+       .default_value = d.maturity,
+       .lo = 1e-9,
+       .hi = 1000,
+       .help = "maturity T in years"});
+  add({.name = "option",
+       .kind = Kind::Choice,
+       .default_value = std::string(k_mc_options[static_cast<size_t>(d.option)]),
+       .names = params::names_of(k_mc_options),
+       .help = "call | put | asian (arithmetic-average Asian call)"});
+  {
+    params::Param& q = add({.name = "generator",
+                            .kind = Kind::Choice,
+                            .default_value = std::string(k_mc_generators[static_cast<size_t>(d.generator)]),
+                            .names = params::names_of(k_mc_generators),
+                            .help = "GPU random generator: philox | xorwow"});
+    q.sweep_example = "philox,xorwow";
+    q.gpu_only = true;  // the CPU baselines always draw from std::mt19937_64
+  }
+  add({.name = "seed",
+       .kind = Kind::Int,
+       .default_value = static_cast<int64_t>(d.seed),
+       .lo = 0,
+       .hi = static_cast<double>(INT64_MAX),
+       .help = "random seed (same seed, same price)"});
+  add({.name = "antithetic",
+       .kind = Kind::Bool,
+       .default_value = d.antithetic,
+       .help = "antithetic variates: pairs of paths with Z and -Z"});
+  add({.name = "sample_paths",
+       .kind = Kind::Int,
+       .default_value = mcl::k_default_sample_paths,
+       .lo = 0,
+       .hi = mcl::k_max_sample_paths,
+       .help = "simulated paths drawn"});
+  {
+    params::Param& q = add({.name = "bins",
+                            .kind = Kind::Int,
+                            .default_value = mcl::k_default_histogram_bins,
+                            .lo = 0,
+                            .hi = mcl::k_max_histogram_bins,
+                            .help = "bins of the S_T histogram (0: none)"});
+    // The bench times its histogram row with one bin per thread of a 256-thread block.
+    q.bench_default = mcl::k_bench_histogram_bins;
+  }
+  {
+    params::Param& q = add({.name = "block",
+                            .kind = Kind::Int,
+                            .default_value = l.block,
+                            .lo = 1,
+                            .hi = 1024,
+                            .help = "GPU threads per block"});
+    q.sweep_names = "block.x";
+    q.sweep_example = "64,128,256,512,1024";
+    q.gpu_only = true;
+  }
+  {
+    params::Param& q = add({.name = "layout",
+                            .kind = Kind::Choice,
+                            .default_value = std::string(k_mc_layouts[static_cast<size_t>(l.layout)]),
+                            .names = params::names_of(k_mc_layouts),
+                            .help = "grid-stride | one-per-thread"});
+    q.sweep_example = "grid-stride,one-per-thread";
+    q.gpu_only = true;
+  }
+  {
+    params::Param& q = add({.name = "waves",
+                            .kind = Kind::Int,
+                            .default_value = l.waves,
+                            .lo = 1,
+                            .hi = 64,
+                            .help = "grid-stride grid: multiples of the resident grid"});
+    q.gpu_only = true;
+  }
+  add({.name = "paused", .kind = Kind::Bool, .default_value = false, .help = "the live run waits"});
+  return params::Schema("montecarlo", std::move(p));
+}
+
+}  // namespace
+
+const params::Schema& montecarlo_schema() {
+  static const params::Schema s = make_schema();
+  return s;
+}
+
+}  // namespace bs::ui
