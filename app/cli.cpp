@@ -291,6 +291,8 @@ int run_cli(int argc, char** argv) {
   if (auto err = heat_flags.read()) return fail(*err);
   const auto pair_of = [](const nlohmann::json& v) { return Dim2{v[0].get<int64_t>(), v[1].get<int64_t>()}; };
   const Dim2 sz = pair_of(heat_flags.value("size"));
+  if (sz.x < heat::k_ui_min_size || sz.y < heat::k_ui_min_size)
+    return fail("--size: " + to_string(sz) + " is outside 64x64 .. 8192x8192 (the app's smallest field)");
   opt.heat.nx = sz.x;
   opt.heat.ny = sz.y;
   opt.heat.block = pair_of(heat_flags.value("block"));

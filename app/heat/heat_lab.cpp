@@ -573,7 +573,12 @@ std::optional<std::string> read_heat_state(const nlohmann::json& state, ui::Heat
     out[0] = state[key][0].get<int>();
     out[1] = state[key][1].get<int>();
   };
-  if (has("size")) pair("size", m.size);
+  if (has("size")) {
+    pair("size", m.size);
+    if (m.size[0] < heat::k_ui_min_size || m.size[1] < heat::k_ui_min_size)
+      return "labs.heat.size: " + state["size"].dump() + " is outside " + std::to_string(heat::k_ui_min_size) +
+             ".." + std::to_string(heat::k_max_size) + " (the smallest field the app shows is 64x64)";
+  }
   const params::Schema& schema = ui::heat_schema();
   if (has("pattern")) m.pattern = schema.at("pattern").index_of(state["pattern"]);
   if (has("alpha")) m.params.alpha = state["alpha"].get<float>();

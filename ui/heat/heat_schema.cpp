@@ -23,9 +23,9 @@ params::Schema make_schema() {
     params::Param& q = add({.name = "size",
                             .kind = Kind::Pair,
                             .default_value = json::array({d.nx, d.ny}),
-                            .lo = static_cast<double>(heat::k_ui_min_size),
+                            .lo = static_cast<double>(heat::k_min_size),
                             .hi = static_cast<double>(heat::k_max_size),
-                            .help = "grid: N (N x N cells) or NXxNY"});
+                            .help = "grid: N (N x N cells) or NXxNY (the app shows 64 and up)"});
     q.square = true;
     q.sweep_example = "256,512,1024,2048,4096";
     // 1024^2 floats (4 MiB per buffer) fit in the L2 cache: the bench measures DRAM bandwidth on 4096^2.
