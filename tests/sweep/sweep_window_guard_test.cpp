@@ -75,8 +75,10 @@ class SweepWindowGuard : public ::testing::Test {
   bs::LabEnv m_env;
 };
 
-const char* k_cpu_sweep = R"({"lab":"heat","params":[{"name":"size","values":["16","24"]}],
-  "fixed":{"steps":"1"},"warmup":0,"repetitions":2,"device":"cpu"})";
+// Long enough (tens of milliseconds per sample on one core) that the sweep is still running when the test looks
+// right after starting it, however the threads are scheduled on a loaded machine.
+const char* k_cpu_sweep = R"({"lab":"heat","params":[{"name":"size","values":["384","512"]}],
+  "fixed":{"steps":"40"},"warmup":0,"repetitions":2,"device":"cpu"})";
 
 TEST_F(SweepWindowGuard, LiveLabPausesDuringACpuSweep) {
   bs::SweepWindow win(m_env);
