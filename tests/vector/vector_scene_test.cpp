@@ -111,6 +111,11 @@ TEST(VectorLayout, CrossoverMarkerIsAVerticalLineAtTheCrossover) {
   EXPECT_DOUBLE_EQ(m->y[0], 0.01);
   EXPECT_DOUBLE_EQ(m->y[1], 40);
   EXPECT_NE(m->label.find("3M"), std::string::npos) << m->label;
+  // A crossover between powers of two reads in K or M, as the crossover text below the plot does.
+  c.n = 201701;
+  EXPECT_EQ(ui::crossover_marker(c, 0.01, 40)->label, "from ~197.0K");
+  c.n = 1.25 * 1024 * 1024 + 3;
+  EXPECT_EQ(ui::crossover_marker(c, 0.01, 40)->label, "from ~1.25M");
   c.kind = vector::Crossover::Kind::None;
   EXPECT_FALSE(ui::crossover_marker(c, 0.01, 40));
 }

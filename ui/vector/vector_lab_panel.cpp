@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -108,8 +109,19 @@ std::optional<CrossoverMarker> crossover_marker(const vector::Crossover& c, doub
   CrossoverMarker m;
   m.x = {c.n, c.n};
   m.y = {y_lo, y_hi};
-  m.label = c.kind == K::InRange ? "from ~" + vector::format_count(static_cast<int64_t>(std::llround(c.n)))
-                                 : "already at " + vector::format_count(static_cast<int64_t>(c.n));
+  // An exact power-of-two multiple reads "3M"; anything else in the units the crossover text uses ("197.0K",
+  // "1.25M"), never a raw count the reader must split into digits.
+  const int64_t whole = std::llround(c.n);
+  std::string n = vector::format_count(whole);
+  if (c.kind == K::InRange && whole >= 1024 && std::isdigit(static_cast<unsigned char>(n.back()))) {
+    char buf[32];
+    if (c.n >= double(1 << 20))
+      std::snprintf(buf, sizeof buf, "%.2fM", c.n / double(1 << 20));
+    else
+      std::snprintf(buf, sizeof buf, "%.1fK", c.n / 1024.0);
+    n = buf;
+  }
+  m.label = (c.kind == K::InRange ? "from ~" : "already at ") + n;
   return m;
 }
 
