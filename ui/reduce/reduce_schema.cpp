@@ -1,0 +1,124 @@
+// reduce_schema.cpp: see reduce_schema.h.
+#include "ui/reduce/reduce_schema.h"
+
+#include <string>
+#include <vector>
+
+namespace bs::ui {
+
+namespace {
+
+params::Schema make_schema() {
+  using params::Kind;
+  namespace red = reduce;
+  const red::Params d;
+  std::vector<params::Param> p;
+  auto add = [&](params::Param q) -> params::Param& { return p.emplace_back(std::move(q)); };
+  auto choice = [](auto names, auto value) { return std::string(names[static_cast<size_t>(value)]); };
+  {
+    params::Param& q =
+        add({.name = "n",
+             .kind = Kind::Count,
+             .default_value = red::format_count(d.n),
+             .lo = static_cast<double>(red::k_min_n),
+             .hi = static_cast<double>(red::k_max_n),
+             .help = "elements, at least 1 (K, M, G suffixes are powers of 2: 256M = 268435456)"});
+    q.sweep_names = "size";
+    q.sweep_example = "64K,1M,16M,64M,256M";
+    q.bench_default = red::k_bench_n;
+  }
+  {
+    params::Param& q = add({.name = "op",
+                            .kind = Kind::Choice,
+                            .default_value = choice(k_red_ops, d.op),
+                            .names = params::names_of(k_red_ops),
+                            .help = "reduce (one sum) | scan (every prefix sum)"});
+    q.sweep_example = "reduce,scan";
+  }
+  {
+    params::Param& q = add({.name = "type",
+                            .kind = Kind::Choice,
+                            .default_value = choice(k_red_types, d.type),
+                            .names = params::names_of(k_red_types),
+                            .help = "float (checked within a derived tolerance) | int (checked exactly)"});
+    q.sweep_example = "float,int";
+  }
+  {
+    params::Param& q = add({.name = "reduce_variant",
+                            .kind = Kind::Choice,
+                            .default_value = choice(k_red_reduce_variants, d.reduce_variant),
+                            .names = params::names_of(k_red_reduce_variants),
+                            .help = "reduction kernel: " + red::k_reduce_variant_names.list()});
+    q.sweep_example = "sequential,grid-stride,warp-shuffle,cub";
+    q.gpu_only = true;
+  }
+  {
+    params::Param& q = add({.name = "scan_variant",
+                            .kind = Kind::Choice,
+                            .default_value = choice(k_red_scan_variants, d.scan_variant),
+                            .names = params::names_of(k_red_scan_variants),
+                            .help = "scan kernel: " + red::k_scan_variant_names.list()});
+    q.sweep_example = "scan-then-propagate,decoupled-lookback,cub";
+    q.gpu_only = true;
+  }
+  {
+    params::Param& q = add({.name = "scan_kind",
+                            .kind = Kind::Choice,
+                            .default_value = choice(k_red_scan_kinds, d.scan_kind),
+                            .names = params::names_of(k_red_scan_kinds),
+                            .help = "inclusive (out[i] includes x[i]) | exclusive (out[0] = 0)"});
+    q.sweep_example = "inclusive,exclusive";
+  }
+  {
+    params::Param& q = add({.name = "block",
+                            .kind = Kind::Int,
+                            .default_value = d.block,
+                            .lo = red::k_min_block,
+                            .hi = red::k_max_block,
+                            .help = "threads per block, 32..1024 (a power of two for the tree kernels)"});
+    q.sweep_names = "block.x";
+    q.sweep_example = "64,128,256,512,1024";
+    q.gpu_only = true;
+  }
+  add({.name = "device",
+       .kind = Kind::Choice,
+       .default_value = std::string(k_red_devices[static_cast<size_t>(red::Device::All)]),
+       .names = params::names_of(k_red_devices),
+       .help = "what a run times: gpu | cpu | all (GPU and both CPU baselines)"});
+  return params::Schema("reduce", std::move(p));
+}
+
+}  // namespace
+
+const params::Schema& reduce_schema() {
+  static const params::Schema s = make_schema();
+  return s;
+}
+
+reduce::Params params_from_state(const nlohmann::json& state) {
+  const params::Schema& s = reduce_schema();
+  auto value = [&](const char* name) -> const nlohmann::json& {
+    if (state.is_object()) {
+      auto it = state.find(name);
+      if (it != state.end()) return *it;
+    }
+    return s.at(name).default_value;
+  };
+  reduce::Params p;
+  const nlohmann::json& n = value("n");
+  if (n.is_number_integer()) {
+    p.n = n.get<int64_t>();
+  } else if (n.is_string()) {
+    if (auto c = reduce::parse_count(n.get<std::string>(), "n").value) p.n = *c;
+  }
+  p.op = static_cast<reduce::Op>(s.at("op").index_of(value("op")));
+  p.type = static_cast<reduce::ElemType>(s.at("type").index_of(value("type")));
+  p.reduce_variant =
+      static_cast<reduce::ReduceVariant>(s.at("reduce_variant").index_of(value("reduce_variant")));
+  p.scan_variant = static_cast<reduce::ScanVariant>(s.at("scan_variant").index_of(value("scan_variant")));
+  p.scan_kind = static_cast<reduce::ScanKind>(s.at("scan_kind").index_of(value("scan_kind")));
+  p.block = static_cast<int>(value("block").get<int64_t>());
+  return p;
+}
+
+}  // namespace bs::ui

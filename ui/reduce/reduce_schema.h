@@ -1,0 +1,26 @@
+// reduce_schema.h: the reduction and scan lab's parameters, described once (core/params.h): the panel's
+// defaults, session checks, the sweep's parameters and the bench flags all read them here. The numeric
+// defaults come from gpu/reduce/reduce.h (reduce::Params), the kernels' own.
+#pragma once
+
+#include "core/params.h"
+#include "gpu/reduce/reduce.h"
+
+namespace bs::ui {
+
+const params::Schema& reduce_schema();
+
+// Names as sessions store them (index = the enum's value).
+inline constexpr auto k_red_ops = reduce::k_op_names.names();
+inline constexpr auto k_red_types = reduce::k_type_names.names();
+inline constexpr auto k_red_reduce_variants = reduce::k_reduce_variant_names.names();
+inline constexpr auto k_red_scan_variants = reduce::k_scan_variant_names.names();
+inline constexpr auto k_red_scan_kinds = reduce::k_scan_kind_names.names();
+inline constexpr auto k_red_devices = reduce::k_device_names.names();
+
+// The reduce::Params a state (schema values by name: n, op, type, reduce_variant, scan_variant, scan_kind,
+// block) stands for; members missing from `state` take the schema's defaults. The values must already have
+// passed the schema's checks (check_state); the n text is parsed with reduce::parse_count.
+reduce::Params params_from_state(const nlohmann::json& state);
+
+}  // namespace bs::ui
