@@ -137,9 +137,14 @@ const char* step_kind_label(StepKind k) {
   return "?";
 }
 
-std::optional<std::string> check_block(int block) {
+std::optional<std::string> check_block(Tree tree, int block) {
+  if (tree == Tree::Shuffle) {
+    if (block < k_warp || block > 1024 || block % k_warp != 0)
+      return "block " + std::to_string(block) + ": the picture draws whole warps (a multiple of 32 in 32..1024)";
+    return std::nullopt;
+  }
   if (block < k_warp || block > 1024 || !std::has_single_bit(static_cast<unsigned>(block)))
-    return "block " + std::to_string(block) + ": the reduction kernels take a power of two in 32..1024";
+    return "block " + std::to_string(block) + ": the tree kernels take a power of two in 32..1024";
   return std::nullopt;
 }
 
@@ -160,7 +165,7 @@ int bank_conflict_ways(std::span<const int64_t> words, uint32_t active) {
 }
 
 ReduceTree build_tree(Tree tree, int block, LoadPhase load) {
-  if (auto err = check_block(block)) throw std::invalid_argument(*err);
+  if (auto err = check_block(tree, block)) throw std::invalid_argument(*err);
   ReduceTree t;
   t.tree = tree;
   t.block = block;
@@ -294,14 +299,15 @@ const char* scan_phase_label(ScanPhase p) {
 namespace {
 
 // Worst bank conflict of a step: thread k runs op k; each warp of 32 ops touches x[dst] and x[src].
-int scan_conflicts(const std::vector<ScanOp>& ops) {
+int scan_conflicts(const std::vector<ScanOp>& ops, bool padded) {
+  const auto word = [padded](int i) -> int64_t { return padded ? i + i / k_banks : i; };
   int worst = 0;
   for (size_t w0 = 0; w0 < ops.size(); w0 += k_warp) {
     std::vector<int64_t> d, s;
     uint32_t active = 0;
     for (size_t k = w0; k < ops.size() && k < w0 + k_warp; ++k) {
-      d.push_back(ops[k].dst);
-      s.push_back(ops[k].src);
+      d.push_back(word(ops[k].dst));
+      s.push_back(word(ops[k].src));
       active |= 1u << (k - w0);
     }
     worst = std::max({worst, bank_conflict_ways(d, active), bank_conflict_ways(s, active)});
@@ -319,7 +325,8 @@ ScanModel build_scan(ScanAlgo algo, int n) {
   m.algo = algo;
   m.n = n;
   auto push = [&](ScanStep st) {
-    st.conflict_ways = scan_conflicts(st.ops);
+    st.conflict_ways = scan_conflicts(st.ops, false);
+    st.conflict_ways_padded = scan_conflicts(st.ops, true);
     for (const ScanOp& op : st.ops)
       m.adds += op.kind == ScanOpKind::Clear ? 0 : 1;
     m.steps.push_back(std::move(st));
