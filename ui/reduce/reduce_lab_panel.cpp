@@ -59,7 +59,8 @@ std::optional<rm::Tree> tree_of(red::ReduceVariant v) {
 rm::LoadPhase load_of(red::ReduceVariant v) {
   using V = red::ReduceVariant;
   rm::LoadPhase l;
-  if (v == V::FirstAddDuringLoad || v == V::UnrollLastWarp || v == V::CompleteUnroll) l.elements_per_thread = 2;
+  if (v == V::FirstAddDuringLoad || v == V::UnrollLastWarp || v == V::CompleteUnroll)
+    l.elements_per_thread = 2;
   if (v == V::GridStride || v == V::WarpShuffle || v == V::AtomicPerBlock) {
     l.grid_stride = true;
     l.elements_per_thread = 0;  // as many as the grid leaves each thread
@@ -183,7 +184,8 @@ void problem_section(ReducePanelModel& m, ReducePanelActions& a) {
   ImGui::SameLine();
   changed |= ImGui::RadioButton("float", &m.type, static_cast<int>(red::ElemType::F32));
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("checked against a double reference within lambda sqrt(depth) u (see the results' tooltip)");
+    ImGui::SetTooltip(
+        "checked against a double reference within lambda sqrt(depth) u (see the results' tooltip)");
   ImGui::SameLine();
   changed |= ImGui::RadioButton("int (checked exactly)", &m.type, static_cast<int>(red::ElemType::I32));
   if (m.op == static_cast<int>(red::Op::Scan)) {
@@ -195,7 +197,8 @@ void problem_section(ReducePanelModel& m, ReducePanelActions& a) {
   }
   ImGui::SetNextItemWidth(fs * 6);
   changed |= ImGui::InputText("n", m.n_text, sizeof m.n_text);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("elements; K, M, G = 1024, 1024^2, 1024^3 (e.g. 1000, 16M, 256M)");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("elements; K, M, G = 1024, 1024^2, 1024^3 (e.g. 1000, 16M, 256M)");
   for (const char* s : {"1", "1000", "1M", "16M", "256M"}) {
     ImGui::SameLine();
     if (ImGui::SmallButton(s)) {
@@ -224,9 +227,10 @@ void variant_section(ReducePanelModel& m, ReducePanelActions& a) {
   bool changed = false;
   for (size_t i = 0; i < count; ++i) {
     const int v = static_cast<int>(i);
-    const std::string name =
-        scan ? std::string(red::k_scan_variant_names.names()[i]) : std::string(red::k_reduce_variant_names.names()[i]);
-    const int rung = scan ? red::rung(static_cast<red::ScanVariant>(v)) : red::rung(static_cast<red::ReduceVariant>(v));
+    const std::string name = scan ? std::string(red::k_scan_variant_names.names()[i])
+                                  : std::string(red::k_reduce_variant_names.names()[i]);
+    const int rung =
+        scan ? red::rung(static_cast<red::ScanVariant>(v)) : red::rung(static_cast<red::ReduceVariant>(v));
     const char* desc = scan ? red::description(static_cast<red::ScanVariant>(v))
                             : red::description(static_cast<red::ReduceVariant>(v));
     char label[96];
@@ -255,7 +259,8 @@ void run_section(ReducePanelModel& m, ReducePanelActions& a) {
   ImGui::BeginDisabled(m.running || !m.gpu || bad);
   if (ImGui::Button("Run GPU: this variant")) a.run_gpu = true;
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("the selected variant, with CUB and the copy kernel in the same run for the percentages");
+    ImGui::SetTooltip(
+        "the selected variant, with CUB and the copy kernel in the same run for the percentages");
   ImGui::SameLine();
   if (ImGui::Button("Run GPU: whole ladder")) a.run_ladder = true;
   ImGui::EndDisabled();
@@ -286,7 +291,8 @@ void results_section(ReducePanelModel& m, ReducePanelActions& a) {
   if (m.copy && m.copy->gbs > 0)
     ImGui::TextDisabled("copy kernel: %.0f GB/s (%s elements read and written, median)", m.copy->gbs,
                         red::format_count(m.copy->n).c_str());
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   if (ImGui::BeginTable("reduce_rows", 7, flags)) {
     ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthStretch);
     for (const char* c : {"time", "GB/s", "% copy", "% CUB", "error", "check"})
@@ -301,8 +307,8 @@ void results_section(ReducePanelModel& m, ReducePanelActions& a) {
       if (ImGui::IsItemHovered()) {
         std::string tip = r.variant;
         if (!r.plan.text.empty()) tip += "\n" + r.plan.text;
-        tip += "\nmedian of " + std::to_string(r.repetitions) + " runs, p10 " + format_ms(r.ms.p10) + ", p90 " +
-               format_ms(r.ms.p90);
+        tip += "\nmedian of " + std::to_string(r.repetitions) + " runs, p10 " + format_ms(r.ms.p10) +
+               ", p90 " + format_ms(r.ms.p90);
         tip += "\ncheck: " + r.check.text;
         if (!r.note.empty()) tip += "\n" + r.note;
         ImGui::SetTooltip("%s", tip.c_str());
@@ -375,7 +381,8 @@ void legend_swatch(ImU32 col, const char* text, bool outline = false, ImU32 edge
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(ImVec2(p.x, p.y + h * 0.15f), ImVec2(p.x + h * 0.9f, p.y + h * 0.85f), col);
-  if (outline) dl->AddRect(ImVec2(p.x, p.y + h * 0.15f), ImVec2(p.x + h * 0.9f, p.y + h * 0.85f), edge, 0, 0, 2);
+  if (outline)
+    dl->AddRect(ImVec2(p.x, p.y + h * 0.15f), ImVec2(p.x + h * 0.9f, p.y + h * 0.85f), edge, 0, 0, 2);
   ImGui::Dummy(ImVec2(h, h));
   ImGui::SameLine(0, h * 0.3f);
   ImGui::TextUnformatted(text);
@@ -399,7 +406,8 @@ void draw_tree_view(ReducePanelModel& m) {
   const std::string vname(red::k_reduce_variant_names.names()[static_cast<size_t>(m.reduce_variant)]);
   if (!tree) {
     ImGui::TextWrapped(
-        "cub::DeviceReduce picks its own tiles, loads and warp/block reductions for this GPU (its inside is not "
+        "cub::DeviceReduce picks its own tiles, loads and warp/block reductions for this GPU (its inside is "
+        "not "
         "drawn). Pick a hand-written rung to see its tree; CUB is the yardstick in the results.");
     return;
   }
@@ -447,8 +455,12 @@ void draw_tree_view(ReducePanelModel& m) {
   }
   float y = p0.y + head_h;
   for (const rm::ReduceStep& s : t.steps) {
-    const char* tag = s.kind == rm::StepKind::WarpSumsToShared ? "sums" : s.kind == rm::StepKind::Shuffle ? "off" : "s";
-    std::string label = s.kind == rm::StepKind::WarpSumsToShared ? "store" : std::string(tag) + " " + std::to_string(s.stride);
+    const char* tag = s.kind == rm::StepKind::WarpSumsToShared ? "sums"
+                      : s.kind == rm::StepKind::Shuffle        ? "off"
+                                                               : "s";
+    std::string label = s.kind == rm::StepKind::WarpSumsToShared
+                            ? "store"
+                            : std::string(tag) + " " + std::to_string(s.stride);
     dl->AddText(ImVec2(p0.x, y + (row_h - fs) * 0.5f), text, label.c_str());
     for (int w = 0; w < t.warps; ++w) {
       const rm::WarpStep& ws = s.warps[static_cast<size_t>(w)];
@@ -463,7 +475,8 @@ void draw_tree_view(ReducePanelModel& m) {
           const bool act = ws.active >> l & 1u, use = ws.useful >> l & 1u;
           const ImU32 col = !act ? c.idle_lane : (use || !m.show_useful) ? c.useful : c.executes;
           const float lx = x0 + static_cast<float>(l) * lane_w;
-          dl->AddRectFilled(ImVec2(lx, y), ImVec2(lx + std::max(lane_w - (lane_w > 4 ? 1.0f : 0.0f), 1.0f), y + row_h), col);
+          dl->AddRectFilled(ImVec2(lx, y),
+                            ImVec2(lx + std::max(lane_w - (lane_w > 4 ? 1.0f : 0.0f), 1.0f), y + row_h), col);
         }
       } else {
         // Too narrow for lanes: the warp's share of each kind, side by side.
@@ -476,7 +489,8 @@ void draw_tree_view(ReducePanelModel& m) {
         dl->AddRectFilled(ImVec2(x0, y), ImVec2(xu, y + row_h), c.useful);
       }
       if (ws.state == rm::WarpState::Divergent)
-        dl->AddRect(ImVec2(x0 - 0.5f, y - 0.5f), ImVec2(x1 + 0.5f, y + row_h + 0.5f), c.divergent_edge, 0, 0, 2);
+        dl->AddRect(ImVec2(x0 - 0.5f, y - 0.5f), ImVec2(x1 + 0.5f, y + row_h + 0.5f), c.divergent_edge, 0, 0,
+                    2);
     }
     const std::string stats = step_stats(s);
     dl->AddText(ImVec2(p0.x + label_w + area_w + fs * 0.4f, y + (row_h - fs) * 0.5f),
@@ -484,21 +498,22 @@ void draw_tree_view(ReducePanelModel& m) {
     if (ImGui::IsMouseHoveringRect(ImVec2(p0.x, y), ImVec2(p0.x + avail, y + row_h + row_gap))) {
       std::string tip = std::string(rm::step_kind_label(s.kind)) + "\n" + s.label + "\n" + stats;
       if (s.smem_ideal > 0)
-        tip += "\nshared-memory passes: " + std::to_string(s.smem_wavefronts) + " (conflict-free: " +
-               std::to_string(s.smem_ideal) + ")";
+        tip += "\nshared-memory passes: " + std::to_string(s.smem_wavefronts) +
+               " (conflict-free: " + std::to_string(s.smem_ideal) + ")";
       tip += s.sync_after ? "\nthen __syncthreads()" : "\nno __syncthreads() after it";
       ImGui::SetTooltip("%s", tip.c_str());
     }
     y += row_h;
     if (s.sync_after) {
       // The barrier: a thin line under the row across the block.
-      dl->AddLine(ImVec2(p0.x + label_w, y + row_gap * 0.5f), ImVec2(p0.x + label_w + area_w, y + row_gap * 0.5f),
-                  c.sync, 1.5f);
+      dl->AddLine(ImVec2(p0.x + label_w, y + row_gap * 0.5f),
+                  ImVec2(p0.x + label_w + area_w, y + row_gap * 0.5f), c.sync, 1.5f);
     }
     y += row_gap;
   }
   ImGui::Dummy(ImVec2(avail, y - p0.y));
-  ImGui::TextDisabled("blue line: __syncthreads(); red text: bank conflicts (32 banks of 4 bytes); hover a row");
+  ImGui::TextDisabled(
+      "blue line: __syncthreads(); red text: bank conflicts (32 banks of 4 bytes); hover a row");
   ImGui::Checkbox("tell lanes that count from lanes that only execute", &m.show_useful);
 }
 
@@ -507,8 +522,9 @@ void draw_scan_view(ReducePanelModel& m) {
   const rm::ScanAlgo algo = scan_algo_of(sv);
   const float fs = ImGui::GetFontSize();
   if (sv != red::ScanVariant::HillisSteeleBlock && sv != red::ScanVariant::BlellochBlock)
-    ImGui::TextDisabled("%s scans tiles; inside a tile it runs the work-efficient (Blelloch) steps drawn here",
-                        std::string(red::k_scan_variant_names.names()[static_cast<size_t>(m.scan_variant)]).c_str());
+    ImGui::TextDisabled(
+        "%s scans tiles; inside a tile it runs the work-efficient (Blelloch) steps drawn here",
+        std::string(red::k_scan_variant_names.names()[static_cast<size_t>(m.scan_variant)]).c_str());
   ImGui::TextUnformatted("array");
   for (int n : {8, 16, 32}) {
     ImGui::SameLine();
@@ -540,14 +556,19 @@ void draw_scan_view(ReducePanelModel& m) {
   const std::vector<double> after = rm::run_scan(sm, x, static_cast<size_t>(cur));
   const rm::ScanStep* st = cur > 0 ? &sm.steps[static_cast<size_t>(cur - 1)] : nullptr;
   if (st) {
-    ImGui::Text("%s  (%zu %s)", st->label.c_str(), st->ops.size(), st->ops.size() == 1 ? "thread" : "threads");
+    ImGui::Text("%s  (%zu %s)", st->label.c_str(), st->ops.size(),
+                st->ops.size() == 1 ? "thread" : "threads");
     if (st->phase != rm::ScanPhase::ClearRoot && algo == rm::ScanAlgo::Blelloch)
-      ImGui::TextDisabled("bank conflicts at 1024 elements, this stride: see the hover; padding i + i/32 avoids most");
+      ImGui::TextDisabled(
+          "bank conflicts at 1024 elements, this stride: see the hover; padding i + i/32 avoids most");
   } else {
-    ImGui::Text("the input (%s, %s): %d steps, %lld adds", algo == rm::ScanAlgo::HillisSteele ? "Hillis-Steele" : "Blelloch",
+    ImGui::Text("the input (%s, %s): %d steps, %lld adds",
+                algo == rm::ScanAlgo::HillisSteele ? "Hillis-Steele" : "Blelloch",
                 sm.inclusive ? "inclusive" : "exclusive", steps, static_cast<long long>(sm.adds));
-    ImGui::TextDisabled("%s", algo == rm::ScanAlgo::HillisSteele ? "every element adds at every step: n log2 n work"
-                                                                    : "up-sweep builds a sum tree, down-sweep hands prefixes down: 2(n-1) adds");
+    ImGui::TextDisabled("%s",
+                        algo == rm::ScanAlgo::HillisSteele
+                            ? "every element adds at every step: n log2 n work"
+                            : "up-sweep builds a sum tree, down-sweep hands prefixes down: 2(n-1) adds");
   }
 
   // Two rows: before the step (top) and after it (bottom); lines show which element adds into which.
@@ -571,18 +592,21 @@ void draw_scan_view(ReducePanelModel& m) {
   auto draw_row = [&](const std::vector<double>& vals, float yy, bool highlight) {
     for (int i = 0; i < m.scan_n; ++i) {
       const float x0 = cell_x(i), x1 = x0 + cell - 2;
-      dl->AddRectFilled(ImVec2(x0, yy), ImVec2(x1, yy + cell_h), highlight && touched[static_cast<size_t>(i)] ? changed_col : box, 3);
+      dl->AddRectFilled(ImVec2(x0, yy), ImVec2(x1, yy + cell_h),
+                        highlight && touched[static_cast<size_t>(i)] ? changed_col : box, 3);
       char buf[24];
       std::snprintf(buf, sizeof buf, "%.0f", vals[static_cast<size_t>(i)]);
       const ImVec2 sz = ImGui::CalcTextSize(buf);
-      if (sz.x < cell - 3) dl->AddText(ImVec2(0.5f * (x0 + x1 - sz.x), yy + 0.5f * (cell_h - sz.y)), text, buf);
+      if (sz.x < cell - 3)
+        dl->AddText(ImVec2(0.5f * (x0 + x1 - sz.x), yy + 0.5f * (cell_h - sz.y)), text, buf);
     }
   };
   dl->AddText(ImVec2(p0.x, p0.y), c.text_dim, cur > 0 ? "before the step" : "input");
   draw_row(before, top, false);
   if (cur > 0) {
     draw_row(after, bottom, true);
-    dl->AddText(ImVec2(p0.x, bottom + cell_h + fs * 0.2f), c.text_dim, "after the step (changed cells highlighted)");
+    dl->AddText(ImVec2(p0.x, bottom + cell_h + fs * 0.2f), c.text_dim,
+                "after the step (changed cells highlighted)");
     for (const rm::ScanOp& op : st->ops) {
       const float xd = cell_x(op.dst) + cell * 0.5f, xs = cell_x(op.src) + cell * 0.5f;
       if (op.kind == rm::ScanOpKind::Clear) {
@@ -591,14 +615,17 @@ void draw_scan_view(ReducePanelModel& m) {
       }
       dl->AddLine(ImVec2(xs, top + cell_h), ImVec2(xd, bottom), c.useful, 2);
       dl->AddLine(ImVec2(xd, top + cell_h), ImVec2(xd, bottom), c.text_dim, 1);
-      if (op.kind == rm::ScanOpKind::SwapAdd) dl->AddLine(ImVec2(xd, top + cell_h), ImVec2(xs, bottom), c.sync, 2);
+      if (op.kind == rm::ScanOpKind::SwapAdd)
+        dl->AddLine(ImVec2(xd, top + cell_h), ImVec2(xs, bottom), c.sync, 2);
     }
   }
   ImGui::Dummy(ImVec2(avail, bottom + cell_h + fs * 1.3f - p0.y));
   if (st && ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s\nbank conflicts of this step at its stride: %d-way unpadded, %d-way padded (one thread per op)",
-                      st->label.c_str(), st->conflict_ways, st->conflict_ways_padded);
-  ImGui::TextDisabled("orange: x[dst] += x[src]; blue: the down-sweep's swap (old x[dst] goes to x[src]); red: cleared");
+    ImGui::SetTooltip(
+        "%s\nbank conflicts of this step at its stride: %d-way unpadded, %d-way padded (one thread per op)",
+        st->label.c_str(), st->conflict_ways, st->conflict_ways_padded);
+  ImGui::TextDisabled(
+      "orange: x[dst] += x[src]; blue: the down-sweep's swap (old x[dst] goes to x[src]); red: cleared");
   if (cur == steps) {
     std::vector<double> want(x.size());
     if (sm.inclusive)
@@ -607,7 +634,8 @@ void draw_scan_view(ReducePanelModel& m) {
       std::exclusive_scan(x.begin(), x.end(), want.begin(), 0.0);
     const bool ok = want == after;
     (ok ? advice_text : error_text)(std::string(ok ? "matches " : "differs from ") +
-                                    (sm.inclusive ? "std::inclusive_scan" : "std::exclusive_scan") + " of the input");
+                                    (sm.inclusive ? "std::inclusive_scan" : "std::exclusive_scan") +
+                                    " of the input");
   }
 }
 
@@ -637,11 +665,13 @@ void draw_ladder_chart(ReducePanelModel& m) {
     const float y = p.y + static_cast<float>(i) * (bar_h + gap);
     dl->AddText(ImVec2(p.x, y), text, r.variant.c_str());
     const float len = std::max(static_cast<float>(r.gbs / top) * bar_w, 1.0f);
-    dl->AddRectFilled(ImVec2(p.x + label_w, y), ImVec2(p.x + label_w + len, y + bar_h - 1), im_col(row_rgba(r), 230), 2);
+    dl->AddRectFilled(ImVec2(p.x + label_w, y), ImVec2(p.x + label_w + len, y + bar_h - 1),
+                      im_col(row_rgba(r), 230), 2);
     std::string s = fmt("%.4g GB/s", r.gbs);
     if (r.copy_pct > 0) s += fmt("  (%.0f%% copy)", r.copy_pct);
     if (!r.check.passed) s += "  FAIL";
-    dl->AddText(ImVec2(p.x + label_w + len + fs * 0.3f, y), r.check.passed ? text : tree_colours().divergent_edge, s.c_str());
+    dl->AddText(ImVec2(p.x + label_w + len + fs * 0.3f, y),
+                r.check.passed ? text : tree_colours().divergent_edge, s.c_str());
   }
   const float h = static_cast<float>(m.rows.size()) * (bar_h + gap);
   if (ref > 0) {
@@ -649,7 +679,8 @@ void draw_ladder_chart(ReducePanelModel& m) {
     dl->AddLine(ImVec2(x, p.y - 2), ImVec2(x, p.y + h), tree_colours().sync, 1.5f);
   }
   ImGui::Dummy(ImVec2(w, h));
-  figure_export_menu("reduce-ladder", [&] { return ladder_figure(m.rows, m.copy, m.rows_problem, m.gpu_name); });
+  figure_export_menu("reduce-ladder",
+                     [&] { return ladder_figure(m.rows, m.copy, m.rows_problem, m.gpu_name); });
   ImGui::TextDisabled("GB/s; orange GPU kernels, blue CUB, grey CPU%s (right-click: save)",
                       ref > 0 ? "; blue line: the copy kernel" : "");
 }

@@ -54,15 +54,15 @@ struct ReducePanelModel {
   int scan_variant = 0;    // reduce::ScanVariant
   int scan_kind = 0;       // reduce::ScanKind
   int block = 256;
-  int device = 0;          // reduce::Device (what "Run the ladder" times)
-  char n_text[32] = "";    // parsed with reduce::parse_count
+  int device = 0;        // reduce::Device (what "Run the ladder" times)
+  char n_text[32] = "";  // parsed with reduce::parse_count
 
   // The views (not parameters: a session keeps them as extras).
-  int scan_n = 16;        // the animated array: 8, 16 or 32
-  int scan_step = 0;      // steps applied (0: the input)
-  bool scan_play = false;  // advance one step every k_scan_step_s
-  double scan_clock = 0;   // seconds since the last step (the lab advances it)
-  int view_tab = -1;       // the view's tab to select this frame (0 tree, 1 scan); -1: leave it
+  int scan_n = 16;          // the animated array: 8, 16 or 32
+  int scan_step = 0;        // steps applied (0: the input)
+  bool scan_play = false;   // advance one step every k_scan_step_s
+  double scan_clock = 0;    // seconds since the last step (the lab advances it)
+  int view_tab = -1;        // the view's tab to select this frame (0 tree, 1 scan); -1: leave it
   bool show_useful = true;  // the tree marks lanes whose result counts apart from lanes that only execute
 
   // Shown by the panel.
@@ -77,7 +77,7 @@ struct ReducePanelModel {
   bool running_gpu = false;
   double progress = 0;
   std::string stage;
-  std::string status;  // the last run's error, or what it skipped
+  std::string status;        // the last run's error, or what it skipped
   std::string rows_problem;  // what the rows measured: "reduce float 16M, block 256"
   std::vector<reduce::Row> rows;
   std::optional<reduce::CopyKernel> copy;

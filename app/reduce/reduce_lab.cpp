@@ -1,0 +1,439 @@
+// reduce_lab.cpp: the reduction and scan lab: the ladder of reduction kernels (divergent tree to warp
+// shuffles and atomics), the scan ladder (Hillis-Steele and Blelloch in one block, scan-then-propagate, the
+// single-pass decoupled look-back), CUB and the copy kernel timed in the same run, the CPU baselines, and the
+// pictures of one block's tree and of the scan's steps (ui/reduce/reduce_model.h). Every run goes through
+// reduce::run_bench on a worker thread (bs::CpuJob), so frames never wait; a GPU failure inside the worker is
+// carried back and rethrown from update(), where App handles it.
+#include "app/reduce/reduce_lab.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "app/layout.h"
+#include "core/cpu_job.h"
+#include "core/error.h"
+#include "core/text.h"
+#include "gpu/anatomy/occupancy.h"
+#include "gpu/reduce/reduce.h"
+#include "ui/reduce/reduce_lab_panel.h"
+#include "ui/reduce/reduce_schema.h"
+
+namespace bs {
+
+namespace {
+
+namespace red = bs::reduce;
+
+constexpr int k_repetitions = 5;
+
+struct JobResult {
+  red::BenchResult bench;
+  std::string problem;           // what the rows measured
+  std::exception_ptr gpu_error;  // a GpuError, rethrown on the frame thread
+};
+
+// "reduce float 16M" / "scan int 1000 (exclusive)": the problem a table of rows measured.
+std::string problem_text(const red::Params& p) {
+  std::string s = std::string(red::k_op_names.name_of(p.op)) + " " +
+                  std::string(red::k_type_names.name_of(p.type)) + " " + red::format_count(p.n);
+  if (p.op == red::Op::Scan) s += " (" + std::string(red::k_scan_kind_names.name_of(p.scan_kind)) + ")";
+  return s;
+}
+
+// The panel's fields as a state object (the schema's names); n as typed.
+nlohmann::json model_state(const ui::ReducePanelModel& m) {
+  nlohmann::json j;
+  j["n"] = std::string(m.n_text);
+  j["op"] = ui::k_red_ops[static_cast<size_t>(m.op)];
+  j["type"] = ui::k_red_types[static_cast<size_t>(m.type)];
+  j["reduce_variant"] = ui::k_red_reduce_variants[static_cast<size_t>(m.reduce_variant)];
+  j["scan_variant"] = ui::k_red_scan_variants[static_cast<size_t>(m.scan_variant)];
+  j["scan_kind"] = ui::k_red_scan_kinds[static_cast<size_t>(m.scan_kind)];
+  j["block"] = m.block;
+  j["device"] = ui::k_red_devices[static_cast<size_t>(m.device)];
+  return j;
+}
+
+// Schema first (types, names, ranges: "labs.reduce.<field>: ..."), then the lab's rules on the parameters
+// the state stands for (reduce::validate: n, the block the variant needs, single-block scan sizes).
+std::optional<std::string> check_state_full(const nlohmann::json& state) {
+  if (auto err = params::check_state(ui::reduce_schema(), state, "labs.reduce")) return err;
+  if (state.contains("n") && state["n"].is_string() &&
+      !red::parse_count(state["n"].get<std::string>(), "n").value)
+    return "labs.reduce.n: " + red::parse_count(state["n"].get<std::string>(), "n").error;
+  if (auto err = red::validate(ui::params_from_state(state))) return "labs.reduce: " + *err;
+  return std::nullopt;
+}
+
+class ReduceLab final : public Lab {
+ public:
+  explicit ReduceLab(LabEnv& env) : m_env(env) {
+    rebuild();
+    apply_params();
+    // A first picture without any clicks: the CPU baselines at n, then (GPU) the whole ladder.
+    m_queue.push_back(Work::Cpu);
+    if (m_model.gpu) m_queue.push_back(Work::Ladder);
+  }
+  ~ReduceLab() override { m_job.cancel(); }
+
+  const char* id() const override { return "reduce"; }
+  const char* title() const override { return "Reduction and scan"; }
+  const char* view_window() const override { return "Reduce view"; }
+
+  void draw_ui() override {
+    m_actions = {};
+    poll_job();
+    // The scan animation's clock.
+    if (m_model.scan_play) {
+      m_model.scan_clock += ImGui::GetIO().DeltaTime;
+      if (m_model.scan_clock >= ui::k_scan_step_s) {
+        m_model.scan_clock = 0;
+        ++m_model.scan_step;  // the view clamps it and stops at the end
+      }
+    }
+    if (begin_window("Reduce view", Slot::View)) ui::draw_reduce_views(m_model, m_actions);
+    ImGui::End();
+    if (begin_window("Reduce lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar))
+      ui::draw_reduce_panel(m_model, m_actions);
+    ImGui::End();
+    if (m_model.scan_play && m_model.scan_step >= scan_steps()) m_model.scan_play = false;
+  }
+
+  void update() override {
+    if (m_actions.params_changed) apply_params();
+    if (m_actions.clear) {
+      m_model.rows.clear();
+      m_model.copy.reset();
+      m_model.skipped.clear();
+    }
+    if (m_actions.run_gpu) start(Work::Gpu);
+    if (m_actions.run_ladder) start(Work::Ladder);
+    if (m_actions.run_cpu) start(Work::Cpu);
+    if (m_actions.cancel) {
+      m_job.cancel();
+      m_queue.clear();
+    }
+    run_queue();
+    // Headless runs are scripted captures with nobody to keep responsive: let the first measurements finish
+    // so that a screenshot shows data, not progress bars.
+    if (m_env.gl && m_env.gl->info().headless) {
+      while (!m_queue.empty() || m_job.running()) {
+        m_job.wait();
+        poll_job();
+        run_queue();
+      }
+    }
+    if (m_gpu_error) {
+      std::exception_ptr e = m_gpu_error;
+      m_gpu_error = nullptr;
+      std::rethrow_exception(e);
+    }
+  }
+
+  void abandon_gpu() noexcept override {
+    // run_bench owns its GpuRunner inside the job: stop it and wait; the lab itself holds no device handles.
+    m_job.cancel();
+    m_job.wait();
+    m_queue.clear();
+  }
+
+  void rebuild() override {
+    m_job.wait();
+    m_model.gpu = m_env.path.path != RenderPath::Cpu && m_env.device.available;
+    if (m_model.gpu) {
+      m_model.compute_label = "GPU rows: " + m_env.device.name + "; CPU rows: this machine (" +
+                              std::to_string(red::cpu_thread_count()) + " threads)";
+      m_model.gpu_missing.clear();
+    } else {
+      m_model.gpu_missing = m_env.device.available
+                                ? "the app runs on the CPU path (" + m_env.path.reason + ")"
+                                : "no CUDA device: " + m_env.device.reason;
+      m_model.compute_label =
+          "CPU only (" + std::to_string(red::cpu_thread_count()) +
+          " threads): the pictures and the CPU baselines work here; GPU runs need a CUDA device.";
+    }
+    update_occupancy();
+  }
+
+  nlohmann::json save_state() const override;
+  std::optional<std::string> load_state(const nlohmann::json& state) override;
+  std::vector<ui::Readout> readouts() const override;
+
+ private:
+  enum class Work { Gpu, Ladder, Cpu };
+
+  int scan_steps() const {
+    const auto algo = ui::scan_algo_of(static_cast<red::ScanVariant>(m_model.scan_variant));
+    const int lg = std::countr_zero(static_cast<unsigned>(m_model.scan_n));
+    return algo == reduce_model::ScanAlgo::HillisSteele ? lg : 2 * lg + 1;
+  }
+
+  void run_queue() {
+    if (m_queue.empty() || m_job.running()) return;
+    const Work w = m_queue.front();
+    m_queue.pop_front();
+    start(w);
+  }
+
+  // Reads the controls; on error the message shows next to the control and m_params stays as it was.
+  void apply_params() {
+    m_model.n_error.clear();
+    m_model.param_error.clear();
+    m_model.memory_note.clear();
+    const red::ParsedCount pc = red::parse_count(m_model.n_text, "n");
+    if (!pc.value) {
+      m_model.n_error = pc.error;
+      return;
+    }
+    const nlohmann::json state = model_state(m_model);
+    const red::Params p = ui::params_from_state(state);
+    if (auto err = red::validate(p)) {
+      (p.n != m_params.n ? m_model.n_error : m_model.param_error) = *err;
+      return;
+    }
+    if (auto err = red::check_host_memory(p, red::available_host_bytes())) {
+      m_model.n_error = *err;
+      return;
+    }
+    if (m_model.gpu) {
+      if (auto err = red::check_device_memory(p, m_env.device.sm_count, m_env.device.free_mem,
+                                              m_env.device.total_mem))
+        m_model.memory_note = *err + " (free memory as at start-up; the run will say if it does not fit)";
+    }
+    const bool op_changed = p.op != m_params.op;
+    // A new problem (op, type, n, scan kind): the rows of the old one would mislead next to the new.
+    if (problem_text(p) != m_model.rows_problem && !m_model.rows.empty() && !m_job.running()) {
+      m_model.rows.clear();
+      m_model.copy.reset();
+      m_model.skipped.clear();
+      m_model.rows_problem.clear();
+    }
+    m_params = p;
+    m_model.params = p;
+    if (op_changed) m_model.view_tab = p.op == red::Op::Scan ? 1 : 0;
+    update_occupancy();
+  }
+
+  // The occupancy model (gpu/anatomy/occupancy.h) of the selected kernel's launch: its shared memory (sdata
+  // of one value per thread; the shuffle kernels keep one per warp), registers assumed.
+  void update_occupancy() {
+    m_model.occupancy_text.clear();
+    const red::Params& p = m_params;
+    if (p.op == red::Op::Reduce && p.reduce_variant == red::ReduceVariant::Cub) return;
+    if (p.op == red::Op::Scan && p.scan_variant == red::ScanVariant::Cub) return;
+    std::optional<anatomy::ArchSpec> arch;
+    if (m_env.device.available)
+      arch =
+          anatomy::find_arch(std::to_string(m_env.device.cc_major) + std::to_string(m_env.device.cc_minor));
+    if (!arch) arch = anatomy::find_arch("sm_90");
+    if (!arch) return;
+    anatomy::KernelUsage u;
+    u.threads_per_block = p.block;
+    u.regs_per_thread = 32;
+    const bool shuffle = p.op == red::Op::Reduce && (p.reduce_variant == red::ReduceVariant::WarpShuffle ||
+                                                     p.reduce_variant == red::ReduceVariant::AtomicPerBlock);
+    const int64_t words = shuffle ? (p.block + 31) / 32
+                          : p.op == red::Op::Scan && p.scan_variant == red::ScanVariant::BlellochBlock
+                              ? 2 * p.block + 2 * p.block / 32
+                              : p.block;
+    u.static_smem = words * 4;
+    try {
+      const anatomy::Occupancy o = anatomy::compute_occupancy(*arch, u);
+      char buf[200];
+      std::snprintf(
+          buf, sizeof buf, "occupancy (model, %s, 32 registers assumed): %d blocks/SM, %.0f%%, limit: %s",
+          arch->name.c_str(), o.blocks_per_sm, 100.0 * o.occupancy, anatomy::limiter_label(o.limiter));
+      m_model.occupancy_text = buf;
+    } catch (const InvalidRequest&) {
+      // A block the model refuses is refused by validate first; nothing to show.
+    }
+  }
+
+  void start(Work w) {
+    if (m_job.running()) return;
+    if (w != Work::Cpu && !m_model.gpu) return;
+    if (!m_model.n_error.empty() || !m_model.param_error.empty()) return;
+    m_model.status.clear();
+    red::BenchOptions o;
+    o.params = m_params;
+    o.repetitions = k_repetitions;
+    o.check = true;
+    o.all_variants = w == Work::Ladder;
+    o.device = w == Work::Cpu   ? red::Device::Cpu
+               : w == Work::Gpu ? red::Device::Gpu
+               : m_model.gpu    ? static_cast<red::Device>(m_model.device)
+                                : red::Device::Cpu;
+    m_model.running_gpu = o.device != red::Device::Cpu;
+    auto res = std::make_shared<JobResult>();
+    res->problem = problem_text(m_params);
+    m_result = res;
+    m_pending = true;
+    m_model.stage = w == Work::Cpu   ? "CPU baselines..."
+                    : w == Work::Gpu ? "GPU: this variant, CUB, copy kernel..."
+                                     : "the ladder...";
+    m_job.start("reduce runs", [o, res](JobControl& ctl) {
+      try {
+        res->bench = red::run_bench(o, &ctl);
+      } catch (const GpuError&) {
+        res->gpu_error = std::current_exception();
+      }
+    });
+  }
+
+  void poll_job() {
+    m_model.running = m_job.running();
+    m_model.progress = m_job.progress();
+    if (!m_pending || m_job.running()) return;
+    m_pending = false;
+    if (m_result->gpu_error) {
+      m_gpu_error = m_result->gpu_error;
+      m_model.status = "the GPU failed during the run (see the Device window)";
+      return;
+    }
+    finish_job(m_job, m_model.status, [&] { take_result(); });
+  }
+
+  void take_result() {
+    const red::BenchResult& b = m_result->bench;
+    if (m_model.rows_problem != m_result->problem) {
+      m_model.rows.clear();
+      m_model.copy.reset();
+      m_model.rows_problem = m_result->problem;
+    }
+    ui::merge_rows(m_model.rows, b.rows);
+    if (b.gpu_ran && b.copy.gbs > 0) m_model.copy = b.copy;
+    if (!b.gpu_name.empty()) m_model.gpu_name = b.gpu_name;
+    m_model.skipped = b.skipped;
+    if (!b.gpu_skipped_reason.empty() && m_model.running_gpu)
+      m_model.status = "GPU rows skipped: " + b.gpu_skipped_reason;
+    if (!b.all_checks_passed) {
+      if (!m_model.status.empty()) m_model.status += "; ";
+      m_model.status += "a result FAILED its check against the reference (see the results table)";
+    }
+  }
+
+  LabEnv& m_env;
+  ui::ReducePanelModel m_model;
+  ui::ReducePanelActions m_actions;
+  red::Params m_params;
+  std::deque<Work> m_queue;
+  std::exception_ptr m_gpu_error;
+
+  // The job is declared last so that it is destroyed (cancelled and joined) before the state it writes.
+  std::shared_ptr<JobResult> m_result;
+  bool m_pending = false;
+  CpuJob m_job;
+};
+
+// --- Sessions and presenter mode --------------------------------------------------------------------------
+
+nlohmann::json ReduceLab::save_state() const {
+  nlohmann::json j;
+  j["n"] = red::format_count(m_params.n);
+  j["op"] = ui::k_red_ops[static_cast<size_t>(m_params.op)];
+  j["type"] = ui::k_red_types[static_cast<size_t>(m_params.type)];
+  j["reduce_variant"] = ui::k_red_reduce_variants[static_cast<size_t>(m_params.reduce_variant)];
+  j["scan_variant"] = ui::k_red_scan_variants[static_cast<size_t>(m_params.scan_variant)];
+  j["scan_kind"] = ui::k_red_scan_kinds[static_cast<size_t>(m_params.scan_kind)];
+  j["block"] = m_params.block;
+  j["device"] = ui::k_red_devices[static_cast<size_t>(m_model.device)];
+  return j;
+}
+
+std::optional<std::string> ReduceLab::load_state(const nlohmann::json& state) {
+  if (auto err = check_state_full(state)) return err;
+  // Members left out keep their current values: the state over the parameters in force.
+  nlohmann::json merged = save_state();
+  for (auto it = state.begin(); it != state.end(); ++it)
+    merged[it.key()] = it.value();
+  if (auto err = check_state_full(merged)) return err;
+  const params::Schema& s = ui::reduce_schema();
+  ui::ReducePanelModel m = m_model;
+  const std::string n_text =
+      merged["n"].is_string() ? merged["n"].get<std::string>() : std::to_string(merged["n"].get<int64_t>());
+  if (n_text.size() >= sizeof m.n_text) return "labs.reduce.n: too long";
+  std::snprintf(m.n_text, sizeof m.n_text, "%s", n_text.c_str());
+  m.op = s.at("op").index_of(merged["op"]);
+  m.type = s.at("type").index_of(merged["type"]);
+  m.reduce_variant = s.at("reduce_variant").index_of(merged["reduce_variant"]);
+  m.scan_variant = s.at("scan_variant").index_of(merged["scan_variant"]);
+  m.scan_kind = s.at("scan_kind").index_of(merged["scan_kind"]);
+  m.block = static_cast<int>(merged["block"].get<int64_t>());
+  m.device = s.at("device").index_of(merged["device"]);
+  const ui::ReducePanelModel before = m_model;
+  const red::Params before_params = m_params;
+  m_model = m;
+  apply_params();
+  // Valid but not runnable here (host memory): the lab keeps its parameters.
+  if (!m_model.n_error.empty() || !m_model.param_error.empty()) {
+    const std::string err =
+        "labs.reduce.n: " + (m_model.n_error.empty() ? m_model.param_error : m_model.n_error);
+    m_model = before;
+    m_params = before_params;
+    return err;
+  }
+  return std::nullopt;
+}
+
+std::vector<ui::Readout> ReduceLab::readouts() const {
+  std::vector<ui::Readout> out;
+  // The selected variant's row, else the fastest GPU row.
+  const std::string selected = red::variant_name(m_params);
+  const red::Row* sel = nullptr;
+  const red::Row* best_gpu = nullptr;
+  const red::Row* best_cpu = nullptr;
+  for (const red::Row& r : m_model.rows) {
+    if (r.gpu && r.name == selected) sel = &r;
+    if (r.gpu && (!best_gpu || r.gbs > best_gpu->gbs)) best_gpu = &r;
+    if (!r.gpu && (!best_cpu || r.gbs > best_cpu->gbs)) best_cpu = &r;
+  }
+  const red::Row* g = sel ? sel : best_gpu;
+  if (g) {
+    out.push_back({"GPU", fmt_fixed(g->gbs, 0), "GB/s", g->variant + ", " + m_model.rows_problem});
+    if (g->copy_pct > 0)
+      out.push_back({"of the copy kernel", fmt_fixed(g->copy_pct, 0), "%", "same run, same GPU"});
+    if (g->cub_pct > 0 && g->name != "cub")
+      out.push_back({"of CUB", fmt_fixed(g->cub_pct, 0), "%", "CUB's time / this time"});
+    if (best_cpu && best_cpu->ms.median > 0 && g->ms.median > 0)
+      out.push_back({"speedup vs CPU", fmt_fixed(best_cpu->ms.median / g->ms.median, 1), "x",
+                     "vs " + best_cpu->variant});
+    return out;
+  }
+  if (best_cpu) {
+    out.push_back(
+        {"CPU", fmt_fixed(best_cpu->gbs, 1), "GB/s", best_cpu->variant + ", " + m_model.rows_problem});
+    out.push_back({"CPU time", fmt_fixed(best_cpu->ms.median, best_cpu->ms.median < 10 ? 3 : 1), "ms",
+                   best_cpu->variant});
+  }
+  // The picture's numbers: what the selected tree costs in one block.
+  if (m_params.op == red::Op::Reduce) {
+    if (auto t = ui::tree_of(m_params.reduce_variant); t && !reduce_model::check_block(*t, m_params.block)) {
+      const reduce_model::ReduceTree tree = reduce_model::build_tree(*t, m_params.block);
+      out.push_back({"block steps", std::to_string(tree.steps.size()), "",
+                     std::to_string(tree.syncthreads) + " __syncthreads(), " + selected});
+      if (!tree.steps.empty())
+        out.push_back({"divergent warps, step 1", std::to_string(tree.steps.front().divergent_warps), "",
+                       "of " + std::to_string(tree.warps)});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<Lab> make_reduce_lab(LabEnv& env) {
+  return std::make_unique<ReduceLab>(env);
+}
+
+std::optional<std::string> check_reduce_state(const nlohmann::json& state) {
+  return check_state_full(state);
+}
+
+}  // namespace bs
