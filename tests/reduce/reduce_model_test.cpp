@@ -145,10 +145,16 @@ TEST(ReduceModel, EveryTreeSumsTheBlock) {
 }
 
 TEST(ReduceModel, BlocksMustBePowersOfTwoFrom32) {
-  EXPECT_TRUE(check_block(256) == std::nullopt);
-  EXPECT_TRUE(check_block(96));
-  EXPECT_TRUE(check_block(16));
-  EXPECT_TRUE(check_block(2048));
+  EXPECT_TRUE(check_block(Tree::Sequential, 256) == std::nullopt);
+  EXPECT_TRUE(check_block(Tree::Sequential, 96));
+  EXPECT_TRUE(check_block(Tree::Sequential, 16));
+  EXPECT_TRUE(check_block(Tree::Sequential, 2048));
+  // The shuffle tree needs whole warps only.
+  EXPECT_TRUE(check_block(Tree::Shuffle, 96) == std::nullopt);
+  EXPECT_TRUE(check_block(Tree::Shuffle, 100));
+  const ReduceTree t96 = build_tree(Tree::Shuffle, 96);
+  EXPECT_EQ(t96.warps, 3);
+  EXPECT_EQ(t96.steps[5].active_threads, 3);
   EXPECT_THROW(build_tree(Tree::Sequential, 100), std::invalid_argument);
 }
 
@@ -212,6 +218,9 @@ TEST(ScanModel, WorkAndStepsOfTheTwoScans) {
   EXPECT_EQ(big.steps[0].conflict_ways, 2);
   EXPECT_EQ(big.steps[1].conflict_ways, 4);
   EXPECT_EQ(build_scan(ScanAlgo::HillisSteele, 1024).steps[3].conflict_ways, 1);
+  // The padding (i stored at i + i / 32) spreads the stride-2 accesses: ai = 4k + 1 for k = 0..31 lands on
+  // words 4k + 1 + (4k + 1) / 32, 32 distinct banks.
+  EXPECT_LT(big.steps[1].conflict_ways_padded, big.steps[1].conflict_ways);
   EXPECT_THROW(build_scan(ScanAlgo::Blelloch, 12), std::invalid_argument);
   EXPECT_THROW(build_scan(ScanAlgo::Blelloch, 1), std::invalid_argument);
 }

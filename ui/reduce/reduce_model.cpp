@@ -140,7 +140,8 @@ const char* step_kind_label(StepKind k) {
 std::optional<std::string> check_block(Tree tree, int block) {
   if (tree == Tree::Shuffle) {
     if (block < k_warp || block > 1024 || block % k_warp != 0)
-      return "block " + std::to_string(block) + ": the picture draws whole warps (a multiple of 32 in 32..1024)";
+      return "block " + std::to_string(block) +
+             ": the picture draws whole warps (a multiple of 32 in 32..1024)";
     return std::nullopt;
   }
   if (block < k_warp || block > 1024 || !std::has_single_bit(static_cast<unsigned>(block)))

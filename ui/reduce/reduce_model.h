@@ -79,8 +79,8 @@ struct ReduceTree {
   std::string note;  // what the variant changes beyond the tree
 };
 
-// nullopt when the model can draw `tree` for `block` threads: a power of two in 32..1024 for the shared-memory
-// trees (the kernels' rule), a multiple of 32 in 32..1024 for the shuffle tree (whole warps).
+// nullopt when the model can draw `tree` for `block` threads: a power of two in 32..1024 for the
+// shared-memory trees (the kernels' rule), a multiple of 32 in 32..1024 for the shuffle tree (whole warps).
 std::optional<std::string> check_block(Tree tree, int block);
 // Throws std::invalid_argument when check_block fails.
 ReduceTree build_tree(Tree tree, int block, LoadPhase load = {});
@@ -114,7 +114,8 @@ struct ScanStep {
   std::string label;
   std::vector<ScanOp> ops;
   int conflict_ways = 0;  // the worst bank conflict of the step's accesses (one thread per op, 4-byte words)
-  // The same with the kernel's padding of one word every 32 (index i stored at i + i / 32, GPU Gems 3 ch. 39).
+  // The same with the kernel's padding of one word every 32 (index i stored at i + i / 32, GPU Gems 3 ch.
+  // 39).
   int conflict_ways_padded = 0;
 };
 struct ScanModel {
