@@ -51,12 +51,14 @@ void finish_step(ReduceStep& st, const std::vector<ThreadAdd>& th, bool smem) {
      : ws.state == WarpState::Idle ? st.idle_warps
                                    : st.divergent_warps)++;
     if (smem && ws.active) {
-      // Three accesses per lane: read sdata[dst], read sdata[src], write sdata[dst].
+      // A tree step reads s[dst] and s[src] and writes s[dst]; last_warp() keeps s[dst] in a register (one
+      // read of s[src], one write of s[dst] per step).
       const int a = bank_conflict_ways(dst, ws.active);
       const int b = bank_conflict_ways(src, ws.active);
+      const bool reg = st.kind == StepKind::WarpSynchronous;
       ws.conflict_ways = std::max(a, b);
-      st.smem_wavefronts += 2 * a + b;
-      st.smem_ideal += 3;
+      st.smem_wavefronts += (reg ? 1 : 2) * a + b;
+      st.smem_ideal += reg ? 2 : 3;
       st.conflict_ways = std::max(st.conflict_ways, ws.conflict_ways);
     }
   }
@@ -176,7 +178,7 @@ ReduceTree build_tree(Tree tree, int block, LoadPhase load) {
   int syncs = tree == Tree::Shuffle ? 0 : 1;
   switch (tree) {
     case Tree::InterleavedDivergent:
-      // reduce_interleaved_divergent: for (s = 1; s < blockDim.x; s *= 2) if (tid % (2*s) == 0) ...
+      // k_interleaved_divergent: for (st = 1; st < blockDim.x; st *= 2) if (tid % (2*st) == 0) ...
       for (int s = 1; s < block; s *= 2)
         t.steps.push_back(tree_step(
             block, s,
@@ -188,7 +190,7 @@ ReduceTree build_tree(Tree tree, int block, LoadPhase load) {
           "steps";
       break;
     case Tree::InterleavedStrided:
-      // reduce_interleaved_strided: index = 2*s*tid; if (index < blockDim.x) sdata[index] += sdata[index + s]
+      // k_interleaved_bank: index = 2*st*tid; if (index < blockDim.x) s[index] += s[index + st]
       for (int s = 1; s < block; s *= 2)
         t.steps.push_back(tree_step(
             block, s,
@@ -202,8 +204,9 @@ ReduceTree build_tree(Tree tree, int block, LoadPhase load) {
       break;
     case Tree::Sequential:
     case Tree::SequentialLastWarp: {
-      // reduce_sequential (and the first-add, unrolled, complete-unroll and grid-stride kernels):
-      // for (s = blockDim.x / 2; s > 0 (or > 32); s >>= 1) if (tid < s) sdata[tid] += sdata[tid + s]
+      // k_sequential and k_first_add: for (st = blockDim.x / 2; st > 0; st >>= 1) if (tid < st) s[tid] +=
+      // s[tid + st]; k_unroll_last_warp, k_complete_unroll (tree_unrolled) and k_grid_stride stop the loop
+      // at st > 32 and call last_warp(): st = 32 .. 1 in warp 0 with __syncwarp() only (block >= 64).
       const int stop = tree == Tree::SequentialLastWarp ? k_warp : 0;
       for (int s = block / 2; s > stop; s /= 2)
         t.steps.push_back(tree_step(
@@ -221,9 +224,9 @@ ReduceTree build_tree(Tree tree, int block, LoadPhase load) {
       break;
     }
     case Tree::Shuffle: {
-      // reduce_shuffle / reduce_atomic: v += __shfl_down_sync(~0u, v, offset) for offset = 16 .. 1; lane 0
-      // writes warp_sums[warp]; __syncthreads(); warp 0 loads warp_sums[lane] (0 past the warps) and
-      // shuffles.
+      // k_shuffle<T, Atomic>: warp_sum() (v += __shfl_down_sync(k_full, v, off), off = 16 .. 1); lane 0
+      // writes warp_sums[warp]; __syncthreads(); warp 0 runs warp_sum(lane < warps ? warp_sums[lane] : 0),
+      // all 5 steps.
       for (int o = k_warp / 2; o > 0; o /= 2)
         t.steps.push_back(shuffle_step(
             block, o, t.warps,
@@ -333,8 +336,8 @@ ScanModel build_scan(ScanAlgo algo, int n) {
     m.steps.push_back(std::move(st));
   };
   if (algo == ScanAlgo::HillisSteele) {
-    // scan_hillis_steele: for (offset = 1; offset < n; offset *= 2) out[i] = in[i] + (i >= offset ? in[i -
-    // offset] : 0), the two buffers swapped between steps.
+    // k_hillis_steele: for (off = 1; off < n; off *= 2) out[i] = in[i] + (i >= off ? in[i - off] : 0), the
+    // two buffers swapped between steps.
     m.inclusive = true;
     for (int off = 1; off < n; off *= 2) {
       ScanStep st;
@@ -348,9 +351,9 @@ ScanModel build_scan(ScanAlgo algo, int n) {
     }
     return m;
   }
-  // scan_blelloch: up-sweep for (d = 1; d < n; d *= 2) thread k < n/(2d): ai = d*(2k+1)-1, bi = d*(2k+2)-1,
-  // x[bi] += x[ai]; x[n-1] = 0; down-sweep for (d = n/2; d >= 1; d /= 2): t = x[ai]; x[ai] = x[bi]; x[bi] +=
-  // t.
+  // k_blelloch (shared memory index padded: pad(i) = i + (i >> 5)): up-sweep for d = 1; d < n; d *= 2,
+  // thread k < n/(2d): ai = d*(2k+1)-1, bi = d*(2k+2)-1, x[bi] += x[ai]; x[n-1] = 0; down-sweep for d = n/2
+  // .. 1: t = x[ai]; x[ai] = x[bi]; x[bi] += t.
   m.inclusive = false;
   for (int d = 1; d < n; d *= 2) {
     ScanStep st;

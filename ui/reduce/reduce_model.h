@@ -4,7 +4,8 @@
 // they cause (32 banks of 4 bytes), and the steps and __syncthreads() the block runs. For the scans
 // (Hillis-Steele, Blelloch up-sweep and down-sweep) the operations of each step on a small array, which the
 // panel animates with a step slider and the tests run on data. The index expressions are the kernels' own
-// (gpu/reduce/reduce_gpu.cu; each builder below names the kernel it mirrors).
+// (gpu/reduce/reduce_gpu.cu: k_interleaved_divergent .. k_shuffle, k_hillis_steele, k_blelloch; each
+// builder in reduce_model.cpp names the kernel it mirrors).
 #pragma once
 
 #include <cstdint>
