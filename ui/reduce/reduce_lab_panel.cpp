@@ -421,16 +421,27 @@ void draw_tree_view(ReducePanelModel& m) {
   ImGui::Text("%s: one block of %d threads = %d warps, %zu steps, %d __syncthreads()", vname.c_str(), block,
               t.warps, t.steps.size(), t.syncthreads);
   ImGui::TextDisabled("%s", t.note.c_str());
-  legend_swatch(c.useful, "lane adds (result counts)");
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  legend_swatch(c.executes, "lane executes, result unused");
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  legend_swatch(c.idle_lane, "idle lane in a working warp");
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  legend_swatch(c.idle_warp, "idle warp");
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  legend_swatch(c.idle_warp, "divergent warp", true, c.divergent_edge);
-
+  {
+    // The legend wraps at the window's edge (720p, presenter scale).
+    const float fs0 = ImGui::GetFontSize(), room = ImGui::GetContentRegionAvail().x;
+    float used = 0;
+    auto item = [&](ImU32 col, const char* label, bool outline = false, ImU32 edge = 0) {
+      const float w = ImGui::GetTextLineHeight() * 1.3f + ImGui::CalcTextSize(label).x;
+      if (used > 0 && used + fs0 + w <= room) {
+        ImGui::SameLine(0, fs0);
+        used += fs0;
+      } else {
+        used = 0;
+      }
+      legend_swatch(col, label, outline, edge);
+      used += w;
+    };
+    item(c.useful, "lane adds (result counts)");
+    item(c.executes, "lane executes, result unused");
+    item(c.idle_lane, "idle lane in a working warp");
+    item(c.idle_warp, "idle warp");
+    item(c.idle_warp, "divergent warp", true, c.divergent_edge);
+  }
   const float fs = ImGui::GetFontSize();
   const float avail = ImGui::GetContentRegionAvail().x;
   const float label_w = fs * 4.2f;
