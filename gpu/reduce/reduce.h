@@ -223,7 +223,8 @@ struct ScanStep {
 };
 // Hillis-Steele: log2(n) steps (inclusive); Blelloch: up-sweep, clear the last element, down-sweep
 // (exclusive; an inclusive result adds each input back). n >= 1; Blelloch works on n rounded up to a power
-// of two (the extra elements are zeros). Other variants: the same steps as Blelloch inside one tile.
+// of two (the extra elements are zeros). Other variants: Hillis-Steele's steps (the pattern their warps
+// scan in with shuffles).
 std::vector<ScanStep> scan_steps(ScanVariant v, int n);
 // Applies the steps to values (an executable check of the model; tests compare it with std::*_scan).
 std::vector<int64_t> apply_scan_steps(const std::vector<ScanStep>& steps, std::vector<int64_t> values,
