@@ -100,8 +100,7 @@ class ReduceLab final : public Lab {
     }
     if (begin_window("Reduce view", Slot::View)) ui::draw_reduce_views(m_model, m_actions);
     ImGui::End();
-    if (begin_window("Reduce lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar))
-      ui::draw_reduce_panel(m_model, m_actions);
+    if (begin_window("Reduce lab", Slot::Panel)) ui::draw_reduce_panel(m_model, m_actions);
     ImGui::End();
     if (m_model.scan_play && m_model.scan_step >= scan_steps()) m_model.scan_play = false;
   }

@@ -166,6 +166,11 @@ fig::Figure ladder_figure(const std::vector<red::Row>& rows, const std::optional
 
 namespace {
 
+// Dim text that wraps at the window's edge.
+void dim(const std::string& text) {
+  wrapped_text(text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+}
+
 std::string fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
@@ -175,11 +180,13 @@ std::string fmt(const char* f, double v) {
 void problem_section(ReducePanelModel& m, ReducePanelActions& a) {
   bool changed = false;
   const float fs = ImGui::GetFontSize();
+  ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("op  ");
   ImGui::SameLine();
   changed |= ImGui::RadioButton("reduce (one sum)", &m.op, static_cast<int>(red::Op::Reduce));
   ImGui::SameLine();
   changed |= ImGui::RadioButton("scan (prefix sums)", &m.op, static_cast<int>(red::Op::Scan));
+  ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("type");
   ImGui::SameLine();
   changed |= ImGui::RadioButton("float", &m.type, static_cast<int>(red::ElemType::F32));
@@ -189,6 +196,7 @@ void problem_section(ReducePanelModel& m, ReducePanelActions& a) {
   ImGui::SameLine();
   changed |= ImGui::RadioButton("int (checked exactly)", &m.type, static_cast<int>(red::ElemType::I32));
   if (m.op == static_cast<int>(red::Op::Scan)) {
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("scan");
     ImGui::SameLine();
     changed |= ImGui::RadioButton("inclusive", &m.scan_kind, static_cast<int>(red::ScanKind::Inclusive));
@@ -249,12 +257,12 @@ void variant_section(ReducePanelModel& m, ReducePanelActions& a) {
     }
   }
   error_text(m.param_error);
-  if (!m.occupancy_text.empty()) ImGui::TextDisabled("%s", m.occupancy_text.c_str());
+  wrapped_text(m.occupancy_text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (changed) a.params_changed = true;
 }
 
 void run_section(ReducePanelModel& m, ReducePanelActions& a) {
-  ImGui::TextDisabled("%s", m.compute_label.c_str());
+  wrapped_text(m.compute_label, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   const bool bad = !m.n_error.empty() || !m.param_error.empty();
   ImGui::BeginDisabled(m.running || !m.gpu || bad);
   if (ImGui::Button("Run GPU: this variant")) a.run_gpu = true;
@@ -289,8 +297,8 @@ void results_section(ReducePanelModel& m, ReducePanelActions& a) {
   ImGui::SameLine();
   if (ImGui::SmallButton("clear")) a.clear = true;
   if (m.copy && m.copy->gbs > 0)
-    ImGui::TextDisabled("copy kernel: %.0f GB/s (%s elements read and written, median)", m.copy->gbs,
-                        red::format_count(m.copy->n).c_str());
+    dim(fmt("copy kernel: %.0f GB/s", m.copy->gbs) + " (" + red::format_count(m.copy->n) +
+        " elements read and written, median)");
   const ImGuiTableFlags flags =
       ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   if (ImGui::BeginTable("reduce_rows", 7, flags)) {
@@ -344,7 +352,7 @@ void results_section(ReducePanelModel& m, ReducePanelActions& a) {
     ImGui::EndTable();
   }
   for (const std::string& s : m.skipped)
-    ImGui::TextDisabled("skipped: %s", s.c_str());
+    dim("skipped: " + s);
 }
 
 }  // namespace
@@ -389,14 +397,11 @@ void legend_swatch(ImU32 col, const char* text, bool outline = false, ImU32 edge
 }
 
 std::string step_stats(const rm::ReduceStep& s) {
-  std::string t = std::to_string(s.active_threads) + " lanes";
+  std::string t = std::to_string(s.active_threads) + (s.active_threads == 1 ? " lane" : " lanes");
   if (s.useful_threads != s.active_threads) t += " (" + std::to_string(s.useful_threads) + " count)";
-  if (s.idle_warps) t += ", " + std::to_string(s.idle_warps) + " idle warps";
-  if (s.divergent_warps) t += ", " + std::to_string(s.divergent_warps) + " divergent";
-  if (s.conflict_ways > 1)
-    t += ", " + std::to_string(s.conflict_ways) + "-way conflict";
-  else if (s.conflict_ways == 0)
-    t += ", registers";
+  if (s.idle_warps) t += ", " + std::to_string(s.idle_warps) + " idle";
+  if (s.divergent_warps) t += ", " + std::to_string(s.divergent_warps) + " diverge";
+  if (s.conflict_ways > 1) t += ", " + std::to_string(s.conflict_ways) + "-way";
   return t;
 }
 
@@ -420,7 +425,7 @@ void draw_tree_view(ReducePanelModel& m) {
   const TreeColours c = tree_colours();
   ImGui::Text("%s: one block of %d threads = %d warps, %zu steps, %d __syncthreads()", vname.c_str(), block,
               t.warps, t.steps.size(), t.syncthreads);
-  ImGui::TextDisabled("%s", t.note.c_str());
+  wrapped_text(t.note, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   {
     // The legend wraps at the window's edge (720p, presenter scale).
     const float fs0 = ImGui::GetFontSize(), room = ImGui::GetContentRegionAvail().x;
@@ -445,10 +450,18 @@ void draw_tree_view(ReducePanelModel& m) {
   const float fs = ImGui::GetFontSize();
   const float avail = ImGui::GetContentRegionAvail().x;
   const float label_w = fs * 4.2f;
-  const float stats_w = std::min(fs * 17.0f, avail * 0.38f);
+  // The stats column as wide as its longest line (at most 45% of the width), the lanes take the rest.
+  float stats_w = 0;
+  for (const rm::ReduceStep& s : t.steps)
+    stats_w = std::max(stats_w, ImGui::CalcTextSize(step_stats(s).c_str()).x);
+  stats_w = std::min(stats_w + fs * 0.8f, avail * 0.45f);
   const float area_w = std::max(avail - label_w - stats_w, fs * 6);
-  const float row_h = std::max(fs * 1.15f, 10.0f);
+  // Rows grow to fill the height left (a 1080p screen or a projector), from 1.15 to 2.5 text lines.
+  const float footer = ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() + fs * 1.6f;
   const float row_gap = fs * 0.35f;
+  const float fill =
+      (ImGui::GetContentRegionAvail().y - footer) / static_cast<float>(t.steps.size()) - row_gap;
+  const float row_h = std::clamp(fill, std::max(fs * 1.15f, 10.0f), fs * 2.5f);
   const float warp_gap = area_w / static_cast<float>(t.warps) > 12 ? 2.0f : 1.0f;
   const float warp_w = area_w / static_cast<float>(t.warps);
   const float lane_w = (warp_w - warp_gap) / rm::k_warp;
@@ -523,9 +536,20 @@ void draw_tree_view(ReducePanelModel& m) {
     y += row_gap;
   }
   ImGui::Dummy(ImVec2(avail, y - p0.y));
-  ImGui::TextDisabled(
-      "blue line: __syncthreads(); red text: bank conflicts (32 banks of 4 bytes); hover a row");
+  dim("blue line: __syncthreads(); red text: bank conflicts (32 banks of 4 bytes); hover a row");
   ImGui::Checkbox("tell lanes that count from lanes that only execute", &m.show_useful);
+}
+
+// The kernel scans up to 1024 elements in one block (512 threads); the small array fits in one warp, so its
+// own accesses never conflict. The same step at the kernel's size: without and with its padding.
+std::string blelloch_conflicts_text(const rm::ScanStep& st) {
+  const rm::ScanModel big = rm::build_scan(rm::ScanAlgo::Blelloch, 1024);
+  for (const rm::ScanStep& b : big.steps)
+    if (b.phase == st.phase && b.offset == st.offset)
+      return "at 1024 elements this stride gives " + std::to_string(b.conflict_ways) +
+             "-way bank conflicts; the kernel's padding (i + i/32) makes it " +
+             std::to_string(b.conflict_ways_padded) + "-way";
+  return "";
 }
 
 void draw_scan_view(ReducePanelModel& m) {
@@ -533,9 +557,9 @@ void draw_scan_view(ReducePanelModel& m) {
   const rm::ScanAlgo algo = scan_algo_of(sv);
   const float fs = ImGui::GetFontSize();
   if (sv != red::ScanVariant::HillisSteeleBlock && sv != red::ScanVariant::BlellochBlock)
-    ImGui::TextDisabled(
-        "%s scans tiles; inside a tile it runs the work-efficient (Blelloch) steps drawn here",
-        std::string(red::k_scan_variant_names.names()[static_cast<size_t>(m.scan_variant)]).c_str());
+    dim(std::string(red::k_scan_variant_names.names()[static_cast<size_t>(m.scan_variant)]) +
+        " scans tiles; inside a tile it runs the work-efficient (Blelloch) steps drawn here");
+  ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("array");
   for (int n : {8, 16, 32}) {
     ImGui::SameLine();
@@ -570,23 +594,24 @@ void draw_scan_view(ReducePanelModel& m) {
     ImGui::Text("%s  (%zu %s)", st->label.c_str(), st->ops.size(),
                 st->ops.size() == 1 ? "thread" : "threads");
     if (st->phase != rm::ScanPhase::ClearRoot && algo == rm::ScanAlgo::Blelloch)
-      ImGui::TextDisabled(
-          "bank conflicts at 1024 elements, this stride: see the hover; padding i + i/32 avoids most");
+      dim(blelloch_conflicts_text(*st));
   } else {
     ImGui::Text("the input (%s, %s): %d steps, %lld adds",
                 algo == rm::ScanAlgo::HillisSteele ? "Hillis-Steele" : "Blelloch",
                 sm.inclusive ? "inclusive" : "exclusive", steps, static_cast<long long>(sm.adds));
-    ImGui::TextDisabled("%s",
-                        algo == rm::ScanAlgo::HillisSteele
-                            ? "every element adds at every step: n log2 n work"
-                            : "up-sweep builds a sum tree, down-sweep hands prefixes down: 2(n-1) adds");
+    dim(algo == rm::ScanAlgo::HillisSteele ? "every element adds at every step: n log2 n work, log2 n steps"
+                                           : "the up-sweep builds a tree of partial sums, the down-sweep "
+                                             "hands each prefix down: 2(n-1) adds");
   }
 
   // Two rows: before the step (top) and after it (bottom); lines show which element adds into which.
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float avail = ImGui::GetContentRegionAvail().x;
   const float cell = std::min(avail / static_cast<float>(m.scan_n), fs * 3.2f);
-  const float cell_h = fs * 1.6f, gap_h = fs * 3.2f;
+  // Taller cells and longer lines where the window has the room (1080p, a projector).
+  const float room = ImGui::GetContentRegionAvail().y;
+  const float cell_h = std::clamp(room * 0.09f, fs * 1.6f, fs * 2.6f);
+  const float gap_h = std::clamp(room * 0.3f, fs * 3.2f, fs * 9.0f);
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float top = p0.y + fs * 1.1f, bottom = top + cell_h + gap_h;
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
@@ -631,12 +656,7 @@ void draw_scan_view(ReducePanelModel& m) {
     }
   }
   ImGui::Dummy(ImVec2(avail, bottom + cell_h + fs * 1.3f - p0.y));
-  if (st && ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "%s\nbank conflicts of this step at its stride: %d-way unpadded, %d-way padded (one thread per op)",
-        st->label.c_str(), st->conflict_ways, st->conflict_ways_padded);
-  ImGui::TextDisabled(
-      "orange: x[dst] += x[src]; blue: the down-sweep's swap (old x[dst] goes to x[src]); red: cleared");
+  dim("orange: x[dst] += x[src]; blue: the down-sweep's swap (old x[dst] goes to x[src]); red: cleared");
   if (cur == steps) {
     std::vector<double> want(x.size());
     if (sm.inclusive)
@@ -692,8 +712,8 @@ void draw_ladder_chart(ReducePanelModel& m) {
   ImGui::Dummy(ImVec2(w, h));
   figure_export_menu("reduce-ladder",
                      [&] { return ladder_figure(m.rows, m.copy, m.rows_problem, m.gpu_name); });
-  ImGui::TextDisabled("GB/s; orange GPU kernels, blue CUB, grey CPU%s (right-click: save)",
-                      ref > 0 ? "; blue line: the copy kernel" : "");
+  dim(std::string("GB/s; orange GPU kernels, blue CUB, grey CPU") +
+      (ref > 0 ? "; blue line: the copy kernel" : "") + " (right-click: save)");
 }
 
 }  // namespace
