@@ -153,10 +153,9 @@ class ReduceLab final : public Lab {
     } else {
       m_model.gpu_missing = m_env.device.available
                                 ? "the app runs on the CPU path (" + m_env.path.reason + ")"
-                                : "no CUDA device: " + m_env.device.reason;
-      m_model.compute_label =
-          "CPU only (" + std::to_string(red::cpu_thread_count()) +
-          " threads): the pictures and the CPU baselines work here; GPU runs need a CUDA device.";
+                                : m_env.device.reason;
+      m_model.compute_label = "CPU only (" + std::to_string(red::cpu_thread_count()) +
+                              " threads): the pictures and the CPU baselines work here.";
     }
     update_occupancy();
   }
@@ -420,6 +419,11 @@ std::vector<ui::Readout> ReduceLab::readouts() const {
       if (!tree.steps.empty())
         out.push_back({"divergent warps, step 1", std::to_string(tree.steps.front().divergent_warps), "",
                        "of " + std::to_string(tree.warps)});
+      int worst = 0;
+      for (const reduce_model::ReduceStep& s : tree.steps)
+        worst = std::max(worst, s.conflict_ways);
+      if (worst > 1)
+        out.push_back({"worst bank conflict", std::to_string(worst), "-way", "32 banks of 4 bytes"});
     }
   }
   return out;

@@ -423,8 +423,10 @@ void draw_tree_view(ReducePanelModel& m) {
   }
   const rm::ReduceTree t = rm::build_tree(*tree, block, load_of(v));
   const TreeColours c = tree_colours();
-  ImGui::Text("%s: one block of %d threads = %d warps, %zu steps, %d __syncthreads()", vname.c_str(), block,
-              t.warps, t.steps.size(), t.syncthreads);
+  wrapped_text(vname + ": one block of " + std::to_string(block) + " threads = " + std::to_string(t.warps) +
+                   " warps, " + std::to_string(t.steps.size()) + " steps, " + std::to_string(t.syncthreads) +
+                   " __syncthreads()",
+               ImGui::GetStyleColorVec4(ImGuiCol_Text));
   wrapped_text(t.note, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   {
     // The legend wraps at the window's edge (720p, presenter scale).
