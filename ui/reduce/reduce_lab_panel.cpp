@@ -265,20 +265,35 @@ void run_section(ReducePanelModel& m, ReducePanelActions& a) {
   wrapped_text(m.compute_label, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   const bool bad = !m.n_error.empty() || !m.param_error.empty();
   ImGui::BeginDisabled(m.running || !m.gpu || bad);
-  if (ImGui::Button("Run GPU: this variant")) a.run_gpu = true;
+  if (ImGui::Button("Run this variant (GPU)")) a.run_gpu = true;
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(
         "the selected variant, with CUB and the copy kernel in the same run for the percentages");
-  ImGui::SameLine();
-  if (ImGui::Button("Run GPU: whole ladder")) a.run_ladder = true;
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(m.running || bad);
-  if (ImGui::Button("Run CPU")) a.run_cpu = true;
+  if (ImGui::Button("Run CPU baselines")) a.run_cpu = true;
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("%s and %s on the same inputs", red::cpu_mode_label(red::CpuMode::OneThread),
                       red::cpu_mode_label(red::CpuMode::AllThreads));
+  if (ImGui::Button("Run the whole ladder")) a.run_ladder = true;
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(
+        "every variant of the ladder (GPU: with CUB and the copy kernel), and the CPU baselines when "
+        "the devices say so");
   ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("on");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.5f);
+  const auto devices = red::k_device_names.names();
+  if (ImGui::BeginCombo("##device", std::string(devices[static_cast<size_t>(m.device)]).c_str())) {
+    for (size_t i = 0; i < devices.size(); ++i)
+      if (ImGui::Selectable(std::string(devices[i]).c_str(), static_cast<int>(i) == m.device))
+        m.device = static_cast<int>(i);
+    ImGui::EndCombo();
+  }
   if (!m.gpu) advice_text("GPU runs need a CUDA device: " + m.gpu_missing);
   if (m.running) {
     ImGui::ProgressBar(static_cast<float>(m.progress), ImVec2(-ImGui::GetFontSize() * 5, 0), m.stage.c_str());
