@@ -313,7 +313,17 @@ class ReduceLab final : public Lab {
       m_model.status = "GPU rows skipped: " + b.gpu_skipped_reason;
     if (!b.all_checks_passed) {
       if (!m_model.status.empty()) m_model.status += "; ";
-      m_model.status += "a result FAILED its check against the reference (see the results table)";
+      // Say which rows, and why a float row can fail honestly: a long chain of float adds (one thread over
+      // 256M values) really loses precision beyond the tolerance; int rows are exact or wrong.
+      std::string failed;
+      bool float_only = m_params.type == red::ElemType::F32;
+      for (const red::Row& r : b.rows)
+        if (!r.check.passed) failed += (failed.empty() ? "" : ", ") + r.variant;
+      m_model.status += "FAILED the check against the reference: " + failed;
+      if (float_only)
+        m_model.status +=
+            " (float adds in a long chain lose precision: hover the error for the tolerance; int runs are "
+            "exact)";
     }
   }
 
