@@ -1,0 +1,23 @@
+// reduce_descriptor.cpp: the reduction and scan lab's entry in the lab registry (app/labs.h): id, titles,
+// schema and bench commands (`bench reduce`, `bench scan`).
+#include "app/bench.h"
+#include "app/labs.h"
+#include "app/reduce/reduce_bench.h"
+#include "ui/reduce/reduce_schema.h"
+
+namespace bs {
+
+const LabDescriptor& reduce_lab_descriptor() {
+  static const LabDescriptor d = [] {
+    LabDescriptor d;
+    d.id = "reduce";
+    d.title = "Reduction and scan";
+    d.short_title = "Reduce/scan";
+    d.schema = &ui::reduce_schema();
+    d.register_bench = cli::register_reduce_bench;
+    return d;
+  }();
+  return d;
+}
+
+}  // namespace bs
