@@ -1,17 +1,22 @@
-// TEMPORARY local stand-in (not committed): the partner's descriptor replaces it.
+// reduce_descriptor.cpp: the reduction and scan lab's entry in the lab registry (app/labs.h): id, titles,
+// schema and bench commands (`bench reduce`, `bench scan`).
+#include "app/bench.h"
 #include "app/labs.h"
+#include "app/reduce/reduce_bench.h"
 #include "app/reduce/reduce_lab.h"
 #include "app/reduce/reduce_sweep_target.h"
 #include "ui/reduce/reduce_schema.h"
 
 namespace bs {
+
 const LabDescriptor& reduce_lab_descriptor() {
   static const LabDescriptor d = [] {
     LabDescriptor d;
     d.id = "reduce";
     d.title = "Reduction and scan";
-    d.short_title = "Reduce";
+    d.short_title = "Reduce/scan";
     d.schema = &ui::reduce_schema();
+    d.register_bench = cli::register_reduce_bench;
     d.make = [](LabEnv& env, const AppOptions&) { return make_reduce_lab(env); };
     d.check_state = check_reduce_state;
     d.sweep_target = &sweep::reduce_sweep_target();
@@ -20,4 +25,5 @@ const LabDescriptor& reduce_lab_descriptor() {
   }();
   return d;
 }
+
 }  // namespace bs

@@ -497,7 +497,9 @@ std::vector<TreeStep> reduction_tree(ReduceVariant v, int block) {
         st.stride = off * 32;
         st.shuffle = true;
         st.warp_synchronous = true;
-        for (int lane = 0; lane < 32; ++lane)
+        // Lanes >= the warp count hold zeros (not drawn); lanes whose partner is past the last warp add
+        // their own value (shfl_down's rule; unused).
+        for (int lane = 0; lane < warps; ++lane)
           st.adds.push_back({lane, lane * 32, lane + off < warps ? (lane + off) * 32 : lane * 32});
         st.useful_adds = off;
         push(std::move(st));

@@ -24,14 +24,14 @@ TEST(LabRegistry, BuiltInLabsInTheLabBarOrder) {
   std::vector<std::string> ids;
   for (const LabDescriptor& d : lab_entries())
     ids.push_back(d.id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"heat", "matmul", "montecarlo", "vector"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"heat", "matmul", "montecarlo", "vector", "reduce"}));
   for (const LabDescriptor& d : lab_entries()) {
     EXPECT_STRNE(d.title, "") << d.id;
     EXPECT_STRNE(d.short_title, "") << d.id;
     EXPECT_TRUE(d.make) << d.id;
     EXPECT_TRUE(d.register_bench) << d.id;
   }
-  EXPECT_EQ(lab_ids_text(), "heat, matmul, montecarlo, vector");
+  EXPECT_EQ(lab_ids_text(), "heat, matmul, montecarlo, vector, reduce");
   EXPECT_FALSE(is_lab("toy"));
 }
 
