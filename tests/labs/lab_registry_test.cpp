@@ -82,7 +82,7 @@ TEST(LabRegistry, ARegistrationLastsAsLongAsItsObject) {
   {
     LabRegistration toy(test::toy_lab_descriptor());
     EXPECT_TRUE(is_lab("toy"));
-    EXPECT_EQ(lab_ids_text(), "heat, matmul, montecarlo, vector, toy");
+    EXPECT_EQ(lab_ids_text(), "heat, matmul, montecarlo, vector, reduce, toy");
     EXPECT_THROW(LabRegistration again(test::toy_lab_descriptor()), std::invalid_argument);
     LabDescriptor nameless;
     EXPECT_THROW(LabRegistration bad(nameless), std::invalid_argument);
