@@ -91,6 +91,26 @@ TEST(ReduceScene, CpuFallbackMeasuresAndShowsTheModel) {
   EXPECT_TRUE(has_label(r, "block steps"));
 }
 
+// On the GPU machine: the lab's first frames run the whole ladder (with CUB and the copy kernel) and the
+// CPU baselines; the readouts then quote the GPU row against the copy kernel and CUB.
+TEST(ReduceScene, OnTheGpuTheLadderRunsWithCubAndTheCopyKernel) {
+  BS_REQUIRE_GPU();
+  AppOptions o = headless_cpu();
+  o.render_path = PathRequest::Auto;
+  App app(o);
+  ASSERT_FALSE(
+      app.apply_session(session_for({{"n", "1M"}, {"type", "int"}, {"reduce_variant", "sequential"}})));
+  for (int i = 0; i < 3; ++i)
+    app.frame();
+  const std::vector<ui::Readout> r = app.active_lab()->readouts();
+  EXPECT_TRUE(has_label(r, "GPU"));
+  EXPECT_TRUE(has_label(r, "of the copy kernel"));
+  EXPECT_TRUE(has_label(r, "of CUB"));
+  const std::string png = test::output_path("reduce_gpu.png");
+  const auto run = test::run_blockscope("--headless --scene reduce --frames 12 --screenshot " + png);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+}
+
 TEST(ReduceScene, SessionRoundTripsIntoAFreshApp) {
   const json edited = edited_state();
   json saved;
