@@ -538,6 +538,18 @@ void draw_tree_view(ReducePanelModel& m) {
                 s.conflict_ways > 1 ? c.divergent_edge : text, stats.c_str());
     if (ImGui::IsMouseHoveringRect(ImVec2(p0.x, y), ImVec2(p0.x + avail, y + row_h + row_gap))) {
       std::string tip = std::string(rm::step_kind_label(s.kind)) + "\n" + s.label + "\n" + stats;
+      // The first few additions: which words (shared memory) or lanes (shuffles) add into which.
+      const bool lanes = s.kind == rm::StepKind::Shuffle;
+      const char* v = lanes ? "v" : "s";
+      std::string adds;
+      for (size_t i = 0; i < s.adds.size() && i < 4; ++i) {
+        const auto [dst, src] = s.adds[i];
+        adds += (i ? ", " : "") + std::string(v) + "[" + std::to_string(dst) + "] " +
+                (s.kind == rm::StepKind::WarpSumsToShared ? "= v[" : "+= " + std::string(v) + "[") +
+                std::to_string(src) + "]";
+      }
+      if (s.adds.size() > 4) adds += ", ... (" + std::to_string(s.adds.size()) + " in all)";
+      if (!adds.empty()) tip += "\n" + adds;
       if (s.smem_ideal > 0)
         tip += "\nshared-memory passes: " + std::to_string(s.smem_wavefronts) +
                " (conflict-free: " + std::to_string(s.smem_ideal) + ")";
@@ -681,9 +693,12 @@ void draw_scan_view(ReducePanelModel& m) {
     else
       std::exclusive_scan(x.begin(), x.end(), want.begin(), 0.0);
     const bool ok = want == after;
-    (ok ? advice_text : error_text)(std::string(ok ? "matches " : "differs from ") +
-                                    (sm.inclusive ? "std::inclusive_scan" : "std::exclusive_scan") +
-                                    " of the input");
+    const std::string what = std::string(ok ? "matches " : "differs from ") +
+                             (sm.inclusive ? "std::inclusive_scan" : "std::exclusive_scan") + " of the input";
+    if (ok)
+      wrapped_text(what, light_theme() ? ImVec4(0.1f, 0.5f, 0.1f, 1) : ImVec4(0.45f, 0.9f, 0.45f, 1));
+    else
+      error_text(what);
   }
 }
 
