@@ -829,7 +829,9 @@ struct GpuRunner::Impl {
   T reduce_on(const Params& q, std::span<const T> x) {
     check_request(q);
     ensure(q);
-    BS_CUDA_CHECK(cudaMemcpy(in.data(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice));
+    // On the runner's stream: a plain cudaMemcpy from pageable memory may return before its DMA has
+    // landed, and the stream is non-blocking (no implicit order with the legacy stream).
+    BS_CUDA_CHECK(cudaMemcpyAsync(in.data(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice, stream.get()));
     filled_n = -1;
     const void* r = issue(q);
     T v{};
@@ -842,7 +844,9 @@ struct GpuRunner::Impl {
   std::vector<T> scan_on(const Params& q, std::span<const T> x) {
     check_request(q);
     ensure(q);
-    BS_CUDA_CHECK(cudaMemcpy(in.data(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice));
+    // On the runner's stream: a plain cudaMemcpy from pageable memory may return before its DMA has
+    // landed, and the stream is non-blocking (no implicit order with the legacy stream).
+    BS_CUDA_CHECK(cudaMemcpyAsync(in.data(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice, stream.get()));
     filled_n = -1;
     const void* r = issue(q);
     std::vector<T> host(x.size());
