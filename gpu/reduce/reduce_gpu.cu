@@ -20,7 +20,7 @@ namespace bs::reduce {
 
 namespace {
 
-constexpr int k_items = 16;  // elements per thread of the tile scans (reduce_plan.cpp's k_scan_items)
+constexpr int k_items = 32;  // elements per thread of the tile scans (reduce_plan.cpp's k_scan_items)
 constexpr unsigned k_full = 0xffffffffu;
 
 template <class T>
@@ -403,19 +403,89 @@ __device__ __forceinline__ T block_exclusive_scan(T v, T& total) {
   return warp > 0 ? warp_tot[warp - 1] + exc : exc;
 }
 
-// Writes the scan of the thread's items from `prefix` (the sum of everything before its first item).
+// Replaces the thread's items by their scan from `prefix` (the sum of everything before its first item).
 template <class T>
-__device__ __forceinline__ void scan_items(const T (&x)[k_items], T prefix, bool exclusive, T (&y)[k_items]) {
+__device__ __forceinline__ void scan_items(T (&x)[k_items], T prefix, bool exclusive) {
   T run = prefix;
 #pragma unroll
   for (int k = 0; k < k_items; ++k) {
+    const T v = x[k];
     if (exclusive) {
-      y[k] = run;
-      run += x[k];
+      x[k] = run;
+      run += v;
     } else {
-      run += x[k];
-      y[k] = run;
+      run += v;
+      x[k] = run;
     }
+  }
+}
+
+// Whole tiles move between global and shared memory in coalesced vec4 words (word f of the tile goes to
+// thread f % blockDim.x on the way in), and each thread then takes its k_items / 4 consecutive words from
+// shared memory. One spare word after every 8 keeps those reads free of bank conflicts (8 threads of a
+// quarter warp read words 8 apart: padded, they land in distinct banks). A partial last tile (or a device
+// whose shared memory cannot hold a tile) uses direct per-thread loads instead.
+__device__ __forceinline__ int tpad(int f) {
+  return f + f / 8;
+}
+size_t tile_smem_bytes(int block) {
+  const int words = block * k_items / 4;
+  return static_cast<size_t>(words + words / 8 + 1) * 16;
+}
+
+template <class T>
+__device__ __forceinline__ void load_tile(const T* __restrict__ in, int64_t tbase, int64_t n, T (&x)[k_items],
+                                          bool transpose) {
+  constexpr int V = k_items / 4;
+  const int B = static_cast<int>(blockDim.x), tid = static_cast<int>(threadIdx.x);
+  if (transpose && tbase + int64_t{B} * k_items <= n) {
+    vec4_t<T>* sm = dyn_smem<vec4_t<T>>();
+    const auto* p = reinterpret_cast<const vec4_t<T>*>(in + tbase);
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      const int f = k * B + tid;
+      sm[tpad(f)] = __ldg(p + f);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      const vec4_t<T> v = sm[tpad(tid * V + k)];
+      x[4 * k] = v.x;
+      x[4 * k + 1] = v.y;
+      x[4 * k + 2] = v.z;
+      x[4 * k + 3] = v.w;
+    }
+  } else {
+    load_items(in, tbase + int64_t{tid} * k_items, n, x);
+  }
+}
+
+// The reverse of load_tile. Callers have passed a __syncthreads since load_tile's shared-memory reads.
+template <class T>
+__device__ __forceinline__ void store_tile(T* __restrict__ out, int64_t tbase, int64_t n, const T (&x)[k_items],
+                                           bool transpose) {
+  constexpr int V = k_items / 4;
+  const int B = static_cast<int>(blockDim.x), tid = static_cast<int>(threadIdx.x);
+  if (transpose && tbase + int64_t{B} * k_items <= n) {
+    vec4_t<T>* sm = dyn_smem<vec4_t<T>>();
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      vec4_t<T> v;
+      v.x = x[4 * k];
+      v.y = x[4 * k + 1];
+      v.z = x[4 * k + 2];
+      v.w = x[4 * k + 3];
+      sm[tpad(tid * V + k)] = v;
+    }
+    __syncthreads();
+    auto* p = reinterpret_cast<vec4_t<T>*>(out + tbase);
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      const int f = k * B + tid;
+      p[f] = sm[tpad(f)];
+    }
+  } else {
+    store_items(out, tbase + int64_t{tid} * k_items, n, x);
   }
 }
 
@@ -430,31 +500,41 @@ __device__ __forceinline__ T thread_sum(const T (&x)[k_items]) {
 
 // Scan-then-propagate, kernel 1: each block scans its tile from zero and writes the tile's sum.
 template <class T>
-__global__ void k_tile_scan(const T* __restrict__ in, T* __restrict__ out, int64_t n, T* __restrict__ sums,
-                            bool exclusive) {
-  const int64_t base = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * k_items;
-  T x[k_items], y[k_items];
-  load_items(in, base, n, x);
+__global__ void __launch_bounds__(1024) k_tile_scan(const T* __restrict__ in, T* __restrict__ out, int64_t n,
+                                                   T* __restrict__ sums, bool exclusive, bool transpose) {
+  const int64_t tbase = static_cast<int64_t>(blockIdx.x) * blockDim.x * k_items;
+  T x[k_items];
+  load_tile(in, tbase, n, x, transpose);
   T total;
   const T prefix = block_exclusive_scan(thread_sum(x), total);
-  scan_items(x, prefix, exclusive, y);
-  store_items(out, base, n, y);
+  scan_items(x, prefix, exclusive);
+  store_tile(out, tbase, n, x, transpose);
   if (sums && threadIdx.x == 0) sums[blockIdx.x] = total;
 }
 
-// Scan-then-propagate, kernel 3: tile b adds offsets[b] (the exclusive scan of the tile sums) to its
-// elements.
+// Scan-then-propagate, kernel 3: tile b adds offsets[b] (the exclusive scan of the tile sums) to its elements,
+// in coalesced vec4 words.
 template <class T>
 __global__ void k_add_offsets(T* __restrict__ out, int64_t n, const T* __restrict__ offsets) {
   if (blockIdx.x == 0) return;  // the first tile's offset is zero
-  const int64_t base = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * k_items;
+  const int64_t tile = int64_t{blockDim.x} * k_items;
+  const int64_t tbase = static_cast<int64_t>(blockIdx.x) * tile;
+  const int64_t end = std::min(n, tbase + tile);
   const T off = offsets[blockIdx.x];
-  T y[k_items];
-  load_items(out, base, n, y);
-#pragma unroll
-  for (int k = 0; k < k_items; ++k)
-    y[k] += off;
-  store_items(out, base, n, y);
+  if (end - tbase == tile) {
+    auto* p = reinterpret_cast<vec4_t<T>*>(out + tbase);
+    for (int f = static_cast<int>(threadIdx.x); f < tile / 4; f += static_cast<int>(blockDim.x)) {
+      vec4_t<T> v = p[f];
+      v.x += off;
+      v.y += off;
+      v.z += off;
+      v.w += off;
+      p[f] = v;
+    }
+  } else {
+    for (int64_t i = tbase + threadIdx.x; i < end; i += blockDim.x)
+      out[i] += off;
+  }
 }
 
 // The decoupled look-back scan (Merrill & Garland, 2016). Tiles are taken in launch order from an atomic
@@ -479,16 +559,17 @@ __device__ __forceinline__ T unpack(unsigned long long s) {
 }
 
 template <class T>
-__global__ void k_lookback(const T* __restrict__ in, T* __restrict__ out, int64_t n, bool exclusive,
-                           unsigned long long* __restrict__ state, unsigned* __restrict__ counter) {
+__global__ void __launch_bounds__(1024)
+    k_lookback(const T* __restrict__ in, T* __restrict__ out, int64_t n, bool exclusive, bool transpose,
+               unsigned long long* __restrict__ state, unsigned* __restrict__ counter) {
   __shared__ unsigned s_tile;
   __shared__ T s_prefix;
   if (threadIdx.x == 0) s_tile = atomicAdd(counter, 1u);
   __syncthreads();
   const int64_t tile = s_tile;
-  const int64_t base = (tile * blockDim.x + threadIdx.x) * k_items;
-  T x[k_items], y[k_items];
-  load_items(in, base, n, x);
+  const int64_t tbase = tile * blockDim.x * k_items;
+  T x[k_items];
+  load_tile(in, tbase, n, x, transpose);
   T total;
   const T local = block_exclusive_scan(thread_sum(x), total);
   if (threadIdx.x < 32) {
@@ -525,8 +606,8 @@ __global__ void k_lookback(const T* __restrict__ in, T* __restrict__ out, int64_
     if (lane == 0) s_prefix = excl;
   }
   __syncthreads();
-  scan_items(x, s_prefix + local, exclusive, y);
-  store_items(out, base, n, y);
+  scan_items(x, s_prefix + local, exclusive);
+  store_tile(out, tbase, n, x, transpose);
 }
 
 // Device-to-device copy of n4 16-byte words, grid-stride: one read and one write per byte.
@@ -755,19 +836,34 @@ struct GpuRunner::Impl {
     return from;
   }
 
+  // Dynamic shared memory of a tile kernel: the transposing buffer where the device can give it (above 48 KiB
+  // only on opt-in), else none and direct loads (`transpose` false).
+  template <class K>
+  size_t tile_smem(K kernel, int block, bool& transpose) {
+    const size_t bytes = tile_smem_bytes(block);
+    const size_t static_margin = 1024;  // the kernels' own __shared__ variables
+    transpose = bytes <= 48 * 1024 - static_margin || bytes + static_margin <= info.smem_per_block_optin;
+    if (!transpose) return 0;
+    if (bytes > 48 * 1024 - static_margin)
+      BS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    return bytes;
+  }
+
   template <class T>
   void scan_levels(const T* src, T* dst, int64_t n, bool exclusive, int B, size_t level) {
     cudaStream_t s = stream.get();
     const int64_t tile = int64_t{B} * k_items;
     const int64_t tiles = cdiv(n, tile);
+    bool transpose = false;
+    const size_t smem = tile_smem(k_tile_scan<T>, B, transpose);
     if (tiles == 1) {
-      k_tile_scan<T><<<1, B, 0, s>>>(src, dst, n, nullptr, exclusive);
+      k_tile_scan<T><<<1, B, smem, s>>>(src, dst, n, nullptr, exclusive, transpose);
       BS_CUDA_CHECK_LAUNCH();
       return;
     }
     T* sums = reinterpret_cast<T*>(level_sums[level].data());
     T* offsets = reinterpret_cast<T*>(level_offsets[level].data());
-    k_tile_scan<T><<<static_cast<unsigned>(tiles), B, 0, s>>>(src, dst, n, sums, exclusive);
+    k_tile_scan<T><<<static_cast<unsigned>(tiles), B, smem, s>>>(src, dst, n, sums, exclusive, transpose);
     BS_CUDA_CHECK_LAUNCH();
     scan_levels<T>(sums, offsets, tiles, true, B, level + 1);
     k_add_offsets<T><<<static_cast<unsigned>(tiles), B, 0, s>>>(dst, n, offsets);
@@ -802,7 +898,9 @@ struct GpuRunner::Impl {
         BS_CUDA_CHECK(
             cudaMemsetAsync(state.data(), 0, static_cast<size_t>(tiles) * sizeof(unsigned long long), s));
         BS_CUDA_CHECK(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned), s));
-        k_lookback<T><<<static_cast<unsigned>(tiles), B, 0, s>>>(src, dst, p.n, exclusive, state.data(),
+        bool transpose = false;
+        const size_t smem = tile_smem(k_lookback<T>, B, transpose);
+        k_lookback<T><<<static_cast<unsigned>(tiles), B, smem, s>>>(src, dst, p.n, exclusive, transpose, state.data(),
                                                                  counter.data());
         BS_CUDA_CHECK_LAUNCH();
         return dst;
@@ -829,7 +927,9 @@ struct GpuRunner::Impl {
   T reduce_on(const Params& q, std::span<const T> x) {
     check_request(q);
     ensure(q);
-    BS_CUDA_CHECK(cudaMemcpy(in.data(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice));
+    // On the runner's stream: a plain cudaMemcpy from pageable memory may return before its DMA has
+    // landed, and the stream is non-blocking (no implicit order with the legacy stream).
+    BS_CUDA_CHECK(cudaMemcpyAsync(in.data(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice, stream.get()));
     filled_n = -1;
     const void* r = issue(q);
     T v{};
@@ -842,7 +942,9 @@ struct GpuRunner::Impl {
   std::vector<T> scan_on(const Params& q, std::span<const T> x) {
     check_request(q);
     ensure(q);
-    BS_CUDA_CHECK(cudaMemcpy(in.data(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice));
+    // On the runner's stream: a plain cudaMemcpy from pageable memory may return before its DMA has
+    // landed, and the stream is non-blocking (no implicit order with the legacy stream).
+    BS_CUDA_CHECK(cudaMemcpyAsync(in.data(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice, stream.get()));
     filled_n = -1;
     const void* r = issue(q);
     std::vector<T> host(x.size());

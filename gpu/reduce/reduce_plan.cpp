@@ -17,7 +17,7 @@ namespace bs::reduce {
 
 namespace {
 
-constexpr int k_scan_items = 16;  // elements per thread of the tile scans (scan-then-propagate, look-back)
+constexpr int k_scan_items = 32;  // elements per thread of the tile scans (scan-then-propagate, look-back)
 
 int64_t ceil_div64(int64_t a, int64_t b) {
   return (a + b - 1) / b;

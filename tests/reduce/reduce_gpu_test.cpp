@@ -104,7 +104,7 @@ TEST(ReduceGpu, EveryScanAtAwkwardSizes) {
   }
 }
 
-// The look-back scan over many tiles (2^22 + 3 elements with 32-thread blocks: 8193 tiles of 512), so that
+// The look-back scan over many tiles (2^22 + 3 elements with 32-thread blocks: 4097 tiles of 1024), so that
 // tiles wait on predecessors that are still running.
 TEST(ReduceGpu, LookbackOverManyTiles) {
   BS_REQUIRE_GPU();

@@ -122,12 +122,12 @@ TEST(ReducePlan, PlansMatchTheKernels) {
   pl = make_plan(reduce_params(ReduceVariant::WarpShuffle, 1000), 132, 8);
   EXPECT_EQ(pl.grid, 1);
   EXPECT_EQ(pl.kernels, 1);
-  // Scans: tiles of 256 x 16 = 4096.
+  // Scans: tiles of 256 x 32 = 8192.
   pl = make_plan(scan_params(ScanVariant::DecoupledLookback, int64_t{1} << 28), 132);
-  EXPECT_EQ(pl.tiles, 65536);
+  EXPECT_EQ(pl.tiles, 32768);
   EXPECT_EQ(pl.kernels, 1);
-  EXPECT_EQ(make_plan(scan_params(ScanVariant::ScanThenPropagate, 4096), 132).kernels, 1);
-  EXPECT_EQ(make_plan(scan_params(ScanVariant::ScanThenPropagate, 4097), 132).kernels, 3);
+  EXPECT_EQ(make_plan(scan_params(ScanVariant::ScanThenPropagate, 8192), 132).kernels, 1);
+  EXPECT_EQ(make_plan(scan_params(ScanVariant::ScanThenPropagate, 8193), 132).kernels, 3);
   EXPECT_EQ(make_plan(scan_params(ScanVariant::ScanThenPropagate, int64_t{1} << 28), 132).kernels, 5);
   EXPECT_EQ(make_plan(scan_params(ScanVariant::HillisSteeleBlock, 200), 132).depth, 8);
 }
