@@ -237,10 +237,18 @@ class ReduceLab final : public Lab {
     u.regs_per_thread = 32;
     const bool shuffle = p.op == red::Op::Reduce && (p.reduce_variant == red::ReduceVariant::WarpShuffle ||
                                                      p.reduce_variant == red::ReduceVariant::AtomicPerBlock);
-    const int64_t words = shuffle ? (p.block + 31) / 32
-                          : p.op == red::Op::Scan && p.scan_variant == red::ScanVariant::BlellochBlock
+    // Shared memory per block as the kernels declare it: the shuffle kernels 32 warp sums, the trees one
+    // value per thread, Hillis-Steele a double buffer, Blelloch 2 x block values padded one word in 32. The
+    // tile scans' buffer depends on what the device lets them opt in to: not modelled here.
+    const bool scan = p.op == red::Op::Scan;
+    if (scan && (p.scan_variant == red::ScanVariant::ScanThenPropagate ||
+                 p.scan_variant == red::ScanVariant::DecoupledLookback))
+      return;
+    const int64_t words = shuffle ? 32
+                          : scan && p.scan_variant == red::ScanVariant::BlellochBlock
                               ? 2 * p.block + 2 * p.block / 32
-                              : p.block;
+                          : scan ? 2 * p.block
+                                 : p.block;
     u.static_smem = words * 4;
     try {
       const anatomy::Occupancy o = anatomy::compute_occupancy(*arch, u);

@@ -214,7 +214,12 @@ TEST(ReducePanel, EveryHandWrittenVariantHasATree) {
   EXPECT_EQ(ui::load_of(red::ReduceVariant::FirstAddDuringLoad).elements_per_thread, 2);
   EXPECT_TRUE(ui::load_of(red::ReduceVariant::AtomicPerBlock).atomic_result);
   EXPECT_EQ(ui::scan_algo_of(red::ScanVariant::HillisSteeleBlock), reduce_model::ScanAlgo::HillisSteele);
-  EXPECT_EQ(ui::scan_algo_of(red::ScanVariant::DecoupledLookback), reduce_model::ScanAlgo::Blelloch);
+  EXPECT_EQ(ui::scan_algo_of(red::ScanVariant::BlellochBlock), reduce_model::ScanAlgo::Blelloch);
+  // The tile scans' warp scan (__shfl_up_sync, offsets 1..16) is Hillis-Steele on 32 lanes.
+  EXPECT_EQ(ui::scan_algo_of(red::ScanVariant::DecoupledLookback), reduce_model::ScanAlgo::HillisSteele);
+  EXPECT_STREQ(ui::scan_view_note(red::ScanVariant::BlellochBlock), "");
+  EXPECT_NE(std::string(ui::scan_view_note(red::ScanVariant::ScanThenPropagate)).find("__shfl_up_sync"),
+            std::string::npos);
   const std::vector<double> demo = ui::scan_demo_values(16);
   EXPECT_EQ(demo[0], 3);
   EXPECT_EQ(demo[7], 3);

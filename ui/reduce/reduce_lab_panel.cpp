@@ -70,7 +70,33 @@ rm::LoadPhase load_of(red::ReduceVariant v) {
 }
 
 rm::ScanAlgo scan_algo_of(red::ScanVariant v) {
-  return v == red::ScanVariant::HillisSteeleBlock ? rm::ScanAlgo::HillisSteele : rm::ScanAlgo::Blelloch;
+  return v == red::ScanVariant::BlellochBlock ? rm::ScanAlgo::Blelloch : rm::ScanAlgo::HillisSteele;
+}
+
+const char* scan_view_note(red::ScanVariant v) {
+  switch (v) {
+    case red::ScanVariant::HillisSteeleBlock:
+    case red::ScanVariant::BlellochBlock:
+      return "";
+    case red::ScanVariant::ScanThenPropagate:
+      return "scan-then-propagate scans tiles of block x 32 elements: each thread scans its 32 in registers, "
+             "the "
+             "threads' totals go through __shfl_up_sync inside each warp (the Hillis-Steele steps drawn "
+             "here, on "
+             "32 lanes), then the warps' totals the same way; a second kernel scans the tile sums, a third "
+             "adds "
+             "each tile's offset";
+    case red::ScanVariant::DecoupledLookback:
+      return "decoupled-lookback scans each tile as scan-then-propagate does (per-thread scans, then the "
+             "Hillis-Steele shuffle steps drawn here on 32 lanes), publishes the tile's sum at once and "
+             "looks back "
+             "at its predecessors' published sums for its prefix: one pass, 2 arrays moved";
+    case red::ScanVariant::Cub:
+      return "cub::DeviceScan picks its own tiles (a single-pass look-back scan; its inside is not drawn): "
+             "the "
+             "steps below are the Hillis-Steele warp scan the hand-written tile scans use";
+  }
+  return "";
 }
 
 std::vector<double> scan_demo_values(int n) {
@@ -585,9 +611,7 @@ void draw_scan_view(ReducePanelModel& m) {
   const auto sv = static_cast<red::ScanVariant>(m.scan_variant);
   const rm::ScanAlgo algo = scan_algo_of(sv);
   const float fs = ImGui::GetFontSize();
-  if (sv != red::ScanVariant::HillisSteeleBlock && sv != red::ScanVariant::BlellochBlock)
-    dim(std::string(red::k_scan_variant_names.names()[static_cast<size_t>(m.scan_variant)]) +
-        " scans tiles; inside a tile it runs the work-efficient (Blelloch) steps drawn here");
+  dim(scan_view_note(sv));
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("array");
   for (int n : {8, 16, 32}) {

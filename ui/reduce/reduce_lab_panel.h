@@ -23,8 +23,11 @@ namespace bs::ui {
 // The in-block tree a reduction variant runs (nullopt: cub, whose inside is not drawn) and its load phase.
 std::optional<reduce_model::Tree> tree_of(reduce::ReduceVariant v);
 reduce_model::LoadPhase load_of(reduce::ReduceVariant v);
-// The scan the animation shows for a scan variant (the multi-block scans run Blelloch inside each tile).
+// The scan the animation shows for a scan variant: Blelloch for blelloch-block, else Hillis-Steele (the tile
+// scans' warp-shuffle scan, __shfl_up_sync with offsets 1..16, is Hillis-Steele on 32 lanes), and what the
+// variant does around it ("" for the single-block scans, which are exactly the steps drawn).
 reduce_model::ScanAlgo scan_algo_of(reduce::ScanVariant v);
+const char* scan_view_note(reduce::ScanVariant v);
 
 // The small array the scan animation runs on: n values 0..9 (never all zero), the textbook 3 1 7 0 4 1 6 3
 // first.
