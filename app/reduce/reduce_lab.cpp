@@ -39,12 +39,14 @@ struct JobResult {
   std::exception_ptr gpu_error;  // a GpuError, rethrown on the frame thread
 };
 
-// "reduce float 16M" / "scan int 1000 (exclusive)": the problem a table of rows measured.
+// "reduce float 16M, block 256" / "scan int 1000 (exclusive), block 512": the problem a table of rows measured.
 std::string problem_text(const red::Params& p) {
   std::string s = std::string(red::k_op_names.name_of(p.op)) + " " +
                   std::string(red::k_type_names.name_of(p.type)) + " " + red::format_count(p.n);
   if (p.op == red::Op::Scan) s += " (" + std::string(red::k_scan_kind_names.name_of(p.scan_kind)) + ")";
-  return s;
+  // The block is part of the problem the table compares: rows of one variant at two block sizes would share a
+  // name (the sweep compares block sizes).
+  return s + ", block " + std::to_string(p.block);
 }
 
 // The panel's fields as a state object (the schema's names); n as typed.
