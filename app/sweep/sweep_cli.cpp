@@ -211,7 +211,10 @@ void register_sweep_commands(CLI::App& app, BenchContext& ctx) {
   CLI::App* sw = app.add_subcommand(
       "sweep",
       "Sweep one or two parameters of a lab: CSV of every sample, summary, JSON, SVG/PNG figure, record");
-  sw->add_option("lab", s->lab, "heat | matmul | montecarlo | vector");
+  std::string labs;  // every lab with a sweep target: "heat | matmul | montecarlo | vector | reduce"
+  for (const std::string& l : sweep::lab_names())
+    labs += (labs.empty() ? "" : " | ") + l;
+  sw->add_option("lab", s->lab, labs);
   sw->add_option(
       "--param", s->params,
       "NAME=V1,V2,... or NAME=A..B (doubling), e.g. block.x=32,64,128 or size=2^10..2^14; once or twice");
