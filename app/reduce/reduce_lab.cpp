@@ -39,7 +39,8 @@ struct JobResult {
   std::exception_ptr gpu_error;  // a GpuError, rethrown on the frame thread
 };
 
-// "reduce float 16M, block 256" / "scan int 1000 (exclusive), block 512": the problem a table of rows measured.
+// "reduce float 16M, block 256" / "scan int 1000 (exclusive), block 512": the problem a table of rows
+// measured.
 std::string problem_text(const red::Params& p) {
   std::string s = std::string(red::k_op_names.name_of(p.op)) + " " +
                   std::string(red::k_type_names.name_of(p.type)) + " " + red::format_count(p.n);
