@@ -169,6 +169,18 @@ TEST(ReduceModel, BankConflictWays) {
   EXPECT_EQ(bank_conflict_ways(column, 0xffffffffu), 32);
   EXPECT_EQ(bank_conflict_ways(column, 0x0000000fu), 4);
   EXPECT_EQ(bank_conflict_ways(column, 0), 0);
+  // The bank picture's columns: stride-2 words of 32 lanes fill the even banks two deep.
+  std::vector<int64_t> stride2(32);
+  for (int l = 0; l < 32; ++l)
+    stride2[static_cast<size_t>(l)] = 2 * l;
+  const auto cols = bank_columns(stride2, 0xffffffffu);
+  EXPECT_EQ(cols[0], (std::vector<int64_t>{0, 32}));
+  EXPECT_TRUE(cols[1].empty());
+  EXPECT_EQ(cols[30], (std::vector<int64_t>{30, 62}));
+  // The tree keeps each lane's words: interleaved-bank-conflicts at s = 2, lane 3 adds s[12 + 2] into s[12].
+  const ReduceTree t = build_tree(Tree::InterleavedStrided, 256);
+  EXPECT_EQ(t.steps[1].warps[0].dst[3], 12);
+  EXPECT_EQ(t.steps[1].warps[0].src[3], 14);
 }
 
 TEST(ScanModel, BlellochOnEightElementsMatchesTheTextbook) {

@@ -446,6 +446,48 @@ std::string step_stats(const rm::ReduceStep& s) {
   return t;
 }
 
+// The banks of the step's worst warp access: one column per bank, one box per distinct word the warp's lanes
+// touch in it (stacked: an N-way conflict is a column N boxes tall, N shared-memory passes).
+void draw_bank_picture(const rm::ReduceStep& s) {
+  const rm::WarpStep* worst = nullptr;
+  for (const rm::WarpStep& w : s.warps)
+    if (w.active && (!worst || w.conflict_ways > worst->conflict_ways)) worst = &w;
+  if (!worst) return;
+  std::vector<int64_t> dst(worst->dst.begin(), worst->dst.end()), src(worst->src.begin(), worst->src.end());
+  const bool use_src =
+      rm::bank_conflict_ways(src, worst->active) >= rm::bank_conflict_ways(dst, worst->active);
+  const auto cols = rm::bank_columns(use_src ? src : dst, worst->active);
+  size_t tall = 1;
+  for (const auto& c : cols)
+    tall = std::max(tall, c.size());
+  const int warp = static_cast<int>(worst - s.warps.data());
+  ImGui::Separator();
+  ImGui::Text("warp %d's %s: %zu-way (%s)", warp, use_src ? "reads of the partner word" : "writes", tall,
+              tall > 1 ? "stacked boxes: words of one bank, served one after another" : "one word per bank");
+  const float fs = ImGui::GetFontSize();
+  const float cw = fs * 1.25f, ch = std::min(fs * 1.1f, fs * 12.0f / static_cast<float>(tall));
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const TreeColours c = tree_colours();
+  const float base = p.y + ch * static_cast<float>(tall);
+  for (int b = 0; b < rm::k_banks; ++b) {
+    const float x0 = p.x + static_cast<float>(b) * cw;
+    const auto& col = cols[static_cast<size_t>(b)];
+    for (size_t k = 0; k < col.size(); ++k) {
+      const float y1 = base - static_cast<float>(k) * ch, y0 = y1 - ch + 1;
+      dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + cw - 1, y1), k == 0 ? c.useful : c.idle_lane);
+      const std::string w = std::to_string(col[k]);
+      const ImVec2 sz = ImGui::CalcTextSize(w.c_str());
+      if (sz.x < cw - 1 && sz.y <= ch + 1)
+        dl->AddText(ImVec2(x0 + 0.5f * (cw - 1 - sz.x), y0 + 0.5f * (ch - 1 - sz.y)),
+                    IM_COL32(20, 20, 25, 255), w.c_str());
+    }
+    if (b % 4 == 0) dl->AddText(ImVec2(x0, base + 2), c.text_dim, std::to_string(b).c_str());
+  }
+  ImGui::Dummy(ImVec2(cw * rm::k_banks, ch * static_cast<float>(tall) + fs * 1.2f));
+  ImGui::TextDisabled("banks 0..31 across; box = a 4-byte word (its index in shared memory)");
+}
+
 void draw_tree_view(ReducePanelModel& m) {
   const auto v = static_cast<red::ReduceVariant>(m.reduce_variant);
   const std::optional<rm::Tree> tree = tree_of(v);
@@ -524,7 +566,7 @@ void draw_tree_view(ReducePanelModel& m) {
   for (const rm::ReduceStep& s : t.steps) {
     const char* tag = s.kind == rm::StepKind::WarpSumsToShared ? "sums"
                       : s.kind == rm::StepKind::Shuffle        ? "off"
-                                                               : "s";
+                                                               : "st";
     std::string label = s.kind == rm::StepKind::WarpSumsToShared
                             ? "store"
                             : std::string(tag) + " " + std::to_string(s.stride);
@@ -580,7 +622,10 @@ void draw_tree_view(ReducePanelModel& m) {
         tip += "\nshared-memory passes: " + std::to_string(s.smem_wavefronts) +
                " (conflict-free: " + std::to_string(s.smem_ideal) + ")";
       tip += s.sync_after ? "\nthen __syncthreads()" : "\nno __syncthreads() after it";
-      ImGui::SetTooltip("%s", tip.c_str());
+      ImGui::BeginTooltip();
+      ImGui::TextUnformatted(tip.c_str());
+      if (s.kind != rm::StepKind::Shuffle && s.conflict_ways > 0) draw_bank_picture(s);
+      ImGui::EndTooltip();
     }
     y += row_h;
     if (s.sync_after) {

@@ -36,6 +36,8 @@ void finish_step(ReduceStep& st, const std::vector<ThreadAdd>& th, bool smem) {
       const ThreadAdd& t = th[static_cast<size_t>(w * k_warp + l)];
       dst[static_cast<size_t>(l)] = t.dst;
       src[static_cast<size_t>(l)] = t.src;
+      ws.dst[static_cast<size_t>(l)] = t.dst;
+      ws.src[static_cast<size_t>(l)] = t.src;
       if (t.active) ws.active |= 1u << l;
       if (t.active && t.useful) {
         ws.useful |= 1u << l;
@@ -84,13 +86,13 @@ ReduceStep tree_step(int block, int s, const std::string& label, Guard guard, Ds
   return st;
 }
 
-// The last warp without __syncthreads: every lane of warp 0 adds sdata[tid + s] (lanes >= s compute values
+// The last warp without __syncthreads: every lane of warp 0 adds s[tid + s] (lanes >= s compute values
 // nobody reads).
 ReduceStep last_warp_step(int block, int s) {
   ReduceStep st;
   st.kind = StepKind::WarpSynchronous;
   st.stride = s;
-  st.label = "s = " + stride_text(s) + ": warp 0, every lane adds sdata[tid + " + stride_text(s) + "]";
+  st.label = "st = " + stride_text(s) + ": warp 0, every lane adds s[tid + " + stride_text(s) + "]";
   std::vector<ThreadAdd> th(static_cast<size_t>(block));
   for (int tid = 0; tid < block; ++tid) {
     ThreadAdd& t = th[static_cast<size_t>(tid)];
@@ -167,6 +169,17 @@ int bank_conflict_ways(std::span<const int64_t> words, uint32_t active) {
   return worst;
 }
 
+std::array<std::vector<int64_t>, k_banks> bank_columns(std::span<const int64_t> words, uint32_t active) {
+  std::array<std::vector<int64_t>, k_banks> cols;
+  for (size_t l = 0; l < words.size() && l < static_cast<size_t>(k_warp); ++l) {
+    if (!(active >> l & 1u)) continue;
+    const int64_t w = words[l];
+    std::vector<int64_t>& c = cols[static_cast<size_t>(((w % k_banks) + k_banks) % k_banks)];
+    if (std::find(c.begin(), c.end(), w) == c.end()) c.push_back(w);
+  }
+  return cols;
+}
+
 ReduceTree build_tree(Tree tree, int block, LoadPhase load) {
   if (auto err = check_block(tree, block)) throw std::invalid_argument(*err);
   ReduceTree t;
@@ -182,11 +195,11 @@ ReduceTree build_tree(Tree tree, int block, LoadPhase load) {
       for (int s = 1; s < block; s *= 2)
         t.steps.push_back(tree_step(
             block, s,
-            "s = " + stride_text(s) + ": tid % " + stride_text(2 * s) + " == 0 adds sdata[tid + " +
+            "st = " + stride_text(s) + ": tid % " + stride_text(2 * s) + " == 0 adds s[tid + " +
                 stride_text(s) + "]",
             [](int tid, int st) { return tid % (2 * st) == 0; }, [](int tid, int) { return tid; }));
       t.note =
-          "tid % (2s) == 0 leaves every warp with a few working lanes: all warps diverge until the last "
+          "tid % (2 st) == 0 leaves every warp with a few working lanes: all warps diverge until the last "
           "steps";
       break;
     case Tree::InterleavedStrided:
@@ -194,12 +207,12 @@ ReduceTree build_tree(Tree tree, int block, LoadPhase load) {
       for (int s = 1; s < block; s *= 2)
         t.steps.push_back(tree_step(
             block, s,
-            "s = " + stride_text(s) + ": index = " + stride_text(2 * s) + "*tid < block adds sdata[index + " +
+            "st = " + stride_text(s) + ": index = " + stride_text(2 * s) + "*tid < block adds s[index + " +
                 stride_text(s) + "]",
             [block](int tid, int st) { return 2 * st * tid < block; },
             [](int tid, int st) { return 2 * st * tid; }));
       t.note =
-          "contiguous threads work (no divergence above 32), but index = 2s*tid makes lanes hit the same "
+          "contiguous threads work (no divergence above 32), but index = 2 st tid makes lanes hit the same "
           "banks";
       break;
     case Tree::Sequential:
@@ -211,8 +224,7 @@ ReduceTree build_tree(Tree tree, int block, LoadPhase load) {
       for (int s = block / 2; s > stop; s /= 2)
         t.steps.push_back(tree_step(
             block, s,
-            "s = " + stride_text(s) + ": tid < " + stride_text(s) + " adds sdata[tid + " + stride_text(s) +
-                "]",
+            "st = " + stride_text(s) + ": tid < " + stride_text(s) + " adds s[tid + " + stride_text(s) + "]",
             [](int tid, int st) { return tid < st; }, [](int tid, int) { return tid; }));
       if (tree == Tree::SequentialLastWarp)
         for (int s = std::min(k_warp, block / 2); s > 0; s /= 2)

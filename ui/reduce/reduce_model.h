@@ -8,6 +8,7 @@
 // builder in reduce_model.cpp names the kernel it mirrors).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -52,13 +53,17 @@ struct WarpStep {
   uint32_t useful = 0;  // lanes whose result feeds the block's sum (a subset of active)
   WarpState state = WarpState::Idle;
   int conflict_ways = 0;  // worst bank conflict of the warp's shared-memory accesses (1: none, 0: no access)
+  // Per lane, the shared-memory words (or, for shuffles, the lanes of the block) the add writes and reads:
+  // value[dst] += value[src]. Meaningful for the active lanes.
+  std::array<int, 32> dst{}, src{};
 };
 
 // One step of the tree.
 struct ReduceStep {
   StepKind kind = StepKind::SharedTree;
-  int stride = 0;     // s (shared tree) or the shuffle offset
-  std::string label;  // "s = 64: tid < 64 adds sdata[tid + 64]"
+  int stride = 0;  // s (shared tree) or the shuffle offset
+  std::string
+      label;  // "st = 64: tid < 64 adds s[tid + 64]" (the kernels name the stride st and shared memory s)
   std::vector<WarpStep> warps;
   int active_threads = 0, useful_threads = 0;
   int full_warps = 0, divergent_warps = 0, idle_warps = 0;
@@ -89,6 +94,10 @@ ReduceTree build_tree(Tree tree, int block, LoadPhase load = {});
 // The worst bank conflict of one warp-wide access: `word` per active lane (4-byte word index into shared
 // memory; lanes reading the same word share it, a broadcast). 0 when no lane is active.
 int bank_conflict_ways(std::span<const int64_t> words, uint32_t active);
+
+// The words of one warp-wide access laid out by bank, for the bank picture: bank b's distinct words in lane
+// order (a broadcast counts once); the tallest column is the access's conflict ways.
+std::array<std::vector<int64_t>, k_banks> bank_columns(std::span<const int64_t> words, uint32_t active);
 
 // Runs the tree's adds on `values` (block entries, one per thread after the load) as the kernel would and
 // returns the block's sum (element 0 / lane 0 of warp 0). The tests use it to check that the modelled steps
