@@ -446,6 +446,15 @@ std::vector<ui::Readout> ReduceLab::readouts() const {
       if (worst > 1)
         out.push_back({"worst bank conflict", std::to_string(worst), "-way", "32 banks of 4 bytes"});
     }
+  } else {
+    // The scan picture: its steps and its work on the animated array.
+    const reduce_model::ScanAlgo algo = ui::scan_algo_of(m_params.scan_variant);
+    const reduce_model::ScanModel sm = reduce_model::build_scan(algo, m_model.scan_n);
+    const std::string name = algo == reduce_model::ScanAlgo::HillisSteele ? "Hillis-Steele" : "Blelloch";
+    out.push_back({"scan steps", std::to_string(sm.steps.size()), "",
+                   name + " on " + std::to_string(m_model.scan_n) + " elements"});
+    out.push_back({"adds", std::to_string(sm.adds), "",
+                   "a sequential scan needs " + std::to_string(m_model.scan_n - 1)});
   }
   return out;
 }
