@@ -462,8 +462,8 @@ __device__ __forceinline__ void load_tile(const T* __restrict__ in, int64_t tbas
 
 // The reverse of load_tile. Callers have passed a __syncthreads since load_tile's shared-memory reads.
 template <class T>
-__device__ __forceinline__ void store_tile(T* __restrict__ out, int64_t tbase, int64_t n, const T (&x)[k_items],
-                                           bool transpose) {
+__device__ __forceinline__ void store_tile(T* __restrict__ out, int64_t tbase, int64_t n,
+                                           const T (&x)[k_items], bool transpose) {
   constexpr int V = k_items / 4;
   const int B = static_cast<int>(blockDim.x), tid = static_cast<int>(threadIdx.x);
   if (transpose && tbase + int64_t{B} * k_items <= n) {
@@ -501,7 +501,7 @@ __device__ __forceinline__ T thread_sum(const T (&x)[k_items]) {
 // Scan-then-propagate, kernel 1: each block scans its tile from zero and writes the tile's sum.
 template <class T>
 __global__ void __launch_bounds__(1024) k_tile_scan(const T* __restrict__ in, T* __restrict__ out, int64_t n,
-                                                   T* __restrict__ sums, bool exclusive, bool transpose) {
+                                                    T* __restrict__ sums, bool exclusive, bool transpose) {
   const int64_t tbase = static_cast<int64_t>(blockIdx.x) * blockDim.x * k_items;
   T x[k_items];
   load_tile(in, tbase, n, x, transpose);
@@ -512,8 +512,8 @@ __global__ void __launch_bounds__(1024) k_tile_scan(const T* __restrict__ in, T*
   if (sums && threadIdx.x == 0) sums[blockIdx.x] = total;
 }
 
-// Scan-then-propagate, kernel 3: tile b adds offsets[b] (the exclusive scan of the tile sums) to its elements,
-// in coalesced vec4 words.
+// Scan-then-propagate, kernel 3: tile b adds offsets[b] (the exclusive scan of the tile sums) to its
+// elements, in coalesced vec4 words.
 template <class T>
 __global__ void k_add_offsets(T* __restrict__ out, int64_t n, const T* __restrict__ offsets) {
   if (blockIdx.x == 0) return;  // the first tile's offset is zero
@@ -845,7 +845,8 @@ struct GpuRunner::Impl {
     transpose = bytes <= 48 * 1024 - static_margin || bytes + static_margin <= info.smem_per_block_optin;
     if (!transpose) return 0;
     if (bytes > 48 * 1024 - static_margin)
-      BS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+      BS_CUDA_CHECK(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
     return bytes;
   }
 
@@ -900,8 +901,8 @@ struct GpuRunner::Impl {
         BS_CUDA_CHECK(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned), s));
         bool transpose = false;
         const size_t smem = tile_smem(k_lookback<T>, B, transpose);
-        k_lookback<T><<<static_cast<unsigned>(tiles), B, smem, s>>>(src, dst, p.n, exclusive, transpose, state.data(),
-                                                                 counter.data());
+        k_lookback<T><<<static_cast<unsigned>(tiles), B, smem, s>>>(src, dst, p.n, exclusive, transpose,
+                                                                    state.data(), counter.data());
         BS_CUDA_CHECK_LAUNCH();
         return dst;
       }

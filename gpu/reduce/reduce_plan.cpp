@@ -285,16 +285,16 @@ LaunchPlan make_plan(const Params& p, int sm_count, int blocks_per_sm) {
       pl.kernels = 1;
       pl.depth += pl.grid;
       std::snprintf(buf, sizeof buf,
-                    "1 kernel: %lld blocks x %lld threads, %lld elements per thread, one "
+                    "1 kernel: %lld block%s x %lld threads, %lld elements per thread, one "
                     "atomicAdd per block",
-                    static_cast<long long>(pl.grid), static_cast<long long>(B),
+                    static_cast<long long>(pl.grid), pl.grid > 1 ? "s" : "", static_cast<long long>(B),
                     static_cast<long long>(pl.per_thread));
     } else {
       pl.kernels = pl.grid > 1 ? 2 : 1;
       if (pl.grid > 1) pl.depth += ceil_div64(pl.grid, B) + tree;
-      std::snprintf(buf, sizeof buf, "%d kernel%s: %lld blocks x %lld threads, %lld elements per thread%s",
+      std::snprintf(buf, sizeof buf, "%d kernel%s: %lld block%s x %lld threads, %lld elements per thread%s",
                     pl.kernels, pl.kernels > 1 ? "s" : "", static_cast<long long>(pl.grid),
-                    static_cast<long long>(B), static_cast<long long>(pl.per_thread),
+                    pl.grid > 1 ? "s" : "", static_cast<long long>(B), static_cast<long long>(pl.per_thread),
                     pl.grid > 1 ? ", then 1 block over the partial sums" : "");
     }
     pl.text = buf;
@@ -348,9 +348,10 @@ LaunchPlan make_plan(const Params& p, int sm_count, int blocks_per_sm) {
       pl.kernels = 1;
       pl.depth = k_scan_items + 5 + lg_warps + pl.tiles + 1;
       std::snprintf(buf, sizeof buf,
-                    "1 kernel: %lld tiles of %lld x %d elements, each looking back at its "
+                    "1 kernel: %lld tile%s of %lld x %d elements, each looking back at its "
                     "predecessors' published sums",
-                    static_cast<long long>(pl.tiles), static_cast<long long>(B), k_scan_items);
+                    static_cast<long long>(pl.tiles), pl.tiles > 1 ? "s" : "", static_cast<long long>(B),
+                    k_scan_items);
       pl.text = buf;
       return pl;
     }
