@@ -111,6 +111,32 @@ TEST(ReduceScene, OnTheGpuTheLadderRunsWithCubAndTheCopyKernel) {
   ASSERT_EQ(run.exit_code, 0) << run.output;
 }
 
+// Every rung of both ladders at every block it accepts is drawn (tree, scan steps, chart) without an error,
+// as a user stepping through the variant list would see them.
+TEST(ReduceScene, EveryVariantAndBlockDraws) {
+  App app(headless_cpu());
+  ASSERT_FALSE(app.apply_session(session_for({{"n", "1000"}})));
+  app.frame();
+  Lab& lab = *app.active_lab();
+  for (std::string_view v : red::k_reduce_variant_names.names())
+    for (int block : {32, 64, 256, 1024}) {
+      const json st = {{"op", "reduce"}, {"reduce_variant", std::string(v)}, {"block", block}};
+      const bool valid = !check_lab_state("reduce", st);
+      EXPECT_EQ(!lab.load_state(st), valid) << v << " " << block;
+      app.frame();
+    }
+  for (std::string_view v : red::k_scan_variant_names.names())
+    for (int block : {32, 512}) {
+      const json st = {{"op", "scan"}, {"scan_variant", std::string(v)}, {"block", block}};
+      const bool valid = !check_lab_state("reduce", st);
+      EXPECT_EQ(!lab.load_state(st), valid) << v << " " << block;
+      app.frame();
+      if (valid) {
+        EXPECT_FALSE(lab.readouts().empty()) << v;  // the scan picture's steps and adds
+      }
+    }
+}
+
 TEST(ReduceScene, SessionRoundTripsIntoAFreshApp) {
   const json edited = edited_state();
   json saved;
@@ -261,6 +287,10 @@ TEST(ReducePanel, RowsMergeInLadderOrder) {
   EXPECT_NE(f.bars[2].rgba, f.bars[1].rgba);  // CUB stands apart from the hand-written kernels
   EXPECT_NE(f.bars[3].rgba, f.bars[1].rgba);  // and the CPU rows from both
   EXPECT_NE(f.title.find("reduce float 16M"), std::string::npos);
+  // It exports like the other figures: the SVG names every bar.
+  const std::string svg = fig::to_svg(f, 800, 450);
+  for (const char* name : {"sequential", "warp-shuffle", "cub", "cpu-1", "cpu-all"})
+    EXPECT_NE(svg.find(name), std::string::npos) << name;
 }
 
 }  // namespace bs
