@@ -182,54 +182,6 @@ int64_t cpu_summation_depth(int64_t n, CpuMode mode, int threads);
 double float_tolerance(int64_t depth);
 constexpr double k_tolerance_lambda = 8.0;
 
-// --- The reduction tree of one block and the scan's steps (the pictures' model; pure logic)
-// --------------------------------------------------------------------------------------------------------
-// One shared-memory (or register, for shuffles) addition: lane `thread` does value[dst] += value[src].
-struct TreeAdd {
-  int thread = 0;
-  int dst = 0;
-  int src = 0;
-};
-struct TreeStep {
-  int stride = 0;                 // s of this step
-  std::vector<TreeAdd> adds;      // in thread order; threads not listed are idle at this step
-  int active_threads = 0;         // threads that do an add (unrolled warps: all 32 lanes, useful or not)
-  int useful_adds = 0;            // adds whose result reaches the block's sum
-  int active_warps = 0;           // warps with at least one active lane (they take issue slots)
-  int divergent_warps = 0;        // warps with both active and idle lanes
-  int bank_conflict_ways = 1;     // worst n-way conflict of the step's shared-memory accesses (1: none;
-                                  // shuffles: 1, they use no shared memory)
-  bool shuffle = false;           // a register shuffle, not shared memory
-  bool warp_synchronous = false;  // no __syncthreads before this step (last-warp unrolling, shuffles)
-};
-// The tree of one block of `block` threads for v over the block's first-level values (block values; the
-// variants that add during the load reduce the same block values after it). Empty for cub (its inside is
-// not drawn). block must satisfy validate's rules (power of two where needed).
-std::vector<TreeStep> reduction_tree(ReduceVariant v, int block);
-
-// A step of a single-block scan on a small array (the animation): values[dst] = values[dst] + values[src]
-// (Hillis-Steele reads the previous step's copy); Blelloch's down-sweep also swaps (dst's old value goes to
-// src): `swap` marks those.
-struct ScanAdd {
-  int dst = 0;
-  int src = 0;
-  bool swap = false;
-};
-struct ScanStep {
-  enum class Phase { HillisSteele, UpSweep, ClearLast, DownSweep };
-  Phase phase = Phase::HillisSteele;
-  int offset = 0;  // distance between src and dst
-  std::vector<ScanAdd> adds;
-};
-// Hillis-Steele: log2(n) steps (inclusive); Blelloch: up-sweep, clear the last element, down-sweep
-// (exclusive; an inclusive result adds each input back). n >= 1; Blelloch works on n rounded up to a power
-// of two (the extra elements are zeros). Other variants: Hillis-Steele's steps (the pattern their warps
-// scan in with shuffles).
-std::vector<ScanStep> scan_steps(ScanVariant v, int n);
-// Applies the steps to values (an executable check of the model; tests compare it with std::*_scan).
-std::vector<int64_t> apply_scan_steps(const std::vector<ScanStep>& steps, std::vector<int64_t> values,
-                                      ScanVariant v, ScanKind kind);
-
 // --- Inputs, reference, checks
 // --------------------------------------------------------------------------------------------------------
 float input_f32(int64_t i, uint32_t seed = 1);               // in [0.5, 1.5)

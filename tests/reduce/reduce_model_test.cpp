@@ -239,39 +239,4 @@ TEST(ScanModel, WorkAndStepsOfTheTwoScans) {
   EXPECT_THROW(build_scan(ScanAlgo::Blelloch, 1), std::invalid_argument);
 }
 
-// The pictures' model and the gpu/reduce interface's own tree model (reduce::reduction_tree, written
-// independently from the same kernels) agree step by step on the shared-memory trees: stride, working
-// threads, divergent warps and the worst bank conflict.
-TEST(ReduceModel, AgreesWithTheKernelInterfacesTree) {
-  using V = reduce::ReduceVariant;
-  for (V v : {V::InterleavedDivergent, V::InterleavedBankConflicts, V::Sequential, V::FirstAddDuringLoad,
-              V::UnrollLastWarp, V::CompleteUnroll, V::GridStride}) {
-    for (int block : {64, 128, 256, 512, 1024}) {
-      SCOPED_TRACE(std::string(reduce::k_reduce_variant_names.name_of(v)) + " block " +
-                   std::to_string(block));
-      const ReduceTree mine = build_tree(*ui::tree_of(v), block, ui::load_of(v));
-      const std::vector<reduce::TreeStep> theirs = reduce::reduction_tree(v, block);
-      ASSERT_EQ(mine.steps.size(), theirs.size());
-      for (size_t i = 0; i < theirs.size(); ++i) {
-        const ReduceStep& a = mine.steps[i];
-        const reduce::TreeStep& b = theirs[i];
-        EXPECT_EQ(a.stride, b.stride) << i;
-        EXPECT_EQ(a.active_threads, b.active_threads) << i;
-        EXPECT_EQ(a.divergent_warps, b.divergent_warps) << i;
-        EXPECT_EQ(a.conflict_ways, b.bank_conflict_ways) << i;
-        EXPECT_EQ(a.kind == StepKind::WarpSynchronous, b.warp_synchronous) << i;
-      }
-    }
-  }
-  // The shuffle kernels: the same 5 register steps in every warp first.
-  const ReduceTree mine = build_tree(Tree::Shuffle, 256);
-  const std::vector<reduce::TreeStep> theirs = reduce::reduction_tree(V::WarpShuffle, 256);
-  ASSERT_GE(theirs.size(), 5u);
-  for (size_t i = 0; i < 5; ++i) {
-    EXPECT_EQ(mine.steps[i].stride, theirs[i].stride);
-    EXPECT_EQ(mine.steps[i].active_threads, theirs[i].active_threads);
-    EXPECT_TRUE(theirs[i].shuffle);
-  }
-}
-
 }  // namespace bs
