@@ -210,16 +210,14 @@ void particles_cpu(Variant v, const float* in, float* out, int64_t n, CpuMode mo
 void banks_cpu(const Params& p, Variant v, const float* shared_init, float* out, JobControl* ctl) {
   const bool padded = v == Variant::BanksPadded;
   const int s = p.bank_stride;
-  // A thread's sum depends only on its lane (threadIdx.x % 32): the same walk over the words, in the same
-  // order, as the kernel's loop.
+  // A thread's sum depends only on its lane (threadIdx.x % 32): its word added k_bank_iterations times, in
+  // order, as the kernel's loop does.
   float lane_sum[k_warp];
   for (int lane = 0; lane < k_warp; ++lane) {
-    int w = bank_first_word(lane, s);
+    const float x = shared_init[bank_word(lane, s, padded)];
     float acc = 0.0f;
-    for (int it = 0; it < k_bank_iterations; ++it) {
-      acc += shared_init[bank_physical_word(w, padded)];
-      w = bank_next_word(w, s);
-    }
+    for (int it = 0; it < k_bank_iterations; ++it)
+      acc += x;
     lane_sum[lane] = acc;
   }
   const int64_t threads = p.threads;

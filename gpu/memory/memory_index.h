@@ -129,23 +129,21 @@ BS_HD int64_t random_index(int64_t t, int64_t n, uint32_t seed) {
 // --- Shared-memory banks
 // -------------------------------------------------------------------------------------------
 // Each block fills a small shared array (bank_words(s, padded) floats) from global memory, then every lane
-// sums k_bank_iterations of its words: lane `lane` starts at the logical word lane * s and steps one word on
-// per iteration, wrapping at 32 * s (bank_next_word). So at every iteration the 32 lanes of a warp are s
-// words apart, and gcd(s, 32) of them share each bank they touch: a gcd(s, 32)-way conflict (2-way for
-// s = 2, 32-way for s = 32, none for odd s). Logical word w sits at physical word w (plain) or w + w / 32
-// (padded: one spare word after every 32, i.e. rows of 33 words), which spreads any power-of-two stride over
-// all banks; it is no universal fix (stride 31 padded puts lanes 1..31 all in bank 31: the model counts it).
+// loads its word k_bank_iterations times (a volatile load: each one a real shared-memory access) and sums
+// them. Lane `lane` reads the logical word lane * s, so the 32 lanes of a warp are s words apart, and
+// gcd(s, 32) of them share each bank they touch: a gcd(s, 32)-way conflict (2-way for s = 2, 32-way for
+// s = 32, none for odd s). Logical word w sits at physical word w (plain) or w + w / 32 (padded: one spare
+// word after every 32, i.e. rows of 33 words), which spreads any power-of-two stride over all banks; it is no
+// universal fix (stride 31 padded puts lanes 1..31 at words 32 * lane - 1, all in bank 31: the model counts
+// it). The plain and the padded kernel run the same instructions: only the address differs.
 constexpr int k_bank_iterations = 256;
 constexpr int k_max_bank_stride = 32;
 constexpr int k_max_bank_words = k_max_bank_stride * (k_banks + 1);
-BS_HD int bank_first_word(int lane, int s) {
-  return lane * s;
-}
-BS_HD int bank_next_word(int w, int s) {
-  return w + 1 == k_warp * s ? 0 : w + 1;
-}
 BS_HD int bank_physical_word(int w, bool padded) {
   return padded ? w + w / k_banks : w;
+}
+BS_HD int bank_word(int lane, int s, bool padded) {  // the word lane `lane` loads at every iteration
+  return bank_physical_word(lane * s, padded);
 }
 BS_HD int bank_words(int s, bool padded) {  // the shared array's length in floats
   return padded ? s * (k_banks + 1) : s * k_banks;
