@@ -113,6 +113,25 @@ BS_HD uint64_t random_mix(uint64_t x, int k, uint64_t mask, uint32_t seed) {
   x ^= x >> h;
   return x;
 }
+// The inverse of random_mix: each step undone in reverse order (x ^= x >> h is its own inverse because
+// 2h > k; a multiplication by the inverse of the odd constant mod 2^64, masked).
+BS_HD uint64_t
+inverse_odd(uint64_t a) {  // a * inverse_odd(a) = 1 mod 2^64 (Newton: each step doubles the bits)
+  uint64_t x = a;          // correct to 3 bits for odd a
+  for (int i = 0; i < 5; ++i)
+    x *= 2 - a * x;
+  return x;
+}
+BS_HD uint64_t random_unmix(uint64_t x, int k, uint64_t mask, uint32_t seed) {
+  const int h = k / 2 + 1;
+  x ^= x >> h;
+  x = (x * inverse_odd(uint64_t{0x297A2D39u})) & mask;
+  x ^= x >> h;
+  x = (x * inverse_odd(uint64_t{0x2C1B3C6Du})) & mask;
+  x ^= x >> h;
+  x = (x - seed * uint64_t{0x9E3779B9u}) & mask;
+  return x;
+}
 // k = random_bits(n) and mask = 2^k - 1 are computed once per launch (kernel argument).
 BS_HD int64_t random_index(int64_t t, int64_t n, int k, uint64_t mask, uint32_t seed) {
   uint64_t x = static_cast<uint64_t>(t);
@@ -124,6 +143,16 @@ BS_HD int64_t random_index(int64_t t, int64_t n, int k, uint64_t mask, uint32_t 
 BS_HD int64_t random_index(int64_t t, int64_t n, uint32_t seed) {
   const int k = random_bits(n);
   return random_index(t, n, k, (uint64_t{1} << k) - 1, seed);
+}
+// The thread that reads element e (0 <= e < n): the walk run backwards, random_thread(random_index(t)) = t.
+BS_HD int64_t random_thread(int64_t e, int64_t n, uint32_t seed) {
+  const int k = random_bits(n);
+  const uint64_t mask = (uint64_t{1} << k) - 1;
+  uint64_t x = static_cast<uint64_t>(e);
+  do {
+    x = random_unmix(x, k, mask, seed);
+  } while (x >= static_cast<uint64_t>(n));
+  return static_cast<int64_t>(x);
 }
 
 // --- Shared-memory banks

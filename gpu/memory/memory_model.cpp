@@ -345,12 +345,8 @@ WarpId warp_reading(const Params& p, Variant v, int64_t e) {
         const int64_t row = e / p.stride, col = e % p.stride;
         return from_linear(row / b.x, col, row % b.x);
       }
-      // The thread t with random_index(t) = e: search (the permutation has no cheap inverse).
-      const int k = random_bits(p.n);
-      const uint64_t mask = (uint64_t{1} << k) - 1;
-      for (int64_t t = 0; t < p.n; ++t)
-        if (random_index(t, p.n, k, mask, p.seed) == e) return from_linear(t / b.x, 0, t % b.x);
-      return {};
+      const int64_t t = random_thread(e, p.n, p.seed);
+      return from_linear(t / b.x, 0, t % b.x);
     }
     case Kernel::Banks:
     case Kernel::Aos:

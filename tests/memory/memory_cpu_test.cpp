@@ -57,6 +57,11 @@ TEST(MemoryIndex, RandomIndexIsAPermutation) {
     }
     EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; })) << "n = " << n;
   }
+  // random_thread inverts it (the warp picked by a click on the array).
+  for (int64_t n : {1, 3, 1000, 4097, 1 << 20})
+    for (uint32_t seed : {1u, 7u})
+      for (int64_t t : {int64_t{0}, n / 2, n - 1})
+        EXPECT_EQ(random_thread(random_index(t, n, seed), n, seed), t) << n;
   // Not the identity nor a constant stride: neighbouring threads land far apart.
   int64_t far = 0;
   for (int64_t t = 0; t + 1 < 4096; ++t)
