@@ -32,24 +32,25 @@ void centred(ImDrawList* dl, float x0, float x1, float y, const std::string& s, 
   dl->AddText(ImVec2(0.5f * (x0 + x1 - sz.x), y), colour, s.c_str());
 }
 
-std::string hex(uint64_t v) {
+std::string hex(int64_t v) {
   char b[32];
   std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
   return b;
 }
 
-std::string element_text(const mem::LaneAccess& l) {
-  if (l.row >= 0) return "[" + std::to_string(l.row) + "][" + std::to_string(l.col) + "]";
-  if (l.col >= 0) return "[" + std::to_string(l.col) + "]";
-  return "";
+// "[12][5]" in a matrix of `row_width` columns; "[1234]" in a 1-D buffer (row_width 0).
+std::string element_text(const mem::LaneAccess& l, int64_t row_width) {
+  if (row_width > 0)
+    return "[" + std::to_string(l.element / row_width) + "][" + std::to_string(l.element % row_width) + "]";
+  return "[" + std::to_string(l.element) + "]";
 }
 
 // The lowest address of the active lanes (addresses are drawn relative to it).
-uint64_t base_address(const mem::MemoryOp& op) {
-  uint64_t lo = UINT64_MAX;
+int64_t base_address(const mem::WarpAccess& op) {
+  int64_t lo = INT64_MAX;
   for (const mem::LaneAccess& l : op.lanes)
-    if (l.active) lo = std::min(lo, l.address);
-  return lo == UINT64_MAX ? 0 : lo;
+    if (l.active) lo = std::min(lo, l.byte());
+  return lo == INT64_MAX ? 0 : lo;
 }
 
 }  // namespace
@@ -63,8 +64,8 @@ uint32_t group_colour(int i) {
   return k[static_cast<size_t>(((i % 12) + 12) % 12)];
 }
 
-bool WarpPictureLayout::sector_x(uint64_t sector, float* x0, float* x1) const {
-  const uint64_t line = sector * mem::k_sector_bytes / mem::k_line_bytes;
+bool WarpPictureLayout::sector_x(int64_t sector, float* x0, float* x1) const {
+  const int64_t line = sector * mem::k_sector_bytes / mem::k_line_bytes;
   for (const Line& l : lines) {
     if (l.line != line) continue;
     const int k = static_cast<int>(sector % (mem::k_line_bytes / mem::k_sector_bytes));
@@ -76,9 +77,9 @@ bool WarpPictureLayout::sector_x(uint64_t sector, float* x0, float* x1) const {
   return false;
 }
 
-WarpPictureLayout global_layout(const mem::GlobalCount& c, float width, float text_h) {
+WarpPictureLayout global_layout(const mem::GlobalDetail& c, float width, float text_h) {
   WarpPictureLayout L;
-  L.lane_w = width / mem::k_warp_size;
+  L.lane_w = width / mem::k_warp;
   L.lane_h = text_h * 1.5f;
   L.target_y = L.lane_h + text_h * 4.0f;
   L.sector_h = text_h * 1.5f;
@@ -106,12 +107,12 @@ WarpPictureLayout global_layout(const mem::GlobalCount& c, float width, float te
   return L;
 }
 
-WarpPictureLayout shared_layout(const mem::SharedCount& c, float width, float max_h, float text_h) {
+WarpPictureLayout shared_layout(const mem::SharedDetail& c, float width, float max_h, float text_h) {
   WarpPictureLayout L;
-  L.lane_w = width / mem::k_warp_size;
+  L.lane_w = width / mem::k_warp;
   L.lane_h = text_h * 1.5f;
   L.target_y = L.lane_h + text_h * 3.0f;
-  L.bank_w = width / mem::k_bank_count;
+  L.bank_w = width / mem::k_banks;
   int most = 1;
   for (int w : c.words_in_bank)
     most = std::max(most, w);
@@ -123,25 +124,25 @@ WarpPictureLayout shared_layout(const mem::SharedCount& c, float width, float ma
 
 namespace {
 
-int draw_global(const mem::MemoryOp& op, ImVec2 o, float width) {
+int draw_global(const mem::WarpAccess& op, ImVec2 o, float width, int64_t row_width) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float th = ImGui::GetTextLineHeight();
-  const mem::GlobalCount c = mem::count_global(op);
+  const mem::GlobalDetail c = mem::global_detail(op);
   const WarpPictureLayout L = global_layout(c, width, th);
-  const uint64_t base = base_address(op);
+  const int64_t base = base_address(op);
   int hovered = -1;
   // Links first, under the boxes.
-  for (int i = 0; i < mem::k_warp_size; ++i) {
+  for (int i = 0; i < mem::k_warp; ++i) {
     const mem::LaneAccess& l = op.lanes[static_cast<size_t>(i)];
     if (!l.active) continue;
     float sx0 = 0, sx1 = 0;
-    if (!L.sector_x(l.address / mem::k_sector_bytes, &sx0, &sx1)) continue;
+    if (!L.sector_x(mem::sector_of(l), &sx0, &sx1)) continue;
     const uint32_t col = group_colour(c.lane_sector[static_cast<size_t>(i)]);
     dl->AddLine(ImVec2(o.x + L.lane_centre(i), o.y + L.lane_h),
                 ImVec2(o.x + 0.5f * (sx0 + sx1), o.y + L.target_y), with_alpha(col, 170), 1.5f);
   }
   // Lanes.
-  for (int i = 0; i < mem::k_warp_size; ++i) {
+  for (int i = 0; i < mem::k_warp; ++i) {
     const mem::LaneAccess& l = op.lanes[static_cast<size_t>(i)];
     const ImVec2 a(o.x + L.lane_w * static_cast<float>(i), o.y), b(a.x + L.lane_w, o.y + L.lane_h);
     const uint32_t fill = l.active ? group_colour(c.lane_sector[static_cast<size_t>(i)]) : k_inactive;
@@ -153,24 +154,23 @@ int draw_global(const mem::MemoryOp& op, ImVec2 o, float width) {
     if (ImGui::IsMouseHoveringRect(a, b)) {
       hovered = i;
       if (l.active)
-        ImGui::SetTooltip("lane %d: %s%s, byte %s (+%llu from the warp's lowest), sector %llu, line %llu", i,
-                          op.array.c_str(), element_text(l).c_str(), hex(l.address).c_str(),
-                          static_cast<unsigned long long>(l.address - base),
-                          static_cast<unsigned long long>(l.address / mem::k_sector_bytes),
-                          static_cast<unsigned long long>(l.address / mem::k_line_bytes));
+        ImGui::SetTooltip("lane %d: %s%s, byte %s (+%lld from the warp's lowest), sector %lld, line %lld", i,
+                          mem::buffer_name(op.buffer), element_text(l, row_width).c_str(),
+                          hex(l.byte()).c_str(), static_cast<long long>(l.byte() - base),
+                          static_cast<long long>(mem::sector_of(l)), static_cast<long long>(mem::line_of(l)));
       else
         ImGui::SetTooltip("lane %d: inactive (its index is past the end of the data)", i);
     }
   }
   // Lines and their sectors.
-  const std::set<uint64_t> touched(c.sectors.begin(), c.sectors.end());
+  const std::set<int64_t> touched(c.sectors.begin(), c.sectors.end());
   for (const WarpPictureLayout::Line& ln : L.lines) {
     const float y0 = o.y + L.target_y, y1 = y0 + L.sector_h;
     if (ln.gap_before)
       centred(dl, o.x + ln.x0 - 0.4f * (ln.x1 - ln.x0), o.x + ln.x0, y0 + 0.25f * th, "...",
               IM_COL32(200, 200, 200, 255));
     for (int k = 0; k < 4; ++k) {
-      const uint64_t s = ln.line * 4 + static_cast<uint64_t>(k);
+      const int64_t s = ln.line * 4 + k;
       float sx0 = 0, sx1 = 0;
       L.sector_x(s, &sx0, &sx1);
       const ImVec2 a(o.x + sx0, y0), b(o.x + sx1, y1);
@@ -181,14 +181,13 @@ int draw_global(const mem::MemoryOp& op, ImVec2 o, float width) {
       if (ImGui::IsMouseHoveringRect(a, b)) {
         std::string lanes;
         int count = 0;
-        for (int i = 0; i < mem::k_warp_size; ++i) {
+        for (int i = 0; i < mem::k_warp; ++i) {
           const mem::LaneAccess& l = op.lanes[static_cast<size_t>(i)];
-          if (l.active && l.address / mem::k_sector_bytes <= s &&
-              (l.address + static_cast<uint64_t>(op.bytes) - 1) / mem::k_sector_bytes >= s) {
+          if (l.active && mem::sector_of(l) == s) {
             lanes += (count++ ? ", " : "") + std::to_string(i);
           }
         }
-        ImGui::SetTooltip("sector %llu (bytes %s..%s): %s", static_cast<unsigned long long>(s),
+        ImGui::SetTooltip("sector %lld (bytes %s..%s): %s", static_cast<long long>(s),
                           hex(s * mem::k_sector_bytes).c_str(), hex(s * mem::k_sector_bytes + 31).c_str(),
                           count ? ("moved for lanes " + lanes).c_str() : "not touched: not moved");
       }
@@ -203,25 +202,21 @@ int draw_global(const mem::MemoryOp& op, ImVec2 o, float width) {
   return hovered;
 }
 
-int draw_shared(const mem::MemoryOp& op, ImVec2 o, float width, float max_h) {
+int draw_shared(const mem::WarpAccess& op, ImVec2 o, float width, float max_h) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float th = ImGui::GetTextLineHeight();
-  const mem::SharedCount c = mem::count_shared(op);
+  const mem::SharedDetail c = mem::shared_detail(op);
   const WarpPictureLayout L = shared_layout(c, width, max_h, th);
   int hovered = -1;
   // The distinct words of each bank, in address order, and which lanes ask for each.
-  std::array<std::map<uint64_t, std::vector<int>>, mem::k_bank_count> words;
-  for (int i = 0; i < mem::k_warp_size; ++i) {
+  std::array<std::map<int64_t, std::vector<int>>, mem::k_banks> words;
+  for (int i = 0; i < mem::k_warp; ++i) {
     const mem::LaneAccess& l = op.lanes[static_cast<size_t>(i)];
     if (!l.active) continue;
-    const int per_lane = std::max(1, op.bytes / mem::k_bank_bytes);
-    for (int w = 0; w < per_lane; ++w) {
-      const uint64_t word = l.address / mem::k_bank_bytes + static_cast<uint64_t>(w);
-      words[static_cast<size_t>(word % mem::k_bank_count)][word].push_back(i);
-    }
+    words[static_cast<size_t>(mem::bank_of_word(l.element))][l.element].push_back(i);
   }
   auto bank_colour = [&](int b) { return c.words_in_bank[static_cast<size_t>(b)] > 1 ? k_conflict : k_ok; };
-  for (int i = 0; i < mem::k_warp_size; ++i) {
+  for (int i = 0; i < mem::k_warp; ++i) {
     const int b = c.lane_bank[static_cast<size_t>(i)];
     if (b < 0) continue;
     const bool bad = c.words_in_bank[static_cast<size_t>(b)] > 1;
@@ -229,7 +224,7 @@ int draw_shared(const mem::MemoryOp& op, ImVec2 o, float width, float max_h) {
                 ImVec2(o.x + (static_cast<float>(b) + 0.5f) * L.bank_w, o.y + L.target_y),
                 with_alpha(bank_colour(b), bad ? 220 : 140), bad ? 2.0f : 1.2f);
   }
-  for (int i = 0; i < mem::k_warp_size; ++i) {
+  for (int i = 0; i < mem::k_warp; ++i) {
     const mem::LaneAccess& l = op.lanes[static_cast<size_t>(i)];
     const int b = c.lane_bank[static_cast<size_t>(i)];
     const ImVec2 a(o.x + L.lane_w * static_cast<float>(i), o.y), e(a.x + L.lane_w, o.y + L.lane_h);
@@ -239,14 +234,13 @@ int draw_shared(const mem::MemoryOp& op, ImVec2 o, float width, float max_h) {
     if (ImGui::IsMouseHoveringRect(a, e)) {
       hovered = i;
       if (l.active)
-        ImGui::SetTooltip("lane %d: %s%s, byte %llu = word %llu -> bank %d", i, op.array.c_str(),
-                          element_text(l).c_str(), static_cast<unsigned long long>(l.address),
-                          static_cast<unsigned long long>(l.address / mem::k_bank_bytes), b);
+        ImGui::SetTooltip("lane %d: %s word %lld (byte %lld) -> bank %d", i, mem::buffer_name(op.buffer),
+                          static_cast<long long>(l.element), static_cast<long long>(l.byte()), b);
       else
         ImGui::SetTooltip("lane %d: inactive (its index is past the end of the data)", i);
     }
   }
-  for (int b = 0; b < mem::k_bank_count; ++b) {
+  for (int b = 0; b < mem::k_banks; ++b) {
     const float x0 = o.x + L.bank_w * static_cast<float>(b), x1 = x0 + L.bank_w;
     const auto& ws = words[static_cast<size_t>(b)];
     int k = 0;
@@ -280,10 +274,11 @@ int draw_shared(const mem::MemoryOp& op, ImVec2 o, float width, float max_h) {
 
 }  // namespace
 
-int draw_warp_picture(const mem::MemoryOp& op, float width, float max_h) {
+int draw_warp_picture(const mem::WarpAccess& op, float width, float max_h, int64_t row_width) {
   const ImVec2 o = ImGui::GetCursorScreenPos();
   if (width < 64) width = 64;
-  return op.space == mem::Space::Global ? draw_global(op, o, width) : draw_shared(op, o, width, max_h);
+  return op.space == mem::Space::Global ? draw_global(op, o, width, row_width)
+                                        : draw_shared(op, o, width, max_h);
 }
 
 }  // namespace bs::ui

@@ -25,7 +25,7 @@ struct WarpPictureLayout {
   // Global: the touched lines, left to right in address order, each with its 4 sectors. A gap (for the
   // untouched lines between two touched ones) separates lines that are not neighbours in memory.
   struct Line {
-    uint64_t line = 0;  // address / 128
+    int64_t line = 0;  // byte / 128
     float x0 = 0, x1 = 0;
     bool gap_before = false;
   };
@@ -38,19 +38,19 @@ struct WarpPictureLayout {
 
   float lane_centre(int lane) const { return (static_cast<float>(lane) + 0.5f) * lane_w; }
   // The x range of sector `s` (address / 32) in the global layout; false when its line is not shown.
-  bool sector_x(uint64_t sector, float* x0, float* x1) const;
+  bool sector_x(int64_t sector, float* x0, float* x1) const;
 };
 
 // `text_h`: the font's line height (boxes are made tall enough for a label).
-WarpPictureLayout global_layout(const memory::GlobalCount& c, float width, float text_h);
-WarpPictureLayout shared_layout(const memory::SharedCount& c, float width, float max_h, float text_h);
+WarpPictureLayout global_layout(const memory::GlobalDetail& c, float width, float text_h);
+WarpPictureLayout shared_layout(const memory::SharedDetail& c, float width, float max_h, float text_h);
 
 // Categorical colour for group `i` (a lane's sector or line), as ImGui's 32-bit colour.
 uint32_t group_colour(int i);
 
 // Draws the picture of `op` at the cursor, `width` wide and at most `max_h` high (the shared banks shrink to
 // fit); hovering a lane, sector or bank shows what it holds. Advances the cursor. Returns the lane hovered
-// (-1: none).
-int draw_warp_picture(const memory::MemoryOp& op, float width, float max_h);
+// (-1: none). `row_width`: the buffer's elements per row for the tooltips' [row][col] (0: a 1-D index).
+int draw_warp_picture(const memory::WarpAccess& op, float width, float max_h, int64_t row_width);
 
 }  // namespace bs::ui

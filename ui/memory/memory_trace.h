@@ -1,9 +1,9 @@
-// memory_trace.h: one warp's memory instructions, lane by lane. For each instruction of a kernel (a global
-// load, a shared store, ...) the 32 lanes' byte addresses, and what the memory system makes of them: the
-// 32-byte sectors and 128-byte lines a global access touches, or the 32 shared-memory banks (4-byte words) a
-// shared access hits, with its conflict degree (lanes reading the same word are a broadcast, not a conflict).
-// The addresses come from the kernels' own index expressions (gpu/memory/memory_index.h). Pure C++: no CUDA,
-// no ImGui, so the tests check every count by hand.
+// memory_trace.h: one warp's memory instructions, lane by lane, for the memory lab's picture. The
+// instructions and their addresses come from the access model (gpu/memory/memory_model.h: warp_accesses,
+// built on the kernels' own index expressions in memory_index.h); this file adds what the picture needs on
+// top of its counts: which sector and line each lane lands in (global), which bank and word (shared), the
+// conflict degree (lanes reading the same word are a broadcast, not a conflict), where each lane's element
+// sits in the matrix or array view, and one line of text per instruction. Pure C++: no CUDA, no ImGui.
 #pragma once
 
 #include <array>
@@ -12,100 +12,86 @@
 #include <string>
 #include <vector>
 
+#include "gpu/memory/memory_model.h"
+
 namespace bs::memory {
-
-constexpr int k_warp_size = 32;
-constexpr int k_sector_bytes = 32;
-constexpr int k_line_bytes = 128;
-constexpr int k_bank_count = 32;
-constexpr int k_bank_bytes = 4;
-
-enum class Space { Global, Shared };
-
-// What one lane does in one instruction. Inactive lanes (past the end of the data, or a guard that fails)
-// touch nothing.
-struct LaneAccess {
-  bool active = false;
-  uint64_t address = 0;  // bytes from the start of the array (global) or of the shared tile (shared)
-  int64_t row = -1;      // the element in the picture's matrix or array view (col only for 1-D data)
-  int64_t col = -1;
-};
-
-// One memory instruction of the warp.
-struct MemoryOp {
-  std::string label;  // "global load in[y][x]"
-  std::string array;  // "in", "out", "tile", "particles"
-  Space space = Space::Global;
-  bool store = false;
-  int bytes = 4;  // per lane: 4, 8 or 16
-  std::array<LaneAccess, k_warp_size> lanes{};
-  int active_lanes() const;
-};
 
 // --- Global memory: sectors and lines ---------------------------------------------------------------------
 
-struct GlobalCount {
+struct GlobalDetail {
   int active_lanes = 0;
-  std::vector<uint64_t> sectors;  // distinct 32-byte sectors touched (address / 32), ascending
-  std::vector<uint64_t> lines;    // distinct 128-byte lines touched (address / 128), ascending
-  // Per lane: the index into `sectors` of the lane's first sector, and into `lines` of its line; -1 inactive.
-  std::array<int, k_warp_size> lane_sector{};
-  std::array<int, k_warp_size> lane_line{};
-  int64_t bytes_used = 0;     // the bytes the active lanes ask for
+  std::vector<int64_t> sectors;  // distinct 32-byte sectors touched (byte / 32), ascending
+  std::vector<int64_t> lines;    // distinct 128-byte lines touched (byte / 128), ascending
+  // Per lane: the index into `sectors` of the lane's sector, and into `lines` of its line; -1 inactive.
+  std::array<int, k_warp> lane_sector{};
+  std::array<int, k_warp> lane_line{};
+  int64_t bytes_used = 0;     // the bytes the active lanes ask for (4 each)
   int64_t bytes_moved = 0;    // sectors * 32: what the memory system moves for them
-  double efficiency() const;  // bytes_used / bytes_moved (1: every byte of every sector is used); 0 when idle
+  double efficiency() const;  // bytes_used / bytes_moved (1: every byte of every sector used); 0 when idle
 };
-GlobalCount count_global(const MemoryOp& op);
+GlobalDetail global_detail(const WarpAccess& a);
 
 // --- Shared memory: banks
 // -----------------------------------------------------------------------------------
 
-// The bank of a byte offset into shared memory (4-byte words, 32 banks).
-constexpr int bank_of(uint64_t byte_address) {
-  return static_cast<int>((byte_address / k_bank_bytes) % k_bank_count);
-}
-
-struct SharedCount {
+struct SharedDetail {
   int active_lanes = 0;
-  std::array<int, k_warp_size> lane_bank{};  // the bank of the lane's first word; -1 inactive
-  // Distinct 4-byte words asked of each bank (in the worst phase, for 8- and 16-byte accesses).
-  std::array<int, k_bank_count> words_in_bank{};
-  // The most distinct words any one bank must serve in one pass: 1 = conflict-free, 32 = 32-way conflict.
-  int conflict_degree = 0;
-  // Passes through the banks the instruction needs (for 8- and 16-byte accesses the warp is served in 2 or 4
-  // phases; each phase takes at least one pass).
-  int wavefronts = 0;
-  // Extra passes caused by conflicts: wavefronts minus the passes a conflict-free access of this width needs.
-  int extra_wavefronts = 0;
-  bool broadcast = false;  // some word is read by more than one lane (served once, not a conflict)
+  std::array<int, k_warp> lane_bank{};       // -1 inactive
+  std::array<int, k_banks> words_in_bank{};  // distinct 4-byte words asked of each bank
+  int conflict_degree = 0;                   // the most distinct words in one bank: 1 = conflict-free
+  int wavefronts = 0;                        // passes through the banks (= conflict_degree; 0: no lane)
+  bool broadcast = false;                    // some word is read by more than one lane (served once)
 };
-SharedCount count_shared(const MemoryOp& op);
+SharedDetail shared_detail(const WarpAccess& a);
 
-// --- Traces: a warp stepping through a kernel's memory instructions
-// ------------------------------------------
+// --- The instruction in words ---------------------------------------------------------------------------
 
-// A warp of a launch: its block (x, y) and its index inside the block (threads numbered x first).
-struct WarpId {
-  int64_t block_x = 0, block_y = 0;
-  int warp = 0;
-};
-
-// A warp's instructions, in program order, with a line saying which warp it is and what its lanes do.
-struct WarpTrace {
-  std::string kernel;     // "transpose, tiled (padded)"
-  std::string warp_text;  // "block (3, 1), warp 2: threads (0..31, 2)"
-  std::vector<MemoryOp> ops;
-};
-
-// Predicted totals of one instruction, for the read-outs next to the picture.
 struct OpSummary {
   int active_lanes = 0;
   int sectors = 0, lines = 0;  // global
   double efficiency = 0;       // global: used / moved bytes
-  int conflict_degree = 0;     // shared
+  int conflict_degree = 0;     // shared: distinct words in the busiest bank
   int wavefronts = 0;          // shared
-  std::string text;            // "4 sectors, 1 line, 100% of the bytes used" / "32-way conflict: 32 passes"
+  std::string text;  // "4 sectors, 1 line, 100% of the moved bytes used" / "32-way bank conflict..."
 };
-OpSummary summarize(const MemoryOp& op);
+OpSummary summarize(const WarpAccess& a);
+// "global load in[r*cols + c]" / "shared store tile[ty + 8*j][tx]"
+std::string op_title(const WarpAccess& a);
+const char* buffer_name(Buffer b);  // "in", "out", "tile"
+
+// --- Where the lanes' elements are drawn
+// ----------------------------------------------------------------------
+
+// A buffer drawn as a grid: `width` elements per row (a transpose's matrix: its columns; a 1-D buffer or a
+// shared array: 32 floats per row, so that a row is one 128-byte line, or 32 banks side by side).
+struct BufferView {
+  Buffer buffer = Buffer::In;
+  int64_t width = 32;  // elements per row
+  int64_t length = 0;  // elements in the buffer
+  std::string title;   // "in: 2048 x 2048 floats" / "in: 4M floats, one 128-byte line per row"
+};
+BufferView buffer_view(const Params& p, Variant v, Buffer b);
+
+// The warp whose lanes touch element `e` of buffer `b` (the view's click): the transpose's `in` and `out`
+// by the cell read (memory_model's warp_reading), the 1-D kernels' `in` likewise and `out[t]` by thread t;
+// nullopt where a click picks no warp (a shared array every warp of a block reads, an element outside).
+std::optional<WarpId> warp_at(const Params& p, Variant v, Buffer b, int64_t e);
+
+// --- A warp stepping through its instructions
+// -------------------------------------------------------------------
+
+struct WarpTrace {
+  Params params;
+  Variant variant = Variant::Copy;
+  WarpId warp;
+  std::string warp_text;  // "block (3, 1), warp 2 of 8: threads x 0..31, y 2"
+  std::vector<WarpAccess> ops;
+  bool cut_short = false;  // the banks loop was cut for the picture (the rest repeats the pattern)
+};
+constexpr int k_trace_max_steps = 8;  // banks: loop iterations shown (of k_bank_iterations)
+// nullopt-free: an out-of-range warp is clamped into the launch (block and warp inside the grid).
+WarpTrace trace_warp(const Params& p, Variant v, WarpId w);
+// The warp clamped into the launch of (p, v).
+WarpId clamp_warp(const Params& p, Variant v, WarpId w);
 
 }  // namespace bs::memory
