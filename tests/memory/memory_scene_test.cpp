@@ -1,0 +1,298 @@
+// memory_scene_test.cpp: the memory lab driven headless as a user would (CPU path): the window renders the
+// warp picture and the matrix, a click on an element of the matrix picks the warp that reads it, the stepper
+// (a session's step) moves through the tiled transpose's instructions with the 32-way conflict and its
+// padded fix in the read-outs, sessions round-trip (warp and step included) and bad states are refused with
+// the field named; plus the view's pure geometry.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <string>
+
+#include "app/app.h"
+#include "app/labs.h"
+#include "app/memory/memory_lab.h"
+#include "app/session.h"
+#include "image_util.h"
+#include "run_util.h"
+#include "test_util.h"
+#include "ui/memory/memory_panel.h"
+#include "ui/memory/memory_picture.h"
+
+namespace bs {
+namespace {
+
+using nlohmann::json;
+namespace mem = bs::memory;
+
+AppOptions headless_cpu() {
+  AppOptions o;
+  o.headless = true;
+  o.render_path = PathRequest::Cpu;
+  o.width = 1280;
+  o.height = 720;
+  o.scene = "memory";
+  return o;
+}
+
+Session memory_session(const json& state) {
+  Session s;
+  s.active_lab = "memory";
+  s.open_labs = {"memory"};
+  s.labs["memory"] = state;
+  return s;
+}
+
+void frames(App& app, int n) {
+  for (int i = 0; i < n; ++i)
+    app.frame();
+}
+
+const ui::MemoryPanelModel& model_of(App& app) {
+  const MemoryLabProbe p = probe_memory_lab(*app.active_lab());
+  EXPECT_NE(p.model, nullptr);
+  return *p.model;
+}
+
+std::string readout(Lab& lab, const std::string& label) {
+  for (const ui::Readout& r : lab.readouts())
+    if (r.label == label) return r.value;
+  return "(no read-out " + label + ")";
+}
+
+// A small transpose whose size is not a multiple of the tile: quick on the CPU path.
+json small_transpose(const char* variant) {
+  return {{"kernel", "transpose"}, {"transpose_variant", variant}, {"size", {100, 70}}, {"block", {32, 8}}};
+}
+
+}  // namespace
+
+TEST(MemoryScene, HeadlessScreenshotShowsThePictureAndTheMatrix) {
+  const std::string png = test::output_path("memory.png");
+  const auto r = test::run_blockscope(
+      "--headless --scene memory --frames 12 --width 1280 --height 720 --screenshot " + png);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // The lanes' sector colours, the matrix cells, the text: a blank or single-panel frame has a few dozen.
+  EXPECT_GT(test::image_stats(png, 1.0 / 32, 1.0 / 16, 0.5, 15.0 / 16).distinct_colours, 150u) << r.output;
+}
+
+TEST(MemoryLabApp, ClickOnTheMatrixPicksTheWarpThatReadsTheElement) {
+  App app(headless_cpu());
+  ASSERT_FALSE(app.apply_session(memory_session(small_transpose("tiled-padded"))));
+  frames(app, 3);
+  wait_memory_lab(*app.active_lab());
+  frames(app, 2);
+  const ui::MemoryPanelModel& m = model_of(app);
+  ASSERT_TRUE(m.trace);
+  ASSERT_EQ(m.view_buffer.buffer, mem::Buffer::In);  // the first instruction reads `in`
+  ASSERT_GT(m.view_window.cell, 0);
+  // Aim at an element in the window's last row and column but one, not the warp shown now.
+  const int64_t r = m.view_window.row0 + m.view_window.rows - 2,
+                c = m.view_window.col0 + m.view_window.cols - 2;
+  ASSERT_LT(r, 100);
+  ASSERT_LT(c, 70);
+  const int64_t e = r * 70 + c;
+  const auto want = mem::warp_at(m.params, mem::Variant::TiledPadded, mem::Buffer::In, e);
+  ASSERT_TRUE(want);
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2(m.view_x + (static_cast<float>(c - m.view_window.col0) + 0.5f) * m.view_window.cell,
+                       m.view_y + (static_cast<float>(r - m.view_window.row0) + 0.5f) * m.view_window.cell);
+  frames(app, 1);
+  io.MouseDown[0] = true;
+  frames(app, 1);
+  io.MouseDown[0] = false;
+  frames(app, 2);
+  EXPECT_EQ(m.warp.bx, want->bx);
+  EXPECT_EQ(m.warp.by, want->by);
+  EXPECT_EQ(m.warp.warp, want->warp);
+  // The new warp's first instruction reads the clicked element.
+  bool found = false;
+  for (const mem::LaneAccess& l : m.trace->ops.front().lanes)
+    found = found || (l.active && l.element == e);
+  EXPECT_TRUE(found) << m.trace->warp_text;
+  io.MousePos = ImVec2(-100, -100);
+}
+
+TEST(MemoryLabApp, SteppingToTheTileReadShowsTheConflictAndThePaddedFix) {
+  App app(headless_cpu());
+  json s = small_transpose("tiled");
+  s["step"] = 2;  // global load, shared store, shared load (a column of the tile), global store
+  ASSERT_FALSE(app.apply_session(memory_session(s)));
+  frames(app, 3);
+  EXPECT_EQ(readout(*app.active_lab(), "this instruction"), "32");
+  EXPECT_EQ(model_of(app).view_buffer.buffer, mem::Buffer::Tile);
+  s["transpose_variant"] = "tiled-padded";
+  ASSERT_FALSE(app.apply_session(memory_session(s)));
+  frames(app, 3);
+  EXPECT_EQ(readout(*app.active_lab(), "this instruction"), "1");
+  // The predicted counts of the whole launch: the plain tile's loads are 32-way (31 extra wavefronts per
+  // request of a full warp), the padded one's none.
+  wait_memory_lab(*app.active_lab());
+  frames(app, 2);
+  const ui::MemoryPanelModel& m = model_of(app);
+  bool seen_plain = false, seen_padded = false;
+  for (const ui::MemoryPredictionRow& r : m.predictions) {
+    if (r.variant == mem::Variant::Tiled) {
+      seen_plain = true;
+      EXPECT_GT(r.p.shared_ld_conflicts, 0);
+    }
+    if (r.variant == mem::Variant::TiledPadded) {
+      seen_padded = true;
+      EXPECT_EQ(r.p.shared_ld_conflicts, 0);
+    }
+  }
+  EXPECT_TRUE(seen_plain && seen_padded) << m.predict_status;
+}
+
+TEST(MemoryLabApp, SessionRoundTripKeepsParametersWarpAndStep) {
+  json saved;
+  {
+    App app(headless_cpu());
+    json s = {{"kernel", "stride"}, {"stride_variant", "strided"}, {"n", "100K"}, {"stride", 8},
+              {"threads", 128},     {"warp", {5, 0, 2}},           {"step", 1}};
+    ASSERT_FALSE(app.apply_session(memory_session(s)));
+    frames(app, 2);
+    saved = app.current_session().labs["memory"];
+    EXPECT_EQ(saved["kernel"], "stride");
+    EXPECT_EQ(saved["stride"], 8);
+    EXPECT_EQ(saved["warp"], json::array({5, 0, 2}));
+    EXPECT_EQ(saved["step"], 1);
+    EXPECT_FALSE(check_lab_state("memory", saved)) << saved.dump();
+  }
+  App again(headless_cpu());
+  ASSERT_FALSE(again.apply_session(memory_session(saved)));
+  frames(again, 2);
+  EXPECT_EQ(again.current_session().labs["memory"], saved);
+  const ui::MemoryPanelModel& m = model_of(again);
+  EXPECT_EQ(m.params.stride, 8);
+  EXPECT_EQ(m.warp.bx, 5);
+  EXPECT_EQ(m.warp.warp, 2);
+}
+
+TEST(MemoryLabApp, BadStatesAreRefusedNamingTheFieldAndChangeNothing) {
+  App app(headless_cpu());
+  frames(app, 1);
+  const json before = app.current_session().labs["memory"];
+  const auto bad_warp = app.apply_session(memory_session({{"warp", {1, 2}}}));
+  ASSERT_TRUE(bad_warp);
+  EXPECT_NE(bad_warp->find("labs.memory.warp"), std::string::npos) << *bad_warp;
+  const auto bad_stride = app.apply_session(memory_session({{"stride", 65}}));
+  ASSERT_TRUE(bad_stride);
+  EXPECT_NE(bad_stride->find("labs.memory.stride"), std::string::npos) << *bad_stride;
+  const auto unknown = app.apply_session(memory_session({{"colour", "red"}}));
+  ASSERT_TRUE(unknown);
+  EXPECT_NE(unknown->find("labs.memory.colour"), std::string::npos) << *unknown;
+  frames(app, 1);
+  EXPECT_EQ(app.current_session().labs["memory"], before);
+}
+
+TEST(MemoryLabApp, WithoutAGpuTheGpuRunSaysWhy) {
+  App app(headless_cpu());
+  frames(app, 2);
+  const ui::MemoryPanelModel& m = model_of(app);
+  EXPECT_FALSE(m.gpu);
+  EXPECT_FALSE(m.gpu_missing.empty());
+  EXPECT_NE(m.compute_label.find("GPU runs need a CUDA device"), std::string::npos) << m.compute_label;
+  ASSERT_TRUE(m.trace);  // the picture works without a GPU
+  EXPECT_FALSE(m.trace->ops.empty());
+}
+
+// --- The view's geometry (pure)
+// -------------------------------------------------------------------------------
+
+TEST(MemoryViewGeometry, WindowHoldsTheHighlightedElementsOnATileBoundary) {
+  mem::BufferView bv;
+  bv.width = 2048;
+  bv.length = 2048 * 2048;
+  // A warp reading row 70, columns 1000..1031.
+  std::vector<int64_t> hl;
+  for (int i = 0; i < 32; ++i)
+    hl.push_back(70 * 2048 + 1000 + i);
+  const ui::BufferWindow w = ui::buffer_window(bv, hl, 640, 320, 3, 24);
+  EXPECT_TRUE(w.all_inside);
+  EXPECT_LE(w.col0, 1000);
+  EXPECT_GE(w.col0 + w.cols, 1032);
+  EXPECT_LE(w.row0, 70);
+  EXPECT_GT(w.row0 + w.rows, 70);
+  EXPECT_GE(w.cell, 3);
+  EXPECT_LE(static_cast<float>(w.cols) * w.cell, 640);
+  // The element under a pixel, back.
+  const float x = (static_cast<float>(1010 - w.col0) + 0.5f) * w.cell,
+              y = (static_cast<float>(70 - w.row0) + 0.5f) * w.cell;
+  EXPECT_EQ(ui::element_at(bv, w, x, y), 70 * 2048 + 1010);
+  EXPECT_FALSE(ui::element_at(bv, w, -1, y));
+}
+
+TEST(MemoryViewGeometry, AColumnOfLanesFitsDownTheWindow) {
+  // The naive transpose's store: 32 lanes down a column of `out` (one per row).
+  mem::BufferView bv;
+  bv.width = 500;
+  bv.length = 500 * 300;
+  std::vector<int64_t> hl;
+  for (int i = 0; i < 32; ++i)
+    hl.push_back((40 + i) * 500 + 7);
+  const ui::BufferWindow w = ui::buffer_window(bv, hl, 600, 400, 3, 24);
+  EXPECT_TRUE(w.all_inside);
+  EXPECT_GE(w.rows, 32);
+  EXPECT_EQ(w.col0, 0);  // column 7 on the first tile
+}
+
+TEST(MemoryViewGeometry, ShortBufferIsShownWhole) {
+  mem::BufferView bv;
+  bv.width = 32;
+  bv.length = 100;  // 4 rows, the last one partly
+  const ui::BufferWindow w = ui::buffer_window(bv, {0, 31, 99}, 800, 600, 3, 24);
+  EXPECT_EQ(w.rows, 4);
+  EXPECT_EQ(w.cols, 32);
+  EXPECT_FLOAT_EQ(w.cell, 24);
+  EXPECT_FALSE(ui::element_at(bv, w, 5 * 24, 3 * 24 + 2));  // element 101: past the end
+}
+
+}  // namespace bs
+
+namespace bs {
+
+TEST(MemoryPictureGeometry, GlobalLinesInAddressOrderWithGapsForSkippedLines) {
+  // Stride 64 floats: lane i in line 2i; the lines are not neighbours, so gaps separate them.
+  memory::WarpAccess a;
+  for (int i = 0; i < 32; ++i)
+    a.lanes[static_cast<size_t>(i)] = {true, 64 * i};
+  const memory::GlobalDetail d = memory::global_detail(a);
+  const ui::WarpPictureLayout L = ui::global_layout(d, 1000, 15);
+  ASSERT_EQ(L.lines.size(), 32u);
+  EXPECT_FALSE(L.lines[0].gap_before);
+  EXPECT_TRUE(L.lines[1].gap_before);
+  for (size_t i = 1; i < L.lines.size(); ++i)
+    EXPECT_GT(L.lines[i].x0, L.lines[i - 1].x1);
+  EXPECT_LE(L.lines.back().x1, 1000.5f);
+  // Each lane's sector is the first of its line.
+  float x0 = 0, x1 = 0;
+  ASSERT_TRUE(L.sector_x(memory::sector_of(a.lanes[5]), &x0, &x1));
+  EXPECT_FLOAT_EQ(x0, L.lines[5].x0);
+  EXPECT_NEAR(x1 - x0, (L.lines[5].x1 - L.lines[5].x0) / 4, 1e-3);
+  EXPECT_FALSE(L.sector_x(1, &x0, &x1) && x0 > L.lines[0].x1);  // sector 1 lies in line 0
+}
+
+TEST(MemoryPictureGeometry, OneCoalescedLineIsCentredAndAtMostHalfTheWidth) {
+  memory::WarpAccess a;
+  for (int i = 0; i < 32; ++i)
+    a.lanes[static_cast<size_t>(i)] = {true, i};
+  const ui::WarpPictureLayout L = ui::global_layout(memory::global_detail(a), 800, 15);
+  ASSERT_EQ(L.lines.size(), 1u);
+  EXPECT_FLOAT_EQ(L.lines[0].x1 - L.lines[0].x0, 400);
+  EXPECT_FLOAT_EQ(L.lines[0].x0, 200);
+  EXPECT_FLOAT_EQ(L.lane_centre(31), 31.5f * 25);
+}
+
+TEST(MemoryPictureGeometry, BankColumnsShrinkToShowA32WayConflict) {
+  memory::WarpAccess a;
+  a.space = memory::Space::Shared;
+  for (int i = 0; i < 32; ++i)
+    a.lanes[static_cast<size_t>(i)] = {true, 32 * i};
+  const memory::SharedDetail d = memory::shared_detail(a);
+  const ui::WarpPictureLayout L = ui::shared_layout(d, 640, 300, 15);
+  EXPECT_FLOAT_EQ(L.bank_w, 20);
+  EXPECT_LE(L.height, 300.5f);  // 32 words stacked in bank 0 fit the height given
+  EXPECT_GE(L.word_h, 2);
+}
+
+}  // namespace bs
