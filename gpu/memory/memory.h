@@ -187,14 +187,19 @@ int cpu_thread_count();
 // Reference outputs of variant v on the inputs fill_* gives for p (lengths: output_length(p, v)).
 int64_t input_length(const Params& p, Variant v);   // floats the input buffer holds (banks: the shared array)
 int64_t output_length(const Params& p, Variant v);  // floats the output buffer holds
+// The input variant v reads for p (input_length floats: fill_floats, or fill_particles_* for aos / soa).
+std::vector<float> make_input(const Params& p, Variant v);
 std::vector<float> reference_output(const Params& p, Variant v, JobControl* ctl = nullptr);
+// The same on caller data (`in` of input_length floats); InvalidRequest when the length is wrong.
+std::vector<float> reference_output(const Params& p, Variant v, std::span<const float> in,
+                                    JobControl* ctl = nullptr);
 
 // CPU transpose of rows x cols: Naive (row by row: reads sequential, writes stride rows), Tiled (32 x 32
 // blocks: both sides stay within a few cache lines), Copy (the same bytes). Others: InvalidRequest.
 void transpose_cpu(Variant v, const float* in, float* out, int64_t rows, int64_t cols, CpuMode mode,
                    JobControl* ctl = nullptr);
-// CPU strided read / random gather: out[t] = in[strided_index(t)] or in[random_index(t)], t over
-// stride_threads(n, s) (strided) or n (random).
+// CPU strided read / random gather: out[strided_out(row, col)] = in[strided_element(row, col)] over the
+// rows x s view (0 where the element is beyond n), or out[t] = in[random_index(t)] for t < n.
 void gather_cpu(Variant v, const float* in, float* out, int64_t n, int stride, uint32_t seed, CpuMode mode,
                 JobControl* ctl = nullptr);
 // CPU particle step, AoS or SoA layout (in and out of the same layout).

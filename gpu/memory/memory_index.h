@@ -74,19 +74,22 @@ BS_HD int tile_pitch(bool padded) {
 
 // --- Strided read
 // --------------------------------------------------------------------------------------------------
-// Every element of in[0, n) is read exactly once and written to out[t] (a coalesced write), but lane to lane
-// the reads are `stride` floats apart: the array is viewed as ceil(n / stride) rows of `stride` floats and
-// thread t reads row t % rows, column t / rows. Threads launched: stride_threads(n, s) = rows * s; a thread
-// whose index falls at or beyond n does nothing (at most s - 1 of them).
+// Every element of in[0, n) is read exactly once, but lane to lane the reads are `s` floats apart: the array
+// is viewed as rows = ceil(n / s) rows of s floats, and column `col` of that view is walked by the threads of
+// grid row blockIdx.y = col, row = blockIdx.x * blockDim.x + threadIdx.x (a 2-D grid: no division in the
+// kernel). The value goes to out[col * rows + row], a coalesced write (out holds rows * s floats; where
+// row * s + col >= n, at most s - 1 places, the kernel writes 0).
 BS_HD int64_t stride_rows(int64_t n, int64_t s) {
   return n / s + (n % s != 0 ? 1 : 0);
 }
-BS_HD int64_t stride_threads(int64_t n, int64_t s) {
+BS_HD int64_t stride_outputs(int64_t n, int64_t s) {
   return stride_rows(n, s) * s;
 }
-BS_HD int64_t strided_index(int64_t t, int64_t n, int64_t s) {
-  const int64_t rows = stride_rows(n, s);
-  return (t % rows) * s + t / rows;
+BS_HD int64_t strided_element(int64_t row, int64_t col, int64_t s) {  // the element of `in` read
+  return row * s + col;
+}
+BS_HD int64_t strided_out(int64_t row, int64_t col, int64_t rows) {  // the element of `out` written
+  return col * rows + row;
 }
 
 // Random gather: thread t (0 <= t < n) reads in[random_index(t, n, seed)], a permutation of [0, n) (so every
@@ -110,33 +113,39 @@ BS_HD uint64_t random_mix(uint64_t x, int k, uint64_t mask, uint32_t seed) {
   x ^= x >> h;
   return x;
 }
-BS_HD int64_t random_index(int64_t t, int64_t n, uint32_t seed) {
-  const int k = random_bits(n);
-  const uint64_t mask = (uint64_t{1} << k) - 1;
+// k = random_bits(n) and mask = 2^k - 1 are computed once per launch (kernel argument).
+BS_HD int64_t random_index(int64_t t, int64_t n, int k, uint64_t mask, uint32_t seed) {
   uint64_t x = static_cast<uint64_t>(t);
   do {
     x = random_mix(x, k, mask, seed);
   } while (x >= static_cast<uint64_t>(n));
   return static_cast<int64_t>(x);
 }
+BS_HD int64_t random_index(int64_t t, int64_t n, uint32_t seed) {
+  const int k = random_bits(n);
+  return random_index(t, n, k, (uint64_t{1} << k) - 1, seed);
+}
 
 // --- Shared-memory banks
 // -------------------------------------------------------------------------------------------
 // Each block fills a small shared array (bank_words(s, padded) floats) from global memory, then every lane
-// reads it k_bank_iterations times: at iteration `it` lane `lane` reads the logical word
-// (lane * s + it) mod (32 * s), so the 32 lanes of a warp are s words apart (a 32 / gcd(s, 32)-way conflict
-// for s a power of two...). Logical word w sits at physical word w (plain) or (w / 32) * 33 + w % 32
-// (padded: one spare word after every 32, which spreads a column over all banks).
+// sums k_bank_iterations of its words: lane `lane` starts at the logical word lane * s and steps one word on
+// per iteration, wrapping at 32 * s (bank_next_word). So at every iteration the 32 lanes of a warp are s
+// words apart, and gcd(s, 32) of them share each bank they touch: a gcd(s, 32)-way conflict (2-way for
+// s = 2, 32-way for s = 32, none for odd s). Logical word w sits at physical word w (plain) or w + w / 32
+// (padded: one spare word after every 32, i.e. rows of 33 words), which spreads any power-of-two stride over
+// all banks; it is no universal fix (stride 31 padded puts lanes 1..31 all in bank 31: the model counts it).
 constexpr int k_bank_iterations = 256;
 constexpr int k_max_bank_stride = 32;
-BS_HD int bank_logical_word(int lane, int it, int s) {
-  return (lane * s + it) % (k_warp * s);
+constexpr int k_max_bank_words = k_max_bank_stride * (k_banks + 1);
+BS_HD int bank_first_word(int lane, int s) {
+  return lane * s;
+}
+BS_HD int bank_next_word(int w, int s) {
+  return w + 1 == k_warp * s ? 0 : w + 1;
 }
 BS_HD int bank_physical_word(int w, bool padded) {
-  return padded ? (w / k_banks) * (k_banks + 1) + w % k_banks : w;
-}
-BS_HD int bank_word(int lane, int it, int s, bool padded) {
-  return bank_physical_word(bank_logical_word(lane, it, s), padded);
+  return padded ? w + w / k_banks : w;
 }
 BS_HD int bank_words(int s, bool padded) {  // the shared array's length in floats
   return padded ? s * (k_banks + 1) : s * k_banks;

@@ -184,7 +184,7 @@ int64_t output_length(const Params& p, Variant v) {
     case Kernel::Transpose:
       return p.rows * p.cols;
     case Kernel::Stride:
-      return v == Variant::Strided ? stride_threads(p.n, p.stride) : p.n;
+      return v == Variant::Strided ? stride_outputs(p.n, p.stride) : p.n;
     case Kernel::Banks:
       return p.n;
     case Kernel::Aos:
