@@ -59,10 +59,6 @@ std::string fmt_ms(double ms) {
   return fmt_fixed(ms, ms < 10 ? 3 : 1) + " ms";
 }
 
-ImU32 dim_text() {
-  return ImGui::GetColorU32(ImGuiCol_TextDisabled);
-}
-
 }  // namespace
 
 // --- The view's window (pure)
@@ -491,19 +487,16 @@ void buffer_view_widget(MemoryPanelModel& m, MemoryPanelActions& a, const mem::W
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   if (ImGui::IsItemHovered()) {
     if (const auto e = element_at(bv, w, mouse.x - o.x, mouse.y - o.y)) {
-      const std::string where =
-          one_d ? "[" + std::to_string(*e) + "]"
-                : "[" + std::to_string(*e / bv.width) + "][" + std::to_string(*e % bv.width) + "]";
-      const auto wid = mem::warp_at(m.params, v, op.buffer, *e);
-      if (wid)
-        ImGui::SetTooltip("%s%s: click to show its warp (block (%lld, %lld), warp %d)",
-                          mem::buffer_name(op.buffer), where.c_str(), static_cast<long long>(wid->bx),
-                          static_cast<long long>(wid->by), wid->warp);
-      else
-        ImGui::SetTooltip(
-            "%s%s (every warp of a block reads this array: pick the warp with the fields above)",
-            mem::buffer_name(op.buffer), where.c_str());
-      if (ImGui::IsItemClicked(ImGuiMouseButton_Left) && wid) {
+      const std::string where = one_d ? index_text(-1, *e) : index_text(*e / bv.width, *e % bv.width);
+      // The warp is found on a click only: the random gather's inverse is a search over the whole array.
+      const bool pickable = op.buffer != mem::Buffer::Tile && mem::kernel_of(v) != mem::Kernel::Banks;
+      ImGui::SetTooltip(
+          pickable ? "%s%s: click to show the warp that touches it"
+                   : "%s%s (every warp of a block reads this array: pick the warp with the fields above)",
+          mem::buffer_name(op.buffer), where.c_str());
+      const auto wid = ImGui::IsItemClicked(ImGuiMouseButton_Left) ? mem::warp_at(m.params, v, op.buffer, *e)
+                                                                   : std::nullopt;
+      if (wid) {
         m.warp = *wid;
         a.warp_changed = true;
       }

@@ -40,9 +40,8 @@ std::string hex(int64_t v) {
 
 // "[12][5]" in a matrix of `row_width` columns; "[1234]" in a 1-D buffer (row_width 0).
 std::string element_text(const mem::LaneAccess& l, int64_t row_width) {
-  if (row_width > 0)
-    return "[" + std::to_string(l.element / row_width) + "][" + std::to_string(l.element % row_width) + "]";
-  return "[" + std::to_string(l.element) + "]";
+  if (row_width > 0) return index_text(l.element / row_width, l.element % row_width);
+  return index_text(-1, l.element);
 }
 
 // The lowest address of the active lanes (addresses are drawn relative to it).
@@ -54,6 +53,25 @@ int64_t base_address(const mem::WarpAccess& op) {
 }
 
 }  // namespace
+
+namespace {
+std::string plural_words(size_t n) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%zu different words", n);
+  return b;
+}
+}  // namespace
+
+std::string index_text(int64_t row, int64_t col) {
+  // snprintf rather than "[" + std::to_string(...): GCC 12 at -O3 warns (-Wrestrict, a known false positive)
+  // on a one-character literal prepended to a temporary string.
+  char b[48];
+  if (row >= 0)
+    std::snprintf(b, sizeof b, "[%lld][%lld]", static_cast<long long>(row), static_cast<long long>(col));
+  else
+    std::snprintf(b, sizeof b, "[%lld]", static_cast<long long>(col));
+  return b;
+}
 
 uint32_t group_colour(int i) {
   static const uint32_t k[12] = {
@@ -258,11 +276,13 @@ int draw_shared(const mem::WarpAccess& op, ImVec2 o, float width, float max_h) {
       if (ws.empty()) text += "not used";
       for (const auto& [word, lanes] : ws) {
         text += "\n  word " + std::to_string(word) + " for lane" + (lanes.size() > 1 ? "s " : " ");
-        for (size_t j = 0; j < lanes.size(); ++j)
-          text += (j ? "," : "") + std::to_string(lanes[j]);
+        for (size_t j = 0; j < lanes.size(); ++j) {
+          if (j) text += ',';
+          text += std::to_string(lanes[j]);
+        }
       }
       if (ws.size() > 1)
-        text += "\n" + std::to_string(ws.size()) + " different words: served one after another";
+        text += '\n' + plural_words(ws.size()) + ": served one after another";
       else if (!ws.empty() && ws.begin()->second.size() > 1)
         text += "\none word for several lanes: a broadcast, one pass";
       ImGui::SetTooltip("%s", text.c_str());

@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ui/memory/memory_trace.h"
@@ -44,6 +45,9 @@ struct WarpPictureLayout {
 // `text_h`: the font's line height (boxes are made tall enough for a label).
 WarpPictureLayout global_layout(const memory::GlobalDetail& c, float width, float text_h);
 WarpPictureLayout shared_layout(const memory::SharedDetail& c, float width, float max_h, float text_h);
+
+// "[12][5]" (row >= 0) or "[1234]" (row < 0): an element as the tooltips name it.
+std::string index_text(int64_t row, int64_t col);
 
 // Categorical colour for group `i` (a lane's sector or line), as ImGui's 32-bit colour.
 uint32_t group_colour(int i);

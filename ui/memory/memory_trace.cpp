@@ -158,7 +158,17 @@ std::optional<WarpId> warp_at(const Params& p, Variant v, Buffer b, int64_t e) {
       if (b == Buffer::In) return warp_reading(p, v, e);
       return warp_reading(p, v, (e % p.rows) * p.cols + e / p.rows);  // out[c][r] is in[r][c]
     case Kernel::Stride:
-      return b == Buffer::In ? warp_reading(p, v, e) : warp_of_thread(p, e);
+      if (b == Buffer::In) return warp_reading(p, v, e);
+      if (v == Variant::Random) return warp_of_thread(p, e);  // out[t] by thread t
+      {
+        // out[col * rows + row] is written by the thread of grid row `col`, element row `row`.
+        const int64_t rows = stride_rows(p.n, p.stride);
+        WarpId w;
+        w.bx = (e % rows) / p.threads;
+        w.by = e / rows;
+        w.warp = static_cast<int>(((e % rows) % p.threads) / k_warp);
+        return w;
+      }
     case Kernel::Banks:
       return b == Buffer::Out ? std::optional<WarpId>(warp_of_thread(p, e)) : std::nullopt;
     case Kernel::Aos:
