@@ -98,14 +98,14 @@ class MemoryLab final : public Lab {
     poll_jobs();
     if (begin_window("Memory view", Slot::View)) ui::draw_memory_view(m_model, m_actions);
     ImGui::End();
-    if (begin_window("Memory lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar))
-      ui::draw_memory_panel(m_model, m_actions);
+    if (begin_window("Memory lab", Slot::Panel)) ui::draw_memory_panel(m_model, m_actions);
     ImGui::End();
   }
 
   void update() override {
     if (m_actions.params_changed) apply_params();
     if (m_actions.warp_changed) update_trace();
+    if (m_actions.clicked) step_to(m_actions.clicked_buffer, m_actions.clicked_element);
     if (m_actions.run_gpu) start_gpu();
     if (m_actions.run_cpu) start_cpu();
     if (m_actions.cancel_cpu) m_cpu_job.cancel();
@@ -208,6 +208,20 @@ class MemoryLab final : public Lab {
     m_model.warp = mem::clamp_warp(m_model.params, v, m_model.warp);
     m_model.trace = mem::trace_warp(m_model.params, v, m_model.warp);
     m_model.step = std::clamp(m_model.step, 0, std::max(0, static_cast<int>(m_model.trace->ops.size()) - 1));
+  }
+
+  // Shows the first instruction of the warp that touches element e of buffer b (the click's element).
+  void step_to(mem::Buffer b, int64_t e) {
+    if (!m_model.trace) return;
+    const std::vector<mem::WarpAccess>& ops = m_model.trace->ops;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].buffer != b) continue;
+      for (const mem::LaneAccess& l : ops[i].lanes)
+        if (l.active && l.element == e) {
+          m_model.step = static_cast<int>(i);
+          return;
+        }
+    }
   }
 
   void start_predict() {
@@ -487,13 +501,12 @@ std::vector<ui::Readout> MemoryLab::readouts() const {
       if (r.p.st_requests)
         out.push_back(
             {"sectors / store", fmt_fixed(r.p.st_sectors_per_request(), 1), "", "predicted, whole launch"});
-      const int64_t req = r.p.shared_ld_requests + r.p.shared_st_requests;
-      if (req)
+      if (r.p.shared_ld_requests)
         out.push_back({"bank conflicts",
-                       fmt_fixed(static_cast<double>(r.p.shared_ld_conflicts + r.p.shared_st_conflicts) /
-                                     static_cast<double>(req),
+                       fmt_fixed(static_cast<double>(r.p.shared_ld_conflicts) /
+                                     static_cast<double>(r.p.shared_ld_requests),
                                  1),
-                       "/ req", "predicted extra wavefronts"});
+                       "/ load", "predicted extra wavefronts per shared load"});
     }
   if (m_model.trace && !m_model.trace->ops.empty()) {
     const mem::WarpAccess& op = m_model.trace->ops[static_cast<size_t>(

@@ -104,11 +104,14 @@ TEST(MemoryLabApp, ClickOnTheMatrixPicksTheWarpThatReadsTheElement) {
   EXPECT_EQ(m.warp.bx, want->bx);
   EXPECT_EQ(m.warp.by, want->by);
   EXPECT_EQ(m.warp.warp, want->warp);
-  // The new warp's first instruction reads the clicked element.
+  // The stepper moved to the new warp's instruction that reads the clicked element.
+  ASSERT_LT(static_cast<size_t>(m.step), m.trace->ops.size());
+  const mem::WarpAccess& shown = m.trace->ops[static_cast<size_t>(m.step)];
+  EXPECT_EQ(shown.buffer, mem::Buffer::In);
   bool found = false;
-  for (const mem::LaneAccess& l : m.trace->ops.front().lanes)
+  for (const mem::LaneAccess& l : shown.lanes)
     found = found || (l.active && l.element == e);
-  EXPECT_TRUE(found) << m.trace->warp_text;
+  EXPECT_TRUE(found) << m.trace->warp_text << ", instruction " << m.step;
   io.MousePos = ImVec2(-100, -100);
 }
 

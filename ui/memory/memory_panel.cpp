@@ -81,8 +81,11 @@ BufferWindow buffer_window(const mem::BufferView& bv, const std::vector<int64_t>
   }
   if (r_hi < 0) r_lo = r_hi = c_lo = c_hi = 0;
   // Cells: large enough to click, small enough that the box (and some context) fits.
-  const int64_t want_cols = std::min(width, std::max<int64_t>(c_hi - c_lo + 1, 32));
-  const int64_t want_rows = std::min(total_rows, r_hi - r_lo + 1);
+  // A matrix shows at least two tiles across and one down (the tile borders are part of the story); a 1-D
+  // buffer one line (32 floats) across.
+  const bool matrix = width > 32;
+  const int64_t want_cols = std::min(width, std::max<int64_t>(c_hi - c_lo + 1, matrix ? 64 : 32));
+  const int64_t want_rows = std::min(total_rows, std::max<int64_t>(r_hi - r_lo + 1, matrix ? 32 : 1));
   float cell = std::min(avail_w / static_cast<float>(want_cols),
                         avail_h / static_cast<float>(std::max<int64_t>(want_rows, 1)));
   cell = std::clamp(std::floor(cell), min_cell, max_cell);
@@ -211,15 +214,16 @@ void results_table(const char* id, const std::vector<MemoryResultRow>& rows) {
 void prediction_table(const MemoryPanelModel& m) {
   if (m.predictions.empty()) return;
   const bool shared = m.params.kernel == mem::Kernel::Transpose || m.params.kernel == mem::Kernel::Banks;
-  if (!ImGui::BeginTable("##pred", shared ? 5 : 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
+  if (!ImGui::BeginTable("##pred", shared ? 6 : 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
     return;
-  ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+  ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthStretch, 2.2f);
   ImGui::TableSetupColumn("ld sect/req", ImGuiTableColumnFlags_WidthStretch, 1.2f);
   ImGui::TableSetupColumn("st sect/req", ImGuiTableColumnFlags_WidthStretch, 1.2f);
   if (shared) {
-    ImGui::TableSetupColumn("shared conflicts", ImGuiTableColumnFlags_WidthStretch, 1.5f);
-    ImGui::TableSetupColumn("measured", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("ld confl.", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+    ImGui::TableSetupColumn("st confl.", ImGuiTableColumnFlags_WidthStretch, 1.2f);
   }
+  ImGui::TableSetupColumn("measured", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableHeadersRow();
   for (const MemoryPredictionRow& r : m.predictions) {
     ImGui::TableNextRow();
@@ -233,22 +237,24 @@ void prediction_table(const MemoryPanelModel& m) {
     else
       ImGui::TextDisabled("-");
     if (shared) {
+      // Loads and stores apart: the plain tile's reads are 32-way while its writes are conflict-free, and an
+      // average over both would hide that.
       ImGui::TableNextColumn();
-      const int64_t conflicts = r.p.shared_ld_conflicts + r.p.shared_st_conflicts;
-      const int64_t requests = r.p.shared_ld_requests + r.p.shared_st_requests;
-      if (requests)
-        ImGui::Text("%.1f / req", static_cast<double>(conflicts) / static_cast<double>(requests));
-      else
-        ImGui::TextDisabled("-");
-      if (ImGui::IsItemHovered() && requests)
-        ImGui::SetTooltip(
-            "extra wavefronts caused by bank conflicts: %lld over %lld shared requests\n"
-            "(loads %lld, stores %lld)",
-            static_cast<long long>(conflicts), static_cast<long long>(requests),
-            static_cast<long long>(r.p.shared_ld_conflicts), static_cast<long long>(r.p.shared_st_conflicts));
+      const auto per_request = [](int64_t conflicts, int64_t requests) {
+        if (requests)
+          ImGui::Text("%.1f", static_cast<double>(conflicts) / static_cast<double>(requests));
+        else
+          ImGui::TextDisabled("-");
+        if (ImGui::IsItemHovered() && requests)
+          ImGui::SetTooltip("extra wavefronts caused by bank conflicts: %lld over %lld shared requests",
+                            static_cast<long long>(conflicts), static_cast<long long>(requests));
+      };
+      per_request(r.p.shared_ld_conflicts, r.p.shared_ld_requests);
       ImGui::TableNextColumn();
-      ImGui::TextDisabled("n/a");
+      per_request(r.p.shared_st_conflicts, r.p.shared_st_requests);
     }
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("n/a");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "Measured counters (Nsight Compute) are not read by blockscope yet; docs/PERFORMANCE.md "
@@ -325,7 +331,7 @@ void draw_memory_panel(MemoryPanelModel& m, MemoryPanelActions& a) {
   error_text(m.gpu_status);
   error_text(m.cpu_status);
   if (!m.gpu_rows.empty()) {
-    ImGui::TextDisabled("GPU: %s", m.gpu_rows.front().device.c_str());
+    wrapped_text("GPU: " + m.gpu_rows.front().device, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     results_table("##gpu", m.gpu_rows);
   }
   if (!m.cpu_rows.empty()) {
@@ -337,9 +343,13 @@ void draw_memory_panel(MemoryPanelModel& m, MemoryPanelActions& a) {
   if (m.predicting)
     ImGui::ProgressBar(static_cast<float>(m.predict_progress), ImVec2(-1, 0), "counting every warp...");
   error_text(m.predict_status);
-  if (!m.predicted_for.empty()) ImGui::TextDisabled("%s", m.predicted_for.c_str());
+  if (!m.predicted_for.empty())
+    wrapped_text(m.predicted_for, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   prediction_table(m);
-  ImGui::TextDisabled("measured counters: not read by blockscope yet (see docs/PERFORMANCE.md for ncu)");
+  wrapped_text(
+      "measured counters: not read by blockscope yet (docs/PERFORMANCE.md compares these predictions "
+      "with Nsight Compute's counts)",
+      ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
 
   if (m.params.kernel == mem::Kernel::Stride) {
     section_title("Bandwidth against stride");
@@ -499,6 +509,9 @@ void buffer_view_widget(MemoryPanelModel& m, MemoryPanelActions& a, const mem::W
       if (wid) {
         m.warp = *wid;
         a.warp_changed = true;
+        a.clicked = true;
+        a.clicked_buffer = op.buffer;
+        a.clicked_element = *e;
       }
     }
   }
@@ -551,6 +564,24 @@ void draw_memory_view(MemoryPanelModel& m, MemoryPanelActions& a) {
     a.warp_changed = true;
   }
   ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::SmallButton("worst")) {
+    // The instruction that costs most: the most sectors (global) or the highest conflict degree (shared).
+    int best = 0;
+    double worst = -1;
+    for (size_t i = 0; i < t.ops.size(); ++i) {
+      const mem::OpSummary s = mem::summarize(t.ops[i]);
+      const double cost = t.ops[i].space == mem::Space::Global ? s.sectors / 4.0 : s.conflict_degree;
+      if (cost > worst) {
+        worst = cost;
+        best = static_cast<int>(i);
+      }
+    }
+    m.step = best;
+    a.warp_changed = true;
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("jump to this warp's costliest instruction (most sectors, or the worst bank conflict)");
   ImGui::SameLine();
   const mem::WarpAccess& op = t.ops[static_cast<size_t>(m.step)];
   ImGui::Text("instruction %d of %zu%s: %s", m.step + 1, t.ops.size(), t.cut_short ? "+" : "",

@@ -118,6 +118,11 @@ struct MemoryPanelModel {
 struct MemoryPanelActions {
   bool params_changed = false;
   bool warp_changed = false;  // model.warp or model.step edited
+  // A click on element `clicked_element` of buffer `clicked_buffer` picked model.warp: the lab then steps to
+  // the warp's first instruction that touches that element.
+  bool clicked = false;
+  memory::Buffer clicked_buffer = memory::Buffer::In;
+  int64_t clicked_element = -1;
   bool run_gpu = false;
   bool run_cpu = false;
   bool cancel_cpu = false;
