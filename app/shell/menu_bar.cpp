@@ -20,7 +20,7 @@ std::string MenuBar::draw(const ui::PathView& pv, const std::string& active,
     if (level == 0) w += item_w("blockscope");
     if (level < 2) {
       for (const LabEntry& e : lab_entries())
-        w += item_w(level == 0 ? e.title : e.short_title);
+        if (e.make) w += item_w(level == 0 ? e.title : e.short_title);
     } else {
       w += item_w("Lab: Monte Carlo");
     }
@@ -33,8 +33,10 @@ std::string MenuBar::draw(const ui::PathView& pv, const std::string& active,
   if (m_level == 0) ImGui::TextDisabled("blockscope");
   draw_menus();
   if (m_level < 2) {
+    // A lab without a window (make empty: it only sweeps or benches) has no place in the lab bar.
     for (const LabEntry& e : lab_entries())
-      if (ImGui::MenuItem(m_level == 0 ? e.title : e.short_title, nullptr, active == e.id)) picked = e.id;
+      if (e.make && ImGui::MenuItem(m_level == 0 ? e.title : e.short_title, nullptr, active == e.id))
+        picked = e.id;
   } else {
     const char* title = active.c_str();
     for (const LabEntry& e : lab_entries())
@@ -42,7 +44,7 @@ std::string MenuBar::draw(const ui::PathView& pv, const std::string& active,
     const std::string label = std::string("Lab: ") + title + "###labmenu";
     if (ImGui::BeginMenu(label.c_str())) {
       for (const LabEntry& e : lab_entries())
-        if (ImGui::MenuItem(e.title, nullptr, active == e.id)) picked = e.id;
+        if (e.make && ImGui::MenuItem(e.title, nullptr, active == e.id)) picked = e.id;
       ImGui::EndMenu();
     }
   }

@@ -139,12 +139,17 @@ void transpose_cpu(Variant v, const float* in, float* out, int64_t rows, int64_t
       const int64_t tile_rows = rows / k_tile + (rows % k_tile != 0 ? 1 : 0);
       for_chunks(tile_rows, 1, mode, ctl, [&](int64_t lo, int64_t hi) {
         for (int64_t tr = lo; tr < hi; ++tr)
-          for (int64_t c0 = 0; c0 < cols; c0 += k_tile)
-            for (int64_t r = tr * k_tile; r < std::min(rows, (tr + 1) * k_tile); ++r)
-              for (int64_t c = c0; c < std::min(cols, c0 + k_tile); ++c) {
+          for (int64_t c0 = 0; c0 < cols; c0 += k_tile) {
+            // Inside a block the writes run along a row of `out` (sequential); the reads step down 32 rows of
+            // `in`, 32 cache lines that stay in L1 until the block is done.
+            const int64_t r0 = tr * k_tile, r1 = std::min(rows, r0 + k_tile),
+                          c1 = std::min(cols, c0 + k_tile);
+            for (int64_t c = c0; c < c1; ++c)
+              for (int64_t r = r0; r < r1; ++r) {
                 const Cell e{r, c};
                 out[out_index(e, rows)] = in[in_index(e, cols)];
               }
+          }
       });
       return;
     }
@@ -205,16 +210,14 @@ void particles_cpu(Variant v, const float* in, float* out, int64_t n, CpuMode mo
 void banks_cpu(const Params& p, Variant v, const float* shared_init, float* out, JobControl* ctl) {
   const bool padded = v == Variant::BanksPadded;
   const int s = p.bank_stride;
-  // A thread's sum depends only on its lane (threadIdx.x % 32): the same walk over the words, in the same
-  // order, as the kernel's loop.
+  // A thread's sum depends only on its lane (threadIdx.x % 32): its word added k_bank_iterations times, in
+  // order, as the kernel's loop does.
   float lane_sum[k_warp];
   for (int lane = 0; lane < k_warp; ++lane) {
-    int w = bank_first_word(lane, s);
+    const float x = shared_init[bank_word(lane, s, padded)];
     float acc = 0.0f;
-    for (int it = 0; it < k_bank_iterations; ++it) {
-      acc += shared_init[bank_physical_word(w, padded)];
-      w = bank_next_word(w, s);
-    }
+    for (int it = 0; it < k_bank_iterations; ++it)
+      acc += x;
     lane_sum[lane] = acc;
   }
   const int64_t threads = p.threads;

@@ -78,21 +78,21 @@ __global__ void random_kernel(const float* __restrict__ in, float* __restrict__ 
 
 // --- Shared-memory banks -------------------------------------------------------------------------------
 
-template <bool PADDED>
-__global__ void banks_kernel(const float* __restrict__ init, float* __restrict__ out, int64_t n, int s) {
+// One kernel for both layouts (padded is an argument, not a template parameter), so the plain and the padded
+// runs execute the same instructions and differ only in the addresses.
+__global__ void banks_kernel(const float* __restrict__ init, float* __restrict__ out, int64_t n, int s,
+                             bool padded) {
   __shared__ float buf[k_max_bank_words];
-  const int words = bank_words(s, PADDED);
+  const int words = bank_words(s, padded);
   for (int i = threadIdx.x; i < words; i += blockDim.x)
     buf[i] = init[i];
   __syncthreads();
-  const int lane = threadIdx.x % k_warp;
-  int w = bank_first_word(lane, s);
+  // volatile: every iteration is a shared-memory load (the compiler may not keep the word in a register).
+  const volatile float* word = buf + bank_word(threadIdx.x % k_warp, s, padded);
   float acc = 0.0f;
-#pragma unroll 8
-  for (int it = 0; it < k_bank_iterations; ++it) {
-    acc += buf[bank_physical_word(w, PADDED)];
-    w = bank_next_word(w, s);
-  }
+#pragma unroll 16
+  for (int it = 0; it < k_bank_iterations; ++it)
+    acc += *word;
   const int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
   if (t < n) out[t] = acc;
 }
@@ -172,10 +172,8 @@ void launch(const Params& p, Variant v, const float* in, float* out, cudaStream_
       break;
     }
     case Variant::BanksPlain:
-      banks_kernel<false><<<grid, block, 0, st>>>(in, out, p.n, p.bank_stride);
-      break;
     case Variant::BanksPadded:
-      banks_kernel<true><<<grid, block, 0, st>>>(in, out, p.n, p.bank_stride);
+      banks_kernel<<<grid, block, 0, st>>>(in, out, p.n, p.bank_stride, v == Variant::BanksPadded);
       break;
     case Variant::Aos:
       particles_kernel<false><<<grid, block, 0, st>>>(in, out, p.n);

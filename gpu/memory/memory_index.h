@@ -113,6 +113,25 @@ BS_HD uint64_t random_mix(uint64_t x, int k, uint64_t mask, uint32_t seed) {
   x ^= x >> h;
   return x;
 }
+// The inverse of random_mix: each step undone in reverse order (x ^= x >> h is its own inverse because
+// 2h > k; a multiplication by the inverse of the odd constant mod 2^64, masked).
+BS_HD uint64_t
+inverse_odd(uint64_t a) {  // a * inverse_odd(a) = 1 mod 2^64 (Newton: each step doubles the bits)
+  uint64_t x = a;          // correct to 3 bits for odd a
+  for (int i = 0; i < 5; ++i)
+    x *= 2 - a * x;
+  return x;
+}
+BS_HD uint64_t random_unmix(uint64_t x, int k, uint64_t mask, uint32_t seed) {
+  const int h = k / 2 + 1;
+  x ^= x >> h;
+  x = (x * inverse_odd(uint64_t{0x297A2D39u})) & mask;
+  x ^= x >> h;
+  x = (x * inverse_odd(uint64_t{0x2C1B3C6Du})) & mask;
+  x ^= x >> h;
+  x = (x - seed * uint64_t{0x9E3779B9u}) & mask;
+  return x;
+}
 // k = random_bits(n) and mask = 2^k - 1 are computed once per launch (kernel argument).
 BS_HD int64_t random_index(int64_t t, int64_t n, int k, uint64_t mask, uint32_t seed) {
   uint64_t x = static_cast<uint64_t>(t);
@@ -125,27 +144,35 @@ BS_HD int64_t random_index(int64_t t, int64_t n, uint32_t seed) {
   const int k = random_bits(n);
   return random_index(t, n, k, (uint64_t{1} << k) - 1, seed);
 }
+// The thread that reads element e (0 <= e < n): the walk run backwards, random_thread(random_index(t)) = t.
+BS_HD int64_t random_thread(int64_t e, int64_t n, uint32_t seed) {
+  const int k = random_bits(n);
+  const uint64_t mask = (uint64_t{1} << k) - 1;
+  uint64_t x = static_cast<uint64_t>(e);
+  do {
+    x = random_unmix(x, k, mask, seed);
+  } while (x >= static_cast<uint64_t>(n));
+  return static_cast<int64_t>(x);
+}
 
 // --- Shared-memory banks
 // -------------------------------------------------------------------------------------------
 // Each block fills a small shared array (bank_words(s, padded) floats) from global memory, then every lane
-// sums k_bank_iterations of its words: lane `lane` starts at the logical word lane * s and steps one word on
-// per iteration, wrapping at 32 * s (bank_next_word). So at every iteration the 32 lanes of a warp are s
-// words apart, and gcd(s, 32) of them share each bank they touch: a gcd(s, 32)-way conflict (2-way for
-// s = 2, 32-way for s = 32, none for odd s). Logical word w sits at physical word w (plain) or w + w / 32
-// (padded: one spare word after every 32, i.e. rows of 33 words), which spreads any power-of-two stride over
-// all banks; it is no universal fix (stride 31 padded puts lanes 1..31 all in bank 31: the model counts it).
+// loads its word k_bank_iterations times (a volatile load: each one a real shared-memory access) and sums
+// them. Lane `lane` reads the logical word lane * s, so the 32 lanes of a warp are s words apart, and
+// gcd(s, 32) of them share each bank they touch: a gcd(s, 32)-way conflict (2-way for s = 2, 32-way for
+// s = 32, none for odd s). Logical word w sits at physical word w (plain) or w + w / 32 (padded: one spare
+// word after every 32, i.e. rows of 33 words), which spreads any power-of-two stride over all banks; it is no
+// universal fix (stride 31 padded puts lanes 1..31 at words 32 * lane - 1, all in bank 31: the model counts
+// it). The plain and the padded kernel run the same instructions: only the address differs.
 constexpr int k_bank_iterations = 256;
 constexpr int k_max_bank_stride = 32;
 constexpr int k_max_bank_words = k_max_bank_stride * (k_banks + 1);
-BS_HD int bank_first_word(int lane, int s) {
-  return lane * s;
-}
-BS_HD int bank_next_word(int w, int s) {
-  return w + 1 == k_warp * s ? 0 : w + 1;
-}
 BS_HD int bank_physical_word(int w, bool padded) {
   return padded ? w + w / k_banks : w;
+}
+BS_HD int bank_word(int lane, int s, bool padded) {  // the word lane `lane` loads at every iteration
+  return bank_physical_word(lane * s, padded);
 }
 BS_HD int bank_words(int s, bool padded) {  // the shared array's length in floats
   return padded ? s * (k_banks + 1) : s * k_banks;

@@ -197,23 +197,13 @@ void for_each_access(const Params& p, Variant v, WarpId w, int max_steps, bool w
         begin(Space::Shared, Buffer::Tile, true, static_cast<int>(k), "buf[i]");
         f(a);
       }
-      // The loop: acc += buf[physical(w)]; w = next(w).
+      // The loop: acc += buf[word], the same word every iteration (a volatile load).
       const int steps = max_steps < 0 ? k_bank_iterations : std::min(max_steps, k_bank_iterations);
-      if (steps > 0) {
-        int wl[k_warp];
-        bool on[k_warp];
-        for (int l = 0; l < k_warp; ++l) {
-          on[l] = lane_thread(block, w.warp, l).exists;
-          wl[l] = bank_first_word(l, s);
-        }
-        for (int it = 0; it < steps; ++it) {
-          begin(Space::Shared, Buffer::Tile, false, it, padded ? "buf[w + w/32]" : "buf[w]");
-          for (int l = 0; l < k_warp; ++l) {
-            a.lanes[l] = {on[l], bank_physical_word(wl[l], padded)};
-            wl[l] = bank_next_word(wl[l], s);
-          }
-          f(a);
-        }
+      for (int it = 0; it < steps; ++it) {
+        begin(Space::Shared, Buffer::Tile, false, it, padded ? "buf[lane*s + lane*s/32]" : "buf[lane*s]");
+        for (int l = 0; l < k_warp; ++l)
+          a.lanes[l] = {lane_thread(block, w.warp, l).exists, bank_word(l, s, padded)};
+        f(a);
       }
       begin(Space::Global, Buffer::Out, true, 0, "out[t]");
       for (int l = 0; l < k_warp; ++l) {
@@ -355,12 +345,8 @@ WarpId warp_reading(const Params& p, Variant v, int64_t e) {
         const int64_t row = e / p.stride, col = e % p.stride;
         return from_linear(row / b.x, col, row % b.x);
       }
-      // The thread t with random_index(t) = e: search (the permutation has no cheap inverse).
-      const int k = random_bits(p.n);
-      const uint64_t mask = (uint64_t{1} << k) - 1;
-      for (int64_t t = 0; t < p.n; ++t)
-        if (random_index(t, p.n, k, mask, p.seed) == e) return from_linear(t / b.x, 0, t % b.x);
-      return {};
+      const int64_t t = random_thread(e, p.n, p.seed);
+      return from_linear(t / b.x, 0, t % b.x);
     }
     case Kernel::Banks:
     case Kernel::Aos:

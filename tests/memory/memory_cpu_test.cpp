@@ -57,6 +57,11 @@ TEST(MemoryIndex, RandomIndexIsAPermutation) {
     }
     EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; })) << "n = " << n;
   }
+  // random_thread inverts it (the warp picked by a click on the array).
+  for (int64_t n : {1, 3, 1000, 4097, 1 << 20})
+    for (uint32_t seed : {1u, 7u})
+      for (int64_t t : {int64_t{0}, n / 2, n - 1})
+        EXPECT_EQ(random_thread(random_index(t, n, seed), n, seed), t) << n;
   // Not the identity nor a constant stride: neighbouring threads land far apart.
   int64_t far = 0;
   for (int64_t t = 0; t + 1 < 4096; ++t)
@@ -384,18 +389,17 @@ TEST(MemoryCpu, ParticleStepAosAndSoaAgree) {
   }
 }
 
-TEST(MemoryCpu, BanksSumIsTheLanesWalk) {
+TEST(MemoryCpu, BanksSumIsTheLanesWord) {
   Params p = n_params(Kernel::Banks, 100, 48);
   p.bank_stride = 3;
   const std::vector<float> init = make_input(p, Variant::BanksPadded);
   const std::vector<float> out = reference_output(p, Variant::BanksPadded);
   for (int64_t t : {0, 5, 47, 48, 99}) {
     const int lane = static_cast<int>((t % 48) % 32);
+    const int w = lane * 3;  // the logical word, by its definition
     float acc = 0;
-    for (int it = 0; it < k_bank_iterations; ++it) {
-      const int w = (lane * 3 + it) % (32 * 3);  // the logical word, by its definition
+    for (int it = 0; it < k_bank_iterations; ++it)
       acc += init[static_cast<size_t>(w + w / 32)];
-    }
     EXPECT_EQ(out[static_cast<size_t>(t)], acc) << t;
   }
 }

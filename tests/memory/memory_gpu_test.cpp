@@ -103,6 +103,30 @@ TEST(MemoryGpu, ParticlesMatchTheCpu) {
       }
 }
 
+// The shared-memory kernels at small, ragged sizes: quick enough for compute-sanitizer's racecheck, which
+// checks the __syncthreads between the tile's load and store phases (and the banks fill).
+TEST(MemoryGpu, SharedMemoryKernelsSmall) {
+  BS_REQUIRE_GPU();
+  GpuRunner runner;
+  for (Variant v : {Variant::Tiled, Variant::TiledPadded, Variant::TiledPaddedMulti})
+    for (int dy : {2, 8}) {
+      Params p;
+      p.rows = 70;
+      p.cols = 33;
+      p.block = {32, dy};
+      expect_matches(runner, p, v, std::string(to_string(v)) + " 70x33 block 32x" + std::to_string(dy));
+    }
+  for (Variant v : {Variant::BanksPlain, Variant::BanksPadded})
+    for (int s : {1, 2, 32}) {
+      Params p;
+      p.kernel = Kernel::Banks;
+      p.n = 300;
+      p.bank_stride = s;
+      p.threads = 96;
+      expect_matches(runner, p, v, std::string(to_string(v)) + " stride " + std::to_string(s));
+    }
+}
+
 TEST(MemoryGpu, RunTimesAndChecks) {
   BS_REQUIRE_GPU();
   GpuRunner runner;
