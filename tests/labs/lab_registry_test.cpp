@@ -28,11 +28,7 @@ TEST(LabRegistry, BuiltInLabsInTheLabBarOrder) {
   for (const LabDescriptor& d : lab_entries()) {
     EXPECT_STRNE(d.title, "") << d.id;
     EXPECT_STRNE(d.short_title, "") << d.id;
-    // The memory lab's window comes with its app side (app/memory/memory_lab.cpp); until then it benches
-    // only.
-    if (std::string_view(d.id) != "memory") {
-      EXPECT_TRUE(d.make) << d.id;
-    }
+    EXPECT_TRUE(d.make) << d.id;
     EXPECT_TRUE(d.register_bench) << d.id;
   }
   EXPECT_EQ(lab_ids_text(), "heat, matmul, montecarlo, vector, memory");

@@ -6,9 +6,15 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <filesystem>
+#include <fstream>
+#include <set>
 #include <string>
 
 #include "app/app.h"
+#include "app/memory/memory_sweep_target.h"
+#include "app/sweep/target.h"
+#include "core/error.h"
 #include "app/labs.h"
 #include "app/memory/memory_lab.h"
 #include "app/session.h"
@@ -296,6 +302,72 @@ TEST(MemoryPictureGeometry, BankColumnsShrinkToShowA32WayConflict) {
   EXPECT_FLOAT_EQ(L.bank_w, 20);
   EXPECT_LE(L.height, 300.5f);  // 32 words stacked in bank 0 fit the height given
   EXPECT_GE(L.word_h, 2);
+}
+
+}  // namespace bs
+
+// --- The sweep target and the stride chart
+// ------------------------------------------------------------------
+
+namespace bs {
+
+TEST(MemorySweep, ParametersComeFromTheSchemaWithOneNameEach) {
+  const sweep::Target& t = sweep::memory_sweep_target();
+  std::set<std::string> names;
+  for (const sweep::ParamSpec& p : t.params())
+    EXPECT_TRUE(names.insert(p.name).second) << "twice: " << p.name;
+  for (const char* n : {"kernel", "transpose_variant", "banks_variant", "stride", "bank_stride", "block.x",
+                        "block.y", "threads", "size", "n"})
+    EXPECT_TRUE(names.count(n)) << n << " missing from " << sweep::param_names(t);
+  // The defaults are the lab's: the transpose block 32 x 8, 256 threads for the 1-D kernels.
+  EXPECT_STREQ(sweep::find_param(t, "block.x")->default_value, "32");
+  EXPECT_STREQ(sweep::find_param(t, "threads")->default_value, "256");
+  EXPECT_NO_THROW(t.validate(sweep::default_values(t, {})));
+  // A bad value is refused naming the parameter.
+  try {
+    t.validate(sweep::default_values(t, {{"stride", "65"}}));
+    ADD_FAILURE() << "stride 65 accepted";
+  } catch (const InvalidRequest& e) {
+    EXPECT_NE(std::string(e.what()).find("stride"), std::string::npos) << e.what();
+  }
+  // Banks and the padded transposes run only on the GPU (no CPU version of shared memory).
+  EXPECT_EQ(t.value_device("kernel", "banks"), sweep::Device::Gpu);
+  EXPECT_EQ(t.value_device("transpose_variant", "tiled-padded"), sweep::Device::Gpu);
+  EXPECT_FALSE(t.value_device("transpose_variant", "naive"));
+}
+
+TEST(MemorySweep, CpuStrideSweepFromTheCommandLine) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(BS_TEST_OUT) / "sweep" / "memory-stride";
+  fs::remove_all(dir);
+  const auto r = test::run_blockscope(
+      "sweep memory --param stride=1,8,32 --fixed kernel=stride --fixed n=64K --reps 2 --warmup 1 --device "
+      "cpu "
+      "--png 400x300 --out " +
+      dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_TRUE(fs::exists(dir / "sweep.csv")) << r.output;
+  // One row per sample: 3 strides x 2 CPU series (1 thread, all threads) x 2 repetitions, plus the header.
+  std::ifstream csv(dir / "sweep.csv");
+  int lines = 0;
+  for (std::string line; std::getline(csv, line);)
+    ++lines;
+  EXPECT_EQ(lines, 1 + 3 * 2 * 2) << r.output;
+}
+
+TEST(MemoryStrideChart, FiguresPlotEveryStrideOnLogAxes) {
+  ui::MemoryPanelModel m;
+  m.stride_device = "CPU";
+  m.stride_n = 1 << 20;
+  m.stride_points = {{1, 20.0, 4.0}, {2, 12.0, 8.0}, {8, 3.0, 32.0}, {0, 1.0, 32.0}};  // 0: the random gather
+  const fig::Figure bw = ui::stride_bandwidth_figure(m);
+  ASSERT_EQ(bw.series.size(), 1u);
+  EXPECT_EQ(bw.series[0].x, (std::vector<double>{1, 2, 8}));
+  EXPECT_EQ(bw.series[0].y, (std::vector<double>{20, 12, 3}));
+  EXPECT_TRUE(bw.log_x);
+  const fig::Figure sp = ui::stride_sectors_figure(m);
+  EXPECT_EQ(sp.series[0].y, (std::vector<double>{4, 8, 32}));
+  EXPECT_NE(sp.y_label.find("predicted"), std::string::npos);
 }
 
 }  // namespace bs

@@ -588,7 +588,7 @@ void draw_memory_view(MemoryPanelModel& m, MemoryPanelActions& a) {
               mem::op_title(op).c_str());
   if (t.cut_short)
     ImGui::TextDisabled(
-        "(the loop runs %d times; the first %d are shown, the rest repeat the pattern one word on)",
+        "(the loop repeats the read %d times at the same addresses; the first %d are shown)",
         mem::k_bank_iterations, mem::k_trace_max_steps);
   const mem::OpSummary sum = mem::summarize(op);
   const bool bad = op.space == mem::Space::Global ? sum.efficiency < 0.99 && sum.active_lanes > 0

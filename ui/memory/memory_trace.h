@@ -88,7 +88,7 @@ struct WarpTrace {
   std::vector<WarpAccess> ops;
   bool cut_short = false;  // the banks loop was cut for the picture (the rest repeats the pattern)
 };
-constexpr int k_trace_max_steps = 8;  // banks: loop iterations shown (of k_bank_iterations)
+constexpr int k_trace_max_steps = 2;  // banks: loop iterations shown (of k_bank_iterations, all alike)
 // nullopt-free: an out-of-range warp is clamped into the launch (block and warp inside the grid).
 WarpTrace trace_warp(const Params& p, Variant v, WarpId w);
 // The warp clamped into the launch of (p, v).
