@@ -100,7 +100,7 @@ TEST(MemoryLabApp, ClickOnTheMatrixPicksTheWarpThatReadsTheElement) {
   const auto want = mem::warp_at(m.params, mem::Variant::TiledPadded, mem::Buffer::In, e);
   ASSERT_TRUE(want);
   ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = ImVec2(m.view_x + (static_cast<float>(c - m.view_window.col0) + 0.5f) * m.view_window.cell,
+  io.MousePos = ImVec2(m.view_x + (static_cast<float>(c - m.view_window.col0) + 0.5f) * m.view_window.cell_w,
                        m.view_y + (static_cast<float>(r - m.view_window.row0) + 0.5f) * m.view_window.cell);
   frames(app, 1);
   io.MouseDown[0] = true;
@@ -243,6 +243,23 @@ TEST(MemoryViewGeometry, AColumnOfLanesFitsDownTheWindow) {
   EXPECT_TRUE(w.all_inside);
   EXPECT_GE(w.rows, 32);
   EXPECT_EQ(w.col0, 0);  // column 7 on the first tile
+}
+
+TEST(MemoryViewGeometry, LinesOfALongArrayWidenToTheView) {
+  // Stride 64: the warp's elements are 2 lines apart, 62 lines tall; the rows are short, so cells widen.
+  mem::BufferView bv;
+  bv.width = 32;
+  bv.length = 1 << 20;
+  std::vector<int64_t> hl;
+  for (int i = 0; i < 32; ++i)
+    hl.push_back(64 * i);
+  const ui::BufferWindow w = ui::buffer_window(bv, hl, 700, 400, 3, 24);
+  EXPECT_TRUE(w.all_inside);
+  EXPECT_EQ(w.cols, 32);
+  EXPECT_FLOAT_EQ(w.cell_w, 21);  // floor(700 / 32)
+  EXPECT_LT(w.cell, w.cell_w);
+  // A click in the widened cells finds the element: row 2, column 10.
+  EXPECT_EQ(ui::element_at(bv, w, 10.5f * w.cell_w, (2.5f - static_cast<float>(w.row0)) * w.cell), 2 * 32 + 10);
 }
 
 TEST(MemoryViewGeometry, ShortBufferIsShownWhole) {

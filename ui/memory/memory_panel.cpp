@@ -102,13 +102,16 @@ BufferWindow buffer_window(const mem::BufferView& bv, const std::vector<int64_t>
   if (r0 > r_lo) r0 = r_lo;
   if (r0 + w.rows <= r_hi) r0 = r_hi - w.rows + 1;
   w.row0 = std::clamp<int64_t>(r0, 0, std::max<int64_t>(total_rows - w.rows, 0));
+  w.cell_w = w.cols == width
+                 ? std::max(cell, std::min(std::floor(avail_w / static_cast<float>(w.cols)), max_cell))
+                 : cell;
   w.all_inside = r_lo >= w.row0 && r_hi < w.row0 + w.rows && c_lo >= w.col0 && c_hi < w.col0 + w.cols;
   return w;
 }
 
 std::optional<int64_t> element_at(const mem::BufferView& bv, const BufferWindow& w, float x, float y) {
-  if (x < 0 || y < 0 || w.cell <= 0) return std::nullopt;
-  const int64_t c = static_cast<int64_t>(x / w.cell), r = static_cast<int64_t>(y / w.cell);
+  if (x < 0 || y < 0 || w.cell <= 0 || w.cell_w <= 0) return std::nullopt;
+  const int64_t c = static_cast<int64_t>(x / w.cell_w), r = static_cast<int64_t>(y / w.cell);
   if (c >= w.cols || r >= w.rows) return std::nullopt;
   const int64_t e = (w.row0 + r) * bv.width + w.col0 + c;
   if (w.col0 + c >= bv.width || e >= bv.length) return std::nullopt;
@@ -457,34 +460,34 @@ void buffer_view_widget(MemoryPanelModel& m, MemoryPanelActions& a, const mem::W
     for (int64_t c = 0; c < w.cols; ++c) {
       const int64_t e = (w.row0 + r) * bv.width + w.col0 + c;
       if (e >= bv.length) continue;
-      const ImVec2 p0(o.x + static_cast<float>(c) * w.cell, o.y + static_cast<float>(r) * w.cell);
-      dl->AddRectFilled(p0,
-                        ImVec2(p0.x + w.cell - (w.cell > 5 ? 1 : 0), p0.y + w.cell - (w.cell > 5 ? 1 : 0)),
-                        IM_COL32(55, 58, 66, 255));
+      const ImVec2 p0(o.x + static_cast<float>(c) * w.cell_w, o.y + static_cast<float>(r) * w.cell);
+      dl->AddRectFilled(
+          p0, ImVec2(p0.x + w.cell_w - (w.cell_w > 5 ? 1 : 0), p0.y + w.cell - (w.cell > 5 ? 1 : 0)),
+          IM_COL32(55, 58, 66, 255));
     }
   for (int i = 0; i < mem::k_warp; ++i) {
     const mem::LaneAccess& l = op.lanes[static_cast<size_t>(i)];
     if (!l.active) continue;
     const int64_t r = l.element / bv.width - w.row0, c = l.element % bv.width - w.col0;
     if (r < 0 || c < 0 || r >= w.rows || c >= w.cols) continue;
-    const ImVec2 p0(o.x + static_cast<float>(c) * w.cell, o.y + static_cast<float>(r) * w.cell);
-    dl->AddRectFilled(p0, ImVec2(p0.x + w.cell, p0.y + w.cell), lane_colour(op, i, g, s));
+    const ImVec2 p0(o.x + static_cast<float>(c) * w.cell_w, o.y + static_cast<float>(r) * w.cell);
+    dl->AddRectFilled(p0, ImVec2(p0.x + w.cell_w, p0.y + w.cell), lane_colour(op, i, g, s));
     if (w.cell >= ImGui::GetFontSize() * 1.2f) {
       const std::string t = std::to_string(i);
       dl->AddText(ImVec2(p0.x + 2, p0.y + 1), IM_COL32(15, 15, 20, 255), t.c_str());
     }
   }
   // Boundaries: every 32 columns (a tile, or a 128-byte line's end); in 1-D views every 8 (a 32-byte sector).
-  const float wpx = static_cast<float>(w.cols) * w.cell, hpx = static_cast<float>(w.rows) * w.cell;
+  const float wpx = static_cast<float>(w.cols) * w.cell_w, hpx = static_cast<float>(w.rows) * w.cell;
   for (int64_t c = 0; c <= w.cols; ++c) {
     const int64_t col = w.col0 + c;
     if (col % 32 == 0 || c == w.cols)
-      dl->AddLine(ImVec2(o.x + static_cast<float>(c) * w.cell, o.y),
-                  ImVec2(o.x + static_cast<float>(c) * w.cell, o.y + hpx), IM_COL32(220, 220, 230, 200),
+      dl->AddLine(ImVec2(o.x + static_cast<float>(c) * w.cell_w, o.y),
+                  ImVec2(o.x + static_cast<float>(c) * w.cell_w, o.y + hpx), IM_COL32(220, 220, 230, 200),
                   1.5f);
     else if (one_d && col % 8 == 0 && w.cell >= 4)
-      dl->AddLine(ImVec2(o.x + static_cast<float>(c) * w.cell, o.y),
-                  ImVec2(o.x + static_cast<float>(c) * w.cell, o.y + hpx), IM_COL32(150, 150, 160, 120),
+      dl->AddLine(ImVec2(o.x + static_cast<float>(c) * w.cell_w, o.y),
+                  ImVec2(o.x + static_cast<float>(c) * w.cell_w, o.y + hpx), IM_COL32(150, 150, 160, 120),
                   1.0f);
   }
   if (!one_d)
@@ -587,9 +590,8 @@ void draw_memory_view(MemoryPanelModel& m, MemoryPanelActions& a) {
   ImGui::Text("instruction %d of %zu%s: %s", m.step + 1, t.ops.size(), t.cut_short ? "+" : "",
               mem::op_title(op).c_str());
   if (t.cut_short)
-    ImGui::TextDisabled(
-        "(the loop repeats the read %d times at the same addresses; the first %d are shown)",
-        mem::k_bank_iterations, mem::k_trace_max_steps);
+    ImGui::TextDisabled("(the loop repeats the read %d times at the same addresses; the first %d are shown)",
+                        mem::k_bank_iterations, mem::k_trace_max_steps);
   const mem::OpSummary sum = mem::summarize(op);
   const bool bad = op.space == mem::Space::Global ? sum.efficiency < 0.99 && sum.active_lanes > 0
                                                   : sum.conflict_degree > 1;

@@ -27,7 +27,8 @@ namespace bs::ui {
 // when they fit, the window starts on a 32-column (tile / line) boundary, and cells are at least min_cell.
 struct BufferWindow {
   int64_t row0 = 0, col0 = 0, rows = 0, cols = 0;
-  float cell = 0;
+  float cell = 0;          // height of a cell (and its width unless widened)
+  float cell_w = 0;        // width: when every column is shown and room is left, cells widen up to max_cell
   bool all_inside = true;  // every highlighted element is in the window
 };
 BufferWindow buffer_window(const memory::BufferView& bv, const std::vector<int64_t>& highlighted,
