@@ -550,7 +550,7 @@ void draw_memory_view(MemoryPanelModel& m, MemoryPanelActions& a) {
       a.warp_changed = true;
     }
   }
-  ImGui::TextDisabled("%s", t.warp_text.c_str());
+  wrapped_text(t.warp_text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (t.ops.empty()) return;
   m.step = std::clamp(m.step, 0, static_cast<int>(t.ops.size()) - 1);
   // The stepper.
@@ -587,11 +587,14 @@ void draw_memory_view(MemoryPanelModel& m, MemoryPanelActions& a) {
     ImGui::SetTooltip("jump to this warp's costliest instruction (most sectors, or the worst bank conflict)");
   ImGui::SameLine();
   const mem::WarpAccess& op = t.ops[static_cast<size_t>(m.step)];
-  ImGui::Text("instruction %d of %zu%s: %s", m.step + 1, t.ops.size(), t.cut_short ? "+" : "",
-              mem::op_title(op).c_str());
+  wrapped_text("instruction " + std::to_string(m.step + 1) + " of " + std::to_string(t.ops.size()) +
+                   (t.cut_short ? "+: " : ": ") + mem::op_title(op),
+               ImGui::GetStyleColorVec4(ImGuiCol_Text));
   if (t.cut_short)
-    ImGui::TextDisabled("(the loop repeats the read %d times at the same addresses; the first %d are shown)",
-                        mem::k_bank_iterations, mem::k_trace_max_steps);
+    wrapped_text("(the loop repeats the read " + std::to_string(mem::k_bank_iterations) +
+                     " times at the same addresses; the first " + std::to_string(mem::k_trace_max_steps) +
+                     " are shown)",
+                 ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   const mem::OpSummary sum = mem::summarize(op);
   const bool bad = op.space == mem::Space::Global ? sum.efficiency < 0.99 && sum.active_lanes > 0
                                                   : sum.conflict_degree > 1;
@@ -599,15 +602,18 @@ void draw_memory_view(MemoryPanelModel& m, MemoryPanelActions& a) {
     wrapped_text(sum.text, light_theme() ? ImVec4(0.75f, 0.2f, 0.1f, 1) : ImVec4(1, 0.55f, 0.4f, 1));
   else
     wrapped_text(sum.text, light_theme() ? ImVec4(0.1f, 0.5f, 0.2f, 1) : ImVec4(0.5f, 0.9f, 0.55f, 1));
+  // How to read the picture: on hover, so that the picture keeps the room on a projector.
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "%s", op.space == mem::Space::Global
+                  ? "The picture: lanes -> 128-byte lines (boxes) and their 32-byte sectors; a lane "
+                    "takes its sector's colour. Grey sectors are not moved."
+                  : "The picture: lanes -> the 32 banks; a bank asked for several different words "
+                    "serves them one after another (red); one word for several lanes is a broadcast.");
 
   const float total_h = ImGui::GetContentRegionAvail().y;
   // The picture first (fixed height), then the buffer with the rest.
   const float pic_h = std::min(total_h * 0.5f, ImGui::GetFontSize() * 16);
-  ImGui::TextDisabled(
-      op.space == mem::Space::Global
-          ? "lanes -> 128-byte lines (boxes) and their 32-byte sectors; a lane takes its sector's colour"
-          : "lanes -> the 32 banks; a bank asked for several different words serves them one after another "
-            "(red)");
   const mem::BufferView bv = mem::buffer_view(m.params, t.variant, op.buffer);
   draw_warp_picture(
       op, ImGui::GetContentRegionAvail().x, pic_h,
