@@ -103,6 +103,7 @@ class MemoryLab final : public Lab {
   }
 
   void update() override {
+    merge_pressed();
     if (m_actions.params_changed) apply_params();
     if (m_actions.warp_changed) update_trace();
     if (m_actions.clicked) step_to(m_actions.clicked_buffer, m_actions.clicked_element);
@@ -154,6 +155,7 @@ class MemoryLab final : public Lab {
   std::vector<ui::Readout> readouts() const override;
 
   const ui::MemoryPanelModel& model() const { return m_model; }
+  void press(const ui::MemoryPanelActions& a) { m_pressed = a; }
   bool busy() const {
     return m_gpu_job.running() || m_cpu_job.running() || m_predict_job.running() || m_stride_job.running() ||
            !m_queue.empty();
@@ -171,6 +173,18 @@ class MemoryLab final : public Lab {
 
  private:
   enum class Work { Predict };
+
+  // Buttons pressed from outside the panel (tests) join this frame's actions.
+  void merge_pressed() {
+    if (!m_pressed) return;
+    const ui::MemoryPanelActions& p = *m_pressed;
+    m_actions.run_gpu |= p.run_gpu;
+    m_actions.run_cpu |= p.run_cpu;
+    m_actions.cancel_cpu |= p.cancel_cpu;
+    m_actions.run_stride |= p.run_stride;
+    m_actions.cancel_stride |= p.cancel_stride;
+    m_pressed.reset();
+  }
 
   void run_queue() {
     while (!m_queue.empty()) {
@@ -413,6 +427,7 @@ class MemoryLab final : public Lab {
   LabEnv& m_env;
   ui::MemoryPanelModel m_model;
   ui::MemoryPanelActions m_actions;
+  std::optional<ui::MemoryPanelActions> m_pressed;
   bool m_have_params = false;
   std::unique_ptr<mem::GpuRunner> m_gpu;
   std::deque<Work> m_queue;
@@ -542,6 +557,10 @@ MemoryLabProbe probe_memory_lab(Lab& lab) {
 
 void wait_memory_lab(Lab& lab) {
   if (auto* m = dynamic_cast<MemoryLab*>(&lab)) m->wait_all();
+}
+
+void press_memory_buttons(Lab& lab, const ui::MemoryPanelActions& a) {
+  if (auto* m = dynamic_cast<MemoryLab*>(&lab)) m->press(a);
 }
 
 }  // namespace bs

@@ -32,5 +32,8 @@ struct MemoryLabProbe {
 MemoryLabProbe probe_memory_lab(Lab& lab);
 // Waits for every running job of the lab (tests; headless captures do it themselves).
 void wait_memory_lab(Lab& lab);
+// Presses the panel's buttons named in `a` (Run CPU, Run GPU ladder, the stride sweep, Cancel): the lab acts
+// on them in its next update(), as it does on clicks (tests).
+void press_memory_buttons(Lab& lab, const ui::MemoryPanelActions& a);
 
 }  // namespace bs

@@ -205,6 +205,77 @@ TEST(MemoryLabApp, WithoutAGpuTheGpuRunSaysWhy) {
   EXPECT_FALSE(m.trace->ops.empty());
 }
 
+TEST(MemoryLabApp, CpuRunTimesEveryCpuVersionOnOneAndAllThreads) {
+  App app(headless_cpu());
+  ASSERT_FALSE(app.apply_session(memory_session(small_transpose("tiled"))));
+  frames(app, 2);
+  ui::MemoryPanelActions a;
+  a.run_cpu = true;
+  a.run_gpu = true;  // no GPU here: nothing starts, nothing breaks
+  press_memory_buttons(*app.active_lab(), a);
+  frames(app, 1);
+  wait_memory_lab(*app.active_lab());
+  frames(app, 2);
+  const ui::MemoryPanelModel& m = model_of(app);
+  EXPECT_TRUE(m.gpu_rows.empty());
+  EXPECT_TRUE(m.cpu_status.empty()) << m.cpu_status;
+  // copy, naive and tiled, each on one thread and on all threads.
+  ASSERT_EQ(m.cpu_rows.size(), 2 * mem::cpu_variants_of(mem::Kernel::Transpose).size());
+  for (const ui::MemoryResultRow& r : m.cpu_rows) {
+    EXPECT_FALSE(r.gpu);
+    EXPECT_GT(r.ms.median, 0) << r.label;
+    EXPECT_GT(r.gbs, 0) << r.label;
+  }
+  EXPECT_NE(m.cpu_rows.front().label.find("1 thread"), std::string::npos) << m.cpu_rows.front().label;
+  EXPECT_NE(m.cpu_rows.back().label.find("all threads"), std::string::npos) << m.cpu_rows.back().label;
+  EXPECT_DOUBLE_EQ(m.cpu_rows.front().pct_of_copy, 100.0);  // the copy is its own reference
+}
+
+TEST(MemoryLabApp, OnTheGpuTheLadderRunsAndEveryRowIsChecked) {
+  BS_REQUIRE_GPU();
+  AppOptions o = headless_cpu();
+  o.render_path = PathRequest::Auto;
+  App app(o);
+  ASSERT_FALSE(app.apply_session(memory_session(small_transpose("tiled-padded-multi"))));
+  frames(app, 2);
+  ASSERT_TRUE(model_of(app).gpu) << model_of(app).gpu_missing;
+  ui::MemoryPanelActions a;
+  a.run_gpu = true;
+  press_memory_buttons(*app.active_lab(), a);
+  frames(app, 1);
+  wait_memory_lab(*app.active_lab());
+  frames(app, 2);
+  const ui::MemoryPanelModel& m = model_of(app);
+  EXPECT_TRUE(m.gpu_status.empty()) << m.gpu_status;
+  ASSERT_EQ(m.gpu_rows.size(), mem::variants_of(mem::Kernel::Transpose).size());
+  for (const ui::MemoryResultRow& r : m.gpu_rows) {
+    EXPECT_TRUE(r.check_passed) << r.label << ": " << r.check;
+    EXPECT_GT(r.gbs, 0) << r.label;
+  }
+  EXPECT_NE(readout(*app.active_lab(), "GPU bandwidth").find_first_of("0123456789"), std::string::npos);
+}
+
+TEST(MemoryLabApp, StrideSweepOnTheCpuPlotsGbsAndThePredictedSectors) {
+  App app(headless_cpu());
+  ASSERT_FALSE(app.apply_session(memory_session({{"kernel", "stride"}, {"n", "64K"}, {"stride", 2}})));
+  frames(app, 2);
+  ui::MemoryPanelActions a;
+  a.run_stride = true;
+  press_memory_buttons(*app.active_lab(), a);
+  frames(app, 1);
+  wait_memory_lab(*app.active_lab());
+  frames(app, 2);
+  const ui::MemoryPanelModel& m = model_of(app);
+  EXPECT_TRUE(m.stride_status.empty()) << m.stride_status;
+  ASSERT_EQ(m.stride_points.size(), 7u);  // 1, 2, 4, ..., 64
+  for (const ui::StridePoint& p : m.stride_points) {
+    EXPECT_GT(p.gbs, 0) << p.stride;
+    // Floats: 4 sectors per request at stride 1, twice that per doubling, one per lane from stride 8 on.
+    EXPECT_DOUBLE_EQ(p.sectors_per_request, std::min(32, 4 * p.stride)) << p.stride;
+  }
+  EXPECT_EQ(m.stride_n, 64 * 1024);
+}
+
 // --- The view's geometry (pure)
 // -------------------------------------------------------------------------------
 
@@ -259,7 +330,8 @@ TEST(MemoryViewGeometry, LinesOfALongArrayWidenToTheView) {
   EXPECT_FLOAT_EQ(w.cell_w, 21);  // floor(700 / 32)
   EXPECT_LT(w.cell, w.cell_w);
   // A click in the widened cells finds the element: row 2, column 10.
-  EXPECT_EQ(ui::element_at(bv, w, 10.5f * w.cell_w, (2.5f - static_cast<float>(w.row0)) * w.cell), 2 * 32 + 10);
+  EXPECT_EQ(ui::element_at(bv, w, 10.5f * w.cell_w, (2.5f - static_cast<float>(w.row0)) * w.cell),
+            2 * 32 + 10);
 }
 
 TEST(MemoryViewGeometry, ShortBufferIsShownWhole) {
