@@ -301,8 +301,9 @@ Check compare(std::span<const float> got, std::span<const float> want, double re
   c.passed = c.mismatches == 0;
   char buf[200];
   if (!c.passed) {
-    std::snprintf(buf, sizeof buf, "%lld mismatches, first at %lld: got %.9g, want %.9g",
-                  static_cast<long long>(c.mismatches), static_cast<long long>(c.first_bad),
+    std::snprintf(buf, sizeof buf, "MISMATCH: %lld of %lld values, first at %lld: got %.9g, want %.9g",
+                  static_cast<long long>(c.mismatches), static_cast<long long>(got.size()),
+                  static_cast<long long>(c.first_bad),
                   static_cast<double>(got[static_cast<size_t>(c.first_bad)]),
                   static_cast<double>(want[static_cast<size_t>(c.first_bad)]));
     c.text = buf;

@@ -481,7 +481,7 @@ TEST(MemoryNames, TablesAndLadders) {
   const Check c = compare(std::vector<float>{1, 2, 3}, std::vector<float>{1, 2, 4}, 0);
   EXPECT_FALSE(c.passed);
   EXPECT_EQ(c.first_bad, 2);
-  EXPECT_NE(c.text.find("1 mismatches"), std::string::npos);
+  EXPECT_NE(c.text.find("MISMATCH: 1 of 3 values, first at 2"), std::string::npos) << c.text;
   EXPECT_TRUE(compare(std::vector<float>{1.0f}, std::vector<float>{1.0000001f}, 1e-6).passed);
 }
 

@@ -65,6 +65,7 @@ Session session_for(const std::string& lab, const json& state) {
 // and check it saves the same state again.
 TEST(SessionApp, EveryLabRoundTrips) {
   for (const LabEntry& e : lab_entries()) {
+    if (!e.make) continue;  // a lab without a window saves no state
     SCOPED_TRACE(e.id);
     const json edited = edited_state(e.id);
     json saved;
