@@ -184,7 +184,7 @@ void results_table(const char* id, const std::vector<MemoryResultRow>& rows) {
   ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthStretch, 3.0f);
   ImGui::TableSetupColumn("time", ImGuiTableColumnFlags_WidthStretch, 1.4f);
   ImGui::TableSetupColumn("GB/s", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-  ImGui::TableSetupColumn("% copy", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("% of ref", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableSetupColumn("check", ImGuiTableColumnFlags_WidthStretch, 1.2f);
   ImGui::TableHeadersRow();
   for (const MemoryResultRow& r : rows) {
@@ -334,11 +334,32 @@ void draw_memory_panel(MemoryPanelModel& m, MemoryPanelActions& a) {
   error_text(m.gpu_status);
   error_text(m.cpu_status);
   if (!m.gpu_rows.empty()) {
-    wrapped_text("GPU: " + m.gpu_rows.front().device, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    // What "% of ref" compares with, kernel by kernel (memory::GpuRunner::run_ladder measures it in the
+    // same call).
+    const char* ref = "";
+    switch (m.params.kernel) {
+      case mem::Kernel::Transpose:
+        ref = "the copy of the same bytes";
+        break;
+      case mem::Kernel::Stride:
+        ref = "the stride-1 read";
+        break;
+      case mem::Kernel::Banks:
+        ref = "bank stride 1 (no conflict)";
+        break;
+      case mem::Kernel::Aos:
+        ref = "the structure of arrays";
+        break;
+    }
+    wrapped_text("GPU: " + m.gpu_rows.front().device + "; % of ref: against " + ref + ", same run",
+                 ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     results_table("##gpu", m.gpu_rows);
   }
   if (!m.cpu_rows.empty()) {
-    ImGui::TextDisabled("CPU (the same bytes; %% of the CPU copy)");
+    wrapped_text(m.params.kernel == mem::Kernel::Transpose
+                     ? "CPU: the same bytes; % of ref: against the CPU copy on as many threads"
+                     : "CPU: the same bytes",
+                 ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     results_table("##cpu", m.cpu_rows);
   }
 
