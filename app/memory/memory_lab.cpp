@@ -57,6 +57,11 @@ struct StrideJobResult {
 
 ui::MemoryResultRow row_of(const mem::RunResult& r) {
   ui::MemoryResultRow v;
+  v.name = mem::to_string(r.variant);
+  if (!r.gpu)
+    v.name += r.device.find("1 thread") != std::string::npos ? " (1 thread)" : " (all threads)";
+  else if (r.label.find("(reference)") != std::string::npos)
+    v.name += " (reference)";
   v.label = r.label;
   v.device = r.device;
   v.gpu = r.gpu;

@@ -190,7 +190,7 @@ void results_table(const char* id, const std::vector<MemoryResultRow>& rows) {
   for (const MemoryResultRow& r : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.label.c_str());
+    ImGui::TextUnformatted((r.name.empty() ? r.label : r.name).c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s\n%s\nmedian %s, p10 %s, p90 %s over %zu runs", r.label.c_str(), r.device.c_str(),
                         fmt_ms(r.ms.median).c_str(), fmt_ms(r.ms.p10).c_str(), fmt_ms(r.ms.p90).c_str(),
@@ -198,7 +198,7 @@ void results_table(const char* id, const std::vector<MemoryResultRow>& rows) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(fmt_ms(r.ms.median).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%.0f", r.gbs);
+    ImGui::Text(r.gbs < 10 ? "%.2f" : "%.0f", r.gbs);
     ImGui::TableNextColumn();
     if (r.pct_of_copy > 0)
       ImGui::Text("%.0f%%", r.pct_of_copy);

@@ -39,7 +39,8 @@ std::optional<int64_t> element_at(const memory::BufferView& bv, const BufferWind
 // --- Model and actions -------------------------------------------------------------------------------------
 
 struct MemoryResultRow {
-  std::string label;   // "tiled, padded tile (33 columns)"
+  std::string name;    // the table's short name: "tiled-padded", "naive (1 thread)"
+  std::string label;   // "tiled, padded tile (33 columns)" (the tooltip)
   std::string device;  // GPU name or "CPU, all 8 threads (OpenMP)"
   bool gpu = true;
   Summary ms;
