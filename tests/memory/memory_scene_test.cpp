@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -423,6 +424,10 @@ TEST(MemorySweep, ParametersComeFromTheSchemaWithOneNameEach) {
   EXPECT_EQ(t.value_device("kernel", "banks"), sweep::Device::Gpu);
   EXPECT_EQ(t.value_device("transpose_variant", "tiled-padded"), sweep::Device::Gpu);
   EXPECT_FALSE(t.value_device("transpose_variant", "naive"));
+  // The variant changes CPU times too (copy, naive and tiled have CPU versions); the block shape does not.
+  const std::vector<std::string> gpu_only = t.gpu_only_params();
+  EXPECT_EQ(std::count(gpu_only.begin(), gpu_only.end(), "transpose_variant"), 0);
+  EXPECT_EQ(std::count(gpu_only.begin(), gpu_only.end(), "block.y"), 1);
 }
 
 TEST(MemorySweep, CpuStrideSweepFromTheCommandLine) {
