@@ -484,7 +484,7 @@ void buffer_view_widget(MemoryPanelModel& m, MemoryPanelActions& a, const mem::W
       const ImVec2 p0(o.x + static_cast<float>(c) * w.cell_w, o.y + static_cast<float>(r) * w.cell);
       dl->AddRectFilled(
           p0, ImVec2(p0.x + w.cell_w - (w.cell_w > 5 ? 1 : 0), p0.y + w.cell - (w.cell > 5 ? 1 : 0)),
-          IM_COL32(55, 58, 66, 255));
+          light_theme() ? IM_COL32(218, 220, 226, 255) : IM_COL32(55, 58, 66, 255));
     }
   for (int i = 0; i < mem::k_warp; ++i) {
     const mem::LaneAccess& l = op.lanes[static_cast<size_t>(i)];
@@ -499,24 +499,23 @@ void buffer_view_widget(MemoryPanelModel& m, MemoryPanelActions& a, const mem::W
     }
   }
   // Boundaries: every 32 columns (a tile, or a 128-byte line's end); in 1-D views every 8 (a 32-byte sector).
+  const ImU32 boundary = light_theme() ? IM_COL32(30, 30, 40, 220) : IM_COL32(220, 220, 230, 200);
+  const ImU32 sector_line = light_theme() ? IM_COL32(90, 90, 100, 140) : IM_COL32(150, 150, 160, 120);
   const float wpx = static_cast<float>(w.cols) * w.cell_w, hpx = static_cast<float>(w.rows) * w.cell;
   for (int64_t c = 0; c <= w.cols; ++c) {
     const int64_t col = w.col0 + c;
     if (col % 32 == 0 || c == w.cols)
       dl->AddLine(ImVec2(o.x + static_cast<float>(c) * w.cell_w, o.y),
-                  ImVec2(o.x + static_cast<float>(c) * w.cell_w, o.y + hpx), IM_COL32(220, 220, 230, 200),
-                  1.5f);
+                  ImVec2(o.x + static_cast<float>(c) * w.cell_w, o.y + hpx), boundary, 1.5f);
     else if (one_d && col % 8 == 0 && w.cell >= 4)
       dl->AddLine(ImVec2(o.x + static_cast<float>(c) * w.cell_w, o.y),
-                  ImVec2(o.x + static_cast<float>(c) * w.cell_w, o.y + hpx), IM_COL32(150, 150, 160, 120),
-                  1.0f);
+                  ImVec2(o.x + static_cast<float>(c) * w.cell_w, o.y + hpx), sector_line, 1.0f);
   }
   if (!one_d)
     for (int64_t r = 0; r <= w.rows; ++r)
       if ((w.row0 + r) % 32 == 0)
         dl->AddLine(ImVec2(o.x, o.y + static_cast<float>(r) * w.cell),
-                    ImVec2(o.x + wpx, o.y + static_cast<float>(r) * w.cell), IM_COL32(220, 220, 230, 200),
-                    1.5f);
+                    ImVec2(o.x + wpx, o.y + static_cast<float>(r) * w.cell), boundary, 1.5f);
   ImGui::InvisibleButton("##buffer", ImVec2(std::max(wpx, 1.0f), std::max(hpx, 1.0f)));
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   if (ImGui::IsItemHovered()) {

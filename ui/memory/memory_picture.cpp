@@ -15,9 +15,20 @@ namespace mem = bs::memory;
 
 namespace {
 
-constexpr uint32_t k_inactive = IM_COL32(70, 70, 78, 255);
+// Colours that follow the theme (dark UI, or the light projector theme): text, outlines, empty cells.
+uint32_t inactive_colour() {
+  return light_theme() ? IM_COL32(185, 185, 192, 255) : IM_COL32(70, 70, 78, 255);
+}
+uint32_t untouched_colour() {
+  return light_theme() ? IM_COL32(222, 222, 228, 255) : IM_COL32(45, 45, 52, 255);
+}
+uint32_t label_colour() {
+  return ImGui::GetColorU32(ImGuiCol_Text);
+}
+uint32_t line_outline() {
+  return light_theme() ? IM_COL32(40, 40, 48, 255) : IM_COL32(230, 230, 230, 255);
+}
 constexpr uint32_t k_outline = IM_COL32(15, 15, 20, 255);
-constexpr uint32_t k_untouched = IM_COL32(45, 45, 52, 255);
 constexpr uint32_t k_ok = IM_COL32(80, 190, 110, 255);
 constexpr uint32_t k_conflict = IM_COL32(235, 70, 60, 255);
 
@@ -163,7 +174,7 @@ int draw_global(const mem::WarpAccess& op, ImVec2 o, float width, int64_t row_wi
   for (int i = 0; i < mem::k_warp; ++i) {
     const mem::LaneAccess& l = op.lanes[static_cast<size_t>(i)];
     const ImVec2 a(o.x + L.lane_w * static_cast<float>(i), o.y), b(a.x + L.lane_w, o.y + L.lane_h);
-    const uint32_t fill = l.active ? group_colour(c.lane_sector[static_cast<size_t>(i)]) : k_inactive;
+    const uint32_t fill = l.active ? group_colour(c.lane_sector[static_cast<size_t>(i)]) : inactive_colour();
     dl->AddRectFilled(a, b, fill);
     dl->AddRect(a, b, k_outline);
     if (!l.active)
@@ -185,8 +196,7 @@ int draw_global(const mem::WarpAccess& op, ImVec2 o, float width, int64_t row_wi
   for (const WarpPictureLayout::Line& ln : L.lines) {
     const float y0 = o.y + L.target_y, y1 = y0 + L.sector_h;
     if (ln.gap_before)
-      centred(dl, o.x + ln.x0 - 0.4f * (ln.x1 - ln.x0), o.x + ln.x0, y0 + 0.25f * th, "...",
-              IM_COL32(200, 200, 200, 255));
+      centred(dl, o.x + ln.x0 - 0.4f * (ln.x1 - ln.x0), o.x + ln.x0, y0 + 0.25f * th, "...", label_colour());
     for (int k = 0; k < 4; ++k) {
       const int64_t s = ln.line * 4 + k;
       float sx0 = 0, sx1 = 0;
@@ -194,7 +204,8 @@ int draw_global(const mem::WarpAccess& op, ImVec2 o, float width, int64_t row_wi
       const ImVec2 a(o.x + sx0, y0), b(o.x + sx1, y1);
       const auto it = std::lower_bound(c.sectors.begin(), c.sectors.end(), s);
       const bool hit = touched.count(s) > 0;
-      dl->AddRectFilled(a, b, hit ? group_colour(static_cast<int>(it - c.sectors.begin())) : k_untouched);
+      dl->AddRectFilled(a, b,
+                        hit ? group_colour(static_cast<int>(it - c.sectors.begin())) : untouched_colour());
       dl->AddRect(a, b, k_outline);
       if (ImGui::IsMouseHoveringRect(a, b)) {
         std::string lanes;
@@ -211,10 +222,8 @@ int draw_global(const mem::WarpAccess& op, ImVec2 o, float width, int64_t row_wi
       }
     }
     // The 128-byte line around its sectors.
-    dl->AddRect(ImVec2(o.x + ln.x0, y0 - 2), ImVec2(o.x + ln.x1, y1 + 2), IM_COL32(230, 230, 230, 255), 0, 0,
-                2.0f);
-    centred(dl, o.x + ln.x0, o.x + ln.x1, y1 + 4, "line " + std::to_string(ln.line),
-            IM_COL32(200, 200, 200, 255));
+    dl->AddRect(ImVec2(o.x + ln.x0, y0 - 2), ImVec2(o.x + ln.x1, y1 + 2), line_outline(), 0, 0, 2.0f);
+    centred(dl, o.x + ln.x0, o.x + ln.x1, y1 + 4, "line " + std::to_string(ln.line), label_colour());
   }
   ImGui::Dummy(ImVec2(width, L.height));
   return hovered;
@@ -246,7 +255,7 @@ int draw_shared(const mem::WarpAccess& op, ImVec2 o, float width, float max_h) {
     const mem::LaneAccess& l = op.lanes[static_cast<size_t>(i)];
     const int b = c.lane_bank[static_cast<size_t>(i)];
     const ImVec2 a(o.x + L.lane_w * static_cast<float>(i), o.y), e(a.x + L.lane_w, o.y + L.lane_h);
-    dl->AddRectFilled(a, e, l.active ? bank_colour(b) : k_inactive);
+    dl->AddRectFilled(a, e, l.active ? bank_colour(b) : inactive_colour());
     dl->AddRect(a, e, k_outline);
     centred(dl, a.x, e.x, a.y + 0.25f * th, std::to_string(i), IM_COL32(15, 15, 20, 255));
     if (ImGui::IsMouseHoveringRect(a, e)) {
@@ -268,9 +277,10 @@ int draw_shared(const mem::WarpAccess& op, ImVec2 o, float width, float max_h) {
                         ws.size() > 1 ? k_conflict : (lanes.size() > 1 ? IM_COL32(90, 200, 230, 255) : k_ok));
     }
     if (ws.empty())
-      dl->AddRect(ImVec2(x0 + 1, o.y + L.target_y), ImVec2(x1 - 1, o.y + L.target_y + L.word_h), k_untouched);
+      dl->AddRect(ImVec2(x0 + 1, o.y + L.target_y), ImVec2(x1 - 1, o.y + L.target_y + L.word_h),
+                  untouched_colour());
     const float bottom = o.y + L.target_y + L.word_h * static_cast<float>(std::max<size_t>(ws.size(), 1));
-    centred(dl, x0, x1, bottom + 3, std::to_string(b), IM_COL32(200, 200, 200, 255));
+    centred(dl, x0, x1, bottom + 3, std::to_string(b), label_colour());
     if (ImGui::IsMouseHoveringRect(ImVec2(x0, o.y + L.target_y), ImVec2(x1, bottom + th + 3))) {
       std::string text = "bank " + std::to_string(b) + ": ";
       if (ws.empty()) text += "not used";
