@@ -2,6 +2,8 @@
 // bench. The window (make), the sweep target and the presets are added by the lab's app side.
 #include "app/labs.h"
 #include "app/memory/memory_bench.h"
+#include "app/memory/memory_lab.h"
+#include "app/memory/memory_sweep_target.h"
 #include "ui/memory/memory_schema.h"
 
 namespace bs {
@@ -14,6 +16,11 @@ const LabDescriptor& memory_lab_descriptor() {
     d.short_title = "Memory";
     d.schema = &ui::memory_schema();
     d.register_bench = cli::register_memory_bench;
+    d.make = [](LabEnv& env, const AppOptions&) { return make_memory_lab(env); };
+    d.check_state = check_memory_state;
+    d.sweep_target = &sweep::memory_sweep_target();
+    d.presets = {"memory-transpose", "memory-stride", "memory-banks"};
+    d.state_extras = {"warp", "step"};  // the picture's warp and instruction (app/memory/memory_lab.h)
     return d;
   }();
   return d;
