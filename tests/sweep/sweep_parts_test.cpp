@@ -43,7 +43,7 @@ TEST(SweepParts, TargetInterfaceHelpers) {
 }
 
 TEST(SweepParts, TableListsEachLabsTargetOnce) {
-  EXPECT_EQ(lab_names(), (std::vector<std::string>{"heat", "matmul", "montecarlo", "vector", "reduce"}));
+  EXPECT_EQ(lab_names(), (std::vector<std::string>{"heat", "matmul", "montecarlo", "vector", "memory", "reduce"}));
   for (const std::string& lab : lab_names()) {
     ASSERT_NE(find_target(lab), nullptr) << lab;
     EXPECT_EQ(find_target(lab)->lab(), lab);

@@ -228,7 +228,7 @@ TEST_P(GpuSweep, DeviceAllHasGpuAndCpuSeries) {
   EXPECT_TRUE(gpu && cpu);
 }
 
-INSTANTIATE_TEST_SUITE_P(Labs, GpuSweep, testing::Values("heat", "matmul", "montecarlo", "vector", "reduce"));
+INSTANTIATE_TEST_SUITE_P(Labs, GpuSweep, testing::Values("heat", "matmul", "montecarlo", "vector", "memory", "reduce"));
 
 TEST(GpuSweep, HeatBlockShapeHeatmap) {
   BS_REQUIRE_GPU();
