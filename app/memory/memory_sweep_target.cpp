@@ -122,7 +122,9 @@ class MemoryTarget final : public Target {
     const mem::Params p = memory_params(v);
     const mem::Variant var = p.variant();
     const double bytes = static_cast<double>(mem::device_bytes(p, var));
-    double t = 0;
+    // Every point pays its setup (allocation, inputs) even when a series is skipped (banks on a machine
+    // without a GPU runs nothing but says so).
+    double t = k_est_setup_s;
     // GPU: each sample uploads its inputs (2 GB/s, a slow link) and launches twice; CPU: 1 GB/s per call.
     if (s.run_gpu) t += k_est_setup_s + samples_of(s) * (bytes / 2e9 + 2 * k_est_call_overhead_s);
     if (s.run_cpu && has_cpu(var)) t += 2 * (samples_of(s) + 1) * (bytes / 1e9 + k_est_call_overhead_s);
