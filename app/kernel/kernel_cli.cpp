@@ -31,6 +31,7 @@ struct CompileCliOptions {
   bool fast_math = false;
   int maxrregcount = 0;
   bool no_lineinfo = false;
+  bool device_debug = false;
   std::vector<std::string> defines;
   bool ptx = false;
   bool no_cache = false;
@@ -203,6 +204,7 @@ int run_compile(const CompileCliOptions& o) {
   req.options.fast_math = o.fast_math;
   req.options.maxrregcount = o.maxrregcount;
   req.options.lineinfo = !o.no_lineinfo;
+  req.options.device_debug = o.device_debug;
   for (const std::string& d : o.defines) {
     const size_t eq = d.find('=');
     req.options.defines.emplace_back(d.substr(0, eq),
@@ -281,6 +283,7 @@ void register_kernel_commands(CLI::App& app, BenchContext& ctx) {
   comp->add_option("--maxrregcount", o->maxrregcount, "Registers per thread at most, 16..255")
       ->check(CLI::Range(16, 255));
   comp->add_flag("--no-lineinfo", o->no_lineinfo, "Compile without -lineinfo (no source lines in the PTX)");
+  comp->add_flag("-G,--device-debug", o->device_debug, "Device debug code (-G: slow; off by default)");
   comp->add_option("-D,--define", o->defines, "A macro NAME or NAME=VALUE (repeatable)");
   comp->add_flag("--ptx", o->ptx, "Print the PTX, each block headed by the source line it comes from");
   comp->add_flag("--no-cache", o->no_cache, "Neither read nor write the disk cache");

@@ -85,7 +85,8 @@ std::vector<std::string> nvrtc_options(const CompileRequest& r) {
   std::vector<std::string> opts;
   if (r.options.fast_math) opts.push_back("--use_fast_math");
   if (r.options.maxrregcount > 0) opts.push_back("--maxrregcount=" + std::to_string(r.options.maxrregcount));
-  if (r.options.lineinfo) opts.push_back("--generate-line-info");
+  // -G carries full debug info (lines included); ptxas warns when -lineinfo comes with it.
+  if (r.options.lineinfo && !r.options.device_debug) opts.push_back("--generate-line-info");
   if (r.options.device_debug) opts.push_back("--device-debug");
   for (const auto& [name, value] : r.options.defines)
     opts.push_back("-D" + name + (value.empty() ? "" : "=" + value));

@@ -52,7 +52,8 @@ constexpr const char* k_prelude =
     "// blockscope_prelude.h (version 1): given to NVRTC in memory and included before the kernel's file.\n"
     "#pragma once\n"
     "namespace bs_contract {\n"
-    "// enum, not a static data member: nothing is emitted into the module (a bool member becomes a PTX global).\n"
+    "// enum, not a static data member: nothing is emitted into the module (a bool member becomes a PTX "
+    "global).\n"
     "template <class A, class B> struct is_same { enum { value = 0 }; };\n"
     "template <class A> struct is_same<A, A> { enum { value = 1 }; };\n"
     "}  // namespace bs_contract\n";

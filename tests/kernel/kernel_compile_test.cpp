@@ -306,6 +306,16 @@ TEST(Compile, WithoutLineInfoThePtxHasNoSourceLines) {
   EXPECT_FALSE(map_ptx_lines(r.ptx, k_user_file).has_line_info);
 }
 
+TEST(Compile, DeviceDebugCompilesWithoutWarningsAndKeepsLines) {
+  REQUIRE_NVRTC();
+  CompileOptions opt;
+  opt.device_debug = true;  // lineinfo stays on in the request: -G replaces it
+  const CompileResult r = compile(std::string(template_source(*find_template("heat"))), Target::Heat, opt);
+  ASSERT_TRUE(r.ok()) << all_messages(r);
+  EXPECT_TRUE(r.diagnostics.empty()) << all_messages(r);
+  EXPECT_TRUE(map_ptx_lines(r.ptx, k_user_file).has_line_info);
+}
+
 TEST(Compile, PtxLinesPointAtTheUsersSource) {
   REQUIRE_NVRTC();
   const std::string src = std::string(template_source(*find_template("matmul")));
