@@ -254,7 +254,12 @@ int run_compile(const CompileCliOptions& o) {
 
 void register_kernel_commands(CLI::App& app, BenchContext& ctx) {
   CLI::App* kernel = app.add_subcommand("kernel", "Kernel lab: templates, and compiling a kernel with NVRTC");
-  kernel->require_subcommand(1);
+  kernel->require_subcommand(0, 1);
+  // Runs after a subcommand's callback (CLI11 calls the parent last): only "kernel" alone comes here empty.
+  kernel->callback([kernel, &ctx] {
+    if (kernel->get_subcommands().empty())
+      ctx.exit_code = print_error("kernel: name a command (template, compile)", 2);
+  });
 
   auto tmpl_id = std::make_shared<std::string>();
   CLI::App* tmpl = kernel->add_subcommand("template", "Print a kernel template: " + template_ids());
