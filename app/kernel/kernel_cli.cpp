@@ -85,6 +85,7 @@ void print_diagnostics(const CompileResult& r, const std::string& file, std::str
 }
 
 void print_resources(const CompileResult& r) {
+  if (r.kernels.empty()) std::cout << "resources: unknown (NVRTC gave no ptxas report)\n";
   for (const KernelResources& k : r.kernels) {
     std::cout << "kernel " << k.name << ": " << k.registers << " registers, "
               << bytes_text(k.shared_static_bytes) << " static shared memory, "

@@ -95,6 +95,10 @@ std::vector<std::string> nvrtc_options(const CompileRequest& r) {
   // Always: the prelude is pre-included (no include path is searched), and ptxas reports resources.
   opts.push_back(std::string("--pre-include=") + k_prelude_name);
   opts.push_back("--ptxas-options=-v");
+  // NVRTC 12.9+ keeps its own compile cache where a driver is present; a compile it answers from there
+  // gives no ptxas report (an empty log), so the kernel looked missing on the H100 machine. Our cache
+  // (kernel_cache.h) already does that job.
+  opts.push_back("--no-cache");
   return opts;
 }
 
@@ -174,8 +178,10 @@ void finish_result(const CompileRequest& r, CompileResult* out) {
     out->status = tool_errors ? CompileStatus::InvalidRequest : CompileStatus::InternalError;
     out->message = tool_errors ? "NVRTC refused the options: " + out->diagnostics.front().message
                                : "NVRTC gave no CUBIN and no message";
-  } else if (c && (out->lowered_name.empty() || out->main_kernel() == nullptr)) {
+  } else if (c && (out->lowered_name.empty() || (!out->kernels.empty() && out->main_kernel() == nullptr))) {
     // decltype(&name) matched, but ptxas compiled no entry of that name: a __device__ function, not a kernel.
+    // (NVRTC 13 usually says so itself through the name expression, above. Without a ptxas report at all,
+    // nothing is concluded: the resources are then unknown, not the kernel.)
     Diagnostic d;
     d.line = find_kernel_line(r.source, c->kernel_name);
     d.message = std::string(c->kernel_name) + " is not a __global__ kernel; " + expects;
