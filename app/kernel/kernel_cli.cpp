@@ -164,6 +164,7 @@ int run_repeat(const CompileRequest& req, const std::string& cache_dir, int repe
       first.push_back(cold_ms);
       nvrtc_ms.push_back(cold.nvrtc_ms);
     }
+    writer.flush();  // the entry on disk (written by the cache's thread, after the result came back)
     KernelCache reader(dir);
     const auto t1 = std::chrono::steady_clock::now();
     const CompileResult from_disk = compile_cached(reader, req);

@@ -49,6 +49,7 @@ TEST_F(KernelCacheTest, SecondCompileIsAHitWithoutNvrtc) {
   const CompileResult first = compile_cached(cache, r);
   ASSERT_TRUE(first.ok()) << first.message;
   EXPECT_FALSE(first.from_cache);
+  cache.flush();  // the disk entry is written by the cache's writer thread
   EXPECT_TRUE(cache.last_error().empty()) << cache.last_error();
   const long long calls = nvrtc_compile_calls();
   const CompileResult again = compile_cached(cache, r);
@@ -89,6 +90,7 @@ TEST_F(KernelCacheTest, CompileErrorsAreCachedToo) {
   r.source += "\nint broken = ;\n";
   const CompileResult first = compile_cached(cache, r);
   ASSERT_EQ(first.status, CompileStatus::CompileError);
+  cache.flush();
   const long long calls = nvrtc_compile_calls();
   KernelCache fresh(m_dir);
   const CompileResult again = compile_cached(fresh, r);
@@ -176,6 +178,7 @@ TEST_F(KernelCacheTest, DamagedEntriesAreMissesAndGetReplaced) {
     EXPECT_EQ(nvrtc_compile_calls(), calls + 1);
     ASSERT_TRUE(r2.ok());
     EXPECT_EQ(r2.cubin, good.cubin);
+    fresh.flush();
     // Replaced: the entry on disk is whole again.
     std::string now;
     ASSERT_TRUE(read_file_limited(path, 64 << 20, &now, &err));
@@ -194,6 +197,7 @@ TEST_F(KernelCacheTest, UnwritableFolderKeepsWorkingInMemory) {
   KernelCache cache(blocker + "/kernels");
   const CompileResult r = compile_cached(cache, heat_request());
   EXPECT_TRUE(r.ok());
+  cache.flush();
   EXPECT_FALSE(cache.last_error().empty());
   const long long calls = nvrtc_compile_calls();
   EXPECT_TRUE(compile_cached(cache, heat_request()).from_cache);
@@ -215,6 +219,19 @@ TEST_F(KernelCacheTest, MemoryLruEvictsTheOldest) {
   EXPECT_EQ(nvrtc_compile_calls(), calls);
   EXPECT_FALSE(compile_cached(cache, reqs[0]).from_cache);  // evicted
   EXPECT_EQ(nvrtc_compile_calls(), calls + 1);
+}
+
+TEST_F(KernelCacheTest, ResultComesBackBeforeTheDiskWriteAndDestructionWaitsForIt) {
+  REQUIRE_NVRTC();
+  const CompileRequest r = heat_request();
+  const std::string path = KernelCache(m_dir).entry_path(cache_key(r, nvrtc().version()));
+  {
+    KernelCache cache(m_dir);
+    ASSERT_TRUE(compile_cached(cache, r).ok());
+  }  // the destructor flushes
+  std::string data, err;
+  ASSERT_TRUE(read_file_limited(path, 64 << 20, &data, &err)) << err;
+  EXPECT_TRUE(parse_entry(cache_key(r, nvrtc().version()), data));
 }
 
 TEST_F(KernelCacheTest, ClearEmptiesMemoryAndDisk) {
