@@ -257,6 +257,9 @@ int run_cli(int argc, char** argv) {
   cli::register_anatomy_commands(cli, bench_ctx);
   cli::register_sweep_commands(cli, bench_ctx);
   cli::register_kernel_commands(cli, bench_ctx);
+  // One command per run: a word after a command is never taken as a second top-level command ("bench kernel"
+  // is an unknown benchmark, not "bench" followed by "kernel").
+  cli.require_subcommand(0, 1);
   // Every option here and of the benches, occupancy and anatomy: strict numbers, no empty values. Unknown
   // options and commands are errors everywhere (no allow_extras), reported before any command runs: CLI11
   // checks for left-over arguments before it calls the subcommands' callbacks.
