@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/heat/heat_lab.h"
+#include "app/kernel/user_kernels.h"
 #include "app/lab.h"
 #include "app/layout.h"
 #include "app/session.h"
@@ -110,6 +111,7 @@ class App {
 
   AppOptions m_opt;
   std::unique_ptr<gl::Context> m_gl;
+  UserKernels m_user_kernels;  // before m_env and the labs: they hold its address
   LabEnv m_env;
   GpuRecovery m_gpu{m_env};
   LabHost m_labs{m_env, m_opt, m_gpu};
