@@ -75,4 +75,43 @@ std::string UserKernels::last_failure(kernel::Target t) const {
   return m_failures[i];
 }
 
+void UserKernels::set_in_use(kernel::Target t, bool in_use) {
+  const int i = index(t);
+  std::lock_guard lock(m_mutex);
+  m_in_use[i] = in_use;
+}
+
+bool UserKernels::in_use(kernel::Target t) const {
+  const int i = index(t);
+  std::lock_guard lock(m_mutex);
+  return m_in_use[i];
+}
+
+nlohmann::json UserKernels::record_of(const UserKernel& k) {
+  if (!k) return nullptr;
+  return {{"kernel", k.result->kernel_name},
+          {"source", k.source},
+          {"options",
+           {{"fast_math", k.options.fast_math},
+            {"maxrregcount", k.options.maxrregcount},
+            {"lineinfo", k.options.lineinfo},
+            {"device_debug", k.options.device_debug}}},
+          {"arch", "sm_" + std::to_string(k.arch)},
+          {"compiled_at", k.compiled_at_text()},
+          {"nvrtc_version", k.result->nvrtc_version},
+          {"name", k.name},
+          {"generation", k.generation}};
+}
+
+nlohmann::json UserKernels::record_json() const {
+  nlohmann::json out = nullptr;
+  for (kernel::Target t : {kernel::Target::Heat, kernel::Target::Vector, kernel::Target::Matmul}) {
+    if (!in_use(t)) continue;
+    const UserKernel k = current(t);
+    if (!k) continue;
+    out[std::string(kernel::k_target_names.name_of(t))] = record_of(k);
+  }
+  return out;
+}
+
 }  // namespace bs

@@ -5,6 +5,8 @@
 // Thread-safe (the compile service may deliver on its worker thread).
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -50,6 +52,16 @@ class UserKernels {
   void note_failure(kernel::Target t, std::string message);
   std::string last_failure(kernel::Target t) const;
 
+  // Experiment records: a lab marks the target whose user kernel it runs now (and unmarks it when it goes
+  // back to its built-in kernel); the record writers ask record_json() and include what it gives.
+  void set_in_use(kernel::Target t, bool in_use);
+  bool in_use(kernel::Target t) const;
+  // {"heat": {"kernel", "source", "options": {...}, "arch": "sm_90", "compiled_at", "nvrtc_version",
+  // "name", "generation"}, ...} for every target in use with a published kernel; null when there is none.
+  nlohmann::json record_json() const;
+  // One kernel's record (the member of record_json()).
+  static nlohmann::json record_of(const UserKernel& k);
+
  private:
   static constexpr int k_targets = 3;
   static int index(kernel::Target t);
@@ -57,6 +69,7 @@ class UserKernels {
   mutable std::mutex m_mutex;
   UserKernel m_kernels[k_targets];
   std::string m_failures[k_targets];
+  bool m_in_use[k_targets] = {};
   uint64_t m_next_generation = 1;
 };
 

@@ -51,7 +51,8 @@ TEST(UserKernels, PublishKeepsSourceOptionsAndBumpsGeneration) {
   EXPECT_FALSE(k.has(kernel::Target::Vector));
 
   const auto g2 = k.publish(request_for(kernel::Target::Vector, "v"), result_of(kernel::CompileStatus::Ok));
-  const auto g3 = k.publish(request_for(kernel::Target::Heat, "src two"), result_of(kernel::CompileStatus::Ok));
+  const auto g3 =
+      k.publish(request_for(kernel::Target::Heat, "src two"), result_of(kernel::CompileStatus::Ok));
   EXPECT_NE(g2, g1);
   EXPECT_NE(g3, g1);
   EXPECT_NE(g3, g2);
@@ -92,6 +93,30 @@ TEST(UserKernels, ClearGoesBackToBuiltIn) {
   EXPECT_FALSE(k.has(kernel::Target::Heat));
   const auto g2 = k.publish(request_for(kernel::Target::Heat, "s"), result_of(kernel::CompileStatus::Ok));
   EXPECT_GT(g2, g);  // generations are never reused
+}
+
+TEST(UserKernels, RecordHasTheSourceOfKernelsInUseOnly) {
+  UserKernels k;
+  EXPECT_TRUE(k.record_json().is_null());
+  auto r = std::make_shared<kernel::CompileResult>();
+  r->status = kernel::CompileStatus::Ok;
+  r->kernel_name = "heat_step";
+  r->nvrtc_version = "13.0";
+  k.publish(request_for(kernel::Target::Heat, "the heat source"), r, "template heat");
+  k.publish(request_for(kernel::Target::Vector, "the vector source"), r);
+  EXPECT_TRUE(k.record_json().is_null());  // published but no lab runs it
+  k.set_in_use(kernel::Target::Heat, true);
+  k.set_in_use(kernel::Target::Matmul, true);  // in use but nothing published: nothing to record
+  const nlohmann::json j = k.record_json();
+  ASSERT_TRUE(j.is_object());
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j["heat"]["source"], "the heat source");
+  EXPECT_EQ(j["heat"]["kernel"], "heat_step");
+  EXPECT_EQ(j["heat"]["arch"], "sm_89");
+  EXPECT_EQ(j["heat"]["options"]["fast_math"], true);
+  EXPECT_EQ(j["heat"]["nvrtc_version"], "13.0");
+  k.set_in_use(kernel::Target::Heat, false);
+  EXPECT_TRUE(k.record_json().is_null());
 }
 
 }  // namespace
