@@ -248,6 +248,14 @@ bool App::frame() {
   ImGui::NewFrame();
   // Quick taps: ImGui saw them down in this NewFrame; their releases go in now.
   m_gl->release_deferred_keys();
+  {
+    // A deferred release of Ctrl/Shift/Alt/Super changed io.KeyCtrl etc. after NewFrame computed io.KeyMods
+    // from them; ImGui 1.86 asserts in an active text field that the two agree (a quick Ctrl+key tap while
+    // typing aborted the app). Keep them in step.
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyMods = (io.KeyCtrl ? ImGuiKeyModFlags_Ctrl : 0) | (io.KeyShift ? ImGuiKeyModFlags_Shift : 0) |
+                 (io.KeyAlt ? ImGuiKeyModFlags_Alt : 0) | (io.KeySuper ? ImGuiKeyModFlags_Super : 0);
+  }
   // The readouts strip's height comes from this frame's fonts and width; the layout then fits every window
   // into what is left (refitted every frame: resizes, F11, presenter mode and UI scale need nothing more).
   {

@@ -253,8 +253,11 @@ void KernelWorkbench::refresh_model(double now_s) {
                                        " in " + ms_text(r.total_ms) + " (NVRTC " + ms_text(r.nvrtc_ms) + ")";
   } else {
     m.status = ui::KernelPanelModel::Status::Failed;
-    m.status_text =
-        std::string(kernel::k_compile_status_names.name_of(d.result->status)) + ": " + d.result->message;
+    // A compile error's message says it ("compile failed: 1 error, 0 warnings"); the others get their name.
+    m.status_text = d.result->status == kernel::CompileStatus::CompileError
+                        ? d.result->message
+                        : std::string(kernel::k_compile_status_names.name_of(d.result->status)) + ": " +
+                              d.result->message;
   }
   if (d.result && !d.result->ok() && !running) {
     m.last_good_text =
@@ -350,6 +353,7 @@ void KernelWorkbench::act(const ui::KernelPanelActions& a, double now_s) {
 
 void KernelWorkbench::draw(Layout& layout, double now_s) {
   if (!m_open) return;
+  ImGui::SetNextWindowBgAlpha(1.0f);  // over the lab's view: the field must not show through the code
   if (layout.begin("Kernel editor", Slot::Editor, &m_open)) {
     refresh_model(now_s);
     ui::KernelPanelActions a;

@@ -249,7 +249,9 @@ bool draw_code_editor(const char* id, CodeDocument& doc, CodeEditorState& st, Im
     const float y = (static_cast<float>(st.scroll_to_line) - 1) * fs;
     ImGui::SetScrollY(std::max(0.0f, y - view_h * 0.35f));
     st.scroll_to_line = 0;
-  } else if (st.active && caret_line != st.last_caret_line) {
+  } else if ((st.active && caret_line != st.last_caret_line) || view_h != st.last_view_h) {
+    // The caret moved, or the editor was resized (a smaller window, the PTX pane moved below): keep the
+    // caret's line in view.
     const float y = (static_cast<float>(caret_line) - 1) * fs + style.FramePadding.y;
     if (y < scroll_y)
       ImGui::SetScrollY(y);
@@ -257,6 +259,7 @@ bool draw_code_editor(const char* id, CodeDocument& doc, CodeEditorState& st, Im
       ImGui::SetScrollY(y + fs * 2 - view_h);
   }
   st.last_caret_line = caret_line;
+  st.last_view_h = view_h;
 
   // --- The overlay: bands, coloured text, caret, gutter ---------------------------------------------------
   ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -29,6 +29,7 @@ struct CodeEditorState {
   bool pending_tab = false, pending_newline = false;
   int cursor = 0, sel_start = 0, sel_end = 0;  // last frame's, byte offsets
   int last_caret_line = 0;
+  float last_view_h = 0;
   bool focus = false;      // give the editor the keyboard next frame
   int highlight_line = 0;  // a line shown with a band (the PTX pane's source line); 0 = none
   int scroll_to_line = 0;  // scroll there next frame (without moving the cursor)

@@ -164,8 +164,8 @@ void draw_status(const KernelPanelModel& m) {
     ImGui::TextUnformatted(r.c_str());
 }
 
-void draw_messages(const KernelPanelModel& m, CodeDocument& doc, float height) {
-  ImGui::BeginChild("##messages", ImVec2(0, height), true);
+void draw_messages(const KernelPanelModel& m, CodeDocument& doc, float width, float height) {
+  ImGui::BeginChild("##messages", ImVec2(width, height), true);
   for (size_t i = 0; i < m.messages.size(); ++i) {
     const auto& msg = m.messages[i];
     ImGui::PushID(static_cast<int>(i));
@@ -255,21 +255,26 @@ void draw_kernel_panel(KernelPanelModel& m, CodeDocument& doc, CodeEditorState& 
                                          : std::min(static_cast<float>(m.messages.size()), 5.0f) *
                                                    ImGui::GetTextLineHeightWithSpacing() +
                                                ImGui::GetStyle().WindowPadding.y * 2;
+  const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
   const float avail_h = ImGui::GetContentRegionAvail().y;
-  const float editor_h =
-      std::max(fs * 6, avail_h - (msg_h > 0 ? msg_h + ImGui::GetStyle().ItemSpacing.y : 0.0f));
   const float avail_w = ImGui::GetContentRegionAvail().x;
-  const float ptx_w = m.show_ptx ? std::max(fs * 14, avail_w * 0.36f) : 0.0f;
-  const float editor_w = m.show_ptx ? avail_w - ptx_w - ImGui::GetStyle().ItemSpacing.x : avail_w;
+  // The PTX pane beside the editor where the window is wide enough for both (about 60 characters of code
+  // and 40 of PTX), below it otherwise (1280x720, presenter mode), so the code keeps its width.
+  const bool beside = avail_w >= fs * 62;
+  const float ptx_w = !m.show_ptx ? 0.0f : beside ? std::max(fs * 22, avail_w * 0.36f) : avail_w;
+  const float ptx_h = !m.show_ptx ? 0.0f : beside ? 0.0f : std::max(fs * 6, avail_h * 0.38f);
+  const float editor_w = m.show_ptx && beside ? avail_w - ptx_w - spacing.x : avail_w;
+  const float column_h = m.show_ptx && !beside ? avail_h - ptx_h - spacing.y : avail_h;
+  const float editor_h = std::max(fs * 6, column_h - (msg_h > 0 ? msg_h + spacing.y : 0.0f));
 
   ImGui::BeginGroup();
   if (draw_code_editor("kernel_source", doc, editor, ImVec2(editor_w, editor_h), now_s, light_theme()))
     a.text_changed = true;
-  if (msg_h > 0) draw_messages(m, doc, msg_h);
+  if (msg_h > 0) draw_messages(m, doc, editor_w, msg_h);
   ImGui::EndGroup();
   if (m.show_ptx) {
-    ImGui::SameLine();
-    ImGui::BeginChild("##ptx_pane", ImVec2(ptx_w, 0), false);
+    if (beside) ImGui::SameLine();
+    ImGui::BeginChild("##ptx_pane", ImVec2(ptx_w, ptx_h), false);
     ImGui::TextDisabled("PTX (L = your line)");
     draw_ptx(m, editor, doc.cursor_line());
     ImGui::EndChild();
