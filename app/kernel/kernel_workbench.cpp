@@ -373,6 +373,7 @@ nlohmann::json KernelWorkbench::dump() const {
   static constexpr const char* k_status[] = {"none", "compiling", "ok", "failed"};
   return {{"open", m_open},
           {"target", target_name(m_target)},
+          {"nvrtc_error", m_nvrtc_error ? *m_nvrtc_error : std::string()},
           {"status", k_status[static_cast<int>(m_model.status)]},
           {"status_text", m_model.status_text},
           {"last_good", m_model.last_good_text},

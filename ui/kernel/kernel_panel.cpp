@@ -37,6 +37,17 @@ void spinner() {
   ImGui::SameLine();
 }
 
+// SameLine when an item `label` wide (plus `extra`: a checkbox's box, a field's width) still fits on this
+// line, else a new line: the toolbar wraps in a narrow window (1280x720, presenter mode) instead of running
+// off its right edge.
+void same_line_if_fits(const char* label, float extra = 0) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float w =
+      ImGui::CalcTextSize(label, nullptr, true).x + st.FramePadding.x * 2 + st.ItemSpacing.x + extra;
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+}
+
 void draw_toolbar(KernelPanelModel& m, CodeDocument& doc, KernelPanelActions& a) {
   const float fs = ImGui::GetFontSize();
   ImGui::SetNextItemWidth(fs * 6);
@@ -48,7 +59,7 @@ void draw_toolbar(KernelPanelModel& m, CodeDocument& doc, KernelPanelActions& a)
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("the lab this kernel runs in (its contract: name and signature)");
-  ImGui::SameLine();
+  same_line_if_fits("Templates");
   if (ImGui::Button("Templates")) ImGui::OpenPopup("templates");
   if (ImGui::BeginPopup("templates")) {
     ImGui::TextDisabled("loading a template replaces the text (Ctrl+Z brings yours back)");
@@ -59,29 +70,32 @@ void draw_toolbar(KernelPanelModel& m, CodeDocument& doc, KernelPanelActions& a)
     }
     ImGui::EndPopup();
   }
-  ImGui::SameLine();
+  same_line_if_fits("Compile");
   ImGui::BeginDisabled(!m.nvrtc_available);
   if (ImGui::Button("Compile")) a.compile = true;
   ImGui::EndDisabled();
-  ImGui::SameLine();
+  same_line_if_fits("auto", ImGui::GetFrameHeight());
   ImGui::Checkbox("auto", &m.auto_compile);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("compile after a pause in typing (400 ms)");
-  ImGui::SameLine();
+  same_line_if_fits("Undo");
   ImGui::BeginDisabled(!doc.can_undo());
   if (ImGui::Button("Undo")) a.undo = true;
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Ctrl+Z%s%s", doc.can_undo() ? ": " : "", doc.undo_label().c_str());
   ImGui::EndDisabled();
-  ImGui::SameLine();
+  same_line_if_fits("Redo");
   ImGui::BeginDisabled(!doc.can_redo());
   if (ImGui::Button("Redo")) a.redo = true;
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Ctrl+Y or Ctrl+Shift+Z%s%s", doc.can_redo() ? ": " : "", doc.redo_label().c_str());
   ImGui::EndDisabled();
-  ImGui::SameLine();
+  same_line_if_fits("PTX", ImGui::GetFrameHeight());
   ImGui::Checkbox("PTX", &m.show_ptx);
 
-  // File.
+  // File and options: folded away by default where the window is narrow (1280x720, presenter mode), so the
+  // code keeps its height.
+  ImGui::SetNextItemOpen(ImGui::GetContentRegionAvail().x >= fs * 50, ImGuiCond_FirstUseEver);
+  if (!ImGui::TreeNodeEx("file and compile options", ImGuiTreeNodeFlags_NoTreePushOnOpen)) return;
   ImGui::SetNextItemWidth(std::max(fs * 8, ImGui::GetContentRegionAvail().x - fs * 7));
   ImGui::InputTextWithHint(
       "##path", "file.cu", m.path.data(), m.path.capacity() + 1, ImGuiInputTextFlags_CallbackResize,
@@ -106,15 +120,15 @@ void draw_toolbar(KernelPanelModel& m, CodeDocument& doc, KernelPanelActions& a)
   // Options.
   bool changed = false;
   changed |= ImGui::Checkbox("-use_fast_math", &m.fast_math);
-  ImGui::SameLine();
+  same_line_if_fits("-lineinfo", ImGui::GetFrameHeight());
   changed |= ImGui::Checkbox("-lineinfo", &m.lineinfo);
-  ImGui::SameLine();
+  same_line_if_fits("-maxrregcount", fs * 6);
   ImGui::SetNextItemWidth(fs * 6);
   if (ImGui::InputInt("-maxrregcount", &m.maxrregcount, 8, 32, ImGuiInputTextFlags_EnterReturnsTrue))
     changed = true;
   if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("0 = no limit; 16..255 limits the registers per thread");
-  ImGui::SameLine();
+  same_line_if_fits("arch", fs * 5);
   ImGui::SetNextItemWidth(fs * 5);
   if (!m.arch_names.empty() &&
       ImGui::BeginCombo("arch", m.arch_names[static_cast<size_t>(std::clamp(
@@ -135,6 +149,7 @@ void draw_status(const KernelPanelModel& m) {
     error_text("compiling is unavailable: " + m.nvrtc_message);
     return;
   }
+  ImGui::PushTextWrapPos(0);
   switch (m.status) {
     case KernelPanelModel::Status::Compiling:
       spinner();
@@ -144,14 +159,13 @@ void draw_status(const KernelPanelModel& m) {
       ImGui::TextColored(ok_colour(), "%s", m.status_text.c_str());
       break;
     case KernelPanelModel::Status::Failed:
-      ImGui::PushTextWrapPos(0);
       ImGui::TextColored(error_colour(), "%s", m.status_text.c_str());
-      ImGui::PopTextWrapPos();
       break;
     case KernelPanelModel::Status::None:
       ImGui::TextDisabled("%s", m.status_text.c_str());
       break;
   }
+  ImGui::PopTextWrapPos();
   if (!m.last_good_text.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(m.status == KernelPanelModel::Status::Failed
@@ -161,7 +175,7 @@ void draw_status(const KernelPanelModel& m) {
     ImGui::PopTextWrapPos();
   }
   for (const std::string& r : m.resources)
-    ImGui::TextUnformatted(r.c_str());
+    ImGui::TextWrapped("%s", r.c_str());
 }
 
 void draw_messages(const KernelPanelModel& m, CodeDocument& doc, float width, float height) {
@@ -261,10 +275,15 @@ void draw_kernel_panel(KernelPanelModel& m, CodeDocument& doc, CodeEditorState& 
   // The PTX pane beside the editor where the window is wide enough for both (about 60 characters of code
   // and 40 of PTX), below it otherwise (1280x720, presenter mode), so the code keeps its width.
   const bool beside = avail_w >= fs * 62;
-  const float ptx_w = !m.show_ptx ? 0.0f : beside ? std::max(fs * 22, avail_w * 0.36f) : avail_w;
-  const float ptx_h = !m.show_ptx ? 0.0f : beside ? 0.0f : std::max(fs * 6, avail_h * 0.38f);
-  const float editor_w = m.show_ptx && beside ? avail_w - ptx_w - spacing.x : avail_w;
-  const float column_h = m.show_ptx && !beside ? avail_h - ptx_h - spacing.y : avail_h;
+  // Below the editor only where there is room for both; otherwise the code keeps the height.
+  const bool hidden_ptx = m.show_ptx && !beside && avail_h < fs * 24;
+  const bool show_ptx = m.show_ptx && !hidden_ptx;
+  const float ptx_w = !show_ptx ? 0.0f : beside ? std::max(fs * 22, avail_w * 0.36f) : avail_w;
+  const float ptx_h = !show_ptx ? 0.0f : beside ? 0.0f : std::max(fs * 6, avail_h * 0.38f);
+  const float editor_w = show_ptx && beside ? avail_w - ptx_w - spacing.x : avail_w;
+  const float column_h = show_ptx && !beside
+                             ? avail_h - ptx_h - spacing.y
+                             : avail_h - (hidden_ptx ? ImGui::GetTextLineHeightWithSpacing() : 0.0f);
   const float editor_h = std::max(fs * 6, column_h - (msg_h > 0 ? msg_h + spacing.y : 0.0f));
 
   ImGui::BeginGroup();
@@ -272,7 +291,8 @@ void draw_kernel_panel(KernelPanelModel& m, CodeDocument& doc, CodeEditorState& 
     a.text_changed = true;
   if (msg_h > 0) draw_messages(m, doc, editor_w, msg_h);
   ImGui::EndGroup();
-  if (m.show_ptx) {
+  if (hidden_ptx) ImGui::TextDisabled("PTX hidden: the window is too small");
+  if (show_ptx) {
     if (beside) ImGui::SameLine();
     ImGui::BeginChild("##ptx_pane", ImVec2(ptx_w, ptx_h), false);
     ImGui::TextDisabled("PTX (L = your line)");
