@@ -144,6 +144,44 @@ std::optional<CompileResult> parse_entry(const std::string& key, std::string_vie
 KernelCache::KernelCache(std::string dir, size_t memory_entries)
     : m_dir(std::move(dir)), m_capacity(memory_entries == 0 ? 1 : memory_entries) {}
 
+KernelCache::~KernelCache() {
+  flush();
+  {
+    std::lock_guard lock(m_mutex);
+    m_stop = true;
+  }
+  m_write_cv.notify_all();
+  if (m_writer.joinable()) m_writer.join();
+}
+
+void KernelCache::flush() {
+  std::unique_lock lock(m_mutex);
+  m_write_cv.wait(lock, [this] { return m_writes.empty() && !m_writing; });
+}
+
+void KernelCache::writer() {
+  std::unique_lock lock(m_mutex);
+  for (;;) {
+    m_write_cv.wait(lock, [this] { return m_stop || !m_writes.empty(); });
+    if (m_writes.empty()) return;  // stopping, nothing left
+    PendingWrite w = std::move(m_writes.front());
+    m_writes.pop_front();
+    m_writing = true;
+    lock.unlock();
+    std::error_code ec;
+    std::filesystem::create_directories(m_dir, ec);
+    std::string err;
+    if (ec)
+      err = "cannot create the kernel cache folder " + m_dir + ": " + ec.message();
+    else
+      write_file_atomic(w.path, w.data, &err);  // err says why it failed (a full disk, no permission)
+    lock.lock();
+    if (!err.empty()) m_last_error = err;
+    m_writing = false;
+    m_write_cv.notify_all();
+  }
+}
+
 std::string KernelCache::entry_path(const std::string& key) const {
   return m_dir.empty() ? std::string() : m_dir + "/" + key + ".bskc";
 }
@@ -202,26 +240,17 @@ void KernelCache::store(const CompileRequest& r, const CompileResult& result) {
   const std::string key = cache_key(r, result.nvrtc_version);
   CompileResult kept = result;
   kept.from_cache = false;
-  {
-    std::lock_guard lock(m_mutex);
-    remember(key, kept);
-  }
+  std::string data = m_dir.empty() ? std::string() : serialize_entry(key, kept);
+  std::lock_guard lock(m_mutex);
+  remember(key, kept);
   if (m_dir.empty()) return;
-  std::error_code ec;
-  std::filesystem::create_directories(m_dir, ec);
-  std::string err;
-  if (ec) {
-    err = "cannot create the kernel cache folder " + m_dir + ": " + ec.message();
-  } else if (!write_file_atomic(entry_path(key), serialize_entry(key, kept), &err)) {
-    // err says why (a full disk, no permission): the entry stays in memory.
-  }
-  if (!err.empty()) {
-    std::lock_guard lock(m_mutex);
-    m_last_error = err;
-  }
+  m_writes.push_back({entry_path(key), std::move(data)});
+  if (!m_writer.joinable()) m_writer = std::thread([this] { writer(); });
+  m_write_cv.notify_all();
 }
 
 void KernelCache::clear() {
+  flush();
   std::lock_guard lock(m_mutex);
   m_lru.clear();
   m_index.clear();
