@@ -276,6 +276,8 @@ void KernelWorkbench::refresh_model(double now_s) {
       if (g.origin == kernel::Origin::Prelude) text = "(in blockscope's prelude) " + text;
       m.messages.push_back({g.severity == kernel::Severity::Error, g.line, text});
     }
+    if (d.result->ok() && !d.result->main_kernel())
+      m.resources.push_back("registers and shared memory: unknown (NVRTC gave no ptxas report)");
     if (const kernel::KernelResources* k = d.result->main_kernel(); k && d.result->ok()) {
       m.resources.push_back(k->name + ": " + std::to_string(k->registers) + " registers, " +
                             bytes_text(k->shared_static_bytes) + " shared, " +
