@@ -265,26 +265,29 @@ void draw_kernel_panel(KernelPanelModel& m, CodeDocument& doc, CodeEditorState& 
   draw_toolbar(m, doc, a);
   draw_status(m);
   const float fs = ImGui::GetFontSize();
-  const float msg_h = m.messages.empty() ? 0.0f
-                                         : std::min(static_cast<float>(m.messages.size()), 5.0f) *
-                                                   ImGui::GetTextLineHeightWithSpacing() +
-                                               ImGui::GetStyle().WindowPadding.y * 2;
   const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
   const float avail_h = ImGui::GetContentRegionAvail().y;
   const float avail_w = ImGui::GetContentRegionAvail().x;
   // The PTX pane beside the editor where the window is wide enough for both (about 60 characters of code
   // and 40 of PTX), below it otherwise (1280x720, presenter mode), so the code keeps its width.
   const bool beside = avail_w >= fs * 62;
-  // Below the editor only where there is room for both; otherwise the code keeps the height.
-  const bool hidden_ptx = m.show_ptx && !beside && avail_h < fs * 24;
+  // The messages list: up to 5 lines (3 where the PTX pane goes below).
+  const float msg_lines = std::min(static_cast<float>(m.messages.size()), beside ? 5.0f : 3.0f);
+  const float msg_h = m.messages.empty() ? 0.0f
+                                         : msg_lines * ImGui::GetTextLineHeightWithSpacing() +
+                                               ImGui::GetStyle().WindowPadding.y * 2;
+  const float msg_total = msg_h > 0 ? msg_h + spacing.y : 0.0f;
+  // Below the editor only while the code keeps at least 12 lines; otherwise the code keeps the height.
+  const float below_h = std::max(fs * 6, avail_h * 0.32f);
+  const bool hidden_ptx = m.show_ptx && !beside && avail_h - below_h - spacing.y - msg_total < fs * 12;
   const bool show_ptx = m.show_ptx && !hidden_ptx;
   const float ptx_w = !show_ptx ? 0.0f : beside ? std::max(fs * 22, avail_w * 0.36f) : avail_w;
-  const float ptx_h = !show_ptx ? 0.0f : beside ? 0.0f : std::max(fs * 6, avail_h * 0.38f);
+  const float ptx_h = !show_ptx ? 0.0f : beside ? 0.0f : below_h;
   const float editor_w = show_ptx && beside ? avail_w - ptx_w - spacing.x : avail_w;
   const float column_h = show_ptx && !beside
                              ? avail_h - ptx_h - spacing.y
                              : avail_h - (hidden_ptx ? ImGui::GetTextLineHeightWithSpacing() : 0.0f);
-  const float editor_h = std::max(fs * 6, column_h - (msg_h > 0 ? msg_h + spacing.y : 0.0f));
+  const float editor_h = std::max(fs * 6, column_h - msg_total);
 
   ImGui::BeginGroup();
   if (draw_code_editor("kernel_source", doc, editor, ImVec2(editor_w, editor_h), now_s, light_theme()))
