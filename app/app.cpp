@@ -53,12 +53,15 @@ App::App(const AppOptions& opt) : m_opt(opt) {
                       : gl::create_window(opt.width, opt.height, "blockscope", &err);
   if (!m_gl) throw std::runtime_error(err);
   m_env.gl = m_gl.get();
+  m_env.user_kernels = &m_user_kernels;
   m_env.request = opt.render_path;
   m_env.device = opt.render_path == PathRequest::Cpu ? DeviceInfo{} : query_device();
   if (opt.render_path == PathRequest::Cpu) m_env.device.reason = "not queried (--render-path cpu)";
   m_env.path =
       decide_path(opt.render_path, m_env.device.available, m_env.device.reason, m_gl->info().renderer);
   init_imgui();
+  m_kernel_bench = std::make_unique<KernelWorkbench>(m_user_kernels, kernel::default_cache_dir());
+  if (const char* k = std::getenv("BLOCKSCOPE_KERNEL_EDITOR"); k && *k == '1') m_kernel_bench->open() = true;
   // ImGui needs a frame begun before labs lay out anything; the first lab is built outside a frame.
   m_labs.open(opt.scene);
   m_presenter.show_shortcuts(opt.show_shortcuts);
@@ -183,6 +186,8 @@ void App::draw_main_ui() {
     if (ImGui::MenuItem("Sweep", "F5", m_show_sweep)) m_show_sweep = !m_show_sweep;
   });
   m_labs.draw_ui(m_layout);
+  m_kernel_bench->update(ImGui::GetTime());
+  m_kernel_bench->draw(m_layout, ImGui::GetTime());
   // Drawn every frame, open or not: it also collects a sweep that finished while the window was closed.
   m_sweep->draw(&m_show_sweep);
   m_presenter.draw_windows(m_layout, m_labs.active().readouts());
@@ -308,6 +313,7 @@ void App::write_layout_dump() {
   j["lab_state"] = m_labs.active().save_state();
   j["popup"] = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
   j["overwrite_asked"] = m_sessions.overwrite_asked();
+  j["kernel_editor"] = m_kernel_bench->dump();
   if (const auto v = m_labs.view_rect())
     j["view_rect"] = {v->x, v->y, v->w, v->h};
   else
@@ -367,6 +373,7 @@ Session App::current_session() const {
   s.ui.readouts = m_presenter.readouts_shown();
   s.ui.theme = ui::to_string(m_presenter.theme());
   s.sweep = m_pending_sweep;
+  s.kernel = m_kernel_bench->save_state();
   // The sweep as set up in the window, when it was used (a form that does not parse keeps the last good one).
   if (m_show_sweep || m_sweep->has_result()) {
     try {
@@ -383,6 +390,8 @@ std::optional<std::string> App::apply_session(const Session& s) {
   if (!is_lab(s.active_lab)) return "active_lab: unknown lab '" + s.active_lab + "'";
   for (const auto& [id, state] : s.labs.items())
     if (auto err = check_lab_state(id, state)) return err;
+  if (!s.kernel.is_null())
+    if (auto err = KernelWorkbench::check_state(s.kernel)) return err;
   const size_t labs_before = m_labs.size();
   std::vector<std::string> ids = s.open_labs;
   for (const auto& [id, state] : s.labs.items())
@@ -408,6 +417,8 @@ std::optional<std::string> App::apply_session(const Session& s) {
   if (!s.ui.theme.empty())
     m_presenter.set_theme(ui::k_theme_names.parse(s.ui.theme).value_or(ui::Theme::Dark));
   m_pending_sweep = s.sweep;
+  if (!s.kernel.is_null())
+    if (auto err = m_kernel_bench->load_state(s.kernel)) errors += (errors.empty() ? "" : "; ") + *err;
   if (!errors.empty()) return errors;
   return std::nullopt;
 }
@@ -417,6 +428,7 @@ void App::export_plots() {
   nlohmann::json rec = record::environment_record(to_string(m_env.path.path));
   rec["lab"] = m_labs.active_id();
   rec["parameters"] = m_labs.active().save_state();
+  if (nlohmann::json uk = m_user_kernels.record_json(); !uk.is_null()) rec["user_kernels"] = std::move(uk);
   const char* home = std::getenv("HOME");
   const std::string dir = std::string(home && *home ? home : ".") + "/blockscope-exports/" +
                           record::compact_timestamp() + "-" + m_labs.active_id();
@@ -458,6 +470,9 @@ void App::handle_shortcuts() {
       case GLFW_KEY_F5:
         m_show_sweep = !m_show_sweep;
         break;
+      case GLFW_KEY_F9:
+        m_kernel_bench->open() = !m_kernel_bench->open();
+        break;
       case GLFW_KEY_F11:
         toggle_fullscreen();
         break;
@@ -491,6 +506,16 @@ void App::draw_edit_menu() {
   ImGui::TextDisabled("parameters %s", title.c_str());
   if (ImGui::MenuItem("Undo", "Ctrl+Z", false, can_undo())) request_undo();
   if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z / Ctrl+Y", false, can_redo())) request_redo();
+  if (m_kernel_bench->open()) {
+    // The editor has its own history (the same keys while it has the keyboard).
+    ui::CodeDocument& doc = m_kernel_bench->document(m_kernel_bench->target());
+    ImGui::Separator();
+    ImGui::TextDisabled("kernel editor");
+    if (ImGui::MenuItem(("Undo " + doc.undo_label()).c_str(), "Ctrl+Z in the editor", false, doc.can_undo()))
+      doc.undo();
+    if (ImGui::MenuItem(("Redo " + doc.redo_label()).c_str(), "Ctrl+Y in the editor", false, doc.can_redo()))
+      doc.redo();
+  }
   ImGui::EndMenu();
 }
 
@@ -501,6 +526,7 @@ void App::draw_view_menu() {
   if (m_gl->window() && ImGui::MenuItem("Full screen", "F11", m_fullscreen)) toggle_fullscreen();
   ImGui::MenuItem("Keyboard shortcuts", "F1", m_presenter.shortcuts_flag());
   ImGui::MenuItem("Device window", nullptr, &m_show_device);
+  ImGui::MenuItem("Kernel editor", "F9", &m_kernel_bench->open());
   ImGui::Separator();
   if (ImGui::MenuItem("Screenshot of the window", "F12")) m_capture.request(Capture::Kind::Window);
   if (ImGui::MenuItem("Screenshot of the lab view", "Shift+F12")) m_capture.request(Capture::Kind::View);

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "app/heat/heat_lab.h"
+#include "app/kernel/kernel_workbench.h"
+#include "app/kernel/user_kernels.h"
 #include "app/lab.h"
 #include "app/layout.h"
 #include "app/session.h"
@@ -58,6 +60,8 @@ class App {
   bool frame();
   int exit_code() const { return m_exit_code; }
   const LabEnv& env() const { return m_env; }
+  KernelWorkbench& kernel_workbench() { return *m_kernel_bench; }
+  UserKernels& user_kernels() { return m_user_kernels; }
 
   // Sessions (app/session.h). apply_session validates every lab's state before it changes anything; on error
   // the running state is untouched and the message names the field. Call between frames.
@@ -110,6 +114,7 @@ class App {
 
   AppOptions m_opt;
   std::unique_ptr<gl::Context> m_gl;
+  UserKernels m_user_kernels;  // before m_env and the labs: they hold its address
   LabEnv m_env;
   GpuRecovery m_gpu{m_env};
   LabHost m_labs{m_env, m_opt, m_gpu};
@@ -129,6 +134,9 @@ class App {
   nlohmann::json m_pending_sweep;
   // The sweep window (any lab, one or two parameters, in the background); a session's sweep goes into it.
   std::unique_ptr<SweepWindow> m_sweep;
+  // The kernel editor (View > Kernel editor, F9): the user's kernels, compiled and published to
+  // m_user_kernels.
+  std::unique_ptr<KernelWorkbench> m_kernel_bench;
   bool m_show_sweep = false;
   void hand_over_sweep();
   void export_plots();  // plots saved from their right-click menu, with a record of the lab's parameters

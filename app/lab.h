@@ -15,12 +15,15 @@
 
 namespace bs {
 
+class UserKernels;  // app/kernel/user_kernels.h
+
 // Shared, explicit state every lab sees (owned by App; passed by reference).
 struct LabEnv {
   DeviceInfo device;
   gl::Context* gl = nullptr;
   PathRequest request = PathRequest::Auto;
   PathDecision path;  // the path in force; a lab may step it down (interop -> host copy) and say why
+  UserKernels* user_kernels = nullptr;  // the user's compiled kernels (kernel lab); set by App, may be null
 };
 
 class Lab {

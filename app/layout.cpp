@@ -37,6 +37,8 @@ Rect slot_rect(Slot slot, const LayoutMetrics& m) {
       return {w.x + w.w * 0.05f, w.y + usable_h * 0.04f, w.w * 0.9f, usable_h * 0.92f};
     case Slot::Readouts:
       return {w.x, bottom, w.w, w.y + w.h - bottom};
+    case Slot::Editor:
+      return view;
   }
   return view;
 }

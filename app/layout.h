@@ -32,6 +32,7 @@ enum class Slot {
   Anatomy,   // floating, over the lower part of the view
   Sweep,     // floating, most of the work area
   Readouts,  // the big readouts: a strip along the bottom (reserved only while shown)
+  Editor,    // the kernel editor: over the lab's view, so the lab's panel stays in sight beside it
 };
 
 // What a layout is computed from (all in ImGui's pixels).

@@ -133,6 +133,7 @@ json make_record(const sweep::Result& r, const ExportRequest& req, const std::ve
                    {"svg", req.svg || listed(k_svg)},
                    {"png", req.png || listed(k_png)}};
   rec["files"] = files;
+  if (!req.user_kernels.is_null()) rec["user_kernels"] = req.user_kernels;
   rec["result"] = {{"points", r.points.size()}, {"cancelled", r.cancelled}, {"stopped", r.stopped},
                    {"notes", r.notes},          {"gpu", r.gpu_name},        {"elapsed_s", r.elapsed_s}};
   return rec;

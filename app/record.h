@@ -27,7 +27,8 @@ struct ExportRequest {
   int height = 900;
   float scale = 1.0f;  // PNG text and line scale
   sweep::FigureOptions figure;
-  std::string render_path;  // how the app draws (for the record), e.g. "CUDA + interop" or "headless CLI"
+  std::string render_path;      // how the app draws (for the record), e.g. "CUDA + interop" or "headless CLI"
+  nlohmann::json user_kernels;  // the user's kernels the sweep ran (UserKernels::record_json()); null: none
 };
 
 struct ExportOutcome {

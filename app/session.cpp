@@ -12,6 +12,7 @@
 #include "app/json_file.h"
 #include "core/params.h"
 #include "app/labs.h"
+#include "app/kernel/kernel_workbench.h"
 #include "app/sweep/definition.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -201,7 +202,7 @@ SessionResult session_from_json(const json& j, std::string_view source) {
                               std::to_string(k_session_version) + ")");
   Session s;
   StateReader top(j, "session");
-  top.only({"blockscope_session", "description", "active_lab", "open_labs", "ui", "labs", "sweep"});
+  top.only({"blockscope_session", "description", "active_lab", "open_labs", "ui", "labs", "sweep", "kernel"});
   top.text("description", s.description);
   if (!top.has("active_lab")) top.fail("active_lab", "missing (the lab to show: " + known_labs() + ")");
   top.text("active_lab", s.active_lab);
@@ -265,6 +266,11 @@ SessionResult session_from_json(const json& j, std::string_view source) {
     }
     s.sweep = sw;
   }
+  if (j.contains("kernel")) {
+    // The kernel editor's sources and options (checked in full: a bad member is refused, naming it).
+    if (auto err = KernelWorkbench::check_state(j["kernel"])) return failed(source, *err);
+    s.kernel = j["kernel"];
+  }
   SessionResult r;
   r.session = std::move(s);
   return r;
@@ -285,6 +291,7 @@ json to_json(const Session& s) {
              {"theme", s.ui.theme.empty() ? std::string(ui::to_string(ui::Theme::Dark)) : s.ui.theme}};
   j["labs"] = s.labs.is_object() ? s.labs : json::object();
   if (!s.sweep.is_null()) j["sweep"] = s.sweep;
+  if (!s.kernel.is_null()) j["kernel"] = s.kernel;
   return j;
 }
 

@@ -5,7 +5,7 @@
 //
 //   {"blockscope_session": 1, "description": "...", "active_lab": "heat", "open_labs": ["heat"],
 //    "ui": {"scale": 1.0, "presenter": false, "readouts": false, "theme": "dark"},
-//    "labs": {"heat": {...}, "matmul": {...}}, "sweep": {...}}
+//    "labs": {"heat": {...}, "matmul": {...}}, "sweep": {...}, "kernel": {...}}
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -38,6 +38,7 @@ struct Session {
   SessionUi ui;
   nlohmann::json labs = nlohmann::json::object();  // lab id -> that lab's save_state()
   nlohmann::json sweep;                            // null when the session has no sweep
+  nlohmann::json kernel;  // the kernel editor (app/kernel/kernel_workbench.h); null when the session has none
 };
 
 struct SessionResult {

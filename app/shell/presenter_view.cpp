@@ -54,6 +54,7 @@ void PresenterView::draw_windows(Layout& layout, std::span<const ui::Readout> re
         {"F11", "full screen"},
         {"P", "presenter mode: larger UI and big read-outs"},
         {"F5", "sweep window: time any lab over one or two parameters"},
+        {"F9", "kernel editor: write your own CUDA kernel (Ctrl+Z / Ctrl+Y undo and redo in it)"},
         {"F12", "screenshot of the window (~/blockscope-captures/)"},
         {"Shift+F12", "screenshot of the lab's view only"},
         {"Ctrl+S", "save the session (labs, parameters, UI scale)"},

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "app/kernel/user_kernels.h"
 #include "app/record.h"
 #include "app/sweep/sweep.h"
 #include "app/layout.h"
@@ -277,6 +278,8 @@ struct SweepWindow::Impl {
     req.figure = figure_options();
     req.render_path = to_string(env.path.path);
     if (env.gl) req.render_path += ", GL renderer " + env.gl->info().renderer;
+    // The user's kernels in use (kernel lab), with their source, so the record says what ran.
+    if (env.user_kernels) req.user_kernels = env.user_kernels->record_json();
     pending.push_back(req);
     pending_dir = model.out_dir;
   }
