@@ -94,6 +94,10 @@ std::vector<std::string> nvrtc_options(const CompileRequest& r) {
   // Always: the prelude is pre-included (no include path is searched), and ptxas reports resources.
   opts.push_back(std::string("--pre-include=") + k_prelude_name);
   opts.push_back("--ptxas-options=-v");
+  // NVRTC 12.9+ keeps its own compile cache where a driver is present; a compile it answers from there
+  // gives no ptxas report (an empty log), so the kernel looked missing on the H100 machine. Our cache
+  // (kernel_cache.h) already does that job.
+  opts.push_back("--no-cache");
   return opts;
 }
 
