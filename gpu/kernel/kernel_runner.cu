@@ -128,4 +128,12 @@ void wait_with_deadline(void* stream, double timeout_s, std::string_view kernel_
   }
 }
 
+bool work_done(void* stream, std::string_view kernel_name) {
+  const cudaError_t err = cudaStreamQuery(static_cast<cudaStream_t>(stream));
+  if (err == cudaSuccess) return true;
+  if (err == cudaErrorNotReady) return false;
+  cudaGetLastError();
+  throw_fault(kernel_name, err, "failed while running");
+}
+
 }  // namespace bs::kernel

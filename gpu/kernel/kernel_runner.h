@@ -4,15 +4,17 @@
 // memory and occupancy, and launches it. The launch checks here are pure (they run without a GPU), and every
 // fault message names the user's kernel. Plain C++: app/ and ui/ may include it.
 //
-// Faults, and what can be recovered without restarting (measured on an H100, see docs/PERFORMANCE.md):
+// Faults, and what can be recovered without restarting (H100, driver 580, 2026-11-23; docs/PERFORMANCE.md):
 //  - a bad launch (too many threads, too much shared memory) is cleared by cudaGetLastError: GpuError, not
-//    sticky; the lab keeps running.
-//  - an illegal address / misaligned access poisons the CUDA context: GpuError, sticky; the app's recovery
-//    (app/shell/gpu_recovery) resets the device and rebuilds the labs, or moves to the CPU.
-//  - a kernel that does not finish within the limit: GpuError, sticky, "did not finish within N s". The
-//    kernel cannot be stopped from the host while the process keeps its context: the recovery's device reset
-//    (cudaDeviceReset) destroys the context, which makes the driver tear the kernel down; a kernel that never
-//    ends is only stopped that way or by ending the process.
+//    sticky; the lab keeps running on the GPU.
+//  - an illegal address / misaligned access poisons the CUDA context: GpuError, sticky, naming the kernel;
+//    the app's recovery (app/shell/gpu_recovery) tries a device reset. On that H100 the driver keeps the
+//    device unavailable to the process (cudaErrorDevicesUnavailable for ~3 s of retries), so the app moves
+//    to the CPU and says to restart blockscope to use the GPU again.
+//  - a kernel that does not finish within the limit: GpuError, sticky, "did not finish within N s", raised
+//    by polling (never blocking the UI thread). The kernel cannot be stopped while the process keeps its
+//    context: only a device reset (which tears the context down) or ending the process stops it, so the
+//    recovery's reset-or-CPU path follows; a kernel that never ends is stopped when blockscope exits.
 #pragma once
 
 #include <optional>
@@ -89,5 +91,9 @@ class LoadedKernel {
 // far has finished, at most `timeout_s` seconds. Throws GpuError naming `kernel_name`: the kernel's fault
 // (sticky for an illegal address), or "did not finish within N s" (sticky: only a device reset stops it).
 void wait_with_deadline(void* stream, double timeout_s, std::string_view kernel_name);
+// Non-blocking: true when the work issued on `stream` has finished (cudaStreamQuery), false while it runs.
+// Throws GpuError naming `kernel_name` when the work failed. The labs call it once per frame, so that a
+// kernel that runs too long never blocks the UI thread.
+bool work_done(void* stream, std::string_view kernel_name);
 
 }  // namespace bs::kernel
