@@ -19,6 +19,7 @@
 #include "app/app.h"
 #include "app/bench.h"
 #include "app/info.h"
+#include "app/kernel/kernel_cli.h"
 #include "app/labs.h"
 #include "app/param_flags.h"
 #include "app/record.h"
@@ -255,6 +256,7 @@ int run_cli(int argc, char** argv) {
   cli::register_all_benches(*bench, bench_ctx);
   cli::register_anatomy_commands(cli, bench_ctx);
   cli::register_sweep_commands(cli, bench_ctx);
+  cli::register_kernel_commands(cli, bench_ctx);
   // Every option here and of the benches, occupancy and anatomy: strict numbers, no empty values. Unknown
   // options and commands are errors everywhere (no allow_extras), reported before any command runs: CLI11
   // checks for left-over arguments before it calls the subcommands' callbacks.
@@ -277,7 +279,7 @@ int run_cli(int argc, char** argv) {
   if (*bench && bench->get_subcommands().empty())
     return fail("bench: name a benchmark (" + subcommand_names(*bench) + ")");
   if (*bench) return bench_ctx.exit_code;
-  for (const char* name : {"occupancy", "anatomy", "sweep", "replay"})
+  for (const char* name : {"occupancy", "anatomy", "sweep", "replay", "kernel"})
     if (cli.got_subcommand(name)) return bench_ctx.exit_code;
 
   const auto request = parse_path_request(render_path);

@@ -1,5 +1,5 @@
-// embedded.h: files compiled into the executable (shaders/, assets/colormaps/, assets/presets/), by file
-// name.
+// embedded.h: files compiled into the executable (shaders/, assets/colormaps/, assets/presets/,
+// assets/kernels/), by file name.
 #pragma once
 
 #include <span>

@@ -114,12 +114,8 @@ void CompileService::worker() {
       m_result = std::make_shared<const CompileResult>(std::move(*result));
       m_state = CompileState::Done;
       ++m_delivered;
-      const auto delivered = m_result;
-      if (m_on_delivered) {
-        lock.unlock();
-        m_on_delivered(ticket, *delivered);
-        lock.lock();
-      }
+      // Under the lock, so whoever sees Done also sees everything the callback did.
+      if (m_on_delivered) m_on_delivered(ticket, *m_result);
     } else {
       ++m_dropped;
     }

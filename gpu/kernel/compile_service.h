@@ -37,7 +37,9 @@ struct CompileProgress {
 class CompileService {
  public:
   using CompileFn = std::function<CompileResult(const CompileRequest&)>;
-  // Called on the worker thread for each result that is delivered (the newest ticket's only).
+  // Called on the worker thread for each result that is delivered (the newest ticket's only), with the
+  // service's lock held, before poll() reports Done: keep it short (e.g. wake the UI) and do not call the
+  // service from it.
   using DeliverFn = std::function<void(uint64_t ticket, const CompileResult&)>;
 
   // `compile` does the work (e.g. compile_cached with a KernelCache; tests pass a fake).

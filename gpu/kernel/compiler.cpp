@@ -85,7 +85,8 @@ std::vector<std::string> nvrtc_options(const CompileRequest& r) {
   std::vector<std::string> opts;
   if (r.options.fast_math) opts.push_back("--use_fast_math");
   if (r.options.maxrregcount > 0) opts.push_back("--maxrregcount=" + std::to_string(r.options.maxrregcount));
-  if (r.options.lineinfo) opts.push_back("--generate-line-info");
+  // -G carries full debug info (lines included); ptxas warns when -lineinfo comes with it.
+  if (r.options.lineinfo && !r.options.device_debug) opts.push_back("--generate-line-info");
   if (r.options.device_debug) opts.push_back("--device-debug");
   for (const auto& [name, value] : r.options.defines)
     opts.push_back("-D" + name + (value.empty() ? "" : "=" + value));
@@ -123,13 +124,16 @@ void finish_result(const CompileRequest& r, CompileResult* out) {
   const Contract* c = r.target ? &contract(*r.target) : nullptr;
   // The check's own messages ("identifier ... is undefined", "static assertion failed ...") become one
   // message in the user's terms.
-  bool contract_failed = false, missing = false;
+  bool contract_failed = false, missing = false, not_global = false;
   std::vector<Diagnostic> kept;
   for (Diagnostic& d : out->diagnostics) {
     if (d.origin == Origin::Contract) {
       if (d.severity == Severity::Error) contract_failed = true;
       if (c && d.message.find("\"" + std::string(c->kernel_name) + "\" is undefined") != std::string::npos)
         missing = true;
+      // The name expression "&name" of a __device__ function (NVRTC 13: "Name expression cannot form address
+      // of a non-__global__ function").
+      if (d.message.find("non-__global__") != std::string::npos) not_global = true;
       continue;
     }
     kept.push_back(std::move(d));
@@ -151,6 +155,9 @@ void finish_result(const CompileRequest& r, CompileResult* out) {
     d.severity = Severity::Error;
     if (missing) {
       d.message = "no kernel named " + std::string(c->kernel_name) + "; " + expects;
+    } else if (not_global) {
+      d.line = find_kernel_line(r.source, c->kernel_name);
+      d.message = std::string(c->kernel_name) + " is not a __global__ kernel; " + expects;
     } else {
       d.line = find_kernel_line(r.source, c->kernel_name);
       d.message = std::string(c->kernel_name) + " has the wrong signature; " + expects;

@@ -52,8 +52,10 @@ constexpr const char* k_prelude =
     "// blockscope_prelude.h (version 1): given to NVRTC in memory and included before the kernel's file.\n"
     "#pragma once\n"
     "namespace bs_contract {\n"
-    "template <class A, class B> struct is_same { static constexpr bool value = false; };\n"
-    "template <class A> struct is_same<A, A> { static constexpr bool value = true; };\n"
+    "// enum, not a static data member: nothing is emitted into the module (a bool member becomes a PTX "
+    "global).\n"
+    "template <class A, class B> struct is_same { enum { value = 0 }; };\n"
+    "template <class A> struct is_same<A, A> { enum { value = 1 }; };\n"
     "}  // namespace bs_contract\n";
 
 bool is_ident(char c) {

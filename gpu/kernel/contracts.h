@@ -43,6 +43,8 @@ std::string_view prelude_source();
 inline constexpr const char* k_user_file = "kernel.cu";
 // The file name of the appended signature check (#line), so its messages are recognised as the contract's.
 inline constexpr const char* k_contract_file = "blockscope_contract_check";
+// The file NVRTC names in messages about a name expression (nvrtcAddNameExpression): part of the check too.
+inline constexpr const char* k_name_map_file = "__nv_name_map";
 // The text appended to the user's source when compiling for `c`: a static_assert on decltype(&name).
 std::string contract_check_source(const Contract& c);
 

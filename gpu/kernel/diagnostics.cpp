@@ -48,7 +48,7 @@ std::vector<Diagnostic> parse_nvrtc_log(std::string_view log, std::string_view u
                                         std::string_view source) {
   static const std::regex located(
       R"(^(.+)\((\d+)\): (catastrophic error|fatal error|error|warning|remark)(?: #([0-9A-Za-z-]+))?: (.*)$)");
-  static const std::regex unlocated(R"(^(nvrtc|ptxas|nvlink)\s*(fatal|error|warning)\s*:\s*(.*)$)");
+  static const std::regex unlocated(R"(^(nvrtc|ptxas|nvlink)\s*:?\s*(fatal|error|warning)\s*:\s*(.*)$)");
   const std::vector<std::string_view> lines = split_lines(log);
   const std::vector<std::string_view> src = split_lines(source);
   std::vector<Diagnostic> out;
@@ -69,7 +69,7 @@ std::vector<Diagnostic> parse_nvrtc_log(std::string_view log, std::string_view u
       } else if (base == k_prelude_name) {
         d.origin = Origin::Prelude;
         d.origin_line = at;
-      } else if (base == k_contract_file) {
+      } else if (base == k_contract_file || base == k_name_map_file) {
         d.origin = Origin::Contract;
         d.origin_line = at;
       } else {
@@ -93,6 +93,7 @@ std::vector<Diagnostic> parse_nvrtc_log(std::string_view log, std::string_view u
           d.context.emplace_back(src[static_cast<size_t>(l) - 1]);
       } else if (d.origin == Origin::User && d.line > static_cast<int>(src.size())) {
         d.line = std::max(1, static_cast<int>(src.size()));  // e.g. "expected a }" past the last line
+        d.column = 0;
       }
       out.push_back(std::move(d));
     } else if (std::regex_match(line, m, unlocated)) {
