@@ -142,6 +142,7 @@ void HeatLab::abandon_gpu() noexcept {
   m_user_kernel.reset();
   m_user_generation = 0;
   m_user_busy_since.reset();
+  if (m_env.user_kernels) m_env.user_kernels->set_in_use(kernel::Target::Heat, false);
   if (m_gpu) m_gpu->abandon();
   m_presenter.abandon_gpu();
   m_gpu.reset();  // abandon() made its destructor harmless
@@ -546,6 +547,8 @@ void HeatLab::sync_user_kernel() {
       }
     }
     apply_launch();  // cells per thread: 1 for the user's kernel, the panel's for the built-in
+    // Experiment records include the source of the kernel the lab runs.
+    if (m_env.user_kernels) m_env.user_kernels->set_in_use(kernel::Target::Heat, m_user_kernel != nullptr);
   }
   if (m_user_kernel && m_env.user_kernels && !m_env.user_kernels->last_failure(kernel::Target::Heat).empty())
     status = "the newest compile failed: the last good heat_step runs";

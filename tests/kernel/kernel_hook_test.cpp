@@ -71,6 +71,8 @@ TEST(HeatUserKernelHook, APublishedKernelStillNeedsAGpuToRun) {
   ASSERT_FALSE(app.apply_session(heat_session({{"kernel", "user"}})));
   app.frame();
   EXPECT_NE(heat_of(app).model().user_kernel_status.find("needs a GPU"), std::string::npos);
+  // Not running, so not in use: experiment records do not claim it.
+  EXPECT_FALSE(app.user_kernels().in_use(kernel::Target::Heat));
 }
 
 TEST(HeatUserKernelHook, ABadChoiceIsRefusedNamingTheMember) {
