@@ -3,6 +3,8 @@
 // member, and without a GPU the choice says it needs one while the lab keeps running on the CPU.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "app/app.h"
@@ -11,6 +13,8 @@
 #include "app/session.h"
 #include "gpu/kernel/compiler.h"
 #include "gpu/kernel/nvrtc_loader.h"
+#include "run_util.h"
+#include "test_util.h"
 
 namespace bs {
 namespace {
@@ -82,6 +86,56 @@ TEST(HeatUserKernelHook, ABadChoiceIsRefusedNamingTheMember) {
   ASSERT_TRUE(err);
   EXPECT_NE(err->find("kernel"), std::string::npos) << *err;
   EXPECT_EQ(heat_of(app).model().kernel, 0);
+}
+
+// `blockscope bench kernel`: bad flags and compile errors exit 2 with the log; without a GPU a good kernel
+// compiles and the run says it needs a GPU (exit 1).
+std::string write_source(const std::string& name, const std::string& text) {
+  const std::filesystem::path dir = std::filesystem::path(BS_TEST_OUT) / "kernel_bench";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path p = dir / name;
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+TEST(BenchKernel, BadFlagsAndCompileErrorsExit2) {
+  if (!kernel::nvrtc().ok()) GTEST_SKIP() << kernel::nvrtc().error;
+  const std::string good =
+      write_source("heat.cu", std::string(kernel::template_source(*kernel::find_template("heat"))));
+  const std::string cache = "BLOCKSCOPE_CACHE_DIR=" + std::string(BS_TEST_OUT) + "/kernel_bench/cache";
+  auto r = test::run_blockscope("bench kernel --target heat --source " + good + " --block 64x32", cache);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("heat_step: x*y = 64*32 = 2048 > 1024"), std::string::npos) << r.output;
+  r = test::run_blockscope("bench kernel --target heat --source " + good + " --size 300x200 --grid 2x2",
+                           cache);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("would never be computed"), std::string::npos) << r.output;
+  r = test::run_blockscope("bench kernel --target heat --source /nonexistent/k.cu", cache);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  r = test::run_blockscope("bench kernel --target heat", cache);  // no --source
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  const std::string broken = write_source("broken.cu", "extern \"C\" __global__ void heat_step( {\n");
+  r = test::run_blockscope("bench kernel --target heat --source " + broken, cache);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("broken.cu:1"), std::string::npos) << r.output;
+  // The vector contract does not accept the heat kernel: a clear signature error.
+  r = test::run_blockscope("bench kernel --target vector --source " + good, cache);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("vector_op"), std::string::npos) << r.output;
+}
+
+TEST(BenchKernel, WithoutAGpuAGoodKernelCompilesAndTheRunSaysItNeedsOne) {
+  if (!kernel::nvrtc().ok()) GTEST_SKIP() << kernel::nvrtc().error;
+  if (test::device().available)
+    GTEST_SKIP() << "a GPU is present: the run itself is tested on the GPU machine";
+  const std::string good =
+      write_source("heat.cu", std::string(kernel::template_source(*kernel::find_template("heat"))));
+  const auto r =
+      test::run_blockscope("bench kernel --target heat --source " + good + " --size 300x200",
+                           "BLOCKSCOPE_CACHE_DIR=" + std::string(BS_TEST_OUT) + "/kernel_bench/cache");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("compiled for sm_90"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("running a user kernel needs a GPU"), std::string::npos) << r.output;
 }
 
 }  // namespace
