@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <new>
 
+#include "app/kernel/kernel_bench.h"
 #include "app/labs.h"
 #include "core/error.h"
 
@@ -14,6 +15,7 @@ void register_all_benches(CLI::App& bench, BenchContext& ctx) {
   for (const LabDescriptor& lab : lab_entries())
     if (lab.register_bench) lab.register_bench(bench, ctx);
   register_interop_bench(bench, ctx);
+  register_kernel_bench(bench, ctx);
 }
 
 int print_error(const std::string& msg, int code) {

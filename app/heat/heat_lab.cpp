@@ -15,11 +15,13 @@
 #include "app/app.h"
 #include "app/labs.h"
 #include "app/heat/heat_sweep_target.h"
+#include "app/kernel/user_kernels.h"
 #include "app/session.h"
 #include "app/layout.h"
 #include "gpu/anatomy/overlay.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "gpu/kernel/lab_runs.h"
 #include "ui/field_view.h"
 #include "ui/heat/heat_schema.h"
 
@@ -136,6 +138,11 @@ void HeatLab::rebuild() {
 }
 
 void HeatLab::abandon_gpu() noexcept {
+  if (m_user_kernel) m_user_kernel->abandon();
+  m_user_kernel.reset();
+  m_user_generation = 0;
+  m_user_busy_since.reset();
+  if (m_env.user_kernels) m_env.user_kernels->set_in_use(kernel::Target::Heat, false);
   if (m_gpu) m_gpu->abandon();
   m_presenter.abandon_gpu();
   m_gpu.reset();  // abandon() made its destructor harmless
@@ -218,7 +225,8 @@ void HeatLab::apply_launch() {
   const DeviceLimits limits = m_env.device.available ? m_env.device.limits : DeviceLimits{};
   m_model.launch_error.clear();
   m_model.launch_advice.clear();
-  const int cpt = m_model.cells_per_thread;
+  // The user's heat_step is one thread per cell (the contract): cells per thread 1 while it runs.
+  const int cpt = m_user_kernel ? 1 : m_model.cells_per_thread;
   const std::optional<Dim2> grid =
       m_model.manual_grid ? std::optional<Dim2>(Dim2{m_model.grid[0], m_model.grid[1]}) : std::nullopt;
   if (auto err = validate_block(block, limits)) {
@@ -258,6 +266,7 @@ void HeatLab::apply_launch() {
         covering_grid(heat::cells_of(m_accepted.block, m_accepted.cells_per_thread), domain));
   }
   m_model.launch = in_force;
+  if (m_user_kernel) m_model.user_kernel_figures = m_user_kernel->figures(in_force.block).text();
   // The same rule as GpuSolver::coverage(); on the CPU path the fallback computes exactly these cells.
   m_model.coverage =
       coverage_of(in_force.grid, heat::cells_of(in_force.block, in_force.cells_per_thread), domain);
@@ -502,11 +511,90 @@ void HeatLab::draw_ui() {
   m_anatomy.draw_window();
 }
 
+// Loads the user's heat_step when the choice is "user" and a new one was published; drops it otherwise. A
+// GpuError (the load on a poisoned context) goes to the app's recovery.
+void HeatLab::sync_user_kernel() {
+  const bool want = m_model.kernel == 1;
+  std::string status;
+  UserKernel uk;
+  if (want) {
+    if (!m_gpu)
+      status = "the user kernel needs a GPU (" +
+               (m_env.device.available ? std::string("this lab runs on the CPU path") : m_env.device.reason) +
+               "): the CPU step runs";
+    else if (!m_env.user_kernels || !m_env.user_kernels->has(kernel::Target::Heat))
+      status = "no heat_step yet: write one in the Kernel editor (F9); the built-in step runs";
+    else
+      uk = m_env.user_kernels->current(kernel::Target::Heat);
+  }
+  if (uk.generation != m_user_generation || (uk.generation == 0 && m_user_kernel)) {
+    if (m_gpu) m_gpu->set_step_override({});
+    m_user_kernel.reset();
+    m_user_generation = 0;
+    m_user_busy_since.reset();
+    if (uk) {
+      try {
+        m_user_kernel = std::make_shared<kernel::LoadedKernel>(*uk.result);
+        m_user_generation = uk.generation;
+        std::shared_ptr<kernel::LoadedKernel> k = m_user_kernel;
+        heat::GpuSolver* solver = m_gpu.get();
+        m_gpu->set_step_override(
+            [k, solver](const float* in, float* out, Dim2 grid, Dim2 block, void* stream) {
+              kernel::launch_heat_step(*k, grid, block, in, out, solver->params(), stream);
+            });
+      } catch (const InvalidRequest& e) {
+        status = e.what();
+      }
+    }
+    apply_launch();  // cells per thread: 1 for the user's kernel, the panel's for the built-in
+    // Experiment records include the source of the kernel the lab runs.
+    if (m_env.user_kernels) m_env.user_kernels->set_in_use(kernel::Target::Heat, m_user_kernel != nullptr);
+  }
+  if (m_user_kernel && m_env.user_kernels && !m_env.user_kernels->last_failure(kernel::Target::Heat).empty())
+    status = "the newest compile failed: the last good heat_step runs";
+  m_model.user_kernel_running = m_user_kernel != nullptr;
+  m_model.user_kernel_status = status;
+}
+
+// While the user's steps of earlier frames still run, the frame issues no more and draws what it has: a
+// kernel that takes too long is reported by the deadline instead of freezing the window.
+bool HeatLab::user_steps_running() {
+  if (!m_user_kernel || !m_gpu) return false;
+  if (kernel::work_done(m_gpu->stream_handle(), m_user_kernel->name())) {
+    m_user_busy_since.reset();
+    return false;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (!m_user_busy_since) m_user_busy_since = now;
+  if (now - *m_user_busy_since > std::chrono::duration<double>(kernel::k_default_timeout_s)) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.0f s", kernel::k_default_timeout_s);
+    throw GpuError(kernel::fault_message(m_user_kernel->name(),
+                                         std::string("did not finish within ") + buf +
+                                             "; a running kernel cannot be stopped without a device reset"),
+                   0, true);
+  }
+  return true;
+}
+
 void HeatLab::update() {
+  try {
+    update_frame();
+  } catch (const GpuError& e) {
+    // A fault while the user's kernel runs is the user's kernel's: say so (the recovery shows the message).
+    const std::string what = e.what();
+    if (m_user_kernel && what.find("user kernel") == std::string::npos)
+      throw GpuError(kernel::fault_message(m_user_kernel->name(), what), e.code(), e.sticky());
+    throw;
+  }
+}
+
+void HeatLab::update_frame() {
   try {
     if (m_actions.apply_size) apply_size();
     if (m_actions.physics_changed) apply_physics();
     if (m_actions.launch_changed) apply_launch();
+    sync_user_kernel();
     if (m_actions.reset) reset_field();
     for (int i = 0; i < 2; ++i) {
       if (m_actions.run_cpu[i]) start_cpu_job(i);
@@ -521,11 +609,12 @@ void HeatLab::update() {
     m_model.paused_for_baseline = baseline;
     int steps = m_model.paused || m_anatomy.sweeping() || baseline ? 0 : m_model.steps_per_frame;
     if (m_actions.step_once && !baseline) steps += 1;
-    simulate(steps);
+    const bool user_busy = user_steps_running();
+    if (!user_busy) simulate(steps);
     collect_timings();
-    upload_field();
+    if (!user_busy) upload_field();
     // The hover read-out's value: one cell, once per frame, only while the mouse is over the field.
-    if (m_hover_request) {
+    if (m_hover_request && !user_busy) {
       const auto [hx, hy] = *m_hover_request;
       if (hx < m_params.nx && hy < m_params.ny) {
         const float v =
@@ -576,8 +665,9 @@ std::optional<std::string> read_heat_state(const nlohmann::json& state, ui::Heat
   if (has("size")) {
     pair("size", m.size);
     if (m.size[0] < heat::k_ui_min_size || m.size[1] < heat::k_ui_min_size)
-      return "labs.heat.size: " + state["size"].dump() + " is outside " + std::to_string(heat::k_ui_min_size) +
-             ".." + std::to_string(heat::k_max_size) + " (the smallest field the app shows is 64x64)";
+      return "labs.heat.size: " + state["size"].dump() + " is outside " +
+             std::to_string(heat::k_ui_min_size) + ".." + std::to_string(heat::k_max_size) +
+             " (the smallest field the app shows is 64x64)";
   }
   const params::Schema& schema = ui::heat_schema();
   if (has("pattern")) m.pattern = schema.at("pattern").index_of(state["pattern"]);
@@ -592,6 +682,7 @@ std::optional<std::string> read_heat_state(const nlohmann::json& state, ui::Heat
   if (has("paused")) m.paused = state["paused"].get<bool>();
   if (has("block")) pair("block", m.block);
   if (has("cells_per_thread")) m.cells_per_thread = state["cells_per_thread"].get<int>();
+  if (has("kernel")) m.kernel = schema.at("kernel").index_of(state["kernel"]);
   if (has("grid")) {
     m.manual_grid = state["grid"].is_array();
     if (m.manual_grid) pair("grid", m.grid);
@@ -644,6 +735,7 @@ nlohmann::json HeatLab::save_state() const {
   j["paused"] = m_model.paused;
   j["block"] = {m_model.block[0], m_model.block[1]};
   j["cells_per_thread"] = m_model.cells_per_thread;
+  j["kernel"] = ui::heat_schema().at("kernel").names[static_cast<size_t>(m_model.kernel == 1 ? 1 : 0)];
   j["grid"] = m_model.manual_grid ? nlohmann::json{m_model.grid[0], m_model.grid[1]} : nlohmann::json("auto");
   j["colormap"] = colormap_name(m_model.colormap);
   j["range"] = m_model.auto_range

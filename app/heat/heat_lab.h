@@ -2,6 +2,8 @@
 // interop or a host copy, with its panel, CPU baselines and timing.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -16,6 +18,10 @@
 #include "core/stats.h"
 #include "gpu/heat/heat.h"
 #include "ui/heat/heat_panel.h"
+
+namespace bs::kernel {
+class LoadedKernel;  // gpu/kernel/kernel_runner.h
+}  // namespace bs::kernel
 
 namespace bs {
 
@@ -120,6 +126,15 @@ class HeatLab final : public Lab {
     int cells_per_thread = heat::k_default_cells_per_thread;
   };
   AcceptedLaunch m_accepted;
+  // The kernel lab's hook (model.kernel = user): the user's heat_step, loaded from LabEnv::user_kernels when
+  // its generation changes, runs as the solver's step. m_user_busy_since: when the frame loop first found
+  // the user's steps still running (a kernel past k_default_timeout_s is reported, never waited for).
+  void sync_user_kernel();
+  void update_frame();
+  bool user_steps_running();
+  std::shared_ptr<kernel::LoadedKernel> m_user_kernel;
+  uint64_t m_user_generation = 0;
+  std::optional<std::chrono::steady_clock::time_point> m_user_busy_since;
   // Painting: each frame a button is held, a stroke from the previous frame's mouse position to this one's.
   struct PaintRequest {
     double x0, y0, x1, y1;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -134,6 +135,15 @@ class GpuSolver {
   Dim2 grid() const;
   int cells_per_thread() const;
   Coverage coverage() const;
+
+  // A step kernel that replaces the built-in one (the kernel lab's user heat_step): called once per step
+  // with the field to read, the field to write, the grid and block in force and the solver's stream
+  // (cudaStream_t); it throws bs::GpuError for its faults. Everything else (buffers, timing, painting, the
+  // field drawn through interop) stays the solver's. Set with cells_per_thread 1 (one thread per cell, as
+  // the contract says). Waits for queued steps and drops their timings, as set_launch does. Empty: built-in.
+  using StepOverride = std::function<void(const float* in, float* out, Dim2 grid, Dim2 block, void* stream)>;
+  void set_step_override(StepOverride step);
+  bool has_step_override() const;
 
   // Issues `steps` steps on the solver's stream, timed with CUDA events (read later by poll_timings).
   void step(int steps);

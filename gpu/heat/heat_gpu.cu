@@ -77,10 +77,16 @@ struct GpuSolver::Impl {
   Dim2 grid{};
   int cells_per_thread = k_default_cells_per_thread;
   DeviceLimits limits;
+  StepOverride step_override;
 
   void launch_step() {
     const float* in = buf[cur].data();
     float* out = buf[cur ^ 1].data();
+    if (step_override) {
+      step_override(in, out, grid, block, stream.get());
+      cur ^= 1;
+      return;
+    }
     const dim3 b(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y));
     const dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y));
     const int nx = static_cast<int>(params.nx), ny = static_cast<int>(params.ny);
@@ -156,6 +162,16 @@ void GpuSolver::set_launch(Dim2 block, std::optional<Dim2> grid, int cells_per_t
   m->cells_per_thread = cells_per_thread;
 }
 
+void GpuSolver::set_step_override(StepOverride step) {
+  m->stream.sync();
+  (void)m->timer.poll();
+  m->step_override = std::move(step);
+}
+
+bool GpuSolver::has_step_override() const {
+  return static_cast<bool>(m->step_override);
+}
+
 Dim2 GpuSolver::block() const {
   return m->block;
 }
@@ -172,8 +188,15 @@ Coverage GpuSolver::coverage() const {
 void GpuSolver::step(int steps) {
   if (steps <= 0) return;
   m->timer.begin(m->stream.get());
-  for (int i = 0; i < steps; ++i)
-    m->launch_step();
+  int done = 0;
+  try {
+    for (; done < steps; ++done)
+      m->launch_step();
+  } catch (...) {
+    // A replacement kernel's launch failed: close the bracket over the steps that were issued.
+    m->timer.end(m->stream.get(), std::max(done, 1));
+    throw;
+  }
   m->timer.end(m->stream.get(), steps);
 }
 

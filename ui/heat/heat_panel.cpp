@@ -32,6 +32,7 @@ HeatPanelModel::HeatPanelModel() {
   block[0] = static_cast<int>(b.x);
   block[1] = static_cast<int>(b.y);
   cells_per_thread = static_cast<int>(s.at("cells_per_thread").default_int());
+  kernel = s.at("kernel").default_choice();
   manual_grid = s.at("grid").default_value != "auto";
   colormap = s.at("colormap").default_choice();
   auto_range = s.at("range").default_value == "auto";
@@ -131,6 +132,18 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
   }
   ImGui::NewLine();
   {
+    const char* kernels[] = {"built-in step", "user kernel (heat_step)"};
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+    changed |= ImGui::Combo("step kernel", &m.kernel, kernels, 2);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Your heat_step from the Kernel editor replaces the lab's step: same field, timing and\n"
+          "drawing; one thread per cell with the block and grid below.");
+    if (m.kernel == 1 && !m.user_kernel_status.empty())
+      ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", m.user_kernel_status.c_str());
+    if (m.kernel == 1 && m.user_kernel_running) ImGui::TextDisabled("%s", m.user_kernel_figures.c_str());
+  }
+  if (m.kernel != 1) {
     const char* choices[] = {"1 (one thread per cell)", "2", "4", "8"};
     int idx = m.cells_per_thread == 1 ? 0 : m.cells_per_thread == 2 ? 1 : m.cells_per_thread == 4 ? 2 : 3;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);

@@ -41,6 +41,7 @@ struct HeatPanelModel {
   bool paused = false;
   int block[2] = {0, 0};
   int cells_per_thread = 0;
+  int kernel = 0;  // 0: the built-in step, 1: the user's heat_step (the kernel lab)
   bool manual_grid = false;
   int grid[2] = {32, 128};  // shown when the user switches to a grid by hand
   int colormap = 0;
@@ -56,6 +57,11 @@ struct HeatPanelModel {
   bool gpu = true;               // compute runs on the GPU (false: CPU fallback path)
   int64_t nx = 1024, ny = 1024;  // the field in force (size may hold a typed size not applied yet)
   HeatLaunch launch;             // the launch in force
+  // The user's kernel (kernel = 1): "" while it runs; otherwise why the built-in step runs instead ("write
+  // one in the Kernel editor", "needs a GPU", a load error). Figures: registers, shared memory, occupancy.
+  std::string user_kernel_status;
+  std::string user_kernel_figures;
+  bool user_kernel_running = false;
   std::string compute_label;
   std::string param_error;
   std::string launch_error;

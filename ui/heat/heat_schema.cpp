@@ -101,6 +101,16 @@ params::Schema make_schema() {
     q.gpu_only = true;
   }
   {
+    // The kernel lab's hook: the user's heat_step (kernel editor) in place of the built-in step.
+    params::Param& q =
+        add({.name = "kernel",
+             .kind = Kind::Choice,
+             .default_value = "built-in",
+             .names = {"built-in", "user"},
+             .help = "the step kernel: the lab's own, or yours from the Kernel editor (heat_step)"});
+    q.gpu_only = true;
+  }
+  {
     params::Param& q = add({.name = "grid",
                             .kind = Kind::Pair,
                             .default_value = "auto",

@@ -1,0 +1,230 @@
+// kernel_bench.cpp: see kernel_bench.h. Exit codes: 2 for bad flags, an unreadable source or a compile error
+// (the log is printed with the file's own name), 1 without a GPU or on a GPU fault (the message names the
+// user's kernel), 0 otherwise (a failed check is a row that says FAIL, not an error).
+#include "app/kernel/kernel_bench.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/launch.h"
+#include "gpu/common/device_info.h"
+#include "gpu/kernel/kernel_cache.h"
+#include "gpu/kernel/lab_runs.h"
+
+namespace bs::cli {
+
+namespace {
+
+struct KernelBenchArgs {
+  kernel::Target target = kernel::Target::Heat;
+  std::string source, size, block, grid, reference = "formula";
+  int steps = 100;
+  int repetitions = 7;
+  double timeout_s = kernel::k_default_timeout_s;
+  bool fast_math = false;
+  int maxrregcount = 0;
+};
+
+std::string ms(double v) {
+  return fmt_fixed(v, v < 0.1 ? 4 : 3);
+}
+
+std::string figures(const kernel::KernelFigures& f) {
+  return std::to_string(f.registers) + " regs, " + std::to_string(f.static_smem_bytes) + " B smem, " +
+         fmt_fixed(f.occupancy() * 100.0, 0) + "% occ";
+}
+
+// "MxNxK", or "N" for N x N x N.
+std::optional<matmul::Problem> parse_problem(const std::string& s) {
+  matmul::Problem p;
+  long long m = 0, n = 0, k = 0;
+  char x1 = 0, x2 = 0, extra = 0;
+  if (std::sscanf(s.c_str(), "%lld%c%lld%c%lld%c", &m, &x1, &n, &x2, &k, &extra) == 5 && x1 == 'x' &&
+      x2 == 'x') {
+    p = {m, n, k};
+    return p;
+  }
+  if (std::sscanf(s.c_str(), "%lld%c", &m, &extra) == 1) return matmul::Problem{m, m, m};
+  return std::nullopt;
+}
+
+int run(const KernelBenchArgs& a) {
+  std::ifstream in(a.source, std::ios::binary);
+  if (!in) return print_error("--source " + a.source + ": cannot read the file", 2);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string target_name(kernel::k_target_names.name_of(a.target));
+
+  // Lab options, checked before anything is compiled or run.
+  heat::Params hp;
+  matmul::Problem mp;
+  int64_t n = 0;
+  Dim2 block{};
+  std::optional<Dim2> grid;
+  vector::Op reference = vector::Op::Formula;
+  if (a.target == kernel::Target::Heat) {
+    const ParsedDim2 s = parse_size2(a.size.empty() ? "2048" : a.size, "--size");
+    if (!s.value) return print_error(s.error, 2);
+    hp.nx = s.value->x;
+    hp.ny = s.value->y;
+    if (auto e = heat::validate(hp)) return print_error("--size: " + *e, 2);
+    if (a.steps < 1) return print_error("--steps must be at least 1", 2);
+  } else if (a.target == kernel::Target::Vector) {
+    const vector::ParsedCount c = vector::parse_count(a.size.empty() ? "16M" : a.size, "--size");
+    if (!c.value) return print_error(c.error, 2);
+    n = *c.value;
+    const auto op = vector::parse_op(a.reference);
+    if (!op) return print_error("--reference " + a.reference + ": give add or formula", 2);
+    reference = *op;
+  } else {
+    const auto p = parse_problem(a.size.empty() ? "1024" : a.size);
+    if (!p) return print_error("--size " + a.size + ": give MxNxK (e.g. 1000x777x333) or N", 2);
+    mp = *p;
+    if (auto e = matmul::validate(mp)) return print_error("--size: " + *e, 2);
+  }
+  const kernel::Contract& c = kernel::contract(a.target);
+  const ParsedDim2 b = parse_dim2(
+      a.block.empty() ? std::to_string(c.default_block_x) + "x" + std::to_string(c.default_block_y) : a.block,
+      "--block");
+  if (!b.value) return print_error(b.error, 2);
+  block = *b.value;
+  if (!a.grid.empty()) {
+    const ParsedDim2 g = parse_dim2(a.grid, "--grid");
+    if (!g.value) return print_error(g.error, 2);
+    grid = g.value;
+  }
+  const Dim2 domain = a.target == kernel::Target::Heat     ? Dim2{hp.nx, hp.ny}
+                      : a.target == kernel::Target::Vector ? Dim2{n, 1}
+                                                           : Dim2{mp.n, mp.m};
+  const DeviceInfo dev = query_device();
+  const DeviceLimits limits = dev.available ? dev.limits : DeviceLimits{};
+  if (auto e = kernel::validate_launch(
+          a.target, block, grid ? *grid : kernel::default_grid(a.target, block, domain), domain, limits))
+    return print_error(*e, 2);
+
+  // Compile (the cache under the user's cache directory), for the device's architecture when there is one.
+  kernel::CompileRequest req;
+  req.source = text.str();
+  req.target = a.target;
+  req.options.fast_math = a.fast_math;
+  req.options.maxrregcount = a.maxrregcount;
+  if (dev.available) req.arch = dev.cc_major * 10 + dev.cc_minor;
+  kernel::KernelCache cache(kernel::default_cache_dir());
+  const kernel::CompileResult r = kernel::compile_cached(cache, req);
+  if (!r.ok()) {
+    for (const kernel::Diagnostic& d : r.diagnostics)
+      std::fprintf(stderr, "%s\n", kernel::format_diagnostic(d, a.source).c_str());
+    if (r.diagnostics.empty() && !r.log.empty()) std::fprintf(stderr, "%s\n", r.log.c_str());
+    return print_error(a.source + ": " + r.message, 2);
+  }
+  std::printf("%s: %s (%s, NVRTC %.1f ms)\n", a.source.c_str(), r.message.c_str(),
+              r.from_cache ? "from the cache" : "compiled", r.nvrtc_ms);
+  if (!dev.available)
+    return print_error("running a user kernel needs a GPU: no CUDA device (" + dev.reason +
+                           "); compiling works without one (blockscope kernel compile)",
+                       1);
+
+  kernel::RunSettings s;
+  s.repetitions = a.repetitions;
+  s.timeout_s = a.timeout_s;
+  const kernel::LoadedKernel k(r);
+  Table t{{"variant", "ms (median)", "p10", "p90", a.target == kernel::Target::Matmul ? "GFLOP/s" : "GB/s",
+           "check", "resources"},
+          {}};
+  if (a.target == kernel::Target::Heat) {
+    const std::vector<float> initial = heat::make_initial(hp, heat::InitialPattern::Noise);
+    const kernel::UserRun u = kernel::run_heat(k, hp, initial, a.steps, block, grid, s);
+    std::printf("heat, %lldx%lld cells, %d steps per run, fixed boundary; ms per step; 8 bytes/cell/step\n",
+                static_cast<long long>(hp.nx), static_cast<long long>(hp.ny), a.steps);
+    t.rows.push_back({"user heat_step, block " + to_string(block) + " grid " + to_string(u.grid),
+                      ms(u.ms.median), ms(u.ms.p10), ms(u.ms.p90), fmt_fixed(u.gb_per_s, 1), u.check,
+                      figures(u.figures)});
+    for (auto [blk, cpt] :
+         {std::pair{block, 1}, std::pair{heat::k_default_block, heat::k_default_cells_per_thread}}) {
+      const heat::GpuBench g = heat::bench_gpu(hp, blk, a.steps, s.repetitions, cpt);
+      t.rows.push_back(
+          {"built-in stencil, block " + to_string(blk) + ", " + std::to_string(cpt) + " cell/thread",
+           ms(g.stencil.ms_per_step), ms(g.stencil.p10), ms(g.stencil.p90), fmt_fixed(g.stencil.gb_per_s, 1),
+           "(the lab's own kernel)", ""});
+    }
+  } else if (a.target == kernel::Target::Vector) {
+    const kernel::UserRun u = kernel::run_vector(
+        k, n, block.x, grid ? std::optional<int64_t>(grid->x) : std::nullopt, reference, s);
+    std::printf("vector, n = %s, kernel time only (inputs already on the GPU); 12 bytes/element\n",
+                vector::format_count(n).c_str());
+    t.rows.push_back(
+        {"user vector_op, block " + std::to_string(block.x) + " grid " + std::to_string(u.grid.x),
+         ms(u.ms.median), ms(u.ms.p10), ms(u.ms.p90), fmt_fixed(u.gb_per_s, 1), u.check, figures(u.figures)});
+    vector::GpuRunner runner;
+    for (auto [ix, w] : {std::pair{vector::Indexing::OnePerElement, vector::LoadWidth::Float},
+                         std::pair{vector::Indexing::GridStride, vector::LoadWidth::Float4}}) {
+      vector::Params vp;
+      vp.n = n;
+      vp.op = reference;
+      vp.indexing = ix;
+      vp.width = w;
+      vp.block = static_cast<int>(block.x);
+      vp.pinned = true;
+      const vector::RunResult rr = runner.run(vp, s.repetitions, true);
+      const double kms = rr.kernel_ms.median;
+      t.rows.push_back({"built-in " + rr.variant, ms(kms), ms(rr.kernel_ms.p10), ms(rr.kernel_ms.p90),
+                        fmt_fixed(kms > 0 ? 12.0 * n / (kms * 1e6) : 0, 1), rr.row.check, ""});
+    }
+  } else {
+    const kernel::UserRun u = kernel::run_matmul(k, mp, block, grid, s);
+    std::printf("matmul, %s, float32; checked against a float64 CPU reference (OpenBLAS dgemm)\n",
+                matmul::to_string(mp).c_str());
+    t.rows.push_back({"user matmul, block " + to_string(block) + " grid " + to_string(u.grid),
+                      ms(u.ms.median), ms(u.ms.p10), ms(u.ms.p90), fmt_fixed(u.gflops, 0), u.check,
+                      figures(u.figures)});
+    const std::vector<float> am = matmul::make_matrix(mp.m, mp.k, 1), bm = matmul::make_matrix(mp.k, mp.n, 2);
+    const std::vector<double> ref = matmul::reference_cpu(am, bm, mp);
+    matmul::GpuRunner runner(mp);
+    runner.set_inputs(am, bm);
+    for (const matmul::VariantInfo& v : matmul::gpu_variants()) {
+      runner.run_once(v.id);
+      const matmul::CheckResult cr = matmul::check_result(runner.download_c(), ref, mp.k);
+      const Summary sm = summarize(runner.time_runs(v.id, 2, s.repetitions));
+      t.rows.push_back({"built-in " + std::string(v.title), ms(sm.median), ms(sm.p10), ms(sm.p90),
+                        fmt_fixed(sm.median > 0 ? mp.flops() / (sm.median * 1e6) : 0, 0), cr.summary(), ""});
+    }
+  }
+  t.print(std::cout);
+  std::printf("GPU: %d timed runs after warm-up (CUDA events); device %s\n", s.repetitions, dev.name.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void register_kernel_bench(CLI::App& bench, BenchContext& ctx) {
+  auto args = std::make_shared<KernelBenchArgs>();
+  CLI::App* sub = bench.add_subcommand(
+      "kernel", "Your kernel (a .cu file for a lab's contract) run, checked and timed beside the lab's own");
+  sub->add_option("--target", args->target, "The lab's contract: " + kernel::k_target_names.list())
+      ->required()
+      ->transform(CLI::CheckedTransformer(kernel::k_target_names.by_name(), CLI::ignore_case));
+  sub->add_option("--source", args->source, "The kernel's .cu file")->required();
+  sub->add_option("--size", args->size,
+                  "heat: NxM or N cells (default 2048); vector: n (e.g. 16M, default); matmul: MxNxK or N "
+                  "(default 1024)");
+  sub->add_option("--block", args->block, "Block, e.g. 32x8 (vector: 256); default: the contract's");
+  sub->add_option("--grid", args->grid, "Grid; default: the one that covers the data");
+  sub->add_option("--steps", args->steps, "heat: steps per timed run")->capture_default_str();
+  sub->add_option("--reference", args->reference, "vector: the lab's op to check against (add | formula)")
+      ->capture_default_str();
+  sub->add_option("--repetitions", args->repetitions, "Timed runs")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  sub->add_option("--timeout", args->timeout_s, "Seconds a run may take before it is reported as hung")
+      ->check(CLI::Range(0.1, 600.0))
+      ->capture_default_str();
+  sub->add_flag("--use-fast-math", args->fast_math, "Compile with -use_fast_math");
+  sub->add_option("--maxrregcount", args->maxrregcount, "Compile with -maxrregcount=N (0: no limit)");
+  sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args); }); });
+}
+
+}  // namespace bs::cli
