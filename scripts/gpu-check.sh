@@ -43,9 +43,12 @@ for s in "${steps[@]}"; do
       # heat_tests last: its sticky-fault test leaves this driver refusing GL to new processes for a while, so
       # every test that starts the binary with a headless GL context (the labs' scene tests) runs before it.
       for t in "$bin"/*_tests; do
-        case "$(basename "$t")" in packaging_tests | heat_tests) continue ;; esac
+        case "$(basename "$t")" in packaging_tests | heat_tests | kernel_run_tests) continue ;; esac
         run "$t" --gtest_brief=1 '--gtest_filter=-SmokeFault.*'
       done
+      # The user-kernel fault tests (an illegal address, a hang) leave the device unusable for the rest of
+      # their process and for GL in later ones: they run in the fault step.
+      run "$bin/kernel_run_tests" --gtest_brief=1 '--gtest_filter=-*OutOfBounds*:*Hanging*'
       run "$bin/heat_tests" --gtest_brief=1 '--gtest_filter=-SmokeFault.*' ;;
     fault)
       # The deliberate-fault test: after it this driver keeps the GPU from new processes (GL included) for a
@@ -58,7 +61,12 @@ for s in "${steps[@]}"; do
       run compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/matmul_tests" --gtest_brief=1 '--gtest_filter=*Gpu*:-*Large*:*Bench*'
       run compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/matmul_tests" --gtest_brief=1 '--gtest_filter=*Gpu*:-*Large*:*Bench*'
       run compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/vector_tests" --gtest_brief=1 '--gtest_filter=*Gpu*'
-      run compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/montecarlo_tests" --gtest_brief=1 '--gtest_filter=*Histogram*' ;;
+      run compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/montecarlo_tests" --gtest_brief=1 '--gtest_filter=*Histogram*'
+      for tool in memcheck racecheck; do
+        run env BS_REDUCE_SMALL=1 compute-sanitizer --tool $tool --error-exitcode 9 "$bin/reduce_tests" --gtest_brief=1 '--gtest_filter=ReduceGpu.*'
+        run compute-sanitizer --tool $tool --error-exitcode 9 "$bin/memory_tests" --gtest_brief=1 '--gtest_filter=*Gpu*'
+      done
+      run compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/kernel_run_tests" --gtest_brief=1 '--gtest_filter=KernelRunGpu.VectorTemplate*:KernelRunGpu.TheHeatSolver*:KernelRunGpu.Matmul*' ;;
     bench)
       run "$bin/blockscope" info
       run "$bin/blockscope" bench interop --size 2048 --frames 300
@@ -73,6 +81,18 @@ for s in "${steps[@]}"; do
       run "$bin/blockscope" bench vector --n 256M --op formula --pinned --streams 8
       run "$bin/blockscope" occupancy --arch device --curve
       run "$bin/blockscope" anatomy heat --size 1024 --block 32x8 --out "$out/anatomy" ;;
+    newlabs)
+      # The memory, reduction/scan and kernel labs (issues 14, 15, 12).
+      run "$bin/blockscope" bench memory --kernel transpose --size 8192x8192 --device all
+      run "$bin/blockscope" bench memory --kernel stride
+      run "$bin/blockscope" bench memory --kernel banks
+      run "$bin/blockscope" bench memory --kernel aos
+      run "$bin/blockscope" bench reduce --n 256M --type float --variant all --device all
+      run "$bin/blockscope" bench reduce --n 256M --type int --variant all --device gpu
+      run "$bin/blockscope" bench scan --n 256M --type float --variant all --device gpu
+      "$bin/blockscope" kernel template heat > /tmp/heat_user.cu
+      run "$bin/blockscope" kernel compile /tmp/heat_user.cu --target heat
+      run "$bin/blockscope" bench kernel --target heat --source /tmp/heat_user.cu --size 8192 ;;
     shots)
       export BLOCKSCOPE_TRACE=1
       watch "$bin/blockscope" --headless --render-path interop --frames 60 --size 2048 --screenshot "$out/shots/heat_interop.png"
@@ -80,7 +100,7 @@ for s in "${steps[@]}"; do
       BLOCKSCOPE_INTEROP=map watch "$bin/blockscope" --headless --render-path interop --frames 30 --screenshot "$out/shots/heat_map.png"
       unset BLOCKSCOPE_TRACE ;;
     scenes)
-      for lab in heat matmul montecarlo vector; do
+      for lab in heat matmul montecarlo vector memory reduce; do
         watch "$bin/blockscope" --headless --scene $lab --frames 60 --screenshot "$out/shots/$lab.png"
       done ;;
     looks)
@@ -120,6 +140,11 @@ for s in "${steps[@]}"; do
   esac
 done
 for s in "${steps[@]}"; do
-  [ "$s" = fault ] && run "$bin/app_tests" --gtest_brief=1 '--gtest_filter=SmokeFault.*'
+  if [ "$s" = fault ]; then
+    run "$bin/app_tests" --gtest_brief=1 '--gtest_filter=SmokeFault.*'
+    # Each in its own process: after an illegal address the device is unusable for the rest of the process.
+    run "$bin/kernel_run_tests" --gtest_brief=1 '--gtest_filter=*OutOfBounds*'
+    run "$bin/kernel_run_tests" --gtest_brief=1 '--gtest_filter=*Hanging*'
+  fi
 done
 grep -E "^(\[  (PASSED|FAILED|SKIPPED) |rc=|=== )" "$log" | tail -n 80

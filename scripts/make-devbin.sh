@@ -10,7 +10,12 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBS_CUDA_ARCHS=90 >/
 cmake --build "$build"
 rm -rf .devbin && mkdir -p .devbin/lib
 cp "$build/blockscope" .devbin/
-cp "$build"/tests/*_tests .devbin/
+# DEVBIN_TESTS="heat_tests matmul_tests ..." packs only those (the whole set outgrows one call's 64 MiB).
+if [ -n "${DEVBIN_TESTS:-}" ]; then
+  for t in $DEVBIN_TESTS; do cp "$build/tests/$t" .devbin/; done
+else
+  cp "$build"/tests/*_tests .devbin/
+fi
 for lib in libglfw.so.3 libstb.so.0; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" .devbin/lib/; done
 strip --strip-unneeded .devbin/blockscope .devbin/*_tests 2>/dev/null || true
 # The binaries together outgrow what one device call carries (64 MiB): they travel as one xz archive, which

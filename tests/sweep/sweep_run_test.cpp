@@ -27,6 +27,9 @@ Definition tiny(const std::string& lab, Device device) {
   } else if (lab == "montecarlo") {
     d.params = {{"paths", {"1000", "3000"}}};
     d.fixed = {{"steps", "4"}};
+  } else if (lab == "memory") {
+    d.params = {{"stride", {"1", "8"}}};  // the strided read: GPU, and CPU versions for device all
+    d.fixed = {{"kernel", "stride"}, {"n", "64K"}};
   } else {
     d.params = {{"size", {"1K", "5000"}}};
   }
