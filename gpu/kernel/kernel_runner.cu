@@ -5,7 +5,9 @@
 #include <cuda_runtime.h>
 
 #include <chrono>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "gpu/common/cuda_check.h"
 #include "gpu/kernel/kernel_runner.h"
@@ -20,7 +22,35 @@ namespace {
       static_cast<int>(err), is_sticky_cuda_error(err));
 }
 
+// Libraries whose LoadedKernel was abandoned after a sticky fault: unloaded by
+// release_abandoned_libraries() before the recovery's device reset.
+std::mutex g_abandoned_mutex;
+std::vector<void*> g_abandoned;
+
 }  // namespace
+
+void LoadedKernel::abandon() noexcept {
+  if (!m_library) return;
+  try {
+    std::lock_guard lock(g_abandoned_mutex);
+    g_abandoned.push_back(m_library);
+  } catch (...) {  // out of memory: the handle is only forgotten
+  }
+  m_library = nullptr;
+}
+
+int release_abandoned_libraries() noexcept {
+  std::vector<void*> libs;
+  {
+    std::lock_guard lock(g_abandoned_mutex);
+    libs.swap(g_abandoned);
+  }
+  for (void* lib : libs)
+    (void)cudaLibraryUnload(
+        static_cast<cudaLibrary_t>(lib));  // fails on a poisoned context; frees host state
+  (void)cudaGetLastError();
+  return static_cast<int>(libs.size());
+}
 
 LoadedKernel::LoadedKernel(const CompileResult& r)
     : m_name(r.kernel_name.empty() ? r.lowered_name : r.kernel_name) {

@@ -8,9 +8,12 @@
 //  - a bad launch (too many threads, too much shared memory) is cleared by cudaGetLastError: GpuError, not
 //    sticky; the lab keeps running on the GPU.
 //  - an illegal address / misaligned access poisons the CUDA context: GpuError, sticky, naming the kernel;
-//    the app's recovery (app/shell/gpu_recovery) tries a device reset. On that H100 the driver keeps the
-//    device unavailable to the process (cudaErrorDevicesUnavailable for ~3 s of retries), so the app moves
-//    to the CPU and says to restart blockscope to use the GPU again.
+//    the app's recovery (app/shell/gpu_recovery) abandons every handle, unloads the user's libraries
+//    (release_abandoned_libraries) and resets the device. On that H100 the driver keeps the device
+//    unavailable to the process after the reset (cudaErrorDevicesUnavailable for 10 s of retries, whether or
+//    not buffers were freed and libraries unloaded first; tests/kernel/kernel_recovery_test.cpp), so the app
+//    moves to the CPU and says to restart blockscope to use the GPU again; a new process gets the GPU. The
+//    labs do not run a kernel that faulted again until it is recompiled (UserKernels::note_fault).
 //  - a kernel that does not finish within the limit: GpuError, sticky, "did not finish within N s", raised
 //    by polling (never blocking the UI thread). The kernel cannot be stopped while the process keeps its
 //    context: only a device reset (which tears the context down) or ending the process stops it, so the
@@ -78,14 +81,19 @@ class LoadedKernel {
   // stream). A launch error is cleared and thrown as GpuError naming the kernel (sticky when the context
   // was already poisoned).
   void launch(Dim2 grid, Dim2 block, void** args, void* stream) const;
-  // After a device reset: forget the library handle without unloading it.
-  void abandon() noexcept { m_library = nullptr; }
+  // After a sticky fault: forget the library handle without unloading it now (unloading may wait on the
+  // poisoned context); release_abandoned_libraries() unloads it before the recovery's device reset.
+  void abandon() noexcept;
 
  private:
   std::string m_name;
   void* m_library = nullptr;  // cudaLibrary_t
   void* m_kernel = nullptr;   // cudaKernel_t
 };
+
+// Unloads every library of an abandoned LoadedKernel (errors ignored) so that nothing of the user's code
+// outlives the device reset that follows; returns how many. Called by the app's recovery before the reset.
+int release_abandoned_libraries() noexcept;
 
 // Waits (polling an event recorded now on `stream`, never blocking in the driver) until the work issued so
 // far has finished, at most `timeout_s` seconds. Throws GpuError naming `kernel_name`: the kernel's fault

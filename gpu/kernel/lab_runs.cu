@@ -140,6 +140,7 @@ UserRun run_heat(const LoadedKernel& k, const heat::Params& p, const std::vector
         for (double v : ms)
           per_step.push_back(v / steps);
         out.ms = summarize(per_step);
+        out.samples_ms = per_step;
         out.gb_per_s = out.ms.median > 0 ? 8.0 * p.cells() / (out.ms.median * 1e6) : 0;
         return out;
       },
@@ -178,7 +179,8 @@ UserRun run_vector(const LoadedKernel& k, int64_t n, int64_t block, std::optiona
         out.tolerance = reference == vector::Op::Add ? 0.0 : vector::k_formula_rel_tol;
         out.check =
             c.text + (c.passed ? ": pass" : ": FAIL") + " vs the lab's " + vector::to_string(reference);
-        out.ms = summarize(timed_runs(k, stream.get(), s, run));
+        out.samples_ms = timed_runs(k, stream.get(), s, run);
+        out.ms = summarize(out.samples_ms);
         out.gb_per_s =
             out.ms.median > 0 ? double(vector::k_bytes_per_element) * n / (out.ms.median * 1e6) : 0;
         return out;
@@ -189,11 +191,8 @@ UserRun run_vector(const LoadedKernel& k, int64_t n, int64_t block, std::optiona
 UserRun run_matmul(const LoadedKernel& k, const matmul::Problem& p, Dim2 block, std::optional<Dim2> grid,
                    const RunSettings& s) {
   if (auto e = matmul::validate(p)) throw InvalidRequest(*e);
-  UserRun out;
-  out.kernel = k.name();
-  out.block = block;
-  out.grid = checked_grid(Target::Matmul, block, grid, {p.n, p.m});
-  out.figures = k.figures(block);
+  // Checked before anything is allocated.
+  (void)checked_grid(Target::Matmul, block, grid, {p.n, p.m});
   const std::vector<float> a = matmul::make_matrix(p.m, p.k, 1), b = matmul::make_matrix(p.k, p.n, 2);
   Stream stream;
   DeviceBuffer<float> da(a.size()), db(b.size()), dc(p.c_count());
@@ -201,26 +200,48 @@ UserRun run_matmul(const LoadedKernel& k, const matmul::Problem& p, Dim2 block, 
       [&] {
         BS_CUDA_CHECK(cudaMemcpy(da.data(), a.data(), da.bytes(), cudaMemcpyHostToDevice));
         BS_CUDA_CHECK(cudaMemcpy(db.data(), b.data(), db.bytes(), cudaMemcpyHostToDevice));
-        BS_CUDA_CHECK(cudaMemset(dc.data(), 0xff, dc.bytes()));  // NaN: cells never written fail the check
-        auto run = [&] {
-          launch_matmul(k, out.grid, block, da.data(), db.data(), dc.data(), p, stream.get());
-        };
-        run();
-        wait_with_deadline(stream.get(), s.timeout_s, k.name());
-        out.output.resize(p.c_count());
-        BS_CUDA_CHECK(cudaMemcpy(out.output.data(), dc.data(), dc.bytes(), cudaMemcpyDeviceToHost));
-        const std::vector<double> ref = matmul::reference_cpu(a, b, p);
-        const matmul::CheckResult c =
-            matmul::check_result(out.output, ref, p.k, "float64 CPU (OpenBLAS dgemm)");
-        out.passed = c.pass;
-        out.error = c.rel_error;
-        out.tolerance = c.tolerance;
-        out.check = c.summary();
-        out.ms = summarize(timed_runs(k, stream.get(), s, run));
-        out.gflops = out.ms.median > 0 ? p.flops() / (out.ms.median * 1e6) : 0;
-        return out;
+        return run_matmul_on(k, p, block, grid, da.data(), db.data(), dc.data(), stream.get(),
+                             matmul::reference_cpu(a, b, p), "float64 CPU (OpenBLAS dgemm)", s);
       },
       stream, da, db, dc);
+}
+
+UserRun run_matmul_on(const LoadedKernel& k, const matmul::Problem& p, Dim2 block, std::optional<Dim2> grid,
+                      const float* a, const float* b, float* c, void* stream_handle,
+                      const std::vector<double>& reference, const std::string& reference_label,
+                      const RunSettings& s) {
+  if (auto e = matmul::validate(p)) throw InvalidRequest(*e);
+  UserRun out;
+  out.kernel = k.name();
+  out.block = block;
+  out.grid = checked_grid(Target::Matmul, block, grid, {p.n, p.m});
+  out.figures = k.figures(block);
+  const auto stream = static_cast<cudaStream_t>(stream_handle);
+  const size_t c_bytes = static_cast<size_t>(p.c_count()) * sizeof(float);
+  // NaN: cells never written fail the check.
+  BS_CUDA_CHECK(cudaMemsetAsync(c, 0xff, c_bytes, stream));
+  auto run = [&] { launch_matmul(k, out.grid, block, a, b, c, p, stream); };
+  run();
+  wait_with_deadline(stream, s.timeout_s, k.name());
+  out.output.resize(p.c_count());
+  BS_CUDA_CHECK(cudaMemcpyAsync(out.output.data(), c, c_bytes, cudaMemcpyDeviceToHost, stream));
+  BS_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (reference.size() == static_cast<size_t>(p.c_count())) {
+    const matmul::CheckResult cr = matmul::check_result(out.output, reference, p.k, reference_label);
+    out.passed = cr.pass;
+    out.error = cr.rel_error;
+    out.tolerance = cr.tolerance;
+    out.check = cr.summary();
+    out.matmul_check = cr;
+  } else {
+    out.passed = false;
+    out.error = NAN;
+    out.check = "not checked: no float64 reference at this size (" + reference_label + ")";
+  }
+  out.samples_ms = timed_runs(k, stream, s, run);
+  out.ms = summarize(out.samples_ms);
+  out.gflops = out.ms.median > 0 ? p.flops() / (out.ms.median * 1e6) : 0;
+  return out;
 }
 
 }  // namespace bs::kernel

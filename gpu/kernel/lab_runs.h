@@ -40,12 +40,14 @@ struct UserRun {
   std::string kernel;  // "heat_step"
   Dim2 grid, block;
   KernelFigures figures;
-  Summary ms;           // per launch (heat: per step)
+  Summary ms;                      // per launch (heat: per step)
+  std::vector<double> samples_ms;  // every timed repetition, in order (what ms summarises)
   double gb_per_s = 0;  // effective bandwidth (heat: 8 B per cell per step; vector: 12 B per element)
   double gflops = 0;    // matmul: 2 M N K per run
   bool passed = false;
   double error = 0, tolerance = 0;
-  std::string check;  // "max rel err 1.2e-07 <= 4.0e-05: pass"
+  std::string check;                                // "max rel err 1.2e-07 <= 4.0e-05: pass"
+  std::optional<matmul::CheckResult> matmul_check;  // matmul: the check as the matmul lab shows it
   std::vector<float> output;
 };
 
@@ -62,5 +64,12 @@ UserRun run_vector(const LoadedKernel& k, int64_t n, int64_t block, std::optiona
 // float64 CPU reference (OpenBLAS dgemm) with matmul::tolerance(K).
 UserRun run_matmul(const LoadedKernel& k, const matmul::Problem& p, Dim2 block, std::optional<Dim2> grid,
                    const RunSettings& s = {});
+// The same run on the caller's device buffers (the matmul lab's A, B and C, already holding its inputs; C is
+// poisoned with NaN first and holds the user's result after), checked against the caller's float64
+// `reference` (M*N values; empty: the check says there is none) on `stream`. Nothing is allocated or freed.
+UserRun run_matmul_on(const LoadedKernel& k, const matmul::Problem& p, Dim2 block, std::optional<Dim2> grid,
+                      const float* a, const float* b, float* c, void* stream,
+                      const std::vector<double>& reference, const std::string& reference_label,
+                      const RunSettings& s = {});
 
 }  // namespace bs::kernel
