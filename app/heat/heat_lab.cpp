@@ -524,6 +524,9 @@ void HeatLab::sync_user_kernel() {
                "): the CPU step runs";
     else if (!m_env.user_kernels || !m_env.user_kernels->has(kernel::Target::Heat))
       status = "no heat_step yet: write one in the Kernel editor (F9); the built-in step runs";
+    else if (std::string f = m_env.user_kernels->fault_status(kernel::Target::Heat, "the built-in step runs");
+             !f.empty())
+      status = std::move(f);  // it poisoned the context once: not run again until a new compile
     else
       uk = m_env.user_kernels->current(kernel::Target::Heat);
   }
@@ -583,6 +586,8 @@ void HeatLab::update() {
   } catch (const GpuError& e) {
     // A fault while the user's kernel runs is the user's kernel's: say so (the recovery shows the message).
     const std::string what = e.what();
+    if (m_user_kernel && e.sticky() && m_env.user_kernels)
+      m_env.user_kernels->note_fault(kernel::Target::Heat, m_user_generation, what);
     if (m_user_kernel && what.find("user kernel") == std::string::npos)
       throw GpuError(kernel::fault_message(m_user_kernel->name(), what), e.code(), e.sticky());
     throw;

@@ -8,11 +8,13 @@
 #include <optional>
 #include <vector>
 
+#include "app/kernel/user_kernels.h"
 #include "app/sweep/target.h"
 #include "app/sweep/target_util.h"
 #include "core/error.h"
 #include "core/launch.h"
 #include "gpu/heat/heat.h"
+#include "gpu/kernel/lab_runs.h"
 #include "ui/heat/heat_schema.h"
 
 namespace bs::sweep {
@@ -36,6 +38,7 @@ struct HeatPoint {
   Dim2 block;
   int cells = 1;
   int steps = 1;
+  bool user = false;  // kernel = user: the user's heat_step (kernel lab), one cell per thread
 };
 
 HeatPoint heat_point(const Values& v) {
@@ -52,6 +55,9 @@ HeatPoint heat_point(const Values& v) {
   h.cells = static_cast<int>(get_int(v, "cells", 1, 8));
   if (auto err = heat::validate_cells_per_thread(h.cells)) bad("cells", get(v, "cells"), *err);
   h.steps = static_cast<int>(get_int(v, "steps", 1, 100000));
+  const std::string& k = get(v, "kernel");
+  if (auto err = check_user_kernel_choice(k, kernel::Target::Heat)) throw InvalidRequest(*err);
+  h.user = k == "user";
   return h;
 }
 
@@ -88,16 +94,41 @@ class HeatTarget final : public Target {
     PointRun out;
     if (s.run_gpu) {
       heat::GpuSolver solver(h.p);
-      solver.set_launch(h.block, std::nullopt, h.cells);
-      solver.upload(initial);
-      SeriesRun r{"GPU stencil", true, {}, {}};
-      r.time_ms = collect_samples(s.warmup, s.repetitions, ctl, [&] {
-        solver.step(h.steps);
-        solver.sync();
-        const std::vector<double> ms = solver.poll_step_ms();
-        if (ms.empty()) throw std::runtime_error("heat: the GPU solver returned no timing");
-        return ms.back();
-      });
+      // kernel = user: the user's heat_step in place of the built-in step (as the heat lab runs it), one
+      // cell per thread (its contract).
+      std::shared_ptr<kernel::LoadedKernel> k;
+      if (h.user) {
+        const UserKernel uk = active_user_kernels()->current(kernel::Target::Heat);
+        k = std::make_shared<kernel::LoadedKernel>(*uk.result);
+        heat::GpuSolver* sp = &solver;
+        solver.set_step_override([k, sp](const float* in, float* o, Dim2 grid, Dim2 block, void* stream) {
+          kernel::launch_heat_step(*k, grid, block, in, o, sp->params(), stream);
+        });
+        if (h.cells != 1) out.notes.push_back("kernel = user computes one cell per thread: cells ignored");
+      }
+      solver.set_launch(h.block, std::nullopt, h.user ? 1 : h.cells);
+      SeriesRun r{h.user ? "GPU your " + k->name() : std::string("GPU stencil"), true, {}, {}};
+      try {
+        solver.upload(initial);
+        r.time_ms = collect_samples(s.warmup, s.repetitions, ctl, [&] {
+          solver.step(h.steps);
+          if (k) kernel::wait_with_deadline(solver.stream_handle(), kernel::k_default_timeout_s, k->name());
+          solver.sync();
+          const std::vector<double> ms = solver.poll_step_ms();
+          if (ms.empty()) throw std::runtime_error("heat: the GPU solver returned no timing");
+          return ms.back();
+        });
+      } catch (const GpuError& e) {
+        // A sticky fault: forget the handles (the app's recovery resets the device); name the user's kernel.
+        if (e.sticky()) {
+          if (k) k->abandon();
+          solver.abandon();
+        }
+        const std::string what = e.what();
+        if (k && what.find("user kernel") == std::string::npos)
+          throw GpuError(kernel::fault_message(k->name(), what), e.code(), e.sticky());
+        throw;
+      }
       r.throughput = rates(r.time_ms, mcells);
       out.series.push_back(std::move(r));
     }

@@ -267,6 +267,10 @@ void KernelWorkbench::refresh_model(double now_s) {
     m.last_good_text = "published to the " + target_name(m_target) + " lab as its user kernel (" +
                        contract_name + ", compiled " + good.compiled_at_text() + ")";
   }
+  // It faulted on the GPU (illegal address, hang): the lab runs its built-in kernel until the next compile.
+  if (const std::string f = m_kernels.fault_status(m_target, "the lab's built-in kernel runs");
+      !f.empty() && !running)
+    m.last_good_text = f;
   if (d.result && (d.doc.revision() != d.compiled_revision || d.options_dirty) && !running)
     m.last_good_text += m.last_good_text.empty() ? "edited since the last compile" : "; edited since";
   if (d.result) {

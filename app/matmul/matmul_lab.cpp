@@ -18,12 +18,14 @@
 #include "app/field_presenter.h"
 #include "app/lab.h"
 #include "app/labs.h"
+#include "app/kernel/user_kernels.h"
 #include "app/matmul/matmul_sweep_target.h"
 #include "app/session.h"
 #include "app/layout.h"
 #include "core/text.h"
 #include "core/cpu_job.h"
 #include "core/error.h"
+#include "gpu/kernel/lab_runs.h"
 #include "gpu/matmul/matmul.h"
 #include "ui/field_view.h"
 #include "ui/matmul/matmul_lab_panel.h"
@@ -51,8 +53,12 @@ double fmas(const mm::Problem& p) {
   return p.flops() * 0.5;
 }
 
-// Ladder order: GPU variants as listed, then the CPU baselines.
+// The user's kernel's rung (kernel lab): after the built-in GPU variants, before the CPU baselines.
+constexpr const char* k_user_row = "user_matmul";
+
+// Ladder order: GPU variants as listed, the user's kernel, then the CPU baselines.
 int order_of(const std::string& name) {
+  if (name == k_user_row) return 50;
   const auto g = mm::gpu_variants();
   for (size_t i = 0; i < g.size(); ++i)
     if (name == g[i].name) return static_cast<int>(i);
@@ -75,6 +81,13 @@ struct CpuResult {
   ui::LadderRow row;
   std::vector<float> c;
   mm::Reference ref;  // filled when the job computed the reference itself
+};
+
+// The user's kernel's run on the lab's buffers (on a worker: it waits for the GPU with a deadline).
+struct UserTask {
+  mm::Problem p;
+  std::optional<kernel::UserRun> run;
+  std::exception_ptr gpu_error;  // a GpuError, rethrown on the frame thread for the app's recovery
 };
 
 struct GpuTask {
@@ -107,6 +120,7 @@ class MatmulLab final : public Lab {
   ~MatmulLab() override {
     for (auto& s : m_cpu)
       s.job.cancel();
+    m_user_job.wait();
   }
 
   const char* id() const override { return "matmul"; }
@@ -114,6 +128,8 @@ class MatmulLab final : public Lab {
   void draw_ui() override;
   void update() override;
   void abandon_gpu() noexcept override {
+    m_user_job.wait();
+    m_user.drop(m_env.user_kernels, true);
     if (m_gpu) m_gpu->abandon();
     m_presenter.abandon_gpu();
     m_gpu.reset();
@@ -137,6 +153,9 @@ class MatmulLab final : public Lab {
   void compute_cpu_inline();
   void upsert_row(ui::LadderRow row);
   void show_host_c(std::vector<float> c, const std::string& source);
+  void sync_user_kernel();
+  void start_user_run();
+  void poll_user_run();
 
   LabEnv& m_env;
   ui::MatmulPanelModel m_model;
@@ -164,6 +183,12 @@ class MatmulLab final : public Lab {
   };
   CpuSlot m_cpu[3];
 
+  // The user's matmul (kernel lab), loaded from LabEnv::user_kernels when its generation changes.
+  UserKernelSlot m_user{kernel::Target::Matmul};
+  std::shared_ptr<UserTask> m_user_task;
+  bool m_user_autorun = false;
+  CpuJob m_user_job;  // last: joined before the state it writes goes
+
   // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.
  public:
   nlohmann::json save_state() const override;
@@ -180,6 +205,8 @@ void MatmulLab::make_inputs() {
 }
 
 void MatmulLab::rebuild() {
+  m_user_job.wait();
+  m_user_task.reset();
   m_gpu.reset();
   m_task.reset();
   m_queue.clear();
@@ -349,6 +376,103 @@ void MatmulLab::upsert_row(ui::LadderRow row) {
   std::stable_sort(rows.begin(), rows.end(), [](const ui::LadderRow& a, const ui::LadderRow& b) {
     return order_of(a.name) < order_of(b.name);
   });
+}
+
+// Loads the user's matmul when a new one was published; says what the "Run your kernel" button will do.
+void MatmulLab::sync_user_kernel() {
+  const UserKernelSlot::Update u = m_user.update(m_env.user_kernels, m_gpu != nullptr, m_user_job.running(),
+                                                 "the ladder keeps its built-in rungs");
+  if (u.loaded) m_user_autorun = true;  // a new kernel: its rung without a click, once the GPU is free
+  std::string status = u.status;
+  if (!m_gpu)
+    status = std::string("your matmul kernel needs a GPU (") +
+             (m_env.device.available ? "this lab runs on the CPU path" : "there is none here") +
+             "): it compiles in the Kernel editor; its rung runs where there is one";
+  else if (m_user.kernel() && status.empty())
+    status = "your matmul (compiled " + m_user.published().compiled_at_text() +
+             "): 'Run your kernel' checks and times it on this A and B";
+  m_model.user_ready = m_user.kernel() != nullptr;
+  m_model.user_running = m_user_job.running();
+  m_model.user_figures.clear();
+  if (m_user.kernel()) {
+    const Dim2 block{m_model.user_block[0], m_model.user_block[1]};
+    const Dim2 domain{m_problem.n, m_problem.m};
+    if (auto e = kernel::validate_launch(kernel::Target::Matmul, block,
+                                         kernel::default_grid(kernel::Target::Matmul, block, domain), domain,
+                                         m_env.device.limits))
+      m_model.user_figures = *e;
+    else if (!m_user_job.running())
+      m_model.user_figures = m_user.figures(block);
+  }
+  m_model.user_status = std::move(status);
+}
+
+void MatmulLab::start_user_run() {
+  if (!m_gpu || !m_user.kernel() || m_user_job.running()) return;
+  drain_gpu();  // nothing else of the lab's on the GPU while the user's kernel is timed
+  ensure_reference_gpu();
+  const Dim2 block{m_model.user_block[0], m_model.user_block[1]};
+  auto task = std::make_shared<UserTask>();
+  task->p = m_problem;
+  m_user_task = task;
+  std::shared_ptr<const kernel::LoadedKernel> k = m_user.kernel();
+  std::shared_ptr<const mm::Reference> ref = m_ref;
+  const float* a = m_gpu->device_a();
+  const float* b = m_gpu->device_b();
+  float* c = const_cast<float*>(m_gpu->device_c());  // the lab's C: the user's result is drawn from it
+  void* stream = m_gpu->stream_handle();
+  m_user_job.start("your matmul", [task, k, ref, block, a, b, c, stream](JobControl&) {
+    try {
+      task->run =
+          kernel::run_matmul_on(*k, task->p, block, std::nullopt, a, b, c, stream, ref->values, ref->label);
+    } catch (const GpuError&) {
+      task->gpu_error = std::current_exception();
+    }
+  });
+}
+
+// The finished run as the ladder's "user_matmul" rung, its C in the view. A GPU fault goes to the recovery.
+void MatmulLab::poll_user_run() {
+  if (!m_user_task || m_user_job.running()) return;
+  std::shared_ptr<UserTask> t = std::move(m_user_task);
+  m_user_task.reset();
+  std::string err;
+  if (!finish_job(m_user_job, err, [] {})) return;
+  if (t->gpu_error) {
+    try {
+      std::rethrow_exception(t->gpu_error);
+    } catch (const GpuError& e) {
+      m_user.note_fault(m_env.user_kernels, e);
+      throw;
+    }
+  }
+  if (!err.empty()) {
+    m_model.user_status = err;
+    return;
+  }
+  if (!t->run || !(t->p == m_problem)) return;
+  const kernel::UserRun& u = *t->run;
+  ui::LadderRow row;
+  row.name = k_user_row;
+  row.title = "your " + u.kernel + " (block " + to_string(u.block) + ")";
+  row.gpu = true;
+  row.ms = u.ms;
+  row.gflops = u.gflops;
+  row.attr.known = true;
+  row.attr.regs_per_thread = u.figures.registers;
+  row.attr.static_smem_bytes = static_cast<size_t>(u.figures.static_smem_bytes);
+  row.attr.local_bytes = static_cast<size_t>(u.figures.local_bytes);
+  row.attr.max_threads_per_block = u.figures.max_threads_per_block;
+  row.attr.blocks_per_sm = u.figures.blocks_per_sm;
+  row.attr.warps_per_sm = u.figures.active_warps;
+  row.check = u.matmul_check;
+  row.note = "kernel lab: grid " + to_string(u.grid) + ", " + u.figures.text() +
+             (u.matmul_check ? "" : "; " + u.check);
+  upsert_row(std::move(row));
+  m_range = abs_max(u.output);
+  m_present_device = true;
+  m_dirty = true;
+  m_model.c_source = "C below: your " + u.kernel + " on the GPU (magenta cells: never written, still NaN)";
 }
 
 void MatmulLab::show_host_c(std::vector<float> c, const std::string& source) {
@@ -559,7 +683,14 @@ void MatmulLab::update() {
       if (m_actions.run_cpu[i]) start_cpu_job(i);
       if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
     }
-    if (m_gpu && !m_anatomy.sweeping()) step_gpu_task();  // the anatomy sweep times kernels meanwhile
+    sync_user_kernel();
+    poll_user_run();
+    if (m_actions.run_user || (m_user_autorun && !m_task && m_queue.empty())) {
+      m_user_autorun = false;
+      start_user_run();
+    }
+    // The anatomy sweep and the user's kernel time the GPU meanwhile.
+    if (m_gpu && !m_anatomy.sweeping() && !m_user_job.running()) step_gpu_task();
     if (m_dirty) {
       if (m_present_device && m_gpu)
         m_presenter.present_device(m_gpu->device_c(), m_gpu->stream_handle());
@@ -672,6 +803,14 @@ std::vector<ui::Readout> MatmulLab::readouts() const {
                    "cuBLAS: " + fmt_fixed(cublas->gflops, 0) + " GFLOP/s"});
   if (row->gpu && best_cpu && best_cpu->gflops > 0)
     out.push_back({"speedup vs CPU", fmt_fixed(row->gflops / best_cpu->gflops, 1), "x", best_cpu->title});
+  // The user's rung (kernel lab), beside the selected variant: its speed, check and % of cuBLAS.
+  for (const ui::LadderRow& r : m_model.rows)
+    if (r.name == k_user_row && &r != row)
+      out.push_back({"your kernel", fmt_fixed(r.gflops, r.gflops < 100 ? 1 : 0), "GFLOP/s",
+                     r.title + ": " + (r.check ? r.check->summary() : std::string("not checked")) +
+                         (cublas && cublas->gflops > 0
+                              ? "; " + fmt_fixed(100.0 * r.gflops / cublas->gflops, 0) + "% of cuBLAS"
+                              : std::string())});
   return out;
 }
 

@@ -15,12 +15,14 @@
 
 #include "app/lab.h"
 #include "app/labs.h"
+#include "app/kernel/user_kernels.h"
 #include "app/vector/vector_sweep_target.h"
 #include "app/session.h"
 #include "app/layout.h"
 #include "core/text.h"
 #include "core/cpu_job.h"
 #include "core/error.h"
+#include "gpu/kernel/lab_runs.h"
 #include "gpu/vector/vector.h"
 #include "ui/vector/vector_lab_panel.h"
 #include "ui/vector/vector_schema.h"
@@ -43,7 +45,9 @@ struct GpuJobResult {
   vec::LaunchOverhead overhead;
   vec::RunResult run;
   vec::CopyRates rates;
-  std::exception_ptr gpu_error;  // a GpuError, rethrown on the frame thread
+  bool user_run = false;                // the user's vector_op ran (kernel = user)
+  std::optional<kernel::UserRun> user;  // its result
+  std::exception_ptr gpu_error;         // a GpuError, rethrown on the frame thread
 };
 
 struct CpuJobResult {
@@ -90,6 +94,7 @@ class VectorLab final : public Lab {
 
   void update() override {
     if (m_actions.params_changed) apply_params();
+    sync_user_kernel();
     if (m_actions.clear_runs) m_model.runs.clear();
     if (m_actions.run_gpu) start_gpu();
     if (m_actions.run_cpu) start_cpu();
@@ -120,12 +125,14 @@ class VectorLab final : public Lab {
     m_sweep_job.cancel();
     m_sweep_job.wait();
     m_gpu_job.wait();
+    m_user.drop(m_env.user_kernels, true);
     if (m_gpu) m_gpu->abandon();
     m_gpu.reset();
   }
 
   void rebuild() override {
     m_gpu_job.wait();
+    m_user.drop(m_env.user_kernels, false);
     m_gpu.reset();
     m_model.gpu = m_env.path.path != RenderPath::Cpu && m_env.device.available;
     m_model.gpu_stride_grid = 0;
@@ -227,6 +234,23 @@ class VectorLab final : public Lab {
     vec::GpuRunner* runner = m_gpu.get();
     const vec::Params p = m_params;
     const int reps = p.n >= (int64_t{64} << 20) ? 3 : 5;
+    if (m_user.kernel()) {
+      // The user's vector_op on N elements with the lab's block (the grid covers N), checked against op.
+      res->measure_overhead = false;
+      res->user_run = true;
+      std::shared_ptr<const kernel::LoadedKernel> k = m_user.kernel();
+      m_gpu_job.start("your vector_op", [k, p, reps, res](JobControl& ctl) {
+        try {
+          kernel::RunSettings s;
+          s.repetitions = reps;
+          res->user = kernel::run_vector(*k, p.n, p.block, std::nullopt, p.op, s);
+          ctl.set_progress(1.0);
+        } catch (const GpuError&) {
+          res->gpu_error = std::current_exception();
+        }
+      });
+      return;
+    }
     m_gpu_job.start("GPU run", [runner, p, reps, res](JobControl& ctl) {
       try {
         if (res->measure_overhead) res->overhead = runner->launch_overhead(51);
@@ -314,6 +338,7 @@ class VectorLab final : public Lab {
       m_gpu_pending = false;
       if (m_gpu_result->gpu_error) {
         m_gpu_error = m_gpu_result->gpu_error;
+        if (m_gpu_result->user_run) note_user_fault(m_gpu_error);
         m_model.gpu_status = "the GPU failed during the run (see the Device window)";
       } else {
         finish_job(m_gpu_job, m_model.gpu_status, [&] { take_gpu_run(); });
@@ -326,6 +351,10 @@ class VectorLab final : public Lab {
   // The finished GPU run into the panel: a row of the runs table, the rates and the stride grid.
   void take_gpu_run() {
     const GpuJobResult& r = *m_gpu_result;
+    if (r.user) {
+      take_user_run(*r.user);
+      return;
+    }
     if (r.measure_overhead) {
       m_overhead = r.overhead;
       m_overhead_measured = true;
@@ -354,6 +383,56 @@ class VectorLab final : public Lab {
       m_model.runs.erase(m_model.runs.begin());
     m_model.rates = r.rates;
     update_stride_grid();
+  }
+
+  // The user's run as a row of the runs table: the kernel alone (its inputs are already on the GPU).
+  void take_user_run(const kernel::UserRun& u) {
+    ui::GpuRunView v;
+    v.variant =
+        "your " + u.kernel + ", block " + std::to_string(u.block.x) + ", grid " + std::to_string(u.grid.x);
+    v.n = m_params.n;
+    v.pinned = m_params.pinned;
+    v.streams = 1;
+    v.kernel_ms = u.ms.median;
+    v.total = u.ms;
+    v.kernel_gbs = u.gb_per_s;
+    v.check = u.check;
+    v.check_passed = u.passed;
+    v.resources = u.figures.text();
+    v.note = "kernel only (CUDA events, warm-up excluded): its inputs were copied to the GPU before timing";
+    v.launch_us = m_overhead.event_us;
+    v.round_trip_us = m_overhead.round_trip_us;
+    m_model.runs.push_back(std::move(v));
+    while (m_model.runs.size() > k_max_runs_shown)
+      m_model.runs.erase(m_model.runs.begin());
+  }
+
+  // Loads the user's vector_op when the choice is "user" and a new one was published; says what runs and
+  // why. A load that fails on a poisoned context is a GpuError for the app's recovery.
+  void sync_user_kernel() {
+    const bool want = m_model.kernel == 1;
+    const UserKernelSlot::Update u =
+        m_user.update(m_env.user_kernels, want && m_gpu, m_gpu_job.running(), "the built-in kernels run");
+    if (u.loaded && m_model.gpu) m_queue.push_back(Work::Gpu);  // a new kernel: its first run without a click
+    std::string status = u.status;
+    if (want && !m_gpu)
+      status = "your vector_op needs a GPU (see above): the CPU rows compute the lab's op meanwhile";
+    else if (m_user.kernel() && status.empty())
+      status = "'Run on GPU' runs your vector_op (compiled " + m_user.published().compiled_at_text() +
+               "), checked against " + vec::to_string(m_params.op);
+    m_model.user_ready = m_user.kernel() != nullptr;
+    m_model.user_figures = m_user.figures({m_params.block, 1});
+    m_model.user_status = std::move(status);
+  }
+
+  // A sticky fault of the user's kernel: it is not run again until a new compile (the lab says so).
+  void note_user_fault(const std::exception_ptr& e) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const GpuError& g) {
+      m_user.note_fault(m_env.user_kernels, g);
+    } catch (...) {
+    }
   }
 
   void poll_cpu_rows() {
@@ -399,6 +478,8 @@ class VectorLab final : public Lab {
   bool m_overhead_measured = false;
   std::deque<Work> m_queue;
   std::exception_ptr m_gpu_error;
+  // The user's vector_op (kernel lab), loaded from LabEnv::user_kernels when its generation changes.
+  UserKernelSlot m_user{kernel::Target::Vector};
 
   // Jobs are declared last so that they are destroyed (cancelled and joined) before the state they write.
   std::shared_ptr<GpuJobResult> m_gpu_result;
@@ -450,6 +531,7 @@ std::optional<std::string> read_vector_state(const nlohmann::json& state, ui::Ve
   if (has("n"))
     if (auto err = count_text(state["n"], m.n_text)) return "labs.vector.n: " + *err;
   if (has("op")) m.op = schema.at("op").index_of(state["op"]);
+  if (has("kernel")) m.kernel = schema.at("kernel").index_of(state["kernel"]);
   if (has("indexing")) m.indexing = schema.at("indexing").index_of(state["indexing"]);
   if (has("width")) m.width = schema.at("width").index_of(state["width"]);
   if (has("block")) m.block = state["block"].get<int>();
@@ -481,6 +563,7 @@ nlohmann::json VectorLab::save_state() const {
   nlohmann::json j;
   j["n"] = vec::format_count(m_params.n);
   j["op"] = k_vec_ops[static_cast<size_t>(m_params.op)];
+  j["kernel"] = m_model.kernel == 1 ? "user" : "built-in";
   j["indexing"] = k_vec_indexing[static_cast<size_t>(m_params.indexing)];
   j["width"] = k_vec_widths[static_cast<size_t>(m_params.width)];
   j["block"] = m_params.block;
@@ -522,6 +605,8 @@ std::vector<ui::Readout> VectorLab::readouts() const {
   if (!m_model.runs.empty()) {
     const ui::GpuRunView& r = m_model.runs.back();
     out.push_back({"kernel", fmt_fixed(r.kernel_gbs, 0), "GB/s", r.variant});
+    if (!r.resources.empty())  // the user's kernel: its check and figures
+      out.push_back({"check", r.check_passed ? "pass" : "FAIL", "", r.check + "; " + r.resources});
     out.push_back({"with copies", fmt_fixed(r.total.median, r.total.median < 10 ? 3 : 1), "ms",
                    "N = " + vec::format_count(r.n) + ", copies in and out included"});
     if (r.h2d_gbs > 0)

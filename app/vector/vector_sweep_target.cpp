@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "app/kernel/user_kernels.h"
 #include "app/sweep/target.h"
 #include "app/sweep/target_util.h"
 #include "core/error.h"
+#include "gpu/kernel/lab_runs.h"
 #include "gpu/vector/vector.h"
 #include "ui/vector/vector_schema.h"
 
@@ -25,6 +27,13 @@ const SchemaParams& vector_sweep_params() {
 // A CPU sample lasts at least this long (tiny arrays are timed in batches of calls).
 constexpr double k_vector_min_sample_ms = 0.2;
 constexpr int64_t k_vector_cpu1_max_n = int64_t{64} << 20;
+
+// kernel = user: the user's vector_op (kernel lab) runs with block.x over size elements, checked against op.
+bool user_kernel(const Values& v) {
+  const std::string& k = get(v, "kernel");
+  if (auto err = check_user_kernel_choice(k, kernel::Target::Vector)) throw InvalidRequest(*err);
+  return k == "user";
+}
 
 vector::Params vector_params(const Values& v) {
   vector::Params p;
@@ -60,7 +69,10 @@ class VectorTarget final : public Target {
   std::span<const ParamSpec> params() const override { return vector_sweep_params().specs(); }
   const char* unit() const override { return "GB/s"; }
   const char* time_label() const override { return "time per run (ms)"; }
-  void validate(const Values& v) const override { (void)vector_params(v); }
+  void validate(const Values& v) const override {
+    (void)vector_params(v);
+    (void)user_kernel(v);
+  }
   double work(const Values& v) const override { return static_cast<double>(vector_params(v).n) + 1e4; }
   std::vector<std::string> gpu_only_params() const override { return vector_sweep_params().gpu_only(); }
   double estimate_s(const Values& v, const RunSettings& s) const override {
@@ -84,7 +96,25 @@ class VectorTarget final : public Target {
     PointRun out;
     if (auto err = vector::check_host_memory(p.n, 3, vector::available_host_bytes()))
       throw InvalidRequest("size = '" + get(v, "size") + "': " + *err);
-    if (s.run_gpu) {
+    if (s.run_gpu && user_kernel(v)) {
+      // The kernel alone on inputs already on the GPU, every repetition a sample (CUDA events).
+      const UserKernel uk = active_user_kernels()->current(kernel::Target::Vector);
+      kernel::LoadedKernel k(*uk.result);
+      if (ctl.cancelled()) throw JobCancelled{};
+      kernel::RunSettings rs;
+      rs.warmup = s.warmup;
+      rs.repetitions = s.repetitions;
+      kernel::UserRun u;
+      try {
+        u = kernel::run_vector(k, p.n, p.block, std::nullopt, p.op, rs);
+      } catch (const GpuError& e) {
+        if (e.sticky()) k.abandon();  // the app's recovery resets the device
+        throw;
+      }
+      SeriesRun r{"GPU your " + k.name(), true, u.samples_ms, rates(u.samples_ms, gb)};
+      out.series.push_back(std::move(r));
+      if (!u.passed) out.notes.push_back("your " + k.name() + " at size " + get(v, "size") + ": " + u.check);
+    } else if (s.run_gpu) {
       vector::GpuRunner runner;
       SeriesRun kernel{"GPU kernel", true, {}, {}}, total{"GPU incl. copies", true, {}, {}};
       // One call gives both series: the kernel alone and the whole run with its copies.

@@ -34,9 +34,13 @@ std::string message_of(const std::function<void()>& fn) {
 
 TEST(SweepParts, TargetInterfaceHelpers) {
   const Target& t = heat_sweep_target();
-  EXPECT_EQ(default_values(t, {{"size", "64"}}),
-            (Values{{"size", "64"}, {"block.x", "64"}, {"block.y", "4"}, {"cells", "8"}, {"steps", "50"}}));
-  EXPECT_EQ(param_names(t), "size, block.x, block.y, cells, steps");
+  EXPECT_EQ(default_values(t, {{"size", "64"}}), (Values{{"size", "64"},
+                                                         {"block.x", "64"},
+                                                         {"block.y", "4"},
+                                                         {"cells", "8"},
+                                                         {"kernel", "built-in"},
+                                                         {"steps", "50"}}));
+  EXPECT_EQ(param_names(t), "size, block.x, block.y, cells, kernel, steps");
   ASSERT_NE(find_param(t, "cells"), nullptr);
   EXPECT_STREQ(find_param(t, "cells")->help, "cells per thread down y: 1, 2, 4, 8");
   EXPECT_EQ(find_param(t, "c"), nullptr);

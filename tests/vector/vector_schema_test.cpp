@@ -82,14 +82,15 @@ TEST(VectorSchema, BadValuesGetTheSessionReadersMessages) {
   EXPECT_EQ(check_lab_state("vector", json{{"width", "double"}}),
             "labs.vector.width: 'double' is not one of float, float4");
   EXPECT_EQ(check_lab_state("vector", json{{"chunks", 2}}),
-            "labs.vector.chunks: unknown setting (known: n, op, indexing, width, block, pinned, streams, "
+            "labs.vector.chunks: unknown setting (known: n, op, kernel, indexing, width, block, pinned, "
+            "streams, "
             "sweep_max, "
             "strip_count, strip_grid, strip_grid_like_gpu, grid_stride_by_block)");
 }
 
 TEST(VectorSchema, TheSweepStartsFromTheSchema) {
   const sweep::Target& t = sweep::vector_sweep_target();
-  EXPECT_EQ(sweep::param_names(t), "size, op, indexing, width, block.x, pinned, streams");
+  EXPECT_EQ(sweep::param_names(t), "size, op, kernel, indexing, width, block.x, pinned, streams");
   const sweep::Values v = sweep::default_values(t, {});
   EXPECT_EQ(v.at("size"), "16M");
   EXPECT_EQ(v.at("indexing"), "one-per-element");

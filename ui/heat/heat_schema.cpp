@@ -108,6 +108,7 @@ params::Schema make_schema() {
              .default_value = "built-in",
              .names = {"built-in", "user"},
              .help = "the step kernel: the lab's own, or yours from the Kernel editor (heat_step)"});
+    q.sweep_example = "built-in,user";
     q.gpu_only = true;
   }
   {

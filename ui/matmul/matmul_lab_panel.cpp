@@ -259,6 +259,25 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   }
 }
 
+// The user's kernel (Kernel editor, F9): one more rung of the ladder.
+void user_section(MatmulPanelModel& m, MatmulPanelActions& a) {
+  ImGui::BeginDisabled(!m.user_ready || m.user_running || m.gpu_busy);
+  if (ImGui::Button("Run your kernel")) a.run_user = true;
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  ImGui::InputInt2("its block (x, y)", m.user_block);
+  m.user_block[0] = std::clamp(m.user_block[0], 1, 1024);
+  m.user_block[1] = std::clamp(m.user_block[1], 1, 1024);
+  if (m.user_running) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("running...");
+  }
+  if (!m.user_status.empty()) advice_text(m.user_status);
+  if (m.user_ready && !m.user_figures.empty())
+    wrapped_text(m.user_figures, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+}
+
 void ladder_section(MatmulPanelModel& m) {
   if (m.rows.empty()) {
     ImGui::TextDisabled("run variants (or Run all) to fill the ladder");
@@ -383,6 +402,8 @@ void view_section(MatmulPanelModel& m) {
 void draw_matmul_panel(MatmulPanelModel& m, MatmulPanelActions& a) {
   if (ImGui::CollapsingHeader("Problem", ImGuiTreeNodeFlags_DefaultOpen)) problem_section(m, a);
   if (ImGui::CollapsingHeader("Variant", ImGuiTreeNodeFlags_DefaultOpen)) variant_section(m, a);
+  if (ImGui::CollapsingHeader("Your kernel (Kernel editor, F9)", ImGuiTreeNodeFlags_DefaultOpen))
+    user_section(m, a);
   if (ImGui::CollapsingHeader("Ladder (this session, this size)", ImGuiTreeNodeFlags_DefaultOpen))
     ladder_section(m);
   if (ImGui::CollapsingHeader("CPU baselines (same A, B)", ImGuiTreeNodeFlags_DefaultOpen)) cpu_section(m, a);

@@ -101,15 +101,22 @@ struct MatmulPanelModel {
   std::string gpu_status;  // "running warptile_db: 5 of 12 timed launches"
   int queue_left = 0;
   std::vector<LadderRow> rows;  // measured so far (ladder order, CPU rows after)
+  // The user's matmul (kernel lab): one more rung, run with user_block (the grid covers C).
+  int user_block[2] = {16, 16};
+  bool user_ready = false;  // a compiled matmul kernel is loaded and can run
+  bool user_running = false;
+  std::string user_status;   // what runs, or why not ("needs a GPU", "no matmul kernel yet", ...)
+  std::string user_figures;  // "32 regs, 0 B smem, ... occupancy" at user_block
   CpuRunView cpu[3];
 };
 
 struct MatmulPanelActions {
   bool apply_size = false;
-  bool run = false;      // run the selected GPU variant
-  bool run_all = false;  // the whole ladder, one variant at a time across frames
-  bool stop = false;     // drop the queue
-  bool clear = false;    // forget measured rows
+  bool run = false;       // run the selected GPU variant
+  bool run_all = false;   // the whole ladder, one variant at a time across frames
+  bool stop = false;      // drop the queue
+  bool run_user = false;  // the user's matmul kernel as one more rung
+  bool clear = false;     // forget measured rows
   bool run_cpu[3] = {false, false, false};
   bool cancel_cpu[3] = {false, false, false};
 };

@@ -19,6 +19,7 @@ VectorPanelModel::VectorPanelModel() {
   const params::Schema& s = vector_schema();
   std::snprintf(n_text, sizeof n_text, "%s", s.at("n").default_value.get<std::string>().c_str());
   op = s.at("op").default_choice();
+  kernel = s.at("kernel").default_choice();
   indexing = s.at("indexing").default_choice();
   width = s.at("width").default_choice();
   block = static_cast<int>(s.at("block").default_int());
@@ -205,9 +206,23 @@ void controls_section(VectorPanelModel& m, VectorPanelActions& a) {
   bool changed = false;
   const char* ops[] = {vector::to_string(vector::Op::Add), vector::to_string(vector::Op::Formula)};
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  changed |= ImGui::Combo("op", &m.op, ops, 2);
+  changed |= ImGui::Combo(m.kernel == 1 ? "op (the check)" : "op", &m.op, ops, 2);
   ImGui::SameLine();
   ImGui::TextDisabled("%s", vector::formula_text(static_cast<vector::Op>(m.op)));
+  const char* kernels[] = {"built-in kernels", "user kernel (vector_op)"};
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+  changed |= ImGui::Combo("GPU kernel", &m.kernel, kernels, 2);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "user kernel: your vector_op from the Kernel editor (F9) runs on the GPU with this block size\n"
+        "over N elements (the grid covers them), timed with CUDA events, its c checked against op.");
+  if (m.kernel == 1) {
+    if (!m.user_status.empty()) advice_text(m.user_status);
+    if (m.user_ready && !m.user_figures.empty())
+      wrapped_text(m.user_figures, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextDisabled(
+        "indexing, loads and streams below are the built-in kernels' (yours chooses its own)");
+  }
 
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   changed |= ImGui::InputText("N elements", m.n_text, sizeof m.n_text);
@@ -325,6 +340,9 @@ void gpu_runs_section(VectorPanelModel& m, VectorPanelActions& a) {
                   r.h2d_gbs, r.d2h_gbs, r.kernel_gbs, r.check.c_str());
     wrapped_text(line, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     if (!r.check_passed) error_text("result check FAILED: " + r.check);
+    if (!r.resources.empty())
+      wrapped_text("resources: " + r.resources, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    if (!r.note.empty()) ImGui::TextDisabled("%s", r.note.c_str());
     if (r.launch_us > 0 && r.kernel_ms * 1000.0 < 3.0 * r.launch_us)
       advice_text(
           fmt("kernel %.1f us is mostly launch overhead: an empty kernel takes ", r.kernel_ms * 1000.0) +

@@ -81,7 +81,10 @@ struct GpuRunView {
   double h2d_gbs = 0, d2h_gbs = 0, kernel_gbs = 0;
   std::string check;
   bool check_passed = true;
-  double launch_us = 0;      // one empty kernel between events (0: not measured)
+  std::string
+      resources;         // the user's kernel: "23 regs, 0 B smem, 8 blocks/SM ... occupancy"; empty otherwise
+  std::string note;      // e.g. "kernel only: inputs already on the GPU"
+  double launch_us = 0;  // one empty kernel between events (0: not measured)
   double round_trip_us = 0;  // launch + synchronize, host clock
   vector::Timeline timeline;
 };
@@ -97,6 +100,7 @@ struct VectorPanelModel {
   VectorPanelModel();
   // Edited by the panel.
   int op = 0;            // vector::Op
+  int kernel = 0;        // 0: the built-in kernels, 1: the user's vector_op (kernel lab), checked against op
   char n_text[32] = "";  // parsed with vector::parse_count
   int indexing = 0;      // vector::Indexing
   int width = 0;         // vector::LoadWidth
@@ -118,6 +122,11 @@ struct VectorPanelModel {
   int64_t gpu_stride_grid = 0;  // the real grid-stride grid on this GPU (0: no GPU)
   std::string link_text;        // nominal link, marked as assumed
   double link_gbs = 0;
+
+  // The user's vector_op (kernel = 1): what runs, or why not; its compiled figures at the lab's block.
+  std::string user_status;
+  bool user_ready = false;  // a compiled vector_op is loaded and "Run on GPU" runs it
+  std::string user_figures;
 
   bool gpu_running = false;
   std::string gpu_status;        // error text of the last GPU run

@@ -41,6 +41,18 @@ params::Schema make_schema() {
     q.sweep_example = "add,formula";
   }
   {
+    // The kernel lab's hook: the user's vector_op (kernel editor) in place of the built-in kernels, checked
+    // against `op`.
+    params::Param& q = add({.name = "kernel",
+                            .kind = Kind::Choice,
+                            .default_value = "built-in",
+                            .names = {"built-in", "user"},
+                            .help = "the GPU kernel: the lab's own, or yours from the Kernel editor "
+                                    "(vector_op, checked against op)"});
+    q.sweep_example = "built-in,user";
+    q.gpu_only = true;
+  }
+  {
     params::Param& q = add({.name = "indexing",
                             .kind = Kind::Choice,
                             .default_value = std::string(k_vec_indexing[static_cast<size_t>(d.indexing)]),
