@@ -53,10 +53,8 @@ std::optional<matmul::Problem> parse_problem(const std::string& s) {
 }
 
 int run(const KernelBenchArgs& a) {
-  std::ifstream in(a.source, std::ios::binary);
-  if (!in) return print_error("--source " + a.source + ": cannot read the file", 2);
-  std::stringstream text;
-  text << in.rdbuf();
+  if (!std::ifstream(a.source, std::ios::binary))
+    return print_error("--source " + a.source + ": cannot read the file", 2);
   const std::string target_name(kernel::k_target_names.name_of(a.target));
 
   // Lab options, checked before anything is compiled or run.
@@ -107,20 +105,13 @@ int run(const KernelBenchArgs& a) {
     return print_error(*e, 2);
 
   // Compile (the cache under the user's cache directory), for the device's architecture when there is one.
-  kernel::CompileRequest req;
-  req.source = text.str();
-  req.target = a.target;
-  req.options.fast_math = a.fast_math;
-  req.options.maxrregcount = a.maxrregcount;
-  if (dev.available) req.arch = dev.cc_major * 10 + dev.cc_minor;
-  kernel::KernelCache cache(kernel::default_cache_dir());
-  const kernel::CompileResult r = kernel::compile_cached(cache, req);
-  if (!r.ok()) {
-    for (const kernel::Diagnostic& d : r.diagnostics)
-      std::fprintf(stderr, "%s\n", kernel::format_diagnostic(d, a.source).c_str());
-    if (r.diagnostics.empty() && !r.log.empty()) std::fprintf(stderr, "%s\n", r.log.c_str());
-    return print_error(a.source + ": " + r.message, 2);
-  }
+  kernel::CompileOptions opts;
+  opts.fast_math = a.fast_math;
+  opts.maxrregcount = a.maxrregcount;
+  const SourceCompile sc =
+      compile_source_file(a.source, a.target, dev.available ? dev.cc_major * 10 + dev.cc_minor : 0, opts);
+  if (!sc.result) return print_error(sc.error, 2);
+  const kernel::CompileResult& r = *sc.result;
   std::printf("%s: %s (%s, NVRTC %.1f ms)\n", a.source.c_str(), r.message.c_str(),
               r.from_cache ? "from the cache" : "compiled", r.nvrtc_ms);
   if (!dev.available)
@@ -199,6 +190,33 @@ int run(const KernelBenchArgs& a) {
 }
 
 }  // namespace
+
+SourceCompile compile_source_file(const std::string& path, kernel::Target target, int arch,
+                                  const kernel::CompileOptions& options) {
+  SourceCompile out;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    out.error = path + ": cannot read the file";
+    return out;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  out.request.source = text.str();
+  out.request.target = target;
+  out.request.options = options;
+  if (arch > 0) out.request.arch = arch;
+  kernel::KernelCache cache(kernel::default_cache_dir());
+  kernel::CompileResult r = kernel::compile_cached(cache, out.request);
+  if (!r.ok()) {
+    for (const kernel::Diagnostic& d : r.diagnostics)
+      std::fprintf(stderr, "%s\n", kernel::format_diagnostic(d, path).c_str());
+    if (r.diagnostics.empty() && !r.log.empty()) std::fprintf(stderr, "%s\n", r.log.c_str());
+    out.error = path + ": " + r.message;
+    return out;
+  }
+  out.result = std::move(r);
+  return out;
+}
 
 void register_kernel_bench(CLI::App& bench, BenchContext& ctx) {
   auto args = std::make_shared<KernelBenchArgs>();

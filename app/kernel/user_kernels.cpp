@@ -220,7 +220,8 @@ std::optional<std::string> check_user_kernel_choice(const std::string& value, ke
   const std::string name(kernel::contract(t).kernel_name);
   return "kernel = user: no " + name +
          " has been compiled yet: write one in the Kernel editor (F9, template '" +
-         std::string(kernel::k_target_names.name_of(t)) + "') and sweep from the app's Sweep window";
+         std::string(kernel::k_target_names.name_of(t)) +
+         "') and sweep from the app's Sweep window, or give blockscope sweep --kernel FILE.cu";
 }
 
 }  // namespace bs

@@ -1,7 +1,7 @@
 // sweep_cli.cpp: the top-level sweep commands:
 //   blockscope sweep <lab> --param NAME=V1,V2,... [--param ...] [--fixed NAME=V] [--reps R] [--warmup W]
 //                    [--device auto|gpu|cpu|all] [--png WxH] [--scale S] [--metric time|throughput]
-//                    [--force] --out DIR
+//                    [--force] [--kernel FILE.cu] --out DIR
 //   blockscope replay RECORD.json [--out DIR] [--force]
 // Both write DIR/sweep.csv, summary.csv, sweep.json, figure.svg, figure.png and record.json, print one
 // progress line per point to stderr and a summary table to stdout. Before anything runs: the definition and
@@ -19,6 +19,8 @@
 #include <memory>
 
 #include "app/bench.h"
+#include "app/kernel/kernel_bench.h"
+#include "app/kernel/user_kernels.h"
 #include "app/record.h"
 #include "app/sweep/sweep.h"
 #include "gpu/common/device_info.h"
@@ -41,6 +43,7 @@ struct SweepArgs {
   float scale = 1.0f;
   std::string metric = "time";
   std::string out;
+  std::string kernel;  // --kernel FILE.cu: the user's kernel that kernel=user runs (heat, vector)
 };
 
 struct ReplayArgs {
@@ -173,6 +176,22 @@ int run_sweep_command(const SweepArgs& a) {
   if (!metric) return fail("--metric: '" + a.metric + "' is not " + sweep::k_metric_names.list(" or "), 2);
   req.figure.metric = *metric;
   req.render_path = "headless CLI (figure.png through an EGL context)";
+  // --kernel: the user's kernel for kernel=user, compiled for this lab's contract (the app's Sweep window
+  // uses the Kernel editor's instead). It lives for this command; the record keeps its source.
+  static UserKernels cli_kernels;
+  if (!a.kernel.empty()) {
+    const auto target = kernel::k_target_names.parse(d.lab);
+    if (!target || *target == kernel::Target::Matmul)
+      return fail("--kernel: only the heat and vector sweeps run a user kernel (kernel=user)", 2);
+    const DeviceInfo dev = d.device == sweep::Device::Cpu ? DeviceInfo{} : query_device();
+    const SourceCompile sc =
+        compile_source_file(a.kernel, *target, dev.available ? dev.cc_major * 10 + dev.cc_minor : 0);
+    if (!sc.result) return fail("--kernel " + sc.error, 2);
+    cli_kernels.publish(sc.request, std::make_shared<const kernel::CompileResult>(*sc.result), a.kernel);
+    cli_kernels.set_in_use(*target, true);
+    set_active_user_kernels(&cli_kernels);
+    req.user_kernels = cli_kernels.record_json();
+  }
   try {
     sweep::validate(d);
   } catch (const InvalidRequest& e) {
@@ -229,6 +248,8 @@ void register_sweep_commands(CLI::App& app, BenchContext& ctx) {
   sw->add_option("--metric", s->metric, "figure y axis: time | throughput (default time)");
   sw->add_option("--out", s->out, "directory for the files (created if needed)");
   sw->add_flag("--force", s->force, "run even when the estimated duration is above 10 minutes");
+  sw->add_option("--kernel", s->kernel,
+                 "your kernel (.cu, the lab's contract: heat_step or vector_op) that kernel=user runs");
   sw->callback([s, &ctx] { run_guarded(ctx, [&] { return run_sweep_command(*s); }); });
 
   auto r = std::make_shared<ReplayArgs>();

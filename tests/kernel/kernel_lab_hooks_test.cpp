@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -18,6 +20,7 @@
 #include "core/error.h"
 #include "gpu/kernel/compiler.h"
 #include "gpu/kernel/nvrtc_loader.h"
+#include "run_util.h"
 #include "test_util.h"
 
 namespace bs {
@@ -111,6 +114,39 @@ TEST(UserKernelSweep, KernelUserValidatesOnlyWithACompiledKernel) {
   // The JSON form round-trips the swept kernel choice.
   EXPECT_EQ(sweep::definition_from_json(sweep::to_json(heat)), heat);
   set_active_user_kernels(nullptr);
+}
+
+// `blockscope sweep --kernel FILE.cu`: kernel=user is refused without a kernel and runs with one (here the
+// CPU series; the record keeps the kernel's source); a kernel of the wrong contract or for the matmul lab is
+// a clear error (exit 2).
+TEST(UserKernelSweep, TheSweepCommandTakesTheKernelFromAFile) {
+  if (!kernel::nvrtc().ok()) GTEST_SKIP() << kernel::nvrtc().error;
+  const std::filesystem::path dir = std::filesystem::path(BS_TEST_OUT) / "sweep_kernel";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string vec = (dir / "vec.cu").string(), heat = (dir / "heat.cu").string();
+  std::ofstream(vec) << kernel::template_source(*kernel::find_template("vector"));
+  std::ofstream(heat) << kernel::template_source(*kernel::find_template("heat"));
+  const std::string env = "BLOCKSCOPE_CACHE_DIR=" + (dir / "cache").string();
+  const std::string sweep =
+      "sweep vector --param block.x=64,128 --fixed kernel=user --fixed op=formula "
+      "--fixed size=4K --device cpu --reps 2 --warmup 0 --out ";
+  auto r = test::run_blockscope(sweep + (dir / "none").string(), env);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("no vector_op has been compiled yet"), std::string::npos) << r.output;
+  r = test::run_blockscope(sweep + (dir / "ok").string() + " --kernel " + vec, env);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream rec(dir / "ok" / "record.json");
+  const json j = json::parse(rec);
+  ASSERT_TRUE(j.contains("user_kernels")) << j.dump();
+  EXPECT_EQ(j["user_kernels"]["vector"]["kernel"], "vector_op");
+  EXPECT_NE(j["user_kernels"]["vector"]["source"].get<std::string>().find("vector_op"), std::string::npos);
+  r = test::run_blockscope(sweep + (dir / "wrong").string() + " --kernel " + heat, env);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("the vector contract expects"), std::string::npos) << r.output;
+  r = test::run_blockscope("sweep matmul --param size=64 --out " + (dir / "mm").string() + " --kernel " + vec,
+                           env);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
 }
 
 // --- On the GPU machine
