@@ -43,12 +43,15 @@ for s in "${steps[@]}"; do
       # heat_tests last: its sticky-fault test leaves this driver refusing GL to new processes for a while, so
       # every test that starts the binary with a headless GL context (the labs' scene tests) runs before it.
       for t in "$bin"/*_tests; do
-        case "$(basename "$t")" in packaging_tests | heat_tests | kernel_run_tests) continue ;; esac
+        case "$(basename "$t")" in
+          packaging_tests | heat_tests | kernel_run_tests | kernel_hook_app_tests | kernel_recovery_tests) continue ;;
+        esac
         run "$t" --gtest_brief=1 '--gtest_filter=-SmokeFault.*'
       done
       # The user-kernel fault tests (an illegal address, a hang) leave the device unusable for the rest of
       # their process and for GL in later ones: they run in the fault step.
       run "$bin/kernel_run_tests" --gtest_brief=1 '--gtest_filter=-*OutOfBounds*:*Hanging*'
+      run "$bin/kernel_hook_app_tests" --gtest_brief=1 '--gtest_filter=-*FaultGpu*'
       run "$bin/heat_tests" --gtest_brief=1 '--gtest_filter=-SmokeFault.*' ;;
     fault)
       # The deliberate-fault test: after it this driver keeps the GPU from new processes (GL included) for a
@@ -66,7 +69,8 @@ for s in "${steps[@]}"; do
         run env BS_REDUCE_SMALL=1 compute-sanitizer --tool $tool --error-exitcode 9 "$bin/reduce_tests" --gtest_brief=1 '--gtest_filter=ReduceGpu.*'
         run compute-sanitizer --tool $tool --error-exitcode 9 "$bin/memory_tests" --gtest_brief=1 '--gtest_filter=*Gpu*'
       done
-      run compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/kernel_run_tests" --gtest_brief=1 '--gtest_filter=KernelRunGpu.VectorTemplate*:KernelRunGpu.TheHeatSolver*:KernelRunGpu.Matmul*' ;;
+      run compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/kernel_run_tests" --gtest_brief=1 '--gtest_filter=KernelRunGpu.VectorTemplate*:KernelRunGpu.TheHeatSolver*:KernelRunGpu.Matmul*'
+      run compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/kernel_hook_app_tests" --gtest_brief=1 '--gtest_filter=UserKernelSweepGpu.*:VectorUserOpGpu.*:MatmulUserRungGpu.*' ;;
     bench)
       run "$bin/blockscope" info
       run "$bin/blockscope" bench interop --size 2048 --frames 300
@@ -145,6 +149,9 @@ for s in "${steps[@]}"; do
     # Each in its own process: after an illegal address the device is unusable for the rest of the process.
     run "$bin/kernel_run_tests" --gtest_brief=1 '--gtest_filter=*OutOfBounds*'
     run "$bin/kernel_run_tests" --gtest_brief=1 '--gtest_filter=*Hanging*'
+    # The labs' user-kernel faults through the app's recovery, and the in-process recovery experiments.
+    for f in '*FaultGpu*HeatStep*' '*FaultGpu*VectorOp*'; do run "$bin/kernel_hook_app_tests" "--gtest_filter=$f"; done
+    for f in '*AbandonEverything*' '*UnloadTheLibrary*' '*FreeEverything*'; do run "$bin/kernel_recovery_tests" "--gtest_filter=$f"; done
   fi
 done
 grep -E "^(\[  (PASSED|FAILED|SKIPPED) |rc=|=== )" "$log" | tail -n 80
