@@ -741,6 +741,10 @@ std::optional<std::string> read_matmul_state(const nlohmann::json& state, ui::Ma
   if (has("overlay")) m.overlay = state["overlay"].get<bool>();
   if (has("k_step")) m.k_step = state["k_step"].get<int>();
   if (has("animate_k")) m.animate_k = state["animate_k"].get<bool>();
+  if (has("user_block")) {
+    m.user_block[0] = state["user_block"][0].get<int>();
+    m.user_block[1] = state["user_block"][1].get<int>();
+  }
   if (auto err = mm::validate(mm::Problem{m.mnk[0], m.mnk[1], m.mnk[2]})) return "labs.matmul: " + *err;
   return std::nullopt;
 }
@@ -758,6 +762,7 @@ nlohmann::json MatmulLab::save_state() const {
   m_anatomy.save_state(j, "anatomy_overlay");
   j["k_step"] = m_model.k_step;
   j["animate_k"] = m_model.animate_k;
+  j["user_block"] = {m_model.user_block[0], m_model.user_block[1]};
   return j;
 }
 

@@ -84,6 +84,19 @@ TEST(VectorUserOp, TheChoiceIsSavedAndWithoutAGpuSaysItNeedsOne) {
   EXPECT_NE(err->find("kernel"), std::string::npos) << *err;
 }
 
+TEST(MatmulUserRung, WithoutAGpuSaysItNeedsOneAndTheBlockIsSaved) {
+  App app(headless("matmul", PathRequest::Cpu));
+  ASSERT_TRUE(app.frame());
+  EXPECT_EQ(app.active_lab()->save_state()["user_block"], json({16, 16}));
+  ASSERT_FALSE(app.apply_session(lab_session("matmul", {{"user_block", {32, 8}}})));
+  ASSERT_TRUE(app.frame());
+  EXPECT_EQ(app.active_lab()->save_state()["user_block"], json({32, 8}));
+  const auto err = app.apply_session(lab_session("matmul", {{"user_block", {64, 32}}}));
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->find("user_block"), std::string::npos) << *err;
+  EXPECT_FALSE(app.user_kernels().in_use(kernel::Target::Matmul));
+}
+
 TEST(UserKernelSweep, KernelUserValidatesOnlyWithACompiledKernel) {
   if (!kernel::nvrtc().ok()) GTEST_SKIP() << kernel::nvrtc().error;
   set_active_user_kernels(nullptr);

@@ -51,9 +51,13 @@ TEST(MatmulSchema, BadValuesGetTheSessionReadersMessages) {
                 .value_or("")
                 .rfind("labs.matmul.variant: 'fast' is not one of naive_uncoalesced, ", 0),
             0u);
-  EXPECT_EQ(check_lab_state("matmul", json{{"kstep", 1}}),
-            "labs.matmul.kstep: unknown setting (known: size, m, n, k, variant, colormap, overlay, k_step, "
-            "animate_k, anatomy_overlay)");
+  EXPECT_EQ(
+      check_lab_state("matmul", json{{"kstep", 1}}),
+      "labs.matmul.kstep: unknown setting (known: size, m, n, k, variant, user_block, colormap, overlay, "
+      "k_step, animate_k, anatomy_overlay)");
+  EXPECT_EQ(
+      check_lab_state("matmul", json{{"user_block", {64, 32}}}).value_or("").find("labs.matmul.user_block"),
+      0u);
   // Valid members, a problem too large to run: the lab's own rule names the lab.
   const auto big = check_lab_state("matmul", json{{"size", 60000}});
   ASSERT_TRUE(big.has_value());

@@ -21,6 +21,9 @@ MatmulPanelModel::MatmulPanelModel() {
   overlay = s.at("overlay").default_bool();
   k_step = static_cast<int>(s.at("k_step").default_int());
   animate_k = s.at("animate_k").default_bool();
+  const Dim2 ub = s.at("user_block").default_pair();
+  user_block[0] = static_cast<int>(ub.x);
+  user_block[1] = static_cast<int>(ub.y);
 }
 
 namespace mm = matmul;

@@ -102,7 +102,7 @@ struct MatmulPanelModel {
   int queue_left = 0;
   std::vector<LadderRow> rows;  // measured so far (ladder order, CPU rows after)
   // The user's matmul (kernel lab): one more rung, run with user_block (the grid covers C).
-  int user_block[2] = {16, 16};
+  int user_block[2] = {16, 16};  // from the schema's user_block
   bool user_ready = false;  // a compiled matmul kernel is loaded and can run
   bool user_running = false;
   std::string user_status;   // what runs, or why not ("needs a GPU", "no matmul kernel yet", ...)

@@ -1,6 +1,7 @@
 // matmul_schema.cpp: see matmul_schema.h.
 #include "ui/matmul/matmul_schema.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,26 @@ params::Schema make_schema() {
                             .names = variant_names(),
                             .help = "the GPU kernel shown"});
     q.sweep_example = "naive_coalesced,smem_tile32,warptile_db,cublas,cpu_blocked,cpu_openblas";
+  }
+  {
+    // The kernel lab's hook: the block the user's matmul kernel runs with (its rung of the ladder).
+    params::Param& q = add({.name = "user_block",
+                            .kind = Kind::Pair,
+                            .default_value = nlohmann::json::array({16, 16}),
+                            .lo = 1,
+                            .hi = 1024,
+                            .help = "your matmul kernel's block (Kernel editor), XxY (x * y <= 1024)"});
+    q.gpu_only = true;
+    q.rule = [](const nlohmann::json& v) -> std::optional<std::string> {
+      // Out-of-range parts are the range check's to name.
+      const auto part = [](const nlohmann::json& x) {
+        return x.is_number_integer() && x.get<int64_t>() >= 1 && x.get<int64_t>() <= 1024 ? x.get<int64_t>()
+                                                                                          : 0;
+      };
+      if (part(v[0]) * part(v[1]) > 1024)
+        return std::to_string(part(v[0])) + " x " + std::to_string(part(v[1])) + " is more than 1024 threads";
+      return std::nullopt;
+    };
   }
   add({.name = "colormap",
        .kind = Kind::Choice,
