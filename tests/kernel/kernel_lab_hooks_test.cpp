@@ -84,7 +84,7 @@ TEST(VectorUserOp, TheChoiceIsSavedAndWithoutAGpuSaysItNeedsOne) {
   EXPECT_NE(err->find("kernel"), std::string::npos) << *err;
 }
 
-TEST(MatmulUserRung, WithoutAGpuSaysItNeedsOneAndTheBlockIsSaved) {
+TEST(MatmulUserRung, TheBlockIsSavedAndCheckedAndNothingIsInUseWithoutAGpu) {
   App app(headless("matmul", PathRequest::Cpu));
   ASSERT_TRUE(app.frame());
   EXPECT_EQ(app.active_lab()->save_state()["user_block"], json({16, 16}));
