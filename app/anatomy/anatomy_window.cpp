@@ -213,6 +213,28 @@ void AnatomyWindow::load_state(const nlohmann::json& j, const char* key) {
   if (const auto m = anatomy::parse_overlay_mode(j[key].get<std::string>())) set_mode(*m);
 }
 
+void AnatomyWindow::check_array_state(StateReader& r, const char* map_key, const char* window_key) {
+  int mode = 0;
+  if (r.has(map_key)) r.choice(map_key, mode, anatomy::k_array_map_mode_names.names());
+  bool open = false;
+  if (r.has(window_key)) r.boolean(window_key, open);
+}
+
+void AnatomyWindow::save_array_state(nlohmann::json& j, const char* map_key, const char* window_key) const {
+  j[map_key] = std::string(anatomy::k_array_map_mode_names.name_of(m_array_mode));
+  j[window_key] = m_open;
+}
+
+void AnatomyWindow::load_array_state(const nlohmann::json& j, const char* map_key, const char* window_key) {
+  if (j.contains(map_key) && j[map_key].is_string())
+    if (const auto m = anatomy::k_array_map_mode_names.parse(j[map_key].get<std::string>()))
+      set_array_mode(*m);
+  if (j.contains(window_key) && j[window_key].is_boolean()) {
+    m_open = j[window_key].get<bool>();
+    if (m_open && !m_record && gpu()) m_record_requested = true;
+  }
+}
+
 void AnatomyWindow::handle_keys() {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;

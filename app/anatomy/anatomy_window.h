@@ -112,6 +112,11 @@ class AnatomyWindow {
   void save_state(nlohmann::json& j, const char* key) const;
   void load_state(const nlohmann::json& j, const char* key);
   void set_mode(anatomy::OverlayMode m);
+  // Reduce targets: the array map's colour mode under `map_key` ("blockidx", "sm", "start", "time") and
+  // whether the Anatomy window is open under `window_key` (true / false).
+  static void check_array_state(StateReader& r, const char* map_key, const char* window_key);
+  void save_array_state(nlohmann::json& j, const char* map_key, const char* window_key) const;
+  void load_array_state(const nlohmann::json& j, const char* map_key, const char* window_key);
   bool window_open() const { return m_open; }
   void set_window_open(bool open) { m_open = open; }
   // True while the block-size sweep runs on the GPU: the lab pauses its own GPU work so that it does not

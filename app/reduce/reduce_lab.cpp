@@ -18,6 +18,7 @@
 
 #include "app/anatomy/anatomy_window.h"
 #include "app/layout.h"
+#include "app/session.h"
 #include "core/cpu_job.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -68,8 +69,17 @@ nlohmann::json model_state(const ui::ReducePanelModel& m) {
 
 // Schema first (types, names, ranges: "labs.reduce.<field>: ..."), then the lab's rules on the parameters
 // the state stands for (reduce::validate: n, the block the variant needs, single-block scan sizes).
+// Session members beside the schema's: the anatomy's array map mode and whether its window is open.
+constexpr const char* k_anatomy_map = "anatomy_map";
+constexpr const char* k_anatomy_window = "anatomy_window";
+
 std::optional<std::string> check_state_full(const nlohmann::json& state) {
-  if (auto err = params::check_state(ui::reduce_schema(), state, "labs.reduce")) return err;
+  if (auto err =
+          params::check_state(ui::reduce_schema(), state, "labs.reduce", {k_anatomy_map, k_anatomy_window}))
+    return err;
+  StateReader r(state, "labs.reduce");
+  AnatomyWindow::check_array_state(r, k_anatomy_map, k_anatomy_window);
+  if (!r.ok()) return r.error();
   if (state.contains("n") && state["n"].is_string() &&
       !red::parse_count(state["n"].get<std::string>(), "n").value)
     return "labs.reduce.n: " + red::parse_count(state["n"].get<std::string>(), "n").error;
@@ -385,6 +395,7 @@ nlohmann::json ReduceLab::save_state() const {
   j["scan_kind"] = ui::k_red_scan_kinds[static_cast<size_t>(m_params.scan_kind)];
   j["block"] = m_params.block;
   j["device"] = ui::k_red_devices[static_cast<size_t>(m_model.device)];
+  m_anatomy.save_array_state(j, k_anatomy_map, k_anatomy_window);
   return j;
 }
 
@@ -420,6 +431,7 @@ std::optional<std::string> ReduceLab::load_state(const nlohmann::json& state) {
     m_params = before_params;
     return err;
   }
+  m_anatomy.load_array_state(merged, k_anatomy_map, k_anatomy_window);
   return std::nullopt;
 }
 

@@ -18,6 +18,7 @@
 
 #include "gpu/anatomy/anatomy.h"
 #include "gpu/anatomy/overlay.h"
+#include "core/enum_names.h"
 #include "gpu/reduce/reduce.h"
 
 namespace bs::anatomy {
@@ -37,6 +38,12 @@ constexpr int k_array_map_mode_count = 4;
 const char* array_map_mode_label(ArrayMapMode m);  // "blockIdx", "SM that ran it", "start time", ...
 ArrayMapMode next_array_map_mode(ArrayMapMode m);
 bool array_map_needs_record(ArrayMapMode m);  // Sm, StartTime, BlockTime
+// The names sessions use ("anatomy_map" of the reduce lab).
+inline constexpr auto k_array_map_mode_names = enum_names<ArrayMapMode>({{ArrayMapMode::Block, "blockidx"},
+                                                                         {ArrayMapMode::Sm, "sm"},
+                                                                         {ArrayMapMode::StartTime, "start"},
+                                                                         {ArrayMapMode::BlockTime, "time"}});
+static_assert(k_array_map_mode_names.size() == k_array_map_mode_count);
 
 struct ArrayLayout {
   int64_t n = 0;               // elements
