@@ -53,9 +53,15 @@ ArrayLayout array_layout(const reduce::KernelShape& s, int64_t n, int64_t max_te
   max_texels = std::max<int64_t>(max_texels, 1);
   l.chunks_per_texel = (l.chunks + max_texels - 1) / max_texels;
   const int64_t texels = (l.chunks + l.chunks_per_texel - 1) / l.chunks_per_texel;
-  if (s.grid_stride && l.chunks_per_texel == 1 && s.grid <= k_max_grid_columns) {
-    // One column per block, one row per trip of the grid-stride loop.
-    l.cols = std::min(s.grid, l.chunks);
+  // Grid-stride: the largest divisor of the grid that fits (the grid itself where it does): each column
+  // then always holds the same blocks, one row per trip of the loop (or per part of one).
+  int64_t divisor = 0;
+  if (s.grid_stride && l.chunks_per_texel == 1 && s.grid <= k_max_grid_columns) divisor = s.grid;
+  if (s.grid_stride && l.chunks_per_texel == 1 && s.grid > k_max_grid_columns)
+    for (int64_t d = k_max_grid_columns; d >= k_max_grid_columns / 8 && !divisor; --d)
+      if (s.grid % d == 0) divisor = d;
+  if (divisor > 0) {
+    l.cols = std::min(divisor, l.chunks);
   } else {
     // About four times as wide as high: a strip read like text.
     l.cols =

@@ -52,9 +52,10 @@ struct ArrayLayout {
   int64_t chunks_per_texel =
       1;  // > 1 when the chunks exceed the texel budget (a texel shows its first chunk)
 };
-// Grid-stride shapes with at most k_max_grid_columns blocks: cols = grid (one column per block, one row per
-// trip of the loop); else about 4 texels wide per texel high, the strip read like text (wider rows would
-// fall below a pixel per texel in a window).
+// Grid-stride shapes: cols = the grid where it has at most k_max_grid_columns blocks (one column per block,
+// one row per trip of the loop), else its largest divisor in k_max_grid_columns / 8 .. k_max_grid_columns
+// (a column always holds the same few blocks; wider rows would fall below a pixel per texel in a window);
+// otherwise about 4 texels wide per texel high, the strip read like text.
 // Throws bs::InvalidRequest for a shape that is not known (CUB) or n < 1.
 constexpr int64_t k_max_grid_columns = 512;
 ArrayLayout array_layout(const reduce::KernelShape& s, int64_t n, int64_t max_texels = int64_t{1} << 20);

@@ -270,6 +270,15 @@ TEST(ReduceAnatomy, ArrayLayoutWrapsTheStripAndMapsTexelsBackToChunks) {
       if (const int64_t c = chunk_at(l, col, row); c >= 0) {
         EXPECT_EQ(red::block_of_element(s, c * s.chunk), col);
       }
+  // A large grid (132 SMs x 8 = 1056 blocks): its largest divisor up to 512 columns, so that every column
+  // holds the same blocks (c, c + 352, c + 704) row after row.
+  p.n = int64_t{1} << 24;
+  s = red::first_kernel_shape(p, red::make_plan(p, 132, 8), 227 * 1024);
+  ASSERT_EQ(s.grid, 1056);
+  l = array_layout(s, p.n);
+  EXPECT_EQ(l.cols, 352);
+  for (int64_t row = 0; row < 6; ++row)
+    EXPECT_EQ(red::block_of_element(s, chunk_at(l, 5, row) * s.chunk), 5 + 352 * (row % 3));
   // CUB: nothing to lay out.
   p.reduce_variant = red::ReduceVariant::Cub;
   EXPECT_THROW((void)array_layout(reduce_launch_shape_model(p), p.n), InvalidRequest);
