@@ -614,6 +614,31 @@ void AnatomyWindow::refresh_occupancy() {
                (red ? "as the kernel declares it and the launch passes" : "estimated from the tiles");
   }
   ui::compute_occupancy_model(o, arch);
+  if (red && m_array_shape) {
+    // The reduce kernels' shared memory follows the block (one value per thread, the tile scans' buffer): the
+    // curve takes each block size the variant allows with its own, not this block's.
+    o.curve_threads.clear();
+    o.curve_occupancy.clear();
+    for (int t = reduce::k_min_block; t <= reduce::k_max_block; t *= 2) {
+      reduce::Params q = red->params;
+      q.block = t;
+      if (reduce::validate(q)) continue;
+      const reduce::KernelShape qs = gpu() ? *anatomy_array_shape(ReduceAnatomyTarget{q}, m_env.device)
+                                           : anatomy::reduce_launch_shape_model(q);
+      anatomy::KernelUsage u;
+      u.threads_per_block = t;
+      u.regs_per_thread = std::clamp(o.regs_per_thread, 0, arch.max_regs_per_thread);
+      u.static_smem = qs.static_smem;
+      u.dynamic_smem = qs.dynamic_smem;
+      try {
+        const anatomy::Occupancy occ = anatomy::compute_occupancy(arch, u);
+        o.curve_threads.push_back(t);
+        o.curve_occupancy.push_back(100.0 * occ.occupancy);
+      } catch (const InvalidRequest&) {
+        // Beyond this architecture's limits: no point.
+      }
+    }
+  }
 }
 
 BlockSizeTimes measure_block_sizes(const AnatomyTarget& t, JobControl& ctl) {
