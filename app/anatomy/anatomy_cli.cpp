@@ -2,6 +2,8 @@
 //   blockscope occupancy --arch sm_90|...|device [--threads N] [--regs R] [--smem B] [--curve] [--kernel
 //   NAME] blockscope anatomy heat [--size N] [--block XxY] [--cells-per-thread C] --out DIR
 //   blockscope anatomy matmul [--size N | --m M --n N --k K] [--variant V] --out DIR
+//   blockscope anatomy reduce|scan [--n N] [--variant V] [--type float|int] [--block B]
+//     [--scan-kind inclusive|exclusive] --out DIR   (also DIR/array_map_sm.png and array_map_start.png)
 // Both anatomy commands write DIR/blocks.csv, DIR/timeline.svg and DIR/timeline.png (the Anatomy window's
 // chart, rendered through a headless GL context; skipped with a note when none can be made).
 // Bad input prints "blockscope: <message naming the argument>" to stderr and sets exit code 2; a missing GPU
@@ -20,10 +22,12 @@
 #include "app/bench.h"
 #include "gpu/anatomy/anatomy.h"
 #include "gpu/anatomy/occupancy.h"
+#include "gpu/anatomy/reduce_anatomy.h"
 #include "core/error.h"
 #include "core/launch.h"
 #include "gpu/heat/heat.h"
 #include "gpu/matmul/matmul.h"
+#include "gpu/reduce/reduce.h"
 #include "ui/anatomy/anatomy_panel.h"
 #include "ui/gl/context.h"
 
@@ -152,7 +156,8 @@ struct AnatomyMatmulOptions {
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
   std::string err;
-  if (!write_text_file(path.string(), text, &err)) throw std::runtime_error(err);  // atomic, every write checked
+  if (!write_text_file(path.string(), text, &err))
+    throw std::runtime_error(err);  // atomic, every write checked
 }
 
 // The timeline PNG: the same chart function as the Anatomy window, drawn into an offscreen image.
@@ -241,6 +246,119 @@ void run_anatomy_matmul(const AnatomyMatmulOptions& o, BenchContext& ctx) {
     report_and_write(
         o.out, r.blocks, t, r.sm_count,
         "Instrumented matmul " + r.variant + " " + matmul::to_string(p) + " on " + r.device_name);
+  });
+}
+
+struct AnatomyReduceOptions {
+  reduce::Op op = reduce::Op::Reduce;
+  std::string n = "16M";
+  std::string variant;  // empty: the lab's default of the op
+  std::string type = "float";
+  int block = reduce::k_default_block;
+  std::string scan_kind = "inclusive";
+  std::string out;
+};
+
+// The array map as a PNG, each texel scaled up to whole pixels (at least 1024 pixels wide where it fits in
+// 4096).
+void write_array_map_png(const std::filesystem::path& path, const anatomy::OverlayImage& img) {
+  if (img.rgba.empty()) throw std::runtime_error(path.filename().string() + ": " + img.error);
+  const int sx = std::clamp(1024 / std::max(img.w, 1), 1, 64);
+  const int sy =
+      std::clamp(std::max(sx, 256 / std::max(img.h, 1)), 1, std::max(1, 4096 / std::max(img.h, 1)));
+  const int w = img.w * sx, h = img.h * sy;
+  std::vector<unsigned char> rgba(static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      uint32_t c =
+          img.rgba[static_cast<size_t>(y / sy) * static_cast<size_t>(img.w) + static_cast<size_t>(x / sx)];
+      if ((c >> 24) == 0) c = 0xff202020u;  // past the end of the array: dark grey
+      unsigned char* px =
+          &rgba[(static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)) * 4];
+      for (int k = 0; k < 4; ++k)
+        px[k] = static_cast<unsigned char>(c >> (8 * k));
+    }
+  std::string err;
+  if (!gl::write_png(path.string(), w, h, rgba, &err)) throw std::runtime_error(err);
+  std::cout << "  wrote " << path.string() << " (" << img.legend << ")\n";
+}
+
+void run_anatomy_reduce(const AnatomyReduceOptions& o, BenchContext& ctx) {
+  reduce::Params p;
+  p.op = o.op;
+  const reduce::ParsedCount n = reduce::parse_count(o.n, "--n");
+  if (!n.value) return fail(ctx, n.error, 2);
+  p.n = *n.value;
+  const auto type = reduce::k_type_names.parse(o.type);
+  if (!type)
+    return fail(ctx, "--type: '" + printable(o.type) + "' is not " + reduce::k_type_names.list(", ", " or "),
+                2);
+  p.type = *type;
+  const auto kind = reduce::k_scan_kind_names.parse(o.scan_kind);
+  if (!kind)
+    return fail(ctx,
+                "--scan-kind: '" + printable(o.scan_kind) + "' is not " +
+                    reduce::k_scan_kind_names.list(", ", " or "),
+                2);
+  p.scan_kind = *kind;
+  p.block = o.block;
+  if (!o.variant.empty()) {
+    if (p.op == reduce::Op::Reduce) {
+      const auto v = reduce::k_reduce_variant_names.parse(o.variant);
+      if (!v)
+        return fail(ctx,
+                    "--variant: '" + printable(o.variant) + "' is not a reduction (" +
+                        reduce::k_reduce_variant_names.list(", ") + ")",
+                    2);
+      p.reduce_variant = *v;
+    } else {
+      const auto v = reduce::k_scan_variant_names.parse(o.variant);
+      if (!v)
+        return fail(ctx,
+                    "--variant: '" + printable(o.variant) + "' is not a scan (" +
+                        reduce::k_scan_variant_names.list(", ") + ")",
+                    2);
+      p.scan_variant = *v;
+    }
+  }
+  if (auto err = reduce::validate(p)) return fail(ctx, *err, 2);
+  if (!anatomy::is_instrumented_reduce(p))
+    return fail(ctx, "--variant: cub has no instrumented copy (the library picks its own kernels)", 2);
+  if (o.out.empty())
+    return fail(ctx, "--out: give a directory for blocks.csv, timeline.svg/png and the array maps", 2);
+  guarded(ctx, [&] {
+    const anatomy::ReduceRecord r = anatomy::record_reduce_blocks(p);
+    const anatomy::DeviceOccupancy lab = anatomy::reduce_device_occupancy(p);
+    std::cout
+        << "Instrumented " << reduce::describe(p)
+        << " (a copy of the lab's kernel plus a per-block probe: its barriers and atomics change timing, "
+           "so it is never timed)\n";
+    std::cout << "  recorded launch: " << r.shape.kernel << ", " << r.grid.count() << " blocks x " << p.block
+              << " threads (" << r.shape.note << ")\n";
+    std::cout << "  device: " << r.device_name << ", " << r.sm_count << " SMs (%nsmid " << r.nsmid << ")\n";
+    std::cout << "  the lab's kernel: " << lab.attrs.regs_per_thread << " registers/thread, "
+              << lab.usage.static_smem << " B static + " << lab.usage.dynamic_smem
+              << " B dynamic shared memory; occupancy " << lab.model.blocks_per_sm << " blocks/SM ("
+              << pct(lab.model.occupancy) << "), limited by " << anatomy::limiter_label(lab.model.limiter)
+              << "; cudaOccupancyMaxActiveBlocksPerMultiprocessor " << lab.runtime_blocks_per_sm
+              << (lab.agrees() ? " (the model agrees)" : " (THE MODEL DIFFERS)") << "\n";
+    std::cout << "  instrumented copy: " << r.regs_per_thread << " registers/thread, resident blocks per SM "
+              << r.runtime_blocks_per_sm << " (model " << r.model.blocks_per_sm << ")\n";
+    if (static_cast<int64_t>(r.appended) != r.grid.count())
+      throw std::runtime_error("the kernel recorded " + std::to_string(r.appended) + " blocks, expected " +
+                               std::to_string(r.grid.count()));
+    const anatomy::Timeline t =
+        anatomy::build_timeline(r.blocks, r.sm_count, std::max(r.runtime_blocks_per_sm, 1));
+    report_and_write(o.out, r.blocks, t, r.sm_count,
+                     "Instrumented " + reduce::describe(p) + " on " + r.device_name);
+    std::array<uint32_t, 256> ramp{};
+    for (uint32_t i = 0; i < 256; ++i)  // dark blue (first) to yellow (last)
+      ramp[i] = 0xff000000u | ((255 - i) / 2 << 16) | (i << 8) | i;
+    const std::filesystem::path dir(o.out);
+    write_array_map_png(dir / "array_map_sm.png",
+                        anatomy::make_array_map(anatomy::ArrayMapMode::Sm, r.shape, p.n, r.blocks, ramp));
+    write_array_map_png(dir / "array_map_start.png", anatomy::make_array_map(anatomy::ArrayMapMode::StartTime,
+                                                                             r.shape, p.n, r.blocks, ramp));
   });
 }
 
@@ -345,6 +463,27 @@ void register_anatomy_commands(CLI::App& app, BenchContext& ctx) {
   mmc->add_option("--out", mm_opt->out, "Directory for blocks.csv, timeline.svg and timeline.png")
       ->required();
   mmc->callback([mm_opt, &ctx] { run_anatomy_matmul(*mm_opt, ctx); });
+
+  for (const reduce::Op op : {reduce::Op::Reduce, reduce::Op::Scan}) {
+    auto ro = std::make_shared<AnatomyReduceOptions>();
+    ro->op = op;
+    const bool scan = op == reduce::Op::Scan;
+    CLI::App* rc = anat->add_subcommand(
+        scan ? "scan" : "reduce",
+        std::string("Record an instrumented ") + (scan ? "scan" : "reduction") +
+            " kernel's blocks (the launch over the input): CSV, timeline SVG/PNG, waves, array maps");
+    rc->add_option("--n", ro->n, "Elements, e.g. 1000, 1M (default 16M)");
+    rc->add_option("--variant", ro->variant,
+                   scan ? "hillis-steele-block | blelloch-block | scan-then-propagate | decoupled-lookback "
+                          "(default)"
+                        : "interleaved-divergent | ... | warp-shuffle (default) | atomic-per-block");
+    rc->add_option("--type", ro->type, "float (default) | int");
+    rc->add_option("--block", ro->block, "Threads per block (default 256)");
+    if (scan) rc->add_option("--scan-kind", ro->scan_kind, "inclusive (default) | exclusive");
+    rc->add_option("--out", ro->out, "Directory for blocks.csv, timeline.svg/png, array_map_*.png")
+        ->required();
+    rc->callback([ro, &ctx] { run_anatomy_reduce(*ro, ctx); });
+  }
 }
 
 }  // namespace bs::cli

@@ -21,6 +21,7 @@ const LabDescriptor& reduce_lab_descriptor() {
     d.check_state = check_reduce_state;
     d.sweep_target = &sweep::reduce_sweep_target();
     d.presets = {"reduce-ladder", "reduce-scan-ladder"};
+    d.state_extras = {"anatomy_map", "anatomy_window"};
     return d;
   }();
   return d;

@@ -16,11 +16,14 @@
 #include <memory>
 #include <string>
 
+#include "app/anatomy/anatomy_window.h"
 #include "app/layout.h"
+#include "app/session.h"
 #include "core/cpu_job.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "gpu/anatomy/occupancy.h"
+#include "gpu/anatomy/reduce_anatomy.h"
 #include "gpu/reduce/reduce.h"
 #include "ui/reduce/reduce_lab_panel.h"
 #include "ui/reduce/reduce_schema.h"
@@ -66,8 +69,17 @@ nlohmann::json model_state(const ui::ReducePanelModel& m) {
 
 // Schema first (types, names, ranges: "labs.reduce.<field>: ..."), then the lab's rules on the parameters
 // the state stands for (reduce::validate: n, the block the variant needs, single-block scan sizes).
+// Session members beside the schema's: the anatomy's array map mode and whether its window is open.
+constexpr const char* k_anatomy_map = "anatomy_map";
+constexpr const char* k_anatomy_window = "anatomy_window";
+
 std::optional<std::string> check_state_full(const nlohmann::json& state) {
-  if (auto err = params::check_state(ui::reduce_schema(), state, "labs.reduce")) return err;
+  if (auto err =
+          params::check_state(ui::reduce_schema(), state, "labs.reduce", {k_anatomy_map, k_anatomy_window}))
+    return err;
+  StateReader r(state, "labs.reduce");
+  AnatomyWindow::check_array_state(r, k_anatomy_map, k_anatomy_window);
+  if (!r.ok()) return r.error();
   if (state.contains("n") && state["n"].is_string() &&
       !red::parse_count(state["n"].get<std::string>(), "n").value)
     return "labs.reduce.n: " + red::parse_count(state["n"].get<std::string>(), "n").error;
@@ -103,8 +115,14 @@ class ReduceLab final : public Lab {
     }
     if (begin_window("Reduce view", Slot::View)) ui::draw_reduce_views(m_model, m_actions);
     ImGui::End();
-    if (begin_window("Reduce lab", Slot::Panel)) ui::draw_reduce_panel(m_model, m_actions);
+    m_anatomy.set_target(ReduceAnatomyTarget{m_params}, 0, 0);
+    m_anatomy.handle_keys();
+    if (begin_window("Reduce lab", Slot::Panel)) {
+      ui::draw_reduce_panel(m_model, m_actions);
+      m_anatomy.draw_controls();
+    }
     ImGui::End();
+    m_anatomy.draw_window();
     if (m_model.scan_play && m_model.scan_step >= scan_steps()) m_model.scan_play = false;
   }
 
@@ -122,7 +140,8 @@ class ReduceLab final : public Lab {
       m_job.cancel();
       m_queue.clear();
     }
-    run_queue();
+    if (!m_anatomy.sweeping()) run_queue();  // the anatomy's block-size sweep times kernels meanwhile
+    m_anatomy.update();
     // Headless runs are scripted captures with nobody to keep responsive: let the first measurements finish
     // so that a screenshot shows data, not progress bars.
     if (m_env.gl && m_env.gl->info().headless) {
@@ -144,6 +163,7 @@ class ReduceLab final : public Lab {
     m_job.cancel();
     m_job.wait();
     m_queue.clear();
+    m_anatomy.abandon_gpu();
   }
 
   void rebuild() override {
@@ -222,44 +242,55 @@ class ReduceLab final : public Lab {
     update_occupancy();
   }
 
-  // The occupancy model (gpu/anatomy/occupancy.h) of the selected kernel's launch: its shared memory (sdata
-  // of one value per thread; the shuffle kernels keep one per warp), registers assumed.
+  // The occupancy of the selected kernel's launch (the one over the input): on a GPU the lab's own kernel
+  // (measured registers, cudaOccupancyMaxActiveBlocksPerMultiprocessor); else the model with the shared
+  // memory the kernel declares and the launch passes (the tile scans' buffer included), registers assumed.
   void update_occupancy() {
     m_model.occupancy_text.clear();
     const red::Params& p = m_params;
-    if (p.op == red::Op::Reduce && p.reduce_variant == red::ReduceVariant::Cub) return;
-    if (p.op == red::Op::Scan && p.scan_variant == red::ScanVariant::Cub) return;
-    std::optional<anatomy::ArchSpec> arch;
-    if (m_env.device.available)
-      arch =
-          anatomy::find_arch(std::to_string(m_env.device.cc_major) + std::to_string(m_env.device.cc_minor));
-    if (!arch) arch = anatomy::find_arch("sm_90");
+    if (!anatomy::is_instrumented_reduce(p)) {
+      m_model.occupancy_text = "occupancy: CUB picks its own kernels and launches";
+      return;
+    }
+    if (red::validate(p)) return;
+    char buf[320];
+    if (m_model.gpu) {
+      try {
+        const anatomy::DeviceOccupancy d = anatomy::reduce_device_occupancy(p);
+        std::snprintf(
+            buf, sizeof buf,
+            "occupancy (%s): %d blocks/SM, %.0f%%, limit: %s; %d registers, %lld B shared (%lld static "
+            "+ %lld dynamic); the CUDA API says %d blocks/SM",
+            m_env.device.name.c_str(), d.model.blocks_per_sm, 100.0 * d.model.occupancy,
+            anatomy::limiter_label(d.model.limiter), d.attrs.regs_per_thread,
+            static_cast<long long>(d.usage.static_smem + d.usage.dynamic_smem),
+            static_cast<long long>(d.usage.static_smem), static_cast<long long>(d.usage.dynamic_smem),
+            d.runtime_blocks_per_sm);
+        m_model.occupancy_text = buf;
+        return;
+      } catch (const std::runtime_error& e) {  // GpuError, InvalidRequest
+        m_model.occupancy_text =
+            std::string("occupancy: the GPU query failed (") + e.what() + "); the model:";
+      }
+    }
+    const std::optional<anatomy::ArchSpec> arch = anatomy::find_arch("sm_90");
     if (!arch) return;
+    const red::KernelShape s = anatomy::reduce_launch_shape_model(p);
     anatomy::KernelUsage u;
     u.threads_per_block = p.block;
     u.regs_per_thread = 32;
-    const bool shuffle = p.op == red::Op::Reduce && (p.reduce_variant == red::ReduceVariant::WarpShuffle ||
-                                                     p.reduce_variant == red::ReduceVariant::AtomicPerBlock);
-    // Shared memory per block as the kernels declare it: the shuffle kernels 32 warp sums, the trees one
-    // value per thread, Hillis-Steele a double buffer, Blelloch 2 x block values padded one word in 32. The
-    // tile scans' buffer depends on what the device lets them opt in to: not modelled here.
-    const bool scan = p.op == red::Op::Scan;
-    if (scan && (p.scan_variant == red::ScanVariant::ScanThenPropagate ||
-                 p.scan_variant == red::ScanVariant::DecoupledLookback))
-      return;
-    const int64_t words = shuffle ? 32
-                          : scan && p.scan_variant == red::ScanVariant::BlellochBlock
-                              ? 2 * p.block + 2 * p.block / 32
-                          : scan ? 2 * p.block
-                                 : p.block;
-    u.static_smem = words * 4;
+    u.static_smem = s.static_smem;
+    u.dynamic_smem = s.dynamic_smem;
     try {
       const anatomy::Occupancy o = anatomy::compute_occupancy(*arch, u);
-      char buf[200];
       std::snprintf(
-          buf, sizeof buf, "occupancy (model, %s, 32 registers assumed): %d blocks/SM, %.0f%%, limit: %s",
-          arch->name.c_str(), o.blocks_per_sm, 100.0 * o.occupancy, anatomy::limiter_label(o.limiter));
-      m_model.occupancy_text = buf;
+          buf, sizeof buf,
+          "occupancy (model, %s, 32 registers assumed): %d blocks/SM, %.0f%%, limit: %s; %s: %lld B "
+          "shared (%lld static + %lld dynamic)",
+          arch->name.c_str(), o.blocks_per_sm, 100.0 * o.occupancy, anatomy::limiter_label(o.limiter),
+          s.kernel.c_str(), static_cast<long long>(s.static_smem + s.dynamic_smem),
+          static_cast<long long>(s.static_smem), static_cast<long long>(s.dynamic_smem));
+      m_model.occupancy_text += (m_model.occupancy_text.empty() ? "" : " ") + std::string(buf);
     } catch (const InvalidRequest&) {
       // A block the model refuses is refused by validate first; nothing to show.
     }
@@ -344,6 +375,7 @@ class ReduceLab final : public Lab {
   red::Params m_params;
   std::deque<Work> m_queue;
   std::exception_ptr m_gpu_error;
+  AnatomyWindow m_anatomy{m_env};  // the array map (key O) and the Anatomy window (key A)
 
   // The job is declared last so that it is destroyed (cancelled and joined) before the state it writes.
   std::shared_ptr<JobResult> m_result;
@@ -363,6 +395,7 @@ nlohmann::json ReduceLab::save_state() const {
   j["scan_kind"] = ui::k_red_scan_kinds[static_cast<size_t>(m_params.scan_kind)];
   j["block"] = m_params.block;
   j["device"] = ui::k_red_devices[static_cast<size_t>(m_model.device)];
+  m_anatomy.save_array_state(j, k_anatomy_map, k_anatomy_window);
   return j;
 }
 
@@ -398,6 +431,7 @@ std::optional<std::string> ReduceLab::load_state(const nlohmann::json& state) {
     m_params = before_params;
     return err;
   }
+  m_anatomy.load_array_state(merged, k_anatomy_map, k_anatomy_window);
   return std::nullopt;
 }
 

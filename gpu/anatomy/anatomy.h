@@ -173,9 +173,13 @@ struct KernelAttributes {
 // granularities) overridden with what the device reports. Throws bs::GpuError without a device.
 ArchSpec device_arch();
 KernelAttributes kernel_attributes(std::string_view kernel);
+// The same for a device function the caller holds (e.g. reduce::GpuRunner::first_kernel_function); `name`
+// labels it.
+KernelAttributes kernel_attributes(const void* func, std::string_view name);
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor. Dynamic shared memory above the default 48 KiB makes the
 // kernel opt in first (cudaFuncAttributeMaxDynamicSharedMemorySize), as the model assumes.
 int runtime_blocks_per_sm(std::string_view kernel, int threads_per_block, int64_t dynamic_smem = 0);
+int runtime_blocks_per_sm(const void* func, int threads_per_block, int64_t dynamic_smem = 0);
 
 struct DeviceOccupancy {
   ArchSpec arch;

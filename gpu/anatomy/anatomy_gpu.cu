@@ -6,6 +6,7 @@
 
 #include "gpu/anatomy/anatomy.h"
 #include "gpu/anatomy/probe.cuh"
+#include "gpu/anatomy/record.cuh"
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
 #include "gpu/heat/heat.h"
@@ -14,6 +15,11 @@
 #include "gpu/matmul/matmul_bodies.cuh"
 
 namespace bs::anatomy {
+
+using detail::BlockProbe;
+using detail::check_record_size;
+using detail::record_launches;
+using detail::require_device;
 
 namespace {
 
@@ -29,43 +35,6 @@ __global__ void heat_step_kernel(const float* __restrict__ in, float* __restrict
   if (x >= nx || y0 >= ny) return;
   stencil_column<Fixed, C>(in, out, x, y0, nx, ny, r, bt);
 }
-
-// The per-block probe shared by every instrumented kernel. begin(): after a barrier (so the first thread to
-// arrive cannot stamp the start before the last one has begun), thread 0 reads the SM id and the start time.
-// end(): after a barrier (every thread's stores are issued), thread 0 appends {blockIdx, SM, start, end}.
-// The barriers and the atomic change the kernel's timing: instrumented kernels are never timed. Kernels using
-// it must not return early: every thread must reach both barriers. meta[0] counts appended records; meta[1]
-// receives %nsmid.
-struct BlockProbe {
-  uint64_t start = 0;
-  uint32_t sm = 0;
-  __device__ __forceinline__ bool lead() const { return threadIdx.x == 0 && threadIdx.y == 0; }
-  __device__ __forceinline__ void begin() {
-    __syncthreads();
-    if (lead()) {
-      start = global_timer_ns();
-      sm = sm_id();
-    }
-  }
-  __device__ __forceinline__ void end(BlockRecord* __restrict__ rec, uint32_t* __restrict__ meta,
-                                      uint32_t capacity) {
-    __syncthreads();
-    if (!lead()) return;
-    const uint64_t stop = global_timer_ns();
-    const uint32_t slot = atomicAdd(&meta[0], 1u);
-    if (slot < capacity) {
-      BlockRecord b;
-      b.block_x = blockIdx.x;
-      b.block_y = blockIdx.y;
-      b.sm = sm;
-      b.pad = 0;
-      b.start_ns = start;
-      b.end_ns = stop;
-      rec[slot] = b;
-    }
-    if (blockIdx.x == 0 && blockIdx.y == 0) meta[1] = sm_id_range();
-  }
-};
 
 // INSTRUMENTED heat stencil: gpu/heat's coarsened kernel plus the probe.
 template <bool Fixed, int C>
@@ -190,12 +159,6 @@ const void* find_kernel(std::string_view name) {
   throw InvalidRequest("unknown kernel '" + std::string(name) + "'; known kernels: " + names);
 }
 
-DeviceInfo require_device() {
-  DeviceInfo info = query_device();
-  if (!info.available) throw GpuError("no CUDA device: " + info.reason, 100, false);
-  return info;
-}
-
 }  // namespace
 
 std::vector<std::string> kernel_names() {
@@ -252,7 +215,11 @@ ArchSpec device_arch() {
 }
 
 KernelAttributes kernel_attributes(std::string_view kernel) {
-  const void* f = find_kernel(kernel);
+  return kernel_attributes(find_kernel(kernel), kernel);
+}
+
+KernelAttributes kernel_attributes(const void* f, std::string_view kernel) {
+  if (!f) throw InvalidRequest("kernel '" + std::string(kernel) + "': no device function to query");
   require_device();
   cudaFuncAttributes fa{};
   BS_CUDA_CHECK(cudaFuncGetAttributes(&fa, f));
@@ -267,7 +234,11 @@ KernelAttributes kernel_attributes(std::string_view kernel) {
 }
 
 int runtime_blocks_per_sm(std::string_view kernel, int threads_per_block, int64_t dynamic_smem) {
-  const void* f = find_kernel(kernel);
+  return runtime_blocks_per_sm(find_kernel(kernel), threads_per_block, dynamic_smem);
+}
+
+int runtime_blocks_per_sm(const void* f, int threads_per_block, int64_t dynamic_smem) {
+  if (!f) throw InvalidRequest("no device function to query");
   const DeviceInfo info = require_device();
   if (threads_per_block < 1) throw InvalidRequest("threads per block must be at least 1");
   if (dynamic_smem < 0) throw InvalidRequest("dynamic shared memory cannot be negative");
@@ -336,39 +307,6 @@ void fill_occupancy(Record& out, const std::string& name, int threads) {
   u.static_smem = attrs.static_smem;
   out.model = compute_occupancy(out.arch, u);
   out.runtime_blocks_per_sm = runtime_blocks_per_sm(name, threads, 0);
-}
-
-// Warm-up launch, recorded launch, copy back; `launch(rec, meta, capacity)` enqueues one launch on `st`.
-template <class Launch>
-std::vector<BlockRecord> record_launches(Dim2 grid, cudaStream_t st, uint32_t& appended, uint32_t& nsmid,
-                                         Launch&& launch) {
-  DeviceBuffer<BlockRecord> rec(static_cast<size_t>(grid.count()));
-  DeviceBuffer<uint32_t> meta(2);
-  const auto capacity = static_cast<uint32_t>(grid.count());
-  // Launch 0 warms up (module load, clocks); launch 1 is the one recorded.
-  for (int i = 0; i < 2; ++i) {
-    BS_CUDA_CHECK(cudaMemsetAsync(meta.data(), 0, meta.bytes(), st));
-    BS_CUDA_CHECK(cudaMemsetAsync(rec.data(), 0xff, rec.bytes(), st));
-    launch(rec.data(), meta.data(), capacity);
-    BS_CUDA_CHECK_LAUNCH();
-  }
-  uint32_t host_meta[2] = {0, 0};
-  std::vector<BlockRecord> blocks(static_cast<size_t>(grid.count()));
-  BS_CUDA_CHECK(cudaMemcpyAsync(host_meta, meta.data(), meta.bytes(), cudaMemcpyDeviceToHost, st));
-  BS_CUDA_CHECK(cudaMemcpyAsync(blocks.data(), rec.data(), rec.bytes(), cudaMemcpyDeviceToHost, st));
-  BS_CUDA_CHECK(cudaStreamSynchronize(st));
-  appended = host_meta[0];
-  nsmid = host_meta[1];
-  // Slots no block wrote still hold the 0xff fill; keep only the written ones so that a missing block shows.
-  blocks.resize(std::min<size_t>(appended, blocks.size()));
-  return blocks;
-}
-
-void check_record_size(Dim2 grid, const std::string& what) {
-  if (grid.count() > k_max_recorded_blocks)
-    throw InvalidRequest(what + " has " + std::to_string(grid.count()) +
-                         " blocks; the record holds at most " + std::to_string(k_max_recorded_blocks) +
-                         ": use larger blocks or a smaller problem");
 }
 
 }  // namespace

@@ -182,6 +182,32 @@ int64_t cpu_summation_depth(int64_t n, CpuMode mode, int threads);
 double float_tolerance(int64_t depth);
 constexpr double k_tolerance_lambda = 8.0;
 
+// Shared memory (bytes) of the tile scans' transposing buffer for a block of `block` threads: block x 32
+// elements as 16-byte words, one spare word after every 8 (see reduce_kernels.cuh).
+int64_t tile_scan_smem_bytes(int block);
+
+// The kernel of p's run that passes over the whole input (the first launch; scan-then-propagate: its tile
+// scan; later launches work on the per-block partial sums), as GpuRunner launches it: for the occupancy
+// read-out and the anatomy lab's instrumented copy.
+struct KernelShape {
+  bool known = false;        // false for CUB (the library picks its kernels and their launches)
+  std::string kernel;        // the kernel's name in reduce_gpu.cu: "k_sequential", "k_lookback", ...
+  int threads = 0;           // per block
+  int64_t grid = 0;          // blocks of that launch (plan.grid)
+  int64_t static_smem = 0;   // __shared__ bytes as the kernel declares them (the compiler may add a few)
+  int64_t dynamic_smem = 0;  // the launch's third parameter
+  int64_t chunk = 0;         // contiguous input elements one block takes at a time
+  bool grid_stride = false;  // a fixed grid strides over the input: block b takes chunks b, b + grid, ...
+  bool transposed = false;   // tile scans: tiles staged through shared memory (else direct loads)
+  int64_t tail_from = -1;    // warp shuffle: elements from here on (n mod 4 of them) go to block 0
+  std::string note;          // how the blocks own the input, one line
+};
+// `plan` is make_plan(p, ...) (its grid decides the grid-stride variants); `smem_optin` the device's opt-in
+// shared memory per block (the tile scans use their buffer only where it fits).
+KernelShape first_kernel_shape(const Params& p, const LaunchPlan& plan, int64_t smem_optin);
+// The block that takes input element i under `s` (i < p.n); -1 when none does.
+int64_t block_of_element(const KernelShape& s, int64_t i);
+
 // --- Inputs, reference, checks
 // --------------------------------------------------------------------------------------------------------
 float input_f32(int64_t i, uint32_t seed = 1);               // in [0.5, 1.5)
@@ -276,6 +302,11 @@ class GpuRunner {
   int32_t reduce(const Params& p, std::span<const int32_t> x);
   std::vector<float> scan(const Params& p, std::span<const float> x);
   std::vector<int32_t> scan(const Params& p, std::span<const int32_t> x);
+
+  // The device function of first_kernel_shape(p)'s kernel (the one the runner launches first), for
+  // cudaFuncGetAttributes and the occupancy API; nullptr for CUB. Throws bs::InvalidRequest for a block the
+  // variant cannot take.
+  static const void* first_kernel_function(const Params& p);
 
   // After a device reset every handle is gone: forget them without freeing.
   void abandon() noexcept;

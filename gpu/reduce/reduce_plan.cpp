@@ -364,6 +364,116 @@ LaunchPlan make_plan(const Params& p, int sm_count, int blocks_per_sm) {
   return pl;
 }
 
+int64_t tile_scan_smem_bytes(int block) {
+  const int64_t words = int64_t{block} * k_scan_items / 4;
+  return (words + words / 8 + 1) * 16;
+}
+
+KernelShape first_kernel_shape(const Params& p, const LaunchPlan& plan, int64_t smem_optin) {
+  KernelShape s;
+  const int64_t B = p.block, n = std::max<int64_t>(p.n, 1), word = 4;  // float and int are 4 bytes
+  s.threads = p.block;
+  s.grid = std::max<int64_t>(plan.grid, 1);
+  s.known = true;
+  char buf[200];
+  if (p.op == Op::Reduce) {
+    switch (p.reduce_variant) {
+      case ReduceVariant::InterleavedDivergent:
+      case ReduceVariant::InterleavedBankConflicts:
+      case ReduceVariant::Sequential:
+        s.kernel = p.reduce_variant == ReduceVariant::InterleavedDivergent       ? "k_interleaved_divergent"
+                   : p.reduce_variant == ReduceVariant::InterleavedBankConflicts ? "k_interleaved_bank"
+                                                                                 : "k_sequential";
+        s.dynamic_smem = B * word;
+        s.chunk = B;
+        break;
+      case ReduceVariant::FirstAddDuringLoad:
+      case ReduceVariant::UnrollLastWarp:
+        s.kernel =
+            p.reduce_variant == ReduceVariant::FirstAddDuringLoad ? "k_first_add" : "k_unroll_last_warp";
+        s.dynamic_smem = B * word;
+        s.chunk = 2 * B;
+        break;
+      case ReduceVariant::CompleteUnroll:
+        s.kernel = "k_complete_unroll<" + std::to_string(B) + ">";
+        s.static_smem = B * word;
+        s.chunk = 2 * B;
+        break;
+      case ReduceVariant::GridStride:
+        s.kernel = "k_grid_stride<" + std::to_string(B) + ">";
+        s.static_smem = B * word;
+        s.chunk = 2 * B;
+        s.grid_stride = true;
+        break;
+      case ReduceVariant::WarpShuffle:
+      case ReduceVariant::AtomicPerBlock:
+        s.kernel = p.reduce_variant == ReduceVariant::WarpShuffle ? "k_shuffle" : "k_shuffle<atomic>";
+        s.static_smem = 32 * word;  // one sum per warp
+        s.chunk = 4 * B;            // B float4 (int4) words per block and pass
+        s.grid_stride = true;
+        s.tail_from = n / 4 * 4;
+        break;
+      case ReduceVariant::Cub:
+        return KernelShape{.note = "cub::DeviceReduce picks its own kernels and launches"};
+    }
+  } else {
+    switch (p.scan_variant) {
+      case ScanVariant::HillisSteeleBlock:
+        s.kernel = "k_hillis_steele";
+        s.dynamic_smem = 2 * B * word;  // double buffer
+        s.chunk = n;
+        s.grid = 1;
+        break;
+      case ScanVariant::BlellochBlock: {
+        const int64_t m = std::max<int64_t>(2, std::bit_ceil(static_cast<uint64_t>(n)));
+        s.kernel = "k_blelloch";
+        s.dynamic_smem = (m + m / 32 + 1) * word;  // one padding word per 32
+        s.chunk = n;
+        s.grid = 1;
+        break;
+      }
+      case ScanVariant::ScanThenPropagate:
+      case ScanVariant::DecoupledLookback: {
+        const bool lookback = p.scan_variant == ScanVariant::DecoupledLookback;
+        s.kernel = lookback ? "k_lookback" : "k_tile_scan";
+        // The block scan's 32 warp totals; the look-back adds its tile number and prefix.
+        s.static_smem = 32 * word + (lookback ? 2 * word : 0);
+        const int64_t bytes = tile_scan_smem_bytes(p.block);
+        const int64_t margin = 1024;  // as the runner: room for the kernels' own __shared__ variables
+        s.transposed = bytes <= 48 * 1024 - margin || bytes + margin <= smem_optin;
+        s.dynamic_smem = s.transposed ? bytes : 0;
+        s.chunk = B * k_scan_items;
+        break;
+      }
+      case ScanVariant::Cub:
+        return KernelShape{.note = "cub::DeviceScan picks its own kernels and launches"};
+    }
+  }
+  if (s.grid_stride)
+    std::snprintf(buf, sizeof buf,
+                  "%lld blocks stride over the input: block b sums chunks b, b + %lld, ... of %lld elements",
+                  static_cast<long long>(s.grid), static_cast<long long>(s.grid),
+                  static_cast<long long>(s.chunk));
+  else if (s.grid == 1)
+    std::snprintf(buf, sizeof buf, "one block scans all %lld elements", static_cast<long long>(n));
+  else
+    std::snprintf(buf, sizeof buf, "block b takes elements b x %lld .. b x %lld + %lld (%lld blocks)",
+                  static_cast<long long>(s.chunk), static_cast<long long>(s.chunk),
+                  static_cast<long long>(s.chunk - 1), static_cast<long long>(s.grid));
+  s.note = buf;
+  if (p.op == Op::Scan && p.scan_variant == ScanVariant::DecoupledLookback)
+    s.note += "; tiles are handed out in launch order, so the block that scans tile t is the t-th to start";
+  return s;
+}
+
+int64_t block_of_element(const KernelShape& s, int64_t i) {
+  if (!s.known || i < 0 || s.chunk <= 0) return -1;
+  if (s.tail_from >= 0 && i >= s.tail_from) return 0;  // the scalar tail: threads 0.. of block 0
+  const int64_t c = i / s.chunk;
+  if (s.grid_stride) return c % s.grid;
+  return c < s.grid ? c : -1;
+}
+
 int64_t summation_depth(const Params& p, int sm_count, int blocks_per_sm) {
   return make_plan(p, sm_count, blocks_per_sm).depth;
 }

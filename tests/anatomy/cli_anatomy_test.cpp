@@ -186,4 +186,58 @@ TEST(CliAnatomy, MatmulWritesCsvSvgPngOrSaysThereIsNoGpu) {
   }
 }
 
+TEST(CliAnatomy, ReduceBadInputExits2) {
+  Result r = run({"anatomy", "reduce", "--variant", "cub", "--out", "/tmp/x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "cub has no instrumented copy")) << r.err;
+  r = run({"anatomy", "reduce", "--variant", "tree", "--out", "/tmp/x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "--variant: 'tree' is not a reduction")) << r.err;
+  r = run({"anatomy", "reduce", "--n", "0", "--out", "/tmp/x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "n = 0")) << r.err;
+  r = run({"anatomy", "scan", "--variant", "blelloch-block", "--n", "1M", "--out", "/tmp/x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "blelloch-block")) << r.err;
+  r = run({"anatomy", "reduce", "--variant", "sequential", "--block", "96", "--out", "/tmp/x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "block 96")) << r.err;
+  r = run({"anatomy", "scan", "--scan-kind", "sideways", "--out", "/tmp/x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "--scan-kind")) << r.err;
+  r = run(
+      {"anatomy", "reduce", "--variant", "sequential", "--block", "32", "--n", "256M", "--out", "/tmp/x"});
+  EXPECT_NE(r.code, 0);  // 8M blocks: more than the record holds (exit 2), or no GPU to ask (exit 1)
+  r = run({"anatomy", "reduce"});  // --out is required
+  EXPECT_NE(r.code, 0);
+}
+
+TEST(CliAnatomy, ScanWritesCsvTimelineAndArrayMapsOrSaysThereIsNoGpu) {
+  const auto dir = std::filesystem::temp_directory_path() / "bs_anatomy_cli_scan_test";
+  std::filesystem::remove_all(dir);
+  // 1000003 elements in tiles of 256 x 32: 123 tiles.
+  const Result r = run({"anatomy", "scan", "--n", "1000003", "--variant", "decoupled-lookback", "--type",
+                        "int", "--out", dir.string()});
+  if (!bs::test::device().available) {
+    EXPECT_EQ(r.code, 1);
+    EXPECT_TRUE(has(r.err, "no CUDA device: ")) << r.err;
+    return;
+  }
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::cout << r.out;
+  EXPECT_TRUE(has(r.out, "waves predicted")) << r.out;
+  EXPECT_TRUE(has(r.out, "k_lookback")) << r.out;
+  EXPECT_TRUE(has(r.out, "(the model agrees)")) << r.out;
+  std::ifstream csv(dir / "blocks.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header, "block_x,block_y,sm,start_ns,end_ns");
+  int rows = 0;
+  for (std::string line; std::getline(csv, line);)
+    ++rows;
+  EXPECT_EQ(rows, 123);
+  EXPECT_TRUE(std::filesystem::file_size(dir / "array_map_sm.png") > 100);
+  EXPECT_TRUE(std::filesystem::file_size(dir / "array_map_start.png") > 100);
+}
+
 }  // namespace

@@ -55,7 +55,9 @@ json edited_state() {
           {"scan_variant", "blelloch-block"},
           {"scan_kind", "exclusive"},
           {"block", 512},
-          {"device", "cpu"}};
+          {"device", "cpu"},
+          {"anatomy_map", "sm"},  // the anatomy's array map: colour by the SM that ran each block
+          {"anatomy_window", true}};
 }
 
 bool has_label(const std::vector<ui::Readout>& r, const std::string& label) {
@@ -186,6 +188,13 @@ TEST(ReduceScene, BadStatesAreRefusedAndChangeNothing) {
   EXPECT_NE(err->find("labs.reduce"), std::string::npos) << *err;
   err = lab.load_state({{"op", "scan"}, {"scan_variant", "hillis-steele-block"}, {"n", "1M"}});
   ASSERT_TRUE(err);
+  // The anatomy's members.
+  err = lab.load_state({{"anatomy_map", "warp"}});
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->find("labs.reduce.anatomy_map"), std::string::npos) << *err;
+  err = lab.load_state({{"anatomy_window", "yes"}});
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->find("labs.reduce.anatomy_window"), std::string::npos) << *err;
   EXPECT_EQ(lab.save_state(), before);
   // The registry's checker says the same without a lab.
   EXPECT_TRUE(check_lab_state("reduce", {{"op", "reduce"}, {"reduce_variant", "sequential"}, {"block", 96}}));

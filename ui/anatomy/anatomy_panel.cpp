@@ -295,6 +295,8 @@ void compute_occupancy_model(OccupancyPanelModel& o, const anatomy::ArchSpec& ar
   u.threads_per_block = std::clamp(o.threads, 1, arch.max_threads_per_block);
   u.regs_per_thread = std::clamp(o.regs_per_thread, 0, arch.max_regs_per_thread);
   u.static_smem = std::min<int64_t>(o.static_smem, arch.smem_per_block_default);
+  u.dynamic_smem =
+      std::max<int64_t>(o.dynamic_smem, 0);  // the launch's third parameter (0 unless the lab sets it)
   o.curve_threads.clear();
   o.curve_occupancy.clear();
   try {

@@ -604,7 +604,9 @@ void draw_tree_view(ReducePanelModel& m) {
     const std::string stats = step_stats(s);
     dl->AddText(ImVec2(p0.x + label_w + area_w + fs * 0.4f, y + (row_h - fs) * 0.5f),
                 s.conflict_ways > 1 ? c.divergent_edge : text, stats.c_str());
-    if (ImGui::IsMouseHoveringRect(ImVec2(p0.x, y), ImVec2(p0.x + avail, y + row_h + row_gap))) {
+    // Only while this window is the one under the mouse (another window, e.g. Anatomy, may cover the rows).
+    if (ImGui::IsWindowHovered() &&
+        ImGui::IsMouseHoveringRect(ImVec2(p0.x, y), ImVec2(p0.x + avail, y + row_h + row_gap))) {
       std::string tip = std::string(rm::step_kind_label(s.kind)) + "\n" + s.label + "\n" + stats;
       // The first few additions: which words (shared memory) or lanes (shuffles) add into which.
       const bool lanes = s.kind == rm::StepKind::Shuffle;
