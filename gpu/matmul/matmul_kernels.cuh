@@ -368,7 +368,7 @@ __device__ __forceinline__ void cp_async_wait() {
 // stride of A (the full K); `a` and `b` already point at the slice's first column of A and row of B. (bm, bn):
 // the block's C tile origin; `as` / `bs`: STAGES buffers in shared memory (static or dynamic).
 constexpr int k_async_pad = 4;  // floats of padding per k-row of the transposed A tile
-template <class Cfg, bool Vec>
+template <class Cfg, bool Vec, bool FullTilePath>
 __device__ __forceinline__ void async_tile_body(const float* __restrict__ a, const float* __restrict__ b,
                                                 float* __restrict__ c, int m, int n, int k, int lda, int bm,
                                                 int bn, float (*as)[Cfg::bk][Cfg::bm + k_async_pad],
@@ -400,7 +400,8 @@ __device__ __forceinline__ void async_tile_body(const float* __restrict__ a, con
   const int b_col = Vec ? min(bn + b_col0, n - 4) : bn + b_col0;
 
   // `full` (a compile-time flag): the k-tile lies wholly inside K, so no copy needs the k clamp or zero-fill.
-  // Every tile but the last takes that path, which saves a few integer instructions per copy.
+  // With FullTilePath every tile but the last takes that path (a few integer instructions fewer per copy; on
+  // the H100 it helped 128x256x8 and cost 128x128x8 a little, so the ladder's async_pipe keeps one path).
   auto load_tile_impl = [&](int s, int k0, auto full) {
     constexpr bool FULL = decltype(full)::value;
 #pragma unroll
@@ -425,10 +426,14 @@ __device__ __forceinline__ void async_tile_body(const float* __restrict__ a, con
     }
   };
   auto load_tile = [&](int s, int k0) {
-    if (k0 + BK <= k)
-      load_tile_impl(s, k0, std::true_type{});
-    else
+    if constexpr (FullTilePath) {
+      if (k0 + BK <= k)
+        load_tile_impl(s, k0, std::true_type{});
+      else
+        load_tile_impl(s, k0, std::false_type{});
+    } else {
       load_tile_impl(s, k0, std::false_type{});
+    }
   };
 
   constexpr int TM = Cfg::tm, TN = Cfg::tn;
@@ -519,7 +524,7 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
                int k) {
   __shared__ __align__(16) float as[Cfg::stages][Cfg::bk][Cfg::bm + k_async_pad];
   __shared__ __align__(16) float bs[Cfg::stages][Cfg::bk][Cfg::bn];
-  async_tile_body<Cfg, Vec>(a, b, c, m, n, k, k, blockIdx.y * Cfg::bm, blockIdx.x * Cfg::bn, as, bs);
+  async_tile_body<Cfg, Vec, false>(a, b, c, m, n, k, k, blockIdx.y * Cfg::bm, blockIdx.x * Cfg::bn, as, bs);
 }
 
 // --- 6. auto: the pipeline per shape, with split-k ------------------------------------------------------
@@ -560,7 +565,7 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks) auto_tile(AutoA
   const int k0 = z * p.k_chunk;
   const int klen = min(p.k_chunk, p.k - k0);
   const size_t mn = static_cast<size_t>(p.m) * static_cast<size_t>(p.n);
-  async_tile_body<Cfg, Vec>(p.a + k0, p.b + static_cast<size_t>(k0) * p.n, p.out + z * mn, p.m, p.n, klen,
+  async_tile_body<Cfg, Vec, true>(p.a + k0, p.b + static_cast<size_t>(k0) * p.n, p.out + z * mn, p.m, p.n, klen,
                             p.k, tile_m * BM, tile_n * BN, as, bs);
 }
 
