@@ -202,6 +202,12 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
                         static_cast<long long>(s.grid.x), static_cast<long long>(s.grid.y),
                         static_cast<long long>(s.grid.x * s.grid.y), static_cast<long long>(s.block.x),
                         static_cast<long long>(s.block.y));
+  if (vi.id == mm::Variant::Auto) {  // the runner's model for an H100-sized GPU (the rung shows the real pick)
+    const mm::AutoChoice c = mm::choose_auto(m.problem, mm::k_auto_default_sms);
+    const mm::AutoConfigInfo& ci = mm::auto_configs()[static_cast<size_t>(c.config)];
+    ImGui::TextDisabled("auto (%d SMs): %s, %d stages, split-k %d", mm::k_auto_default_sms, ci.name, ci.stages,
+                        c.split_k);
+  }
   const mm::TileGeometry g = mm::tile_geometry(vi.id, m.problem);
   if (g.known && g.bm > 0) {
     const TileCover cover{m.problem.m, m.problem.n, g.bm, g.bn};
