@@ -1,6 +1,8 @@
 // bench_matmul.cpp: `blockscope bench matmul --m M --n N --k K [--variant NAME|all] [--device gpu|cpu|all]`.
 // One row per variant: median time, GFLOP/s, % of cuBLAS measured in the same run, % of the GPU's FP32 peak,
 // registers and shared memory per block, and the error against a float64 reference with pass/fail.
+// `--suite`: the fixed shape suite, cuBLAS against `auto` per shape (with the configuration auto chose) and the
+// geometric mean of % cuBLAS; `--suite --scan` also times every auto configuration and split per shape.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -31,7 +33,15 @@ struct MatmulOptions {
   std::string variant = "all";
   BenchDevice device = BenchDevice::All;
   int reps = 10;
+  bool suite = false;
+  bool scan = false;
 };
+
+// The shape suite (issue 16): cubes, an awkward shape, small K, large K (split-k) and a skinny N.
+constexpr mm::Problem k_suite[] = {{256, 256, 256},    {512, 512, 512},    {1024, 1024, 1024},
+                                   {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
+                                   {1023, 517, 2049},  {4096, 4096, 128},  {128, 128, 16384},
+                                   {8192, 64, 8192}};
 
 // What the user asked to run, resolved against --device.
 struct Selection {
@@ -106,8 +116,97 @@ std::vector<std::string> table_row(const mm::BenchRow& r) {
           r.checked ? (r.check.pass ? "pass" : "FAIL") : "-"};
 }
 
+std::string shape_name(const mm::Problem& p) {
+  if (p.m == p.n && p.n == p.k) return std::to_string(p.m) + "^3";
+  return std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
+}
+
+// `--scan`: every auto config x split (and swizzle on or off where the grid is large) at `p`, one CSV line each
+// on stdout ("scan,shape,config,split,group,ms,pct_cublas,predicted_ms,check"): the data the model's
+// constants are fitted to.
+void scan_auto(const mm::Problem& p, std::span<const float> a, std::span<const float> b,
+               const mm::Reference& ref, double cublas_ms, int reps) {
+  mm::GpuRunner runner(p);
+  runner.set_inputs(a, b);
+  const int sms = runner.device().sm_count;
+  for (size_t ci = 0; ci < mm::auto_configs().size(); ++ci) {
+    int last = 0;
+    for (const int split : mm::auto_split_candidates()) {
+      mm::AutoChoice c;
+      c.config = static_cast<int>(ci);
+      c.split_k = split;
+      const int slices = mm::auto_slices(c, p);
+      if (slices == last) continue;
+      last = slices;
+      c.split_k = slices;
+      if (static_cast<double>(slices) * static_cast<double>(p.c_count()) * 4.0 > 256.0 * (1 << 20)) break;
+      for (const int group : {1, 8}) {
+        if (group > 1 && (slices > 1 || p.m < 8 * mm::auto_configs()[ci].bm)) continue;
+        c.group = group;
+        runner.set_auto_choice(c);
+        runner.run_once(mm::Variant::Auto);
+        const mm::CheckResult chk = mm::check_result(runner.download_c(), ref.values, p.k, ref.label);
+        const std::vector<double> first = runner.time_runs(mm::Variant::Auto, 0, 1);
+        const int n = std::clamp(static_cast<int>(60.0 / std::max(first[0], 1e-3)), 3, std::max(reps, 3));
+        const double ms = summarize(runner.time_runs(mm::Variant::Auto, 1, n)).median;
+        std::cout << "scan," << shape_name(p) << "," << mm::auto_configs()[ci].name << "," << slices << ","
+                  << group << "," << fmt_fixed(ms, 4) << "," << fmt_fixed(100.0 * cublas_ms / ms, 1) << ","
+                  << fmt_fixed(mm::auto_predict_ms(c, p, sms), 4) << "," << (chk.pass ? "pass" : "FAIL")
+                  << std::endl;
+      }
+    }
+  }
+}
+
+// `--suite`: per shape, cuBLAS (before and after, the faster counts) and auto, each checked against a float64
+// reference; then the geometric mean of auto's % cuBLAS.
+int run_suite(const MatmulOptions& o) {
+  const DeviceInfo dev = query_device();
+  if (!dev.available) return print_error("--suite needs a GPU, but there is no CUDA device: " + dev.reason, 1);
+  std::cout << "matmul suite: C = A x B, float32, row-major; GPU: " << dev.name << " (" << dev.sm_count
+            << " SMs); cuBLAS: " << mm::GpuRunner::cublas_mode() << "\n";
+  std::cout << "auto: config and split-k from a cost model (gpu/matmul/matmul_common.cpp, choose_auto) for "
+            << dev.sm_count << " SMs\n";
+  Table t;
+  t.header = {"shape (MxNxK)", "cuBLAS ms", "cuBLAS TFLOP/s", "auto ms", "auto TFLOP/s", "% cuBLAS",
+              "auto config",   "rel error", "pass"};
+  double log_sum = 0;
+  int failures = 0, count = 0;
+  for (const mm::Problem& p : k_suite) {
+    std::cerr << "suite: " << shape_name(p) << " ...\n";
+    const auto a = mm::make_matrix(p.m, p.k, 1), b = mm::make_matrix(p.k, p.n, 2);
+    mm::Reference ref;
+    const mm::Variant want[] = {mm::Variant::Auto};
+    const mm::GpuBenchResult g = mm::bench_gpu(p, a, b, ref, want, o.reps, 1.0);
+    const mm::BenchRow& au = g.rows.front();
+    const mm::BenchRow& cb = g.rows.back();
+    if (o.scan) scan_auto(p, a, b, ref, cb.ms.median, o.reps);
+    const bool pass = au.check.pass && cb.check.pass;
+    failures += pass ? 0 : 1;
+    log_sum += std::log(au.pct_cublas);
+    ++count;
+    t.rows.push_back({shape_name(p), fmt_ms(cb.ms.median), fmt_fixed(cb.gflops / 1e3, 2), fmt_ms(au.ms.median),
+                      fmt_fixed(au.gflops / 1e3, 2), fmt_fixed(au.pct_cublas, 1), au.choice,
+                      fmt_sci(au.check.rel_error), pass ? "pass" : "FAIL"});
+  }
+  std::cout << "\n";
+  t.print(std::cout);
+  std::cout << "\ngeometric mean of auto's % cuBLAS over " << count << " shapes: "
+            << fmt_fixed(std::exp(log_sum / count), 1) << "%\n";
+  if (failures > 0) {
+    std::cerr << "blockscope: " << failures << " shape(s) FAILED the correctness check\n";
+    return 1;
+  }
+  return 0;
+}
+
 int run_matmul_bench(MatmulOptions& o) {
   if (auto err = o.flags->read()) return print_error(*err, 2);
+  if (o.scan && !o.suite) return print_error("--scan runs with --suite", 2);
+  if (o.suite) {
+    if (o.device == BenchDevice::Cpu) return print_error("--suite compares GPU kernels: not with --device cpu", 2);
+    return run_suite(o);
+  }
   o.m = o.flags->value("m").get<int64_t>();
   o.n = o.flags->value("n").get<int64_t>();
   o.k = o.flags->value("k").get<int64_t>();
@@ -226,6 +325,9 @@ void register_matmul_bench(CLI::App& bench, BenchContext& ctx) {
   sub->add_option("--reps", opts->reps, "timed runs per variant at most (fewer when a run is slow)")
       ->capture_default_str();
   add_device_option(*sub, opts->device);
+  sub->add_flag("--suite", opts->suite,
+                "the shape suite: cuBLAS vs auto per shape, auto's choice, geometric mean of % cuBLAS");
+  sub->add_flag("--scan", opts->scan, "with --suite: also time every auto config and split per shape (CSV)");
   sub->callback([opts, &ctx] { run_guarded(ctx, [&] { return run_matmul_bench(*opts); }); });
 }
 

@@ -365,6 +365,11 @@ void MatmulLab::finish_gpu_task() {
   row.attr = m_gpu->attributes(t.v);
   row.check = t.check;
   if (row.cublas) row.note = mm::GpuRunner::cublas_mode();
+  // The auto rung shows what it chose for this problem on this device.
+  if (t.v == mm::Variant::Auto) {
+    row.title = "auto: " + mm::to_string(m_gpu->auto_choice(), true);
+    row.note = "auto chose " + mm::to_string(m_gpu->auto_choice());
+  }
   upsert_row(std::move(row));
   m_task.reset();
 }
@@ -620,7 +625,7 @@ void MatmulLab::draw_ui() {
     in.colormap = m_model.colormap;
     in.range_min = -m_range;
     in.range_max = m_range;
-    const mm::TileGeometry g = mm::tile_geometry(selected);
+    const mm::TileGeometry g = mm::tile_geometry(selected, m_problem);
     in.caption = "C " + std::to_string(m_problem.m) + "x" + std::to_string(m_problem.n) + " (" +
                  to_string(m_env.path.path) + ")";
     if (g.known && g.bm > 0) {

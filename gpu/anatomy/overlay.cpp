@@ -24,7 +24,7 @@ CellMapping heat_mapping(Dim2 block, Dim2 grid, int cells_per_thread) {
 
 std::optional<CellMapping> matmul_mapping(matmul::Variant v, const matmul::Problem& p) {
   if (v == matmul::Variant::Cublas) return std::nullopt;
-  const matmul::TileGeometry g = matmul::tile_geometry(v);
+  const matmul::TileGeometry g = matmul::tile_geometry(v, p);
   const matmul::LaunchShape s = matmul::launch_shape(v, p);
   CellMapping m;
   m.block = s.block;

@@ -2,6 +2,9 @@
 // the geometry the UI draws (tile_geometry, launch_shape) can never disagree. Pure C++.
 #pragma once
 
+#include <array>
+#include <cstddef>
+
 namespace bs::matmul::cfg {
 
 // Naive kernels: one thread per output, 32x32 threads per block (the tutorials' choice).
@@ -65,5 +68,43 @@ using AsyncPipe = AsyncTile<   128, 128, 8, 64, 32,  8,  8, 4,     2>;
 // 4 warps of 64x64, 16x8 per thread, 4 stages: as warptile_db_16x8 without the register staging.
 using AsyncPipe16x8 = AsyncTile<128, 128, 8, 64, 64, 16,  8, 4,     2>;
 // clang-format on
+
+// The `auto` variant's kernels: the async_tile pipeline in dynamic shared memory (so that BK 16 and deeper
+// pipelines fit past 48 KB), over a k-slice (split-k: blockIdx.z picks the slice). Each config is compiled in
+// a float4 and a scalar flavour; the split count and the block-order swizzle are launch-time choices.
+// clang-format off
+//                             BM   BN  BK  WM  WN  TM  TN stages min_blocks
+using Auto128x128k8 = AsyncTile< 128, 128, 8, 64, 32,  8,  8, 4,     2>;
+using Auto128x128k16 = AsyncTile<128, 128, 16, 64, 32, 8,  8, 3,     2>;
+using Auto128x128k16s4 = AsyncTile<128, 128, 16, 64, 32, 8, 8, 4,    2>;
+using Auto128x256k8 = AsyncTile< 128, 256, 8, 64, 64,  8, 16, 3,     1>;
+using Auto128x64k8 = AsyncTile<  128, 64,  8, 64, 32,  8,  8, 4,     4>;
+using Auto64x64k16 = AsyncTile<  64,  64, 16, 32, 32,  8,  4, 4,     4>;
+using Auto128x128k32 = AsyncTile<128, 128, 32, 64, 32, 8,  8, 3,     2>;
+// clang-format on
+
+// What the host (heuristic, geometry, UI) knows of an auto config; built from the types above so the two
+// never disagree.
+struct AutoConfig {
+  const char* name;
+  int bm, bn, bk, wm, wn, tm, tn, threads, stages, min_blocks;
+  constexpr size_t smem_bytes() const {  // A tile padded by 4 floats per k-row, as in async_tile
+    return static_cast<size_t>(stages) * static_cast<size_t>(bk) * static_cast<size_t>(bm + 4 + bn) * 4;
+  }
+};
+template <class C>
+constexpr AutoConfig describe_auto(const char* name) {
+  return {name, C::bm, C::bn, C::bk, C::wm, C::wn, C::tm, C::tn, C::threads, C::stages, C::min_blocks};
+}
+// Index = the kernel's place in kernels::auto_kernel_for.
+inline constexpr std::array<AutoConfig, 7> k_auto_configs{{
+    describe_auto<Auto128x128k8>("128x128x8"),
+    describe_auto<Auto128x128k16>("128x128x16"),
+    describe_auto<Auto128x128k16s4>("128x128x16s4"),
+    describe_auto<Auto128x256k8>("128x256x8"),
+    describe_auto<Auto128x64k8>("128x64x8"),
+    describe_auto<Auto64x64k16>("64x64x16"),
+    describe_auto<Auto128x128k32>("128x128x32"),
+}};
 
 }  // namespace bs::matmul::cfg

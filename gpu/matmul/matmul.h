@@ -1,5 +1,6 @@
 // matmul.h: the matrix-multiplication workload's host interface (pure C++; ui/ and app/ include it).
-// C = A x B in float32, all three row-major: A is M x K, B is K x N, C is M x N. Any M, N, K from 1 to 8192.
+// C = A x B in float32, all three row-major: A is M x K, B is K x N, C is M x N. M and N from 1 to 8192, K from
+// 1 to 16384 (so every offset into A, B and C stays below 2^27 and fits in int).
 // A ladder of GPU kernels (naive -> shared-memory tiles -> register blocking -> warp tiling -> double
 // buffering), cuBLAS SGEMM in strict FP32 as the reference, and three labelled CPU baselines.
 #pragma once
@@ -22,6 +23,8 @@ namespace bs::matmul {
 
 constexpr int64_t k_min_dim = 1;
 constexpr int64_t k_max_dim = 8192;
+// K may be longer: large-K shapes (128x128x16384) are where split-k matters.
+constexpr int64_t k_max_k = 16384;
 // The live view's default problem: awkward sizes, so partial edge tiles show in every direction.
 constexpr int64_t k_default_m = 1000, k_default_n = 777, k_default_k = 333;
 // The bench's default problem (M = N = K): large enough that every ladder step's gain shows.
@@ -47,7 +50,7 @@ struct Problem {
 };
 std::string to_string(const Problem& p);  // "1000x777x333 (M x N x K)"
 
-// nullopt when every dimension is in [1, 8192]; otherwise a message naming the dimension, e.g.
+// nullopt when M and N are in [1, 8192] and K in [1, 16384]; otherwise a message naming the dimension, e.g.
 // "K = 0: every dimension must be at least 1".
 std::optional<std::string> validate(const Problem& p);
 // Device bytes the GPU runner allocates (A, B, C in float32) plus k_device_reserve_bytes.
@@ -72,6 +75,7 @@ enum class Variant {
   WarpTileDb16x8,    // same, 4 warps of 64x64, 16x8 outputs per thread
   AsyncPipe,         // warptile layout fed by a 4-stage cp.async pipeline (sm_80+; plain copies below)
   AsyncPipe16x8,     // same pipeline, 4 warps of 64x64, 16x8 outputs per thread
+  Auto,              // picks tile shape, threads, pipeline depth and split-k per shape and device (choose_auto)
   Cublas,            // cuBLAS SGEMM, strict FP32 (no TF32)
 };
 
@@ -100,6 +104,9 @@ struct TileGeometry {
   bool known = true;               // false for cuBLAS: the library picks its own kernel
 };
 TileGeometry tile_geometry(Variant v);
+// The same, except for Auto: the geometry of the config choose_auto picks at `p` (tile_geometry(Variant::Auto)
+// alone gives its largest-shape config).
+TileGeometry tile_geometry(Variant v, const Problem& p);
 
 // Block and grid of the launch for problem `p` (x indexes columns of C except for NaiveUncoalesced, whose x
 // indexes rows: that is the point of the variant). cuBLAS: both {0, 0}.
@@ -108,6 +115,46 @@ struct LaunchShape {
   Dim2 grid{0, 0};
 };
 LaunchShape launch_shape(Variant v, const Problem& p);
+
+// --- auto: a kernel configuration per shape and device -----------------------------------------------------
+// The configs (cfg::k_auto_configs: block tile, warp tile, thread tile, k-step, pipeline stages) are compiled
+// in; per problem the choice is the config, the number of k-slices (split-k: partial products in a workspace,
+// summed in slice order by a second kernel, so the result is deterministic) and the block-order swizzle.
+struct AutoChoice {
+  int config = 0;   // index into auto_configs()
+  int split_k = 1;  // k-slices (1: no split, C written directly)
+  int group = 1;    // block-order swizzle: tile rows walked per band (1: row-major order)
+  double predicted_ms = 0;  // the model's estimate (0: not from the model)
+  friend bool operator==(const AutoChoice& x, const AutoChoice& y) {
+    return x.config == y.config && x.split_k == y.split_k && x.group == y.group;
+  }
+};
+struct AutoConfigInfo {
+  const char* name;  // "128x128x8"
+  int bm, bn, bk, wm, wn, tm, tn, threads, stages, min_blocks;
+  size_t smem_bytes;  // dynamic shared memory per block
+};
+std::span<const AutoConfigInfo> auto_configs();
+// The heuristic (no measurement at run time): a cost model over every config and split count for the
+// device's SM count: waves of resident blocks (from each config's occupancy) times the block's work at the
+// config's per-SM rate (rates measured once on an H100 and written into the table), plus the split-k reduction's
+// memory traffic and launch. See docs/PERFORMANCE.md for the measurements it was fitted to.
+AutoChoice choose_auto(const Problem& p, int sm_count);
+// The model's time for `c` (its config, slices and k-chunk as auto_slices / auto_k_chunk give them).
+double auto_predict_ms(const AutoChoice& c, const Problem& p, int sm_count);
+// The split counts the model and the bench's scan consider (before rounding to whole k-steps).
+std::span<const int> auto_split_candidates();
+// The k-slices actually launched for `c` at `p` (each slice a whole number of k-steps, none empty) and their
+// length.
+int auto_slices(const AutoChoice& c, const Problem& p);
+int auto_k_chunk(const AutoChoice& c, const Problem& p);
+// "128x128x8, 256 thr, warp 64x32, 8x8/thr, 4 stages, split-k 1" (short: "128x128x8 s4 k1").
+std::string to_string(const AutoChoice& c, bool brief = false);
+TileGeometry tile_geometry(const AutoChoice& c);
+LaunchShape launch_shape(const AutoChoice& c, const Problem& p);
+// The SM count launch_shape(Variant::Auto, p) and tile_geometry(Variant::Auto) assume without a device (the
+// H100's); GpuRunner uses its device's.
+constexpr int k_auto_default_sms = 132;
 
 // --- Inputs and correctness --------------------------------------------------------------------------------
 // rows x cols values uniform in (-1, 1), never exactly zero, deterministic in (seed, index) and independent
@@ -203,7 +250,12 @@ class GpuRunner {
   void* stream_handle() const;
 
   KernelAttributes attributes(Variant v);
-  LaunchShape launch(Variant v) const;  // launch_shape(v, problem())
+  LaunchShape launch(Variant v) const;  // launch_shape(v, problem()); for Auto that of auto_choice()
+
+  // What Variant::Auto runs: choose_auto(problem, this device's SM count) unless overridden (the bench's
+  // config scan and the tests force each config). Overriding with nullopt restores the heuristic's choice.
+  AutoChoice auto_choice() const;
+  void set_auto_choice(std::optional<AutoChoice> c);
 
   // Float64 reference on the GPU: cuBLAS DGEMM on double copies of A and B (allocated for the call, then
   // freed). Throws bs::InvalidRequest if the double copies do not fit in free device memory.
@@ -230,6 +282,7 @@ struct BenchRow {
   double gflops = 0;
   double pct_cublas = -1;  // < 0: not measured
   double pct_peak = -1;    // % of the GPU's FP32 peak; < 0 for CPU rows
+  std::string choice;      // auto: the configuration it ran (to_string(AutoChoice))
   KernelAttributes attr;
   LaunchShape launch;
   CheckResult check;

@@ -24,8 +24,9 @@ std::optional<std::string> validate(const Problem& p) {
              " is negative: every dimension must be at least 1";
     if (v < k_min_dim)
       return std::string(name) + " = " + std::to_string(v) + ": every dimension must be at least 1";
-    if (v > k_max_dim)
-      return std::string(name) + " = " + std::to_string(v) + " exceeds " + std::to_string(k_max_dim) +
+    const int64_t max = name[0] == 'K' ? k_max_k : k_max_dim;
+    if (v > max)
+      return std::string(name) + " = " + std::to_string(v) + " exceeds " + std::to_string(max) +
              ", the largest size the matmul lab runs";
   }
   return std::nullopt;
@@ -49,7 +50,7 @@ std::optional<std::string> validate_memory(const Problem& p, size_t free_bytes) 
 
 namespace {
 
-constexpr std::array<VariantInfo, 15> k_variants{{
+constexpr std::array<VariantInfo, 16> k_variants{{
     {Variant::NaiveUncoalesced, "naive_uncoalesced", "naive, uncoalesced",
      "One thread per output of C, in the tutorials' index order: threadIdx.x walks down a column of C, so "
      "the 32 "
@@ -108,6 +109,11 @@ constexpr std::array<VariantInfo, 15> k_variants{{
     {Variant::AsyncPipe16x8, "async_pipe_16x8", "cp.async 4-stage pipeline (128x128x8, 16x8 per thread)",
      "async_pipe with warptile_db_16x8's shape: 4 warps of 64x64, a 16x8 micro-tile per thread, 128 "
      "threads. 3 k-tiles in flight hide the memory latency that so few resident warps cannot."},
+    {Variant::Auto, "auto", "auto: tile, pipeline and split-k chosen per shape",
+     "The cp.async pipeline compiled for several block tiles (64x64 to 128x256), k-steps and pipeline depths; "
+     "per problem a cost model picks the config and how many slices to split K into, so that small and "
+     "skinny problems still fill every SM. Split-k partial products are summed in a fixed order "
+     "(deterministic)."},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM (FP32, no TF32)",
      "NVIDIA's library: cublasGemmEx with CUBLAS_COMPUTE_32F and the default math mode, so no TF32 tensor "
      "cores. Row-major C = A B is computed as column-major C^T = B^T A^T, with no copies."},
@@ -224,6 +230,8 @@ TileGeometry tile_geometry(Variant v) {
       return async_tile_geometry<cfg::AsyncPipe>();
     case Variant::AsyncPipe16x8:
       return async_tile_geometry<cfg::AsyncPipe16x8>();
+    case Variant::Auto:
+      return tile_geometry(AutoChoice{});
     case Variant::Cublas:
       g.known = false;
       g.bm = g.bn = 0;
@@ -233,12 +241,18 @@ TileGeometry tile_geometry(Variant v) {
   return g;
 }
 
+TileGeometry tile_geometry(Variant v, const Problem& p) {
+  return v == Variant::Auto ? tile_geometry(choose_auto(p, k_auto_default_sms)) : tile_geometry(v);
+}
+
 LaunchShape launch_shape(Variant v, const Problem& p) {
   const TileGeometry g = tile_geometry(v);
   LaunchShape s;
   switch (v) {
     case Variant::Cublas:
       return s;
+    case Variant::Auto:
+      return launch_shape(choose_auto(p, k_auto_default_sms), p);
     case Variant::NaiveUncoalesced:
       // x indexes rows of C: consecutive threads, consecutive rows.
       s.block = {cfg::k_naive_block, cfg::k_naive_block};
@@ -256,6 +270,151 @@ LaunchShape launch_shape(Variant v, const Problem& p) {
       s.grid = {ceil_div(p.n, g.bn), ceil_div(p.m, g.bm)};
       return s;
   }
+}
+
+// --- auto ----------------------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::array<AutoConfigInfo, cfg::k_auto_configs.size()> make_auto_infos() {
+  std::array<AutoConfigInfo, cfg::k_auto_configs.size()> out{};
+  for (size_t i = 0; i < out.size(); ++i) {
+    const cfg::AutoConfig& c = cfg::k_auto_configs[i];
+    out[i] = {c.name, c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.threads, c.stages, c.min_blocks,
+              c.smem_bytes()};
+  }
+  return out;
+}
+constexpr auto k_auto_infos = make_auto_infos();
+
+// The cost model's constants, fitted to an H100 scan (`bench matmul --suite --scan`, docs/PERFORMANCE.md):
+// each config's FP32 rate per SM in GFLOP/s with the SM full of its blocks (measured at 8192^3), in
+// cfg::k_auto_configs order; the others by a grid search that minimised the slowdown of the model's pick
+// against the scan's fastest over the suite's shapes.
+constexpr std::array<double, cfg::k_auto_configs.size()> k_auto_rate_per_sm{341, 354, 354, 320, 333, 318, 348};
+// A block alone on an SM (or fewer than fill it) runs faster than its share of a full SM, but not by the
+// full factor: an SM holding nb of its bps resident blocks is charged max(nb, k_partial_sm * bps) blocks.
+constexpr double k_partial_sm = 0.6;
+constexpr double k_launch_ms = 0.002;            // the GEMM kernel's launch and ramp, back to back
+constexpr double k_reduce_launch_ms = 0.001;     // the split-k reduction's launch
+constexpr double k_reduce_bytes_per_ms = 6.0e9;  // split-k workspace traffic (mostly in L2)
+constexpr size_t k_auto_max_workspace = size_t{32} << 20;  // bytes of split-k partials at most
+constexpr int k_auto_splits[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
+// Shared memory per SM (H100: 228 KB, 1 KB of it reserved per block).
+constexpr size_t k_smem_per_sm = 228 * 1024;
+
+int resident_blocks(const AutoConfigInfo& c) {
+  const int by_smem = static_cast<int>(k_smem_per_sm / (c.smem_bytes + 1024));
+  const int by_threads = 2048 / c.threads;
+  return std::max(1, std::min({c.min_blocks, by_smem, by_threads}));
+}
+
+int swizzle_group(const AutoConfigInfo& c, const Problem& p) {
+  return ceil_div(p.m, c.bm) >= 16 && ceil_div(p.n, c.bn) >= 16 ? 8 : 1;
+}
+
+double predict_ms(const AutoConfigInfo& c, int index, int slices, int k_chunk, const Problem& p, int sms) {
+  const double tiles = static_cast<double>(ceil_div(p.m, c.bm) * ceil_div(p.n, c.bn));
+  const double blocks = tiles * slices;
+  const int bps = resident_blocks(c);
+  const double per_sm = std::ceil(blocks / std::max(sms, 1));
+  const double charged = std::max(per_sm, k_partial_sm * bps);
+  // A block's work: its whole tile (edge tiles cost as much as interior ones) over its k-slice. (A term for
+  // the pipeline's fill was fitted to zero: k_launch_ms absorbs it.)
+  const double flops = 2.0 * c.bm * c.bn * k_chunk;
+  double ms = k_launch_ms + charged * flops / (k_auto_rate_per_sm[static_cast<size_t>(index)] * 1e6);
+  if (slices > 1) {
+    // Partials written and read back, C written.
+    const double mn = static_cast<double>(p.m) * static_cast<double>(p.n);
+    ms += k_reduce_launch_ms + (2.0 * slices + 1.0) * mn * 4.0 / k_reduce_bytes_per_ms;
+  }
+  return ms;
+}
+
+}  // namespace
+
+std::span<const AutoConfigInfo> auto_configs() {
+  return k_auto_infos;
+}
+
+std::span<const int> auto_split_candidates() {
+  return k_auto_splits;
+}
+
+double auto_predict_ms(const AutoChoice& c, const Problem& p, int sm_count) {
+  return predict_ms(k_auto_infos[static_cast<size_t>(c.config)], c.config, auto_slices(c, p),
+                    auto_k_chunk(c, p), p, sm_count);
+}
+
+int auto_k_chunk(const AutoChoice& c, const Problem& p) {
+  const AutoConfigInfo& ci = k_auto_infos[static_cast<size_t>(c.config)];
+  const int64_t per = ceil_div(p.k, std::max(c.split_k, 1));
+  return static_cast<int>(ceil_div(per, ci.bk) * ci.bk);
+}
+
+int auto_slices(const AutoChoice& c, const Problem& p) {
+  return static_cast<int>(ceil_div(p.k, auto_k_chunk(c, p)));
+}
+
+AutoChoice choose_auto(const Problem& p, int sm_count) {
+  AutoChoice best;
+  best.predicted_ms = std::numeric_limits<double>::infinity();
+  const double mn_bytes = static_cast<double>(p.m) * static_cast<double>(p.n) * 4.0;
+  for (size_t i = 0; i < k_auto_infos.size(); ++i) {
+    const AutoConfigInfo& ci = k_auto_infos[i];
+    int last_slices = 0;
+    for (const int s : k_auto_splits) {
+      AutoChoice c;
+      c.config = static_cast<int>(i);
+      c.split_k = s;
+      const int slices = auto_slices(c, p);
+      if (slices == last_slices) continue;  // K too short to split further
+      last_slices = slices;
+      if (slices > 1 && slices * mn_bytes > static_cast<double>(k_auto_max_workspace)) break;
+      c.split_k = slices;
+      c.group = swizzle_group(ci, p);
+      c.predicted_ms = auto_predict_ms(c, p, sm_count);
+      if (c.predicted_ms < best.predicted_ms) best = c;
+    }
+  }
+  return best;
+}
+
+std::string to_string(const AutoChoice& c, bool brief) {
+  const AutoConfigInfo& ci = k_auto_infos[static_cast<size_t>(std::clamp<int>(c.config, 0, k_auto_infos.size() - 1))];
+  char buf[160];
+  if (brief)
+    std::snprintf(buf, sizeof buf, "%dx%dx%d s%d k%d", ci.bm, ci.bn, ci.bk, ci.stages, c.split_k);
+  else
+    std::snprintf(buf, sizeof buf, "%dx%dx%d, %d thr, warp %dx%d, %dx%d/thr, %d stages, split-k %d%s", ci.bm,
+                  ci.bn, ci.bk, ci.threads, ci.wm, ci.wn, ci.tm, ci.tn, ci.stages, c.split_k,
+                  c.group > 1 ? (", swizzle " + std::to_string(c.group)).c_str() : "");
+  return buf;
+}
+
+TileGeometry tile_geometry(const AutoChoice& c) {
+  const AutoConfigInfo& ci = k_auto_infos[static_cast<size_t>(c.config)];
+  TileGeometry g;
+  g.bm = ci.bm;
+  g.bn = ci.bn;
+  g.bk = ci.bk;
+  g.tm = ci.tm;
+  g.tn = ci.tn;
+  g.wm = ci.wm;
+  g.wn = ci.wn;
+  g.threads = ci.threads;
+  g.stages = ci.stages;
+  g.vector_loads = true;
+  g.a_transposed_smem = true;
+  return g;
+}
+
+LaunchShape launch_shape(const AutoChoice& c, const Problem& p) {
+  const AutoConfigInfo& ci = k_auto_infos[static_cast<size_t>(c.config)];
+  LaunchShape s;
+  s.block = {ci.threads, 1};
+  s.grid = {ceil_div(p.n, ci.bn), ceil_div(p.m, ci.bm)};  // x split_k slices along z
+  return s;
 }
 
 // --- Inputs and correctness --------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -44,6 +45,61 @@ struct GpuRunner::Impl {
   Stream stream;
   EventTimer timer;
   cublasHandle_t blas = nullptr;
+  std::optional<AutoChoice> auto_override;
+  AutoChoice auto_default;
+  DeviceBuffer<float> workspace;  // split-k partial products (auto), grown on first need
+  std::array<bool, 2 * cfg::k_auto_configs.size()> auto_smem_set{};  // dynamic smem limit raised per kernel
+
+  AutoChoice auto_choice() const { return auto_override ? *auto_override : auto_default; }
+
+  kernels::AutoKernelFn auto_kernel(const AutoChoice& ch) {
+    const kernels::AutoKernelFn fn = kernels::auto_kernel_for(ch.config, vec);
+    if (!fn) throw InvalidRequest("auto: no config " + std::to_string(ch.config));
+    bool& set = auto_smem_set[static_cast<size_t>(ch.config) * 2 + (vec ? 1 : 0)];
+    if (!set) {
+      // Above 48 KB of dynamic shared memory a kernel must opt in.
+      const int bytes = static_cast<int>(auto_configs()[static_cast<size_t>(ch.config)].smem_bytes);
+      BS_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(fn),
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+      set = true;
+    }
+    return fn;
+  }
+
+  void launch_auto(const AutoChoice& ch) {
+    const kernels::AutoKernelFn fn = auto_kernel(ch);
+    const AutoConfigInfo& ci = auto_configs()[static_cast<size_t>(ch.config)];
+    const int slices = auto_slices(ch, p);
+    const size_t mn = p.c_count();
+    float* out = c.data();
+    if (slices > 1) {
+      if (workspace.size() < mn * static_cast<size_t>(slices)) {
+        workspace = DeviceBuffer<float>();  // free the old one first
+        workspace.resize(mn * static_cast<size_t>(slices));
+      }
+      out = workspace.data();
+    }
+    const LaunchShape s = launch_shape(ch, p);
+    const dim3 grid(static_cast<unsigned>(s.grid.x), static_cast<unsigned>(s.grid.y),
+                    static_cast<unsigned>(slices));
+    const kernels::AutoArgs args{a.data(),
+                                 b.data(),
+                                 out,
+                                 static_cast<int>(p.m),
+                                 static_cast<int>(p.n),
+                                 static_cast<int>(p.k),
+                                 auto_k_chunk(ch, p),
+                                 std::max(ch.group, 1)};
+    fn<<<grid, static_cast<unsigned>(ci.threads), ci.smem_bytes, stream.get()>>>(args);
+    BS_CUDA_CHECK_LAUNCH();
+    if (slices > 1) {
+      const size_t items = mn % 4 == 0 ? mn / 4 : mn;
+      const int blocks =
+          static_cast<int>(std::min<size_t>((items + 255) / 256, static_cast<size_t>(std::max(info.sm_count, 1)) * 8));
+      kernels::splitk_reduce<<<blocks, 256, 0, stream.get()>>>(workspace.data(), c.data(), mn, slices);
+      BS_CUDA_CHECK_LAUNCH();
+    }
+  }
 
   ~Impl() {
     if (blas) {
@@ -79,6 +135,10 @@ struct GpuRunner::Impl {
                                    CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
       return;
     }
+    if (v == Variant::Auto) {
+      launch_auto(auto_choice());
+      return;
+    }
     const LaunchShape s = launch_shape(v, p);
     const dim3 block(static_cast<unsigned>(s.block.x), static_cast<unsigned>(s.block.y));
     const dim3 grid(static_cast<unsigned>(s.grid.x), static_cast<unsigned>(s.grid.y));
@@ -99,6 +159,18 @@ GpuRunner::GpuRunner(const Problem& p) : m(nullptr) {
   m->a.resize(p.a_count());
   m->b.resize(p.b_count());
   m->c.resize(p.c_count());
+  m->auto_default = choose_auto(p, m->info.sm_count);
+}
+
+AutoChoice GpuRunner::auto_choice() const {
+  return m->auto_choice();
+}
+
+void GpuRunner::set_auto_choice(std::optional<AutoChoice> c) {
+  if (c && (c->config < 0 || c->config >= static_cast<int>(auto_configs().size()) || c->split_k < 1))
+    throw InvalidRequest("auto: config " + std::to_string(c->config) + " / split-k " +
+                         std::to_string(c->split_k) + " does not exist");
+  m->auto_override = c;
 }
 
 GpuRunner::~GpuRunner() = default;
@@ -189,11 +261,28 @@ void* GpuRunner::stream_handle() const {
 }
 
 LaunchShape GpuRunner::launch(Variant v) const {
+  if (v == Variant::Auto) return launch_shape(m->auto_choice(), m->p);
   return launch_shape(v, m->p);
 }
 
 KernelAttributes GpuRunner::attributes(Variant v) {
   KernelAttributes out;
+  if (v == Variant::Auto) {
+    const AutoChoice ch = m->auto_choice();
+    const kernels::AutoKernelFn fn = m->auto_kernel(ch);
+    const AutoConfigInfo& ci = auto_configs()[static_cast<size_t>(ch.config)];
+    cudaFuncAttributes fa{};
+    BS_CUDA_CHECK(cudaFuncGetAttributes(&fa, reinterpret_cast<const void*>(fn)));
+    out.known = true;
+    out.regs_per_thread = fa.numRegs;
+    out.static_smem_bytes = fa.sharedSizeBytes + ci.smem_bytes;  // static + dynamic
+    out.local_bytes = fa.localSizeBytes;
+    out.max_threads_per_block = fa.maxThreadsPerBlock;
+    BS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &out.blocks_per_sm, reinterpret_cast<const void*>(fn), ci.threads, ci.smem_bytes));
+    out.warps_per_sm = out.blocks_per_sm * (ci.threads / 32);
+    return out;
+  }
   const kernels::KernelFn fn = kernels::kernel_for(v, m->vec);
   if (!fn) return out;
   cudaFuncAttributes fa{};
@@ -247,6 +336,7 @@ void GpuRunner::abandon() noexcept {
   m->a.abandon();
   m->b.abandon();
   m->c.abandon();
+  m->workspace.abandon();
   m->stream.abandon();
   m->timer.abandon();
   m->blas = nullptr;
@@ -287,6 +377,7 @@ GpuBenchResult bench_gpu(const Problem& p, std::span<const float> a, std::span<c
     row.gpu = true;
     row.launch = runner.launch(v);
     row.attr = runner.attributes(v);
+    if (v == Variant::Auto) row.choice = to_string(runner.auto_choice());
     // Correctness on a NaN-poisoned C; this run also loads the module and (cuBLAS) picks the algorithm.
     runner.run_once(v);
     row.check = check_result(runner.download_c(), ref.values, p.k, ref.label);

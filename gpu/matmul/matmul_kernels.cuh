@@ -6,6 +6,8 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "gpu/matmul/configs.h"
 #include "gpu/matmul/matmul_bodies.cuh"
 #include "gpu/matmul/matmul.h"
@@ -361,14 +363,19 @@ __device__ __forceinline__ void cp_async_wait() {
 // B (bs[k][n]): 16-byte copies of 4 columns (Vec), or 4 one-float copies (any N).
 //
 // Pipeline: STAGES buffers, tiles t+1 .. t+STAGES-1 in flight while tile t is computed (details at the loop).
-template <class Cfg, bool Vec>
-__global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
-    async_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
-               int k) {
+//
+// The body works on a k-slice: `k` is the slice's length (the guards and the tile count), `lda` the row
+// stride of A (the full K); `a` and `b` already point at the slice's first column of A and row of B. (bm, bn):
+// the block's C tile origin; `as` / `bs`: STAGES buffers in shared memory (static or dynamic).
+constexpr int k_async_pad = 4;  // floats of padding per k-row of the transposed A tile
+template <class Cfg, bool Vec, bool FullTilePath>
+__device__ __forceinline__ void async_tile_body(const float* __restrict__ a, const float* __restrict__ b,
+                                                float* __restrict__ c, int m, int n, int k, int lda, int bm,
+                                                int bn, float (*as)[Cfg::bk][Cfg::bm + k_async_pad],
+                                                float (*bs)[Cfg::bk][Cfg::bn]) {
   constexpr int BM = Cfg::bm, BN = Cfg::bn, BK = Cfg::bk;
   constexpr int THREADS = Cfg::threads;
   constexpr int STAGES = Cfg::stages;
-  constexpr int PAD = 4;
   constexpr int A_PER = BM * BK / THREADS;  // floats of A per thread per k-tile
   constexpr int B_F4 = BK * BN / 4 / THREADS;
   constexpr int A_ROWS_PER_PASS = THREADS / 8;
@@ -379,11 +386,7 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   static_assert(B_F4 >= 1 && B_F4 * THREADS * 4 == BK * BN, "B tile must split evenly into float4s");
   static_assert(THREADS % (BN / 4) == 0, "B mapping: whole rows of float4s per pass");
 
-  __shared__ __align__(16) float as[STAGES][BK][BM + PAD];
-  __shared__ __align__(16) float bs[STAGES][BK][BN];
-
   const int tid = threadIdx.x;
-  const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
 
   // Edges. Rows of A past M and columns of B past N feed only outputs past the edges of C, which are never
   // stored, so those copies read a clamped row / column (valid memory, any values) instead of being guarded.
@@ -396,25 +399,40 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   // Vec: N is a multiple of 4, so the last whole float4 of a row starts at n - 4.
   const int b_col = Vec ? min(bn + b_col0, n - 4) : bn + b_col0;
 
-  auto load_tile = [&](int s, int k0) {
+  // `full` (a compile-time flag): the k-tile lies wholly inside K, so no copy needs the k clamp or zero-fill.
+  // With FullTilePath every tile but the last takes that path (a few integer instructions fewer per copy; on
+  // the H100 it helped 128x256x8 and cost 128x128x8 a little, so the ladder's async_pipe keeps one path).
+  auto load_tile_impl = [&](int s, int k0, auto full) {
+    constexpr bool FULL = decltype(full)::value;
 #pragma unroll
     for (int i = 0; i < A_PER; ++i) {
       const int row = min(bm + a_row0 + a_drow(i), m - 1);
       const int kk = k0 + a_k0 + a_dk(i);
-      cp_async_f32(&as[s][a_k0 + a_dk(i)][a_row0 + a_drow(i)], a + (row * k + min(kk, k - 1)), kk < k);
+      cp_async_f32(&as[s][a_k0 + a_dk(i)][a_row0 + a_drow(i)], a + (row * lda + (FULL ? kk : min(kk, k - 1))),
+                   FULL || kk < k);
     }
 #pragma unroll
     for (int i = 0; i < B_F4; ++i) {
       const int kr = k0 + b_row0 + i * B_ROWS_PER_PASS;
-      const int off = min(kr, k - 1) * n;
+      const int off = (FULL ? kr : min(kr, k - 1)) * n;
       float* dst = &bs[s][b_row0 + i * B_ROWS_PER_PASS][b_col0];
       if constexpr (Vec) {
-        cp_async_f4(dst, b + (off + b_col), kr < k);
+        cp_async_f4(dst, b + (off + b_col), FULL || kr < k);
       } else {
 #pragma unroll
         for (int j = 0; j < 4; ++j)
-          cp_async_f32(dst + j, b + (off + min(b_col + j, n - 1)), kr < k);
+          cp_async_f32(dst + j, b + (off + min(b_col + j, n - 1)), FULL || kr < k);
       }
+    }
+  };
+  auto load_tile = [&](int s, int k0) {
+    if constexpr (FullTilePath) {
+      if (k0 + BK <= k)
+        load_tile_impl(s, k0, std::true_type{});
+      else
+        load_tile_impl(s, k0, std::false_type{});
+    } else {
+      load_tile_impl(s, k0, std::false_type{});
     }
   };
 
@@ -500,6 +518,109 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   store_micro_tile<TM, TN, ROW_STEP, COL_STEP, Vec>(c, acc, bm + t_row0, bn + t_col0, m, n);
 }
 
+template <class Cfg, bool Vec>
+__global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
+    async_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
+               int k) {
+  __shared__ __align__(16) float as[Cfg::stages][Cfg::bk][Cfg::bm + k_async_pad];
+  __shared__ __align__(16) float bs[Cfg::stages][Cfg::bk][Cfg::bn];
+  async_tile_body<Cfg, Vec, false>(a, b, c, m, n, k, k, blockIdx.y * Cfg::bm, blockIdx.x * Cfg::bn, as, bs);
+}
+
+// --- 6. auto: the pipeline per shape, with split-k ------------------------------------------------------
+
+// One launch of an auto kernel. grid = (tiles along N, tiles along M, k-slices). Slice z covers k from
+// z * k_chunk (a multiple of BK; every slice is non-empty) and writes its partial C to out + z * m * n:
+// with one slice that is C itself, with more a workspace that splitk_reduce sums in slice order (a
+// deterministic reduction: the same bits every run, unlike atomics).
+struct AutoArgs {
+  const float* a;
+  const float* b;
+  float* out;
+  int m, n, k;
+  int k_chunk;
+  int group;  // block-order swizzle: consecutive blocks walk down `group` tile rows before moving right
+};
+
+template <class Cfg, bool Vec>
+__global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks) auto_tile(AutoArgs p) {
+  constexpr int BM = Cfg::bm, BN = Cfg::bn, BK = Cfg::bk;
+#if defined(BS_CUDA_EMU)
+  __shared__ float smem[Cfg::stages * BK * (BM + k_async_pad + BN)];  // the stand-in has no dynamic smem
+#else
+  extern __shared__ __align__(16) float smem[];
+#endif
+  auto as = reinterpret_cast<float(*)[BK][BM + k_async_pad]>(smem);
+  auto bs = reinterpret_cast<float(*)[BK][BN]>(smem + Cfg::stages * BK * (BM + k_async_pad));
+  // Swizzle: blocks launched close together share rows of A and columns of B in L2. Linear block id ->
+  // (tile row, tile col), going down `group` tile rows, then one column right.
+  const int tiles_n = static_cast<int>(gridDim.x), tiles_m = static_cast<int>(gridDim.y);
+  const int lin = static_cast<int>(blockIdx.y) * tiles_n + static_cast<int>(blockIdx.x);
+  const int band = lin / (p.group * tiles_n);
+  const int first = band * p.group;
+  const int rows = min(tiles_m - first, p.group);
+  const int in_band = lin - band * p.group * tiles_n;
+  const int tile_m = first + in_band % rows, tile_n = in_band / rows;
+  const int z = static_cast<int>(blockIdx.z);
+  const int k0 = z * p.k_chunk;
+  const int klen = min(p.k_chunk, p.k - k0);
+  const size_t mn = static_cast<size_t>(p.m) * static_cast<size_t>(p.n);
+  async_tile_body<Cfg, Vec, true>(p.a + k0, p.b + static_cast<size_t>(k0) * p.n, p.out + z * mn, p.m, p.n, klen,
+                            p.k, tile_m * BM, tile_n * BN, as, bs);
+}
+
+// C = sum over the slices of the workspace, in slice order (deterministic). count4: m * n / 4 when m * n is a
+// multiple of 4 (float4 path), else 0 and `count` scalars.
+__global__ void splitk_reduce(const float* __restrict__ ws, float* __restrict__ c, size_t count, int slices) {
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  const size_t first = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  if (count % 4 == 0) {
+    const size_t n4 = count / 4;
+    const float4* w = reinterpret_cast<const float4*>(ws);
+    for (size_t i = first; i < n4; i += stride) {
+      float4 s = w[i];
+      for (int z = 1; z < slices; ++z) {
+        const float4 v = w[z * n4 + i];
+        s.x += v.x;
+        s.y += v.y;
+        s.z += v.z;
+        s.w += v.w;
+      }
+      reinterpret_cast<float4*>(c)[i] = s;
+    }
+  } else {
+    for (size_t i = first; i < count; i += stride) {
+      float s = ws[i];
+      for (int z = 1; z < slices; ++z)
+        s += ws[z * count + i];
+      c[i] = s;
+    }
+  }
+}
+
+using AutoKernelFn = void (*)(AutoArgs);
+// The auto kernel of config `index` (cfg::k_auto_configs), float4 flavour when `vec`.
+inline AutoKernelFn auto_kernel_for(int index, bool vec) {
+  switch (index) {
+    case 0:
+      return vec ? auto_tile<cfg::Auto128x128k8, true> : auto_tile<cfg::Auto128x128k8, false>;
+    case 1:
+      return vec ? auto_tile<cfg::Auto128x128k16, true> : auto_tile<cfg::Auto128x128k16, false>;
+    case 2:
+      return vec ? auto_tile<cfg::Auto128x128k16s4, true> : auto_tile<cfg::Auto128x128k16s4, false>;
+    case 3:
+      return vec ? auto_tile<cfg::Auto128x256k8, true> : auto_tile<cfg::Auto128x256k8, false>;
+    case 4:
+      return vec ? auto_tile<cfg::Auto128x64k8, true> : auto_tile<cfg::Auto128x64k8, false>;
+    case 5:
+      return vec ? auto_tile<cfg::Auto64x64k16, true> : auto_tile<cfg::Auto64x64k16, false>;
+    case 6:
+      return vec ? auto_tile<cfg::Auto128x128k32, true> : auto_tile<cfg::Auto128x128k32, false>;
+    default:
+      return nullptr;
+  }
+}
+
 // --- Helpers -----------------------------------------------------------------------------------------------
 
 // float -> double, for the float64 cuBLAS reference.
@@ -542,6 +663,7 @@ inline KernelFn kernel_for(Variant v, bool vec) {
       return vec ? async_tile<cfg::AsyncPipe, true> : async_tile<cfg::AsyncPipe, false>;
     case Variant::AsyncPipe16x8:
       return vec ? async_tile<cfg::AsyncPipe16x8, true> : async_tile<cfg::AsyncPipe16x8, false>;
+    case Variant::Auto:  // its own signature and launch: auto_kernel_for
     case Variant::Cublas:
       return nullptr;
   }

@@ -126,7 +126,7 @@ TEST(OverlayMapping, MatmulTilesMatchLaunchShape) {
       continue;
     }
     ASSERT_TRUE(m) << vi.name;
-    const matmul::TileGeometry g = matmul::tile_geometry(vi.id);
+    const matmul::TileGeometry g = matmul::tile_geometry(vi.id, p);
     // The last cell of C belongs to the last block; blockIdx.x walks columns in tiles of bn (except naive
     // uncoalesced, whose x walks rows).
     const CellOwner last = cell_owner(*m, p.n - 1, p.m - 1);

@@ -37,10 +37,15 @@ TEST(MatmulValidate, ZeroNegativeAndTooLargeNameTheDimension) {
   EXPECT_NE(neg->find("N = -3"), std::string::npos) << *neg;
   EXPECT_NE(neg->find("negative"), std::string::npos) << *neg;
 
-  const auto big = validate({5, 5, 8193});
+  const auto big = validate({5, 8193, 5});
   ASSERT_TRUE(big);
-  EXPECT_NE(big->find("K = 8193"), std::string::npos) << *big;
+  EXPECT_NE(big->find("N = 8193"), std::string::npos) << *big;
   EXPECT_NE(big->find("8192"), std::string::npos) << *big;
+  // K may reach 16384 (large-K shapes need split-k), not beyond.
+  EXPECT_FALSE(validate({128, 128, 16384}));
+  const auto long_k = validate({5, 5, 16385});
+  ASSERT_TRUE(long_k);
+  EXPECT_NE(long_k->find("16384"), std::string::npos) << *long_k;
 }
 
 TEST(MatmulValidate, MemoryCheckWithMadeUpFreeMemory) {
@@ -60,7 +65,8 @@ TEST(MatmulValidate, RunnerRejectsBadSizesBeforeTouchingTheGpu) {
   // Validation comes first, so these throw InvalidRequest with or without a device.
   EXPECT_THROW(GpuRunner({0, 4, 4}), InvalidRequest);
   EXPECT_THROW(GpuRunner({4, -1, 4}), InvalidRequest);
-  EXPECT_THROW(GpuRunner({4, 4, 9000}), InvalidRequest);
+  EXPECT_THROW(GpuRunner({4, 4, 16385}), InvalidRequest);
+  EXPECT_THROW(GpuRunner({4, 9000, 4}), InvalidRequest);
   try {
     GpuRunner r({4, 4, 0});
     FAIL() << "K = 0 accepted";
@@ -101,7 +107,7 @@ TEST(MatmulVariants, LaunchCoversEveryOutputAndMatchesGeometry) {
        {Problem{1, 1, 1}, Problem{1000, 777, 333}, Problem{8192, 8192, 8192}, Problem{33, 65, 17}}) {
     for (const auto& vi : gpu_variants()) {
       SCOPED_TRACE(std::string(vi.name) + " at " + to_string(p));
-      const TileGeometry g = tile_geometry(vi.id);
+      const TileGeometry g = tile_geometry(vi.id, p);
       const LaunchShape s = launch_shape(vi.id, p);
       if (!g.known) {
         EXPECT_EQ(s.block.count(), 0);
@@ -330,6 +336,57 @@ TEST(MatmulCpu, BenchRowIsLabelledAndChecked) {
     EXPECT_GT(row.gflops, 0.0);
     EXPECT_GE(row.runs, 1);
   }
+}
+
+}  // namespace
+}  // namespace bs::matmul
+
+namespace bs::matmul {
+namespace {
+
+// The auto heuristic: a valid choice for any shape, slices never empty, workspace bounded, and the shapes the
+// suite names get the kind of config they need.
+TEST(MatmulAuto, ChoiceIsValidEverywhere) {
+  for (const int64_t m : {1, 17, 128, 1000, 4096, 8192})
+    for (const int64_t n : {1, 64, 517, 4096, 8192})
+      for (const int64_t k : {1, 9, 128, 2049, 16384}) {
+        const Problem p{m, n, k};
+        const AutoChoice c = choose_auto(p, k_auto_default_sms);
+        ASSERT_GE(c.config, 0);
+        ASSERT_LT(c.config, static_cast<int>(auto_configs().size()));
+        const int slices = auto_slices(c, p), chunk = auto_k_chunk(c, p);
+        EXPECT_EQ(slices, c.split_k) << to_string(p);
+        EXPECT_EQ(chunk % auto_configs()[static_cast<size_t>(c.config)].bk, 0);
+        EXPECT_GE(static_cast<int64_t>(slices) * chunk, k) << "slices cover K at " << to_string(p);
+        EXPECT_LT(static_cast<int64_t>(slices - 1) * chunk, k) << "no empty slice at " << to_string(p);
+        if (slices > 1) {
+          EXPECT_LE(static_cast<double>(slices) * static_cast<double>(p.c_count()) * 4.0, 32.0 * (1 << 20));
+        }
+        EXPECT_GT(c.predicted_ms, 0.0);
+        EXPECT_GE(c.group, 1);
+      }
+}
+
+TEST(MatmulAuto, SuiteShapesGetWhatTheyNeed) {
+  // Large K on a small C: a 128x128 C has at most 4 tiles of 64x64, so only split-k fills 132 SMs.
+  EXPECT_GE(choose_auto({128, 128, 16384}, 132).split_k, 8);
+  // Large cubes: big tiles, no split.
+  const AutoChoice big = choose_auto({4096, 4096, 4096}, 132);
+  EXPECT_EQ(big.split_k, 1);
+  EXPECT_GE(auto_configs()[static_cast<size_t>(big.config)].bm * auto_configs()[static_cast<size_t>(big.config)].bn,
+            128 * 128);
+  // Fewer SMs never call for more slices on the same problem.
+  EXPECT_LE(choose_auto({128, 128, 16384}, 16).split_k, choose_auto({128, 128, 16384}, 132).split_k);
+  // The choice is shown: the long form names tile, threads, stages and split.
+  const std::string s = to_string(big);
+  EXPECT_NE(s.find("stages"), std::string::npos) << s;
+  EXPECT_NE(s.find("split-k 1"), std::string::npos) << s;
+  // launch_shape covers C with the chosen tile.
+  const LaunchShape ls = launch_shape(Variant::Auto, Problem{1000, 777, 333});
+  const AutoChoice c = choose_auto({1000, 777, 333}, k_auto_default_sms);
+  EXPECT_EQ(ls.grid.x * auto_configs()[static_cast<size_t>(c.config)].bn >= 777, true);
+  EXPECT_EQ(ls.grid.y * auto_configs()[static_cast<size_t>(c.config)].bm >= 1000, true);
+  EXPECT_EQ(ls.block.x, auto_configs()[static_cast<size_t>(c.config)].threads);
 }
 
 }  // namespace

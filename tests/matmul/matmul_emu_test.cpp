@@ -52,7 +52,9 @@ TEST_P(MatmulEmu, HandWrittenKernelsMatchReference) {
   const auto ref = reference_cpu(a, b, p);
   const bool vec = p.k % 4 == 0 && p.n % 4 == 0;  // as GpuRunner picks the float4 flavour
   for (const auto& vi : gpu_variants()) {
-    if (vi.id == Variant::Cublas) continue;
+    // auto's kernels take dynamic shared memory, which the stand-in lacks; they share async_tile's body
+    // (tested here through async_pipe) and are checked per config and split on the GPU.
+    if (vi.id == Variant::Cublas || vi.id == Variant::Auto) continue;
     const kernels::KernelFn fn = kernels::kernel_for(vi.id, vec);
     ASSERT_NE(fn, nullptr) << vi.name << " has no kernel in kernels::kernel_for";
     std::vector<float> c(p.c_count(), std::numeric_limits<float>::quiet_NaN());

@@ -146,7 +146,7 @@ TEST(MatmulGpuRunner, AttributesAndNoSpills) {
     std::printf("  attributes at %s:\n", to_string(p).c_str());
     for (const auto& vi : gpu_variants()) {
       const KernelAttributes a = runner.attributes(vi.id);
-      const TileGeometry g = tile_geometry(vi.id);
+      const TileGeometry g = vi.id == Variant::Auto ? tile_geometry(runner.auto_choice()) : tile_geometry(vi.id);
       const LaunchShape s = runner.launch(vi.id);
       if (vi.id == Variant::Cublas) {
         EXPECT_FALSE(a.known);
@@ -190,6 +190,54 @@ TEST(MatmulGpuRunner, TimingAndEnqueue) {
   runner.sync();
   EXPECT_EQ(runner.poll_ms().size(), 2u);
   EXPECT_NE(runner.device_c(), nullptr);
+}
+
+// auto: every compiled config, unsplit (with the block-order swizzle on) and split into 3 and 7 k-slices (the
+// last slice partial), at sizes that are not multiples of any tile, on the scalar path (odd N or K) and the
+// float4 path. The heuristic's own choice runs in MatchesFloat64Reference above. Small sizes: this test also
+// runs under compute-sanitizer memcheck and racecheck.
+TEST(MatmulGpuAuto, EveryConfigAndSplitMatchesReference) {
+  BS_REQUIRE_GPU();
+  for (const Problem p : {Problem{257, 129, 511}, Problem{33, 65, 17}, Problem{260, 196, 132}, Problem{129, 68, 200}}) {
+    const Inputs& in = inputs_for(p);
+    GpuRunner runner(p);
+    runner.set_inputs(in.a, in.b);
+    for (size_t ci = 0; ci < auto_configs().size(); ++ci)
+      for (const int split : {1, 3, 7}) {
+        AutoChoice c;
+        c.config = static_cast<int>(ci);
+        c.split_k = split;
+        c.group = split == 1 ? 2 : 1;
+        runner.set_auto_choice(c);
+        runner.run_once(Variant::Auto);
+        const CheckResult r = check_result(runner.download_c(), in.ref, p.k, "float64 CPU (OpenBLAS dgemm)");
+        std::printf("  auto %-34s %-26s %s\n", to_string(c, true).c_str(), to_string(p).c_str(),
+                    r.summary().c_str());
+        EXPECT_TRUE(r.pass) << to_string(c) << " at " << to_string(p) << ": " << r.summary();
+        EXPECT_EQ(r.nan_count, 0u) << to_string(c) << ": cells never written";
+      }
+  }
+}
+
+// The split-k reduction sums the slices in a fixed order: two runs give the same bits.
+TEST(MatmulGpuAuto, SplitKIsDeterministic) {
+  BS_REQUIRE_GPU();
+  const Problem p{128, 128, 16384};
+  const auto a = make_matrix(p.m, p.k, 5), b = make_matrix(p.k, p.n, 6);
+  GpuRunner runner(p);
+  runner.set_inputs(a, b);
+  AutoChoice c;
+  c.config = static_cast<int>(auto_configs().size()) - 1;
+  c.split_k = 16;
+  runner.set_auto_choice(c);
+  runner.run_once(Variant::Auto);
+  const std::vector<float> first = runner.download_c();
+  for (int i = 0; i < 3; ++i) {
+    runner.run_once(Variant::Auto);
+    EXPECT_EQ(runner.download_c(), first) << "run " << i + 2 << " differs from the first";
+  }
+  runner.set_auto_choice(std::nullopt);
+  EXPECT_EQ(runner.auto_choice(), choose_auto(p, runner.device().sm_count));
 }
 
 TEST(MatmulGpuBench, RowsCarryEverything) {

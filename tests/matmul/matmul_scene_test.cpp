@@ -131,7 +131,7 @@ TEST(MatmulGeometry, EveryVariantsTilesCoverC) {
   // For each GPU variant with a known tiling, the tiles (clipped) add up to exactly M x N cells.
   const matmul::Problem p{1000, 777, 333};
   for (const auto& v : matmul::gpu_variants()) {
-    const auto g = matmul::tile_geometry(v.id);
+    const auto g = matmul::tile_geometry(v.id, p);
     if (!g.known) continue;
     const TileCover c{p.m, p.n, g.bm, g.bn};
     int64_t cells = 0;

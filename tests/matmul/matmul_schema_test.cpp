@@ -11,6 +11,7 @@
 #include "run_util.h"
 #include "app/sweep/target.h"
 #include "app/matmul/matmul_sweep_target.h"
+#include "gpu/common/device_info.h"
 #include "gpu/matmul/matmul.h"
 #include "ui/matmul/matmul_lab_panel.h"
 #include "ui/matmul/matmul_schema.h"
@@ -88,6 +89,18 @@ TEST(MatmulSchema, BenchFlagsComeFromTheSchema) {
   const test::RunResult big = test::run_blockscope("bench matmul --size 8193 --device cpu");
   EXPECT_EQ(big.exit_code, 2) << big.output;
   EXPECT_NE(big.output.find("--size: "), std::string::npos) << big.output;
+}
+
+TEST(MatmulSuite, NeedsAGpuAndSaysSo) {
+  // The suite compares GPU kernels: without a device it stops at once with the reason (on the GPU machine the
+  // suite itself runs in the bench, not in a unit test).
+  if (bs::query_device().available) GTEST_SKIP() << "this machine has a GPU: the suite would run";
+  const test::RunResult r = test::run_blockscope("bench matmul --suite");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("--suite needs a GPU"), std::string::npos) << r.output;
+  const test::RunResult scan = test::run_blockscope("bench matmul --scan");
+  EXPECT_EQ(scan.exit_code, 2) << scan.output;
+  EXPECT_NE(scan.output.find("--scan runs with --suite"), std::string::npos) << scan.output;
 }
 
 }  // namespace

@@ -123,8 +123,8 @@ double cublas_gflops(const std::vector<LadderRow>& rows) {
   return 0;
 }
 
-std::string geometry_text(mm::Variant v) {
-  const mm::TileGeometry g = mm::tile_geometry(v);
+std::string geometry_text(mm::Variant v, const mm::Problem& p) {
+  const mm::TileGeometry g = mm::tile_geometry(v, p);
   if (!g.known) return "cuBLAS picks its own kernel and tiling";
   char buf[256];
   int n = std::snprintf(buf, sizeof buf, "block tile %dx%d", g.bm, g.bn);
@@ -145,7 +145,7 @@ void problem_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   ImGui::InputInt3("M, N, K", m.mnk);
   ImGui::SameLine();
   if (ImGui::Button("Apply")) a.apply_size = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("C (M x N) = A (M x K) x B (K x N), any size 1..8192");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("C (M x N) = A (M x K) x B (K x N), M and N 1..8192, K 1..16384");
   struct Preset {
     const char* label;
     int m, n, k;
@@ -198,14 +198,20 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   if (ImGui::ArrowButton("##next", ImGuiDir_Right))
     m.variant = std::min(static_cast<int>(vars.size()) - 1, m.variant + 1);
   ImGui::TextWrapped("%s", vi.description);
-  ImGui::TextDisabled("%s", geometry_text(vi.id).c_str());
+  ImGui::TextDisabled("%s", geometry_text(vi.id, m.problem).c_str());
   const mm::LaunchShape s = mm::launch_shape(vi.id, m.problem);
   if (s.grid.x > 0)
     ImGui::TextDisabled("launch: grid %lldx%lld = %lld blocks of %lldx%lld threads",
                         static_cast<long long>(s.grid.x), static_cast<long long>(s.grid.y),
                         static_cast<long long>(s.grid.x * s.grid.y), static_cast<long long>(s.block.x),
                         static_cast<long long>(s.block.y));
-  const mm::TileGeometry g = mm::tile_geometry(vi.id);
+  if (vi.id == mm::Variant::Auto) {  // the runner's model for an H100-sized GPU (the rung shows the real pick)
+    const mm::AutoChoice c = mm::choose_auto(m.problem, mm::k_auto_default_sms);
+    const mm::AutoConfigInfo& ci = mm::auto_configs()[static_cast<size_t>(c.config)];
+    ImGui::TextDisabled("auto (%d SMs): %s, %d stages, split-k %d", mm::k_auto_default_sms, ci.name, ci.stages,
+                        c.split_k);
+  }
+  const mm::TileGeometry g = mm::tile_geometry(vi.id, m.problem);
   if (g.known && g.bm > 0) {
     const TileCover cover{m.problem.m, m.problem.n, g.bm, g.bn};
     if (cover.edge_rows() != g.bm || cover.edge_cols() != g.bn)
@@ -489,7 +495,7 @@ void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float spacing) {
 }  // namespace
 
 void draw_block_overlay(const OverlayInput& in, OverlayState& st) {
-  const mm::TileGeometry g = mm::tile_geometry(in.variant);
+  const mm::TileGeometry g = mm::tile_geometry(in.variant, in.p);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   st.shown.reset();
   if (!g.known || g.bm <= 0 || g.bn <= 0) return;
@@ -579,7 +585,7 @@ AbBoxes ab_diagram_boxes(const mm::Problem& p, ImVec2 origin, ImVec2 size, float
 
 void draw_ab_diagram(const mm::Problem& p, mm::Variant v, const OverlayState& st, int& k_step, bool& animate,
                      ImVec2 size) {
-  const mm::TileGeometry g = mm::tile_geometry(v);
+  const mm::TileGeometry g = mm::tile_geometry(v, p);
   const float fs = ImGui::GetFontSize();
   const float start_y = ImGui::GetCursorScreenPos().y;
   const int64_t steps = g.known ? k_steps(p.k, g.bk) : 0;
