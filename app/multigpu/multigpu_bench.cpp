@@ -41,9 +41,8 @@ void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat) {
   sub.add_option("--rank", a.rank, "per-rank mode: this process's rank (0 .. nranks-1)");
   sub.add_option("--nranks", a.nranks, "per-rank mode: number of ranks");
   sub.add_option("--nccl-id-file", a.nccl_id_file,
-                 "per-rank mode: file through which rank 0 hands the NCCL unique id to the others (or set "
-                 "BS_NCCL_ID)");
-  sub.add_flag("--print-nccl-id", a.print_nccl_id, "print a fresh NCCL unique id (for BS_NCCL_ID) and exit");
+                 "per-rank mode: file (shared by all ranks) through which rank 0 hands the NCCL unique id to the "
+                 "others; or BS_NCCL_ID_FILE");
   sub.add_option("--scaling-out", a.out, "write the scaling plot as <prefix>.svg, .csv and .json");
   sub.add_option("--mg-reps", a.reps, "with --gpus: timed repetitions per GPU count")->check(CLI::Range(1, 1000));
   if (heat) {
@@ -54,7 +53,7 @@ void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat) {
 }
 
 bool multigpu_requested(const MultiGpuArgs& a) {
-  return !a.gpus.empty() || a.per_rank || a.print_nccl_id || a.rank >= 0;
+  return !a.gpus.empty() || a.per_rank || a.rank >= 0;
 }
 
 namespace {
@@ -68,15 +67,6 @@ struct Setup {
 // The GPU counts, the device count, the rank; prints what cannot run. nullopt with `code` on an error.
 std::optional<Setup> setup(const MultiGpuArgs& a, int* code) {
   Setup s;
-  if (a.print_nccl_id) {
-    if (auto why = mg::nccl_unavailable()) {
-      *code = print_error(*why, 1);
-      return std::nullopt;
-    }
-    std::printf("%s\n", mg::Communicator::new_nccl_id().c_str());
-    *code = 0;
-    return std::nullopt;
-  }
   // Bad input first, so that it is reported the same with or without a GPU.
   std::string err;
   auto counts = mg::parse_gpu_list(a.gpus.empty() ? "1" : a.gpus, &err);

@@ -21,8 +21,7 @@ struct MultiGpuArgs {
   bool no_overlap = false;   // heat: exchange, then the whole step
   int rank = -1, nranks = 0;   // per-rank mode; -1: from the launcher's environment when --per-rank
   bool per_rank = false;
-  std::string nccl_id_file;  // per-rank mode without BS_NCCL_ID
-  bool print_nccl_id = false;
+  std::string nccl_id_file;  // per-rank mode: rank 0 writes the NCCL id there
   std::string out;           // figure prefix: <out>.svg/.csv/.json of the scaling plot
   int reps = 5;
 };

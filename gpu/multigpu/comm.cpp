@@ -90,25 +90,18 @@ Communicator Communicator::make_nccl(std::vector<int> devices) {
   return c;
 }
 
-std::string Communicator::new_nccl_id() {
-  ncclUniqueId id;
-  BS_NCCL_CHECK(GetUniqueId(&id));
-  return to_hex(&id, sizeof id);
-}
-
 Communicator Communicator::make_nccl_rank(const RankSpec& spec) {
   if (spec.nranks < 1 || spec.rank < 0 || spec.rank >= spec.nranks)
     throw InvalidRequest("rank " + std::to_string(spec.rank) + " of " + std::to_string(spec.nranks) +
                          ": ranks run from 0 to nranks - 1");
   check_devices({spec.device});
+  // The id is made by rank 0 itself: ncclGetUniqueId starts NCCL's bootstrap root in the calling process, so
+  // an id made by a process that has exited (a separate "make an id" command) leaves ncclCommInitRank waiting
+  // forever (on the H100, one rank given an id made by an exited process timed out in ncclCommInitRank).
   ncclUniqueId id;
-  const char* env_id = std::getenv("BS_NCCL_ID");
-  if (env_id && *env_id) {
-    if (!from_hex(env_id, &id, sizeof id))
-      throw InvalidRequest("BS_NCCL_ID is not a " + std::to_string(2 * sizeof id) + "-digit hex NCCL id");
-  } else {
+  {
     if (spec.id_file.empty())
-      throw InvalidRequest("per-rank mode needs the NCCL id: set BS_NCCL_ID or give --nccl-id-file");
+      throw InvalidRequest("per-rank mode needs --nccl-id-file (or BS_NCCL_ID_FILE): rank 0 writes the NCCL id there");
     namespace fs = std::filesystem;
     if (spec.rank == 0) {
       BS_NCCL_CHECK(GetUniqueId(&id));

@@ -2,8 +2,8 @@
 //   Virtual:      k slabs in this process, any devices (all on one GPU to test the k > 1 logic there); halos
 //                 and sums move by device copies and host adds. Not a scaling figure.
 //   Nccl:         k slabs in this process, one per GPU (ncclCommInitAll): the app's mode.
-//   Nccl per rank: one slab in this process, joined with the other processes by ncclCommInitRank; the unique id
-//                 comes from BS_NCCL_ID (hex) or a file rank 0 writes: the benches' mode, and across hosts.
+//   Nccl per rank: one slab in this process, joined with the other processes by ncclCommInitRank; rank 0 makes
+//                 the unique id and hands it over through a file: the benches' mode, and across hosts.
 #pragma once
 
 #include <memory>
@@ -20,7 +20,7 @@ int cuda_device_count();
 struct RankSpec {
   int rank = 0, nranks = 1;
   int device = 0;       // this rank's CUDA device
-  std::string id_file;  // used when BS_NCCL_ID is not set: rank 0 writes it, the others wait for it
+  std::string id_file;  // rank 0 writes the NCCL id there (hex), the others wait for it
   double wait_s = 120;  // how long ranks > 0 wait for the id file
 };
 
@@ -32,8 +32,6 @@ class Communicator {
   static Communicator make_nccl(std::vector<int> devices);
   // This process is one rank of spec.nranks.
   static Communicator make_nccl_rank(const RankSpec& spec);
-  // A fresh NCCL unique id as hex (for BS_NCCL_ID).
-  static std::string new_nccl_id();
 
   Communicator(Communicator&&) noexcept;
   Communicator& operator=(Communicator&&) noexcept;

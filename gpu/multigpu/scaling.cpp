@@ -129,7 +129,7 @@ EnvMap process_env() {
   EnvMap out;
   for (const char* name : {"BS_RANK", "BS_NRANKS", "BS_LOCAL_RANK", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
                            "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID",
-                           "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", "BS_NCCL_ID", "BS_NCCL_ID_FILE"})
+                           "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", "BS_NCCL_ID_FILE"})
     if (const char* v = std::getenv(name)) out[name] = v;
   return out;
 }

@@ -61,7 +61,7 @@ using EnvMap = std::map<std::string, std::string>;
 std::optional<RankEnv> rank_from_env(const EnvMap& env);
 EnvMap process_env();  // the relevant variables of this process
 
-// The NCCL unique id as text (hex) and back: how rank 0 hands it to the others (file or BS_NCCL_ID).
+// The NCCL unique id as text (hex) and back: how rank 0 hands it to the others (the id file).
 std::string to_hex(const void* bytes, size_t n);
 bool from_hex(std::string_view hex, void* bytes, size_t n);
 

@@ -26,7 +26,7 @@ fig::Figure scaling_figure(const std::vector<multigpu::ScalingRow>& rows, Scalin
   }
   if (!rows.empty()) {
     measured.label += " (efficiency " + fmt_fixed(100.0 * rows.back().efficiency, 1) + "% at " +
-                      std::to_string(rows.back().gpus) + " GPUs)";
+                      std::to_string(rows.back().gpus) + (rows.back().gpus == 1 ? " GPU)" : " GPUs)");
   }
   f.series = {ideal, measured};
   return f;
