@@ -55,4 +55,9 @@ bool ParamFlags::given(const std::string& name) const {
   return it != m_flags.end() && it->second->option->count() > 0;
 }
 
+std::string ParamFlags::text(const std::string& name) const {
+  const auto it = m_flags.find(name);
+  return it != m_flags.end() && it->second->option->count() > 0 ? it->second->text : std::string();
+}
+
 }  // namespace bs::cli

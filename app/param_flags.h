@@ -34,6 +34,9 @@ class ParamFlags {
   // The value of parameter `name` (after read()): as given, or its default.
   const nlohmann::json& value(const std::string& name) const;
   bool given(const std::string& name) const;
+  // The text given for `name` before any check ("" when not given): for flags whose range another mode
+  // widens (bench heat --gpus takes sizes beyond one GPU's lab limit).
+  std::string text(const std::string& name) const;
   // "--cells-per-thread" for "cells_per_thread".
   static std::string flag_of(const std::string& name);
 

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "app/bench.h"
+#include "app/multigpu/multigpu_bench.h"
 #include "app/param_flags.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
@@ -22,9 +23,18 @@ struct HeatBenchArgs {
   int cells_per_thread = 0;  // 0: every choice
   BenchDevice device = BenchDevice::All;
   int steps = 0, cpu_steps = 0;
+  MultiGpuArgs multi;  // --gpus ...: app/multigpu
 };
 
 int run(HeatBenchArgs& a) {
+  if (multigpu_requested(a.multi)) {
+    // Sizes beyond one GPU's lab limit are allowed here (the limit is memory), so --size is read as text.
+    const std::string steps = a.flags->text("steps");
+    int n = 100;
+    if (!steps.empty() && (std::sscanf(steps.c_str(), "%d", &n) != 1 || n < 1))
+      return print_error("--steps '" + steps + "': expected a positive whole number", 2);
+    return run_heat_multigpu(a.multi, heat::Params{}, a.flags->text("size"), n);
+  }
   if (auto err = a.flags->read()) return print_error(*err, 2);
   const nlohmann::json& size = a.flags->value("size");
   const nlohmann::json& block = a.flags->value("block");
@@ -106,6 +116,7 @@ void register_heat_bench(CLI::App& bench, BenchContext& ctx) {
       ->check(CLI::IsMember(std::vector<int>(std::begin(heat::k_cells_per_thread_choices),
                                              std::end(heat::k_cells_per_thread_choices))));
   add_device_option(*sub, args->device);
+  add_multigpu_options(*sub, args->multi, true);
   sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args); }); });
 }
 

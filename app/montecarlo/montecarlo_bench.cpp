@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/bench.h"
+#include "app/multigpu/multigpu_bench.h"
 #include "app/param_flags.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
@@ -36,6 +37,7 @@ struct McOptions {
   int bins = 0;
   int reps = 10;
   BenchDevice device = BenchDevice::All;
+  MultiGpuArgs multi;  // --gpus ...: app/multigpu
 };
 
 // The flags' values into `o` (after CLI11 parsed); the first bad one's message, or nullopt.
@@ -96,6 +98,8 @@ int run_bench(McOptions& o) {
   if (o.reps < 1 || o.reps > 1000) {
     return print_error("--reps: " + std::to_string(o.reps) + " is outside 1..1000", 2);
   }
+  if (multigpu_requested(o.multi))
+    return run_montecarlo_multigpu(o.multi, p, {o.block, mc::Layout::GridStride, o.waves});
   const bool want_gpu = o.device != BenchDevice::Cpu;
   const bool want_cpu = o.device != BenchDevice::Gpu;
   if (want_gpu && !info.available && o.device == BenchDevice::Gpu) {
@@ -175,6 +179,7 @@ void register_montecarlo_bench(CLI::App& bench, BenchContext& ctx) {
   sub->add_option("--rng", o->rng, "GPU generator: philox | xorwow")->capture_default_str();
   sub->add_option("--reps", o->reps, "timed GPU repetitions")->capture_default_str();
   add_device_option(*sub, o->device);
+  add_multigpu_options(*sub, o->multi, false);
   sub->callback([o, &ctx] { run_guarded(ctx, [&] { return run_bench(*o); }); });
 }
 

@@ -1,0 +1,347 @@
+// multigpu_bench.cpp: `bench heat --gpus ...` and `bench montecarlo --gpus ...` (see multigpu_bench.h).
+#include "app/multigpu/multigpu_bench.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "app/bench.h"
+#include "core/error.h"
+#include "core/stats.h"
+#include "gpu/common/device_info.h"
+#include "gpu/multigpu/comm.h"
+#include "gpu/multigpu/multi_heat.h"
+#include "gpu/multigpu/multi_mc.h"
+#include "gpu/multigpu/nccl_loader.h"
+#include "gpu/multigpu/scaling.h"
+#include "ui/figure_export.h"
+#include "ui/multigpu/scaling_figure.h"
+#include "ui/plot_export.h"
+
+namespace bs::cli {
+
+namespace mg = bs::multigpu;
+
+void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat) {
+  sub.add_option("--gpus", a.gpus,
+                 "GPU counts to run and compare (strong scaling), e.g. 1,2 or 1-4; counts this machine lacks are "
+                 "reported as not available");
+  sub.add_flag("--virtual", a.virtual_slabs,
+               "with --gpus: run k slabs/shares on GPU 0, exchanged by device copies: checks the k-GPU logic "
+               "(results equal the 1-GPU run), NOT a scaling figure");
+  sub.add_flag("--per-rank", a.per_rank,
+               "one process per GPU: this process is one NCCL rank (rank and count from --rank/--nranks or from "
+               "mpirun/srun's environment); see docs/SCALING.md");
+  sub.add_option("--rank", a.rank, "per-rank mode: this process's rank (0 .. nranks-1)");
+  sub.add_option("--nranks", a.nranks, "per-rank mode: number of ranks");
+  sub.add_option("--nccl-id-file", a.nccl_id_file,
+                 "per-rank mode: file (shared by all ranks) through which rank 0 hands the NCCL unique id to the "
+                 "others; or BS_NCCL_ID_FILE");
+  sub.add_option("--scaling-out", a.out, "write the scaling plot as <prefix>.svg, .csv and .json");
+  sub.add_option("--mg-reps", a.reps, "with --gpus: timed repetitions per GPU count")->check(CLI::Range(1, 1000));
+  if (heat) {
+    sub.add_option("--halo", a.halo, "with --gpus: halo rows = steps per exchange")->check(CLI::Range(1, 64));
+    sub.add_flag("--weak", a.weak, "with --gpus: also weak scaling (the --size field per GPU, stacked)");
+    sub.add_flag("--no-overlap", a.no_overlap, "with --gpus: exchange first, then the whole step (no overlap)");
+  }
+}
+
+bool multigpu_requested(const MultiGpuArgs& a) {
+  return !a.gpus.empty() || a.per_rank || a.rank >= 0;
+}
+
+namespace {
+
+struct Setup {
+  std::vector<int> counts;
+  int devices = 0;
+  std::optional<mg::RankSpec> rank;
+};
+
+// The GPU counts, the device count, the rank; prints what cannot run. nullopt with `code` on an error.
+std::optional<Setup> setup(const MultiGpuArgs& a, int* code) {
+  Setup s;
+  // Bad input first, so that it is reported the same with or without a GPU.
+  std::string err;
+  auto counts = mg::parse_gpu_list(a.gpus.empty() ? "1" : a.gpus, &err);
+  if (!counts) {
+    *code = print_error(err, 2);
+    return std::nullopt;
+  }
+  if ((a.per_rank || a.rank >= 0) && !(a.rank < 0 || (a.nranks > 0 && a.rank < a.nranks) || (a.nranks == 0 && a.rank == 0))) {
+    *code = print_error("--rank " + std::to_string(a.rank) + ": ranks run from 0 to --nranks - 1", 2);
+    return std::nullopt;
+  }
+  const DeviceInfo dev = query_device();
+  if (!dev.available) {
+    std::printf("multi-GPU rows skipped: no CUDA device (%s)\n", dev.reason.c_str());
+    *code = 0;
+    return std::nullopt;
+  }
+  s.devices = mg::cuda_device_count();
+  if (a.per_rank || a.rank >= 0) {
+    mg::RankSpec r;
+    if (a.rank >= 0) {
+      r.rank = a.rank;
+      r.nranks = a.nranks > 0 ? a.nranks : 1;
+      r.device = a.rank % std::max(s.devices, 1);
+    } else if (auto env = mg::rank_from_env(mg::process_env())) {
+      r.rank = env->rank;
+      r.nranks = env->nranks;
+      r.device = env->local_rank % std::max(s.devices, 1);
+      std::printf("rank %d of %d from %s, GPU %d\n", r.rank, r.nranks, env->source.c_str(), r.device);
+    } else {
+      *code = print_error("--per-rank: no rank given (--rank/--nranks) and none in the environment "
+                          "(mpirun, srun or BS_RANK/BS_NRANKS)",
+                          2);
+      return std::nullopt;
+    }
+    r.id_file = a.nccl_id_file;
+    if (const char* f = std::getenv("BS_NCCL_ID_FILE"); f && r.id_file.empty()) r.id_file = f;
+    if (auto why = mg::nccl_unavailable()) {
+      *code = print_error("--per-rank needs NCCL: " + *why, 1);
+      return std::nullopt;
+    }
+    s.rank = r;
+    s.counts = {r.nranks};
+    return s;
+  }
+  for (int k : *counts) {
+    if (a.virtual_slabs || k <= s.devices)
+      s.counts.push_back(k);
+    else
+      std::printf("%d GPUs: not available: this machine has %d GPU%s (the row is skipped; --virtual runs %d slabs "
+                  "on one GPU to check the logic, not the speed)\n",
+                  k, s.devices, s.devices == 1 ? "" : "s", k);
+  }
+  if (!a.virtual_slabs && std::any_of(s.counts.begin(), s.counts.end(), [](int k) { return k > 1; }))
+    if (auto why = mg::nccl_unavailable())
+      std::printf("NCCL unavailable (%s): the GPUs exchange by peer copies instead\n", why->c_str());
+  return s;
+}
+
+mg::Communicator make_comm(const MultiGpuArgs& a, const Setup& s, int k) {
+  if (s.rank) return mg::Communicator::make_nccl_rank(*s.rank);
+  std::vector<int> devs(static_cast<size_t>(k), 0);
+  if (a.virtual_slabs || k == 1) return mg::Communicator::make_virtual(devs);
+  for (int i = 0; i < k; ++i)
+    devs[static_cast<size_t>(i)] = i;
+  if (mg::nccl_unavailable()) return mg::Communicator::make_virtual(devs);
+  return mg::Communicator::make_nccl(devs);
+}
+
+bool is_root(const Setup& s) {
+  return !s.rank || s.rank->rank == 0;
+}
+
+void write_figure(const MultiGpuArgs& a, const std::vector<mg::ScalingRow>& rows, ui::ScalingKind kind,
+                  const std::string& what, const std::string& subtitle) {
+  if (a.out.empty() || rows.empty()) return;
+  const fig::Figure f = ui::scaling_figure(rows, kind, what, subtitle);
+  const std::string stem = a.out + (kind == ui::ScalingKind::Strong ? "_strong" : "_weak");
+  std::string err;
+  if (!ui::export_svg(f, 1200, 700, stem + ".svg", &err)) std::printf("%s\n", err.c_str());
+  std::ofstream(stem + ".csv") << ui::figure_csv(f);
+  std::ofstream(stem + ".json") << ui::figure_json(f);
+  std::printf("scaling plot: %s.svg, .csv, .json\n", stem.c_str());
+}
+
+void print_scaling(const std::vector<mg::ScalingRow>& rows, bool strong, const std::vector<std::string>& extra_head,
+                   const std::vector<std::vector<std::string>>& extra) {
+  Table t;
+  t.header = {"GPUs", "ms", strong ? "ideal ms (t1/k)" : "ideal ms (t1)", strong ? "speedup" : "scaled speedup",
+              "efficiency"};
+  for (const auto& h : extra_head)
+    t.header.push_back(h);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    std::vector<std::string> row{std::to_string(r.gpus), fmt_fixed(r.ms, 4), fmt_fixed(r.ideal_ms, 4),
+                                 "x" + fmt_fixed(r.speedup, 2), fmt_fixed(100.0 * r.efficiency, 1) + "%"};
+    if (i < extra.size())
+      for (const auto& c : extra[i])
+        row.push_back(c);
+    t.rows.push_back(row);
+  }
+  t.print(std::cout);
+}
+
+bool parse_size(const std::string& text, int64_t* nx, int64_t* ny) {
+  if (text.empty()) {
+    *nx = *ny = 8192;
+    return true;
+  }
+  const size_t x = text.find_first_of("xX");
+  try {
+    size_t used = 0;
+    if (x == std::string::npos) {
+      *nx = *ny = std::stoll(text, &used);
+      return used == text.size() && *nx > 0;
+    }
+    *nx = std::stoll(text.substr(0, x), &used);
+    if (used != x) return false;
+    *ny = std::stoll(text.substr(x + 1), &used);
+    return used == text.size() - x - 1 && *nx > 0 && *ny > 0;
+  } catch (...) {
+    return false;
+  }
+}
+
+struct HeatRun {
+  double ms_per_step = 0;
+  double comm_share = 0;
+  double exchange_ms = 0;
+  std::vector<float> field;
+  double total = 0;
+};
+
+HeatRun time_heat(mg::Communicator& comm, const mg::HeatConfig& cfg, int steps, int reps, bool keep_field) {
+  mg::MultiHeat h(comm, cfg);
+  h.upload(heat::make_initial(cfg.params, heat::InitialPattern::HotSpots));
+  h.step(std::max(steps / 4, 3));  // warm-up
+  (void)h.timings();
+  std::vector<double> per_step;
+  double ex = 0;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    h.step(steps);
+    h.sync();
+    per_step.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
+                       steps);
+    for (const auto& t : h.timings())
+      ex = std::max(ex, t.exchange_ms);
+  }
+  HeatRun out;
+  out.ms_per_step = summarize(per_step).median;
+  out.exchange_ms = ex;
+  out.total = h.total_heat();
+  if (keep_field) out.field = h.download();
+  return out;
+}
+
+}  // namespace
+
+int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& size_text, int steps) {
+  int code = 0;
+  auto s = setup(a, &code);
+  if (!s) return code;
+  if (!parse_size(size_text, &p.nx, &p.ny))
+    return print_error("--size '" + size_text + "': expected N or WxH with positive integers", 2);
+  const bool root = is_root(*s);
+  if (root)
+    std::printf("heat across GPUs, %lldx%lld cells, float32, %s boundary, %d step%s per exchange, %s; %d steps x %d "
+                "repetitions (host clock around all GPUs, median)\n",
+                static_cast<long long>(p.nx), static_cast<long long>(p.ny),
+                p.boundary == heat::Boundary::Fixed ? "fixed" : "insulated", a.halo, a.halo == 1 ? "" : "s",
+                a.no_overlap ? "no overlap" : "halo exchange overlapped with the interior", steps, a.reps);
+  std::vector<mg::ScalingSample> samples;
+  std::vector<std::vector<std::string>> extra;
+  std::vector<float> first_field;
+  std::string transport;
+  for (int k : s->counts) {
+    mg::Communicator comm = make_comm(a, *s, k);
+    transport = comm.describe();
+    mg::HeatConfig cfg;
+    cfg.params = p;
+    cfg.halo = a.halo;
+    cfg.overlap = !a.no_overlap;
+    if (auto err = mg::validate(cfg, comm.size())) return print_error(*err, 2);
+    const HeatRun r = time_heat(comm, cfg, steps, a.reps, !s->rank && s->counts.size() > 1);
+    samples.push_back({k, r.ms_per_step});
+    mg::HaloModelInput in{p.nx, p.ny, k, a.halo, samples.front().ms * samples.front().gpus, 300, 20};
+    const mg::HaloModelOutput model = mg::predict_heat(in);
+    std::string same = "-";
+    if (!r.field.empty()) {
+      if (first_field.empty())
+        first_field = r.field;
+      else
+        same = std::memcmp(first_field.data(), r.field.data(), first_field.size() * sizeof(float)) == 0 ? "bitwise"
+                                                                                                       : "DIFFERS";
+    }
+    extra.push_back({fmt_fixed(r.exchange_ms, 4), fmt_fixed(model.step_ms, 4), fmt_fixed(r.total, 1), same});
+    if (root) std::printf("%d: %s\n", k, transport.c_str());
+  }
+  if (!root) return 0;
+  const auto rows = mg::strong_scaling(samples);
+  print_scaling(rows, true,
+                {"exchange ms", "model ms (NVLink 300 GB/s, 20 us)", "total heat", "field vs first row"}, extra);
+  if (a.virtual_slabs)
+    std::printf("VIRTUAL: every row ran on GPU 0 (slabs exchanged by device copies); these times check the logic "
+                "and show the overhead of the decomposition, they are NOT a scaling figure\n");
+  const std::string what = "heat " + std::to_string(p.nx) + "x" + std::to_string(p.ny);
+  write_figure(a, rows, ui::ScalingKind::Strong, what, transport + (a.virtual_slabs ? " (virtual)" : ""));
+
+  if (a.weak && !s->rank) {
+    std::vector<mg::ScalingSample> weak;
+    std::vector<std::vector<std::string>> wextra;
+    for (int k : s->counts) {
+      mg::Communicator comm = make_comm(a, *s, k);
+      mg::HeatConfig cfg;
+      cfg.params = p;
+      cfg.params.ny = p.ny * k;
+      cfg.halo = a.halo;
+      cfg.overlap = !a.no_overlap;
+      if (auto err = mg::validate(cfg, comm.size())) return print_error(*err, 2);
+      const HeatRun r = time_heat(comm, cfg, steps, a.reps, false);
+      weak.push_back({k, r.ms_per_step});
+      wextra.push_back({std::to_string(cfg.params.nx) + "x" + std::to_string(cfg.params.ny)});
+    }
+    std::printf("weak scaling: %lldx%lld cells per GPU\n", static_cast<long long>(p.nx), static_cast<long long>(p.ny));
+    const auto wrows = mg::weak_scaling(weak);
+    print_scaling(wrows, false, {"field"}, wextra);
+    write_figure(a, wrows, ui::ScalingKind::Weak, what + " per GPU", transport);
+  }
+  return 0;
+}
+
+int run_montecarlo_multigpu(const MultiGpuArgs& a, const montecarlo::Params& p, const montecarlo::Launch& l) {
+  int code = 0;
+  auto s = setup(a, &code);
+  if (!s) return code;
+  const bool root = is_root(*s);
+  if (root)
+    std::printf("Monte Carlo across GPUs: %s, %lld paths x %d steps, seed %llu; samples in %d fixed chunks (same "
+                "price for every GPU count); %d timed runs after one warm-up (host clock, median)\n",
+                montecarlo::option_long_label(p.option), static_cast<long long>(p.paths), p.steps,
+                static_cast<unsigned long long>(p.seed), mg::k_mc_chunks, a.reps);
+  std::vector<mg::ScalingSample> samples;
+  std::vector<std::vector<std::string>> extra;
+  std::optional<double> first_price;
+  std::string transport;
+  for (int k : s->counts) {
+    mg::Communicator comm = make_comm(a, *s, k);
+    transport = comm.describe();
+    (void)mg::price_multi(comm, p, l);  // warm-up
+    std::vector<double> ms;
+    mg::McRunResult r;
+    for (int i = 0; i < a.reps; ++i) {
+      r = mg::price_multi(comm, p, l);
+      ms.push_back(r.ms);
+    }
+    samples.push_back({k, summarize(ms).median});
+    char price[64];
+    std::snprintf(price, sizeof price, "%.17g", r.estimate.price);
+    std::string same = "-";
+    if (!first_price)
+      first_price = r.estimate.price;
+    else
+      same = *first_price == r.estimate.price ? "identical" : "DIFFERS";
+    extra.push_back({price, fmt_fixed(r.estimate.std_error, 6), same});
+    if (root) std::printf("%d: %s\n", k, transport.c_str());
+  }
+  if (!root) return 0;
+  const auto rows = mg::strong_scaling(samples);
+  print_scaling(rows, true, {"price", "SE", "price vs first row"}, extra);
+  if (a.virtual_slabs)
+    std::printf("VIRTUAL: every row ran on GPU 0; the prices check the split, the times are NOT a scaling figure\n");
+  write_figure(a, rows, ui::ScalingKind::Strong, "Monte Carlo " + std::to_string(p.paths) + " paths",
+               transport + (a.virtual_slabs ? " (virtual)" : ""));
+  return 0;
+}
+
+}  // namespace bs::cli

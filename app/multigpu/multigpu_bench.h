@@ -1,0 +1,35 @@
+// multigpu_bench.h: the --gpus mode of `bench heat` and `bench montecarlo` (app/heat, app/montecarlo call in
+// here): strong and weak scaling over GPU counts, one process driving all GPUs or one process per rank.
+#pragma once
+
+#include <string>
+
+#include "gpu/heat/heat.h"
+#include "gpu/montecarlo/montecarlo.h"
+
+namespace CLI {
+class App;
+}
+
+namespace bs::cli {
+
+struct MultiGpuArgs {
+  std::string gpus;          // "1,2", "1-4"; empty: the single-GPU bench
+  bool virtual_slabs = false;  // k slabs on GPU 0, exchanged by device copies (logic, not scaling)
+  bool weak = false;         // heat: also weak scaling (size per GPU fixed)
+  int halo = 1;              // heat: steps per exchange
+  bool no_overlap = false;   // heat: exchange, then the whole step
+  int rank = -1, nranks = 0;   // per-rank mode; -1: from the launcher's environment when --per-rank
+  bool per_rank = false;
+  std::string nccl_id_file;  // per-rank mode: rank 0 writes the NCCL id there
+  std::string out;           // figure prefix: <out>.svg/.csv/.json of the scaling plot
+  int reps = 5;
+};
+void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat);
+bool multigpu_requested(const MultiGpuArgs& a);
+
+// size_text: "16384" or "WxH" as given (empty: 8192); steps: per repetition.
+int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& size_text, int steps);
+int run_montecarlo_multigpu(const MultiGpuArgs& a, const montecarlo::Params& p, const montecarlo::Launch& l);
+
+}  // namespace bs::cli

@@ -1,0 +1,86 @@
+// multi_mc.cpp: Monte Carlo across ranks (see multi_mc.h).
+#include "gpu/multigpu/multi_mc.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "core/error.h"
+#include "gpu/common/cuda_check.h"
+
+namespace bs::multigpu {
+
+namespace mc = bs::montecarlo;
+
+ChunkSpan chunks_of_rank(int chunks, int ranks, int rank) {
+  if (ranks < 1 || rank < 0 || rank >= ranks) throw InvalidRequest("rank out of range");
+  const int64_t a = static_cast<int64_t>(chunks) * rank / ranks;
+  const int64_t b = static_cast<int64_t>(chunks) * (rank + 1) / ranks;
+  return {static_cast<int>(a), static_cast<int>(b)};
+}
+
+mc::Moments combine_chunks(const std::vector<double>& table) {
+  mc::Moments m;
+  for (size_t c = 0; c + 2 < table.size(); c += 3) {
+    m.n += static_cast<int64_t>(table[c]);
+    m.sum += table[c + 1];
+    m.sum_sq += table[c + 2];
+  }
+  return m;
+}
+
+McRunResult price_multi(Communicator& comm, const mc::Params& p, const mc::Launch& l, int chunks) {
+  if (auto err = mc::validate(p)) throw InvalidRequest(*err);
+  const int64_t samples = mc::sample_count(p);
+  const std::vector<mc::SampleRange> ranges = mc::even_batches(samples, chunks);
+  const int n_chunks = static_cast<int>(ranges.size());
+  if (n_chunks < comm.size())
+    throw InvalidRequest(std::to_string(samples) + " samples are too few to share among " +
+                         std::to_string(comm.size()) + " GPUs");
+  McRunResult out;
+  out.chunks = n_chunks;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::unique_ptr<mc::GpuPricer>> pricers;
+  for (size_t i = 0; i < comm.local().size(); ++i) {
+    BS_CUDA_CHECK(cudaSetDevice(comm.device(static_cast<int>(i))));
+    auto& pr = pricers.emplace_back(std::make_unique<mc::GpuPricer>());
+    pr->set_launch(l);
+    pr->reset(p);
+  }
+  // Every local rank queues its chunks first, so that ranks sharing this process run at the same time.
+  for (size_t i = 0; i < pricers.size(); ++i) {
+    BS_CUDA_CHECK(cudaSetDevice(comm.device(static_cast<int>(i))));
+    const ChunkSpan span = chunks_of_rank(n_chunks, comm.size(), comm.local()[i]);
+    for (int c = span.first; c < span.end; ++c) {
+      // The pricer keeps at most a few batches in flight; collect the finished ones as it goes.
+      pricers[i]->enqueue(ranges[static_cast<size_t>(c)]);
+    }
+  }
+  std::vector<std::vector<double>> tables(pricers.size(), std::vector<double>(3 * static_cast<size_t>(n_chunks), 0.0));
+  for (size_t i = 0; i < pricers.size(); ++i) {
+    BS_CUDA_CHECK(cudaSetDevice(comm.device(static_cast<int>(i))));
+    double ms = 0;
+    std::vector<mc::BatchResult> done = pricers[i]->poll();
+    for (auto& b : pricers[i]->finish())
+      done.push_back(b);
+    for (const auto& b : done) {
+      const auto it = std::find_if(ranges.begin(), ranges.end(),
+                                   [&](const mc::SampleRange& r) { return r.first == b.range.first; });
+      const size_t c = static_cast<size_t>(it - ranges.begin());
+      tables[i][3 * c] = static_cast<double>(b.batch.n);
+      tables[i][3 * c + 1] = b.batch.sum;
+      tables[i][3 * c + 2] = b.batch.sum_sq;
+      ms += b.ms;
+    }
+    out.rank_ms.push_back(ms);
+  }
+  comm.allreduce_sum(tables);
+  out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  out.moments = combine_chunks(tables[0]);
+  out.estimate = mc::make_estimate(out.moments, p);
+  return out;
+}
+
+}  // namespace bs::multigpu

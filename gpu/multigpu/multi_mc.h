@@ -1,0 +1,37 @@
+// multi_mc.h: Monte Carlo pricing over the ranks of a Communicator (pure C++ header). The samples are cut into
+// `chunks` fixed ranges (montecarlo::even_batches) independent of the GPU count; rank i prices a contiguous
+// run of chunks, each as one batch of gpu/montecarlo's pricer (sample s always draws from cuRAND subsequence s,
+// so the paths are the one-GPU run's). Each chunk's moments land in their own slot of a table that is summed
+// over ranks (all-reduce; the other ranks add zeros, exactly), then the chunks are added in chunk order: the
+// price is bitwise the same for every GPU count.
+#pragma once
+
+#include <vector>
+
+#include "gpu/montecarlo/montecarlo.h"
+#include "gpu/multigpu/comm.h"
+
+namespace bs::multigpu {
+
+constexpr int k_mc_chunks = 120;  // divisible by 1..6, 8, 10, 12: even shares on common GPU counts
+
+// Chunks [first, end) priced by rank `rank` of `ranks` (contiguous, sizes differing by at most one).
+struct ChunkSpan {
+  int first = 0, end = 0;
+};
+ChunkSpan chunks_of_rank(int chunks, int ranks, int rank);
+// The moments of the table (3 doubles per chunk: n, sum, sum_sq), added in chunk order.
+montecarlo::Moments combine_chunks(const std::vector<double>& table);
+
+struct McRunResult {
+  montecarlo::Estimate estimate;
+  montecarlo::Moments moments;
+  double ms = 0;                  // wall time of the whole run (host clock around all ranks)
+  std::vector<double> rank_ms;    // GPU time of each local rank's batches (CUDA events)
+  int chunks = 0;
+};
+// Prices p over comm's ranks (each local rank on its device). Throws as GpuPricer does.
+McRunResult price_multi(Communicator& comm, const montecarlo::Params& p, const montecarlo::Launch& l = {},
+                        int chunks = k_mc_chunks);
+
+}  // namespace bs::multigpu

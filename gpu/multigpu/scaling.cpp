@@ -1,0 +1,166 @@
+// scaling.cpp: scaling tables, the halo model, --gpus parsing, launcher environment (see scaling.h).
+#include "gpu/multigpu/scaling.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+
+namespace bs::multigpu {
+
+namespace {
+std::optional<int> to_int(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  int v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+constexpr int k_max_gpus = 1024;
+}  // namespace
+
+std::optional<std::vector<int>> parse_gpu_list(std::string_view text, std::string* error) {
+  auto fail = [&](const std::string& why) -> std::optional<std::vector<int>> {
+    if (error) *error = "--gpus '" + std::string(text) + "': " + why;
+    return std::nullopt;
+  };
+  std::vector<int> out;
+  if (text.empty()) return fail("empty; expected counts such as 1,2 or 1-4");
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string_view item = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
+    const size_t dash = item.find('-');
+    std::optional<int> a, b;
+    if (dash == std::string_view::npos) {
+      a = b = to_int(item);
+    } else {
+      a = to_int(item.substr(0, dash));
+      b = to_int(item.substr(dash + 1));
+    }
+    const std::string quoted = std::string(1, '\'').append(item).append(1, '\'');
+    if (!a || !b) return fail(quoted + " is not a GPU count or a range such as 1-4");
+    if (*a < 1 || *b < *a || *b > k_max_gpus)
+      return fail(quoted + ": counts run from 1 to " + std::to_string(k_max_gpus) + ", ranges upwards");
+    for (int v = *a; v <= *b; ++v)
+      out.push_back(v);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  std::sort(out.begin(), out.end());
+  if (std::adjacent_find(out.begin(), out.end()) != out.end()) return fail("a GPU count appears twice");
+  return out;
+}
+
+std::vector<ScalingRow> strong_scaling(const std::vector<ScalingSample>& samples) {
+  std::vector<ScalingRow> out;
+  if (samples.empty()) return out;
+  const auto base = std::min_element(samples.begin(), samples.end(),
+                                     [](const auto& a, const auto& b) { return a.gpus < b.gpus; });
+  const double t1 = base->ms * base->gpus;  // a perfect-scaling estimate of one GPU when the base is > 1
+  for (const auto& s : samples) {
+    ScalingRow r{s.gpus, s.ms, t1 / s.gpus, s.ms > 0 ? t1 / s.ms : 0, 0};
+    r.efficiency = r.speedup / s.gpus;
+    out.push_back(r);
+  }
+  return out;
+}
+
+std::vector<ScalingRow> weak_scaling(const std::vector<ScalingSample>& samples) {
+  std::vector<ScalingRow> out;
+  if (samples.empty()) return out;
+  const auto base = std::min_element(samples.begin(), samples.end(),
+                                     [](const auto& a, const auto& b) { return a.gpus < b.gpus; });
+  const double t1 = base->ms;
+  for (const auto& s : samples) {
+    // k GPUs do k times base->gpus' work; ideal time stays t1.
+    const double work = static_cast<double>(s.gpus) / base->gpus;
+    ScalingRow r{s.gpus, s.ms, t1, s.ms > 0 ? work * t1 / s.ms : 0, 0};
+    r.efficiency = s.ms > 0 ? t1 / s.ms : 0;
+    out.push_back(r);
+  }
+  return out;
+}
+
+HaloModelOutput predict_heat(const HaloModelInput& in) {
+  HaloModelOutput o;
+  const int k = std::max(in.gpus, 1);
+  const int64_t max_rows = (in.ny + k - 1) / k;
+  const int h = std::max(in.halo, 1);
+  // Widened steps compute extra rows: on average (h - 1) extra rows per side per step.
+  const double extra_rows = k > 1 ? (h - 1) : 0.0;
+  o.compute_ms = in.ny > 0 ? in.one_gpu_ms_per_step * (max_rows + extra_rows) / in.ny : 0;
+  const int neighbours = k == 1 ? 0 : (k == 2 ? 1 : 2);
+  const double bytes = static_cast<double>(neighbours) * h * in.nx * sizeof(float);
+  o.halo_bytes_per_step = static_cast<int64_t>(bytes / h);
+  o.exchange_ms = neighbours == 0 ? 0 : in.latency_us * 1e-3 + bytes / (in.link_gb_per_s * 1e9) * 1e3;
+  // The exchange overlaps the interior of the first step of the round; what is longer than it is exposed.
+  const double interior_ms = o.compute_ms * std::max<double>(max_rows - 2, 0) / std::max<double>(max_rows, 1);
+  const double exposed = std::max(0.0, o.exchange_ms - interior_ms);
+  o.step_ms = o.compute_ms + exposed / h;
+  o.comm_share = o.step_ms > 0 ? (exposed / h) / o.step_ms : 0;
+  return o;
+}
+
+std::optional<RankEnv> rank_from_env(const EnvMap& env) {
+  struct Source {
+    const char *rank, *size, *local, *name;
+  };
+  static constexpr Source sources[] = {
+      {"BS_RANK", "BS_NRANKS", "BS_LOCAL_RANK", "BS_RANK/BS_NRANKS"},
+      {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", "Open MPI (mpirun)"},
+      {"SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "Slurm (srun)"},
+      {"PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", "PMI (MPICH/Intel MPI)"},
+  };
+  for (const auto& s : sources) {
+    auto r = env.find(s.rank), n = env.find(s.size);
+    if (r == env.end() || n == env.end()) continue;
+    auto rank = to_int(r->second), size = to_int(n->second);
+    if (!rank || !size || *size < 1 || *rank < 0 || *rank >= *size) continue;
+    RankEnv out{*rank, *size, *rank, s.name};
+    if (auto l = env.find(s.local); l != env.end())
+      if (auto local = to_int(l->second)) out.local_rank = *local;
+    return out;
+  }
+  return std::nullopt;
+}
+
+EnvMap process_env() {
+  EnvMap out;
+  for (const char* name : {"BS_RANK", "BS_NRANKS", "BS_LOCAL_RANK", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+                           "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID",
+                           "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", "BS_NCCL_ID_FILE"})
+    if (const char* v = std::getenv(name)) out[name] = v;
+  return out;
+}
+
+std::string to_hex(const void* bytes, size_t n) {
+  static const char* digits = "0123456789abcdef";
+  std::string out(2 * n, '0');
+  const auto* b = static_cast<const unsigned char*>(bytes);
+  for (size_t i = 0; i < n; ++i) {
+    out[2 * i] = digits[b[i] >> 4];
+    out[2 * i + 1] = digits[b[i] & 15];
+  }
+  return out;
+}
+
+bool from_hex(std::string_view hex, void* bytes, size_t n) {
+  while (!hex.empty() && (hex.back() == '\n' || hex.back() == ' ')) hex.remove_suffix(1);
+  if (hex.size() != 2 * n) return false;
+  auto val = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  auto* b = static_cast<unsigned char*>(bytes);
+  for (size_t i = 0; i < n; ++i) {
+    const int hi = val(hex[2 * i]), lo = val(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    b[i] = static_cast<unsigned char>(hi * 16 + lo);
+  }
+  return true;
+}
+
+}  // namespace bs::multigpu
