@@ -281,7 +281,11 @@ int run_cli(int argc, char** argv) {
   if (*info) return run_info(info_opt);
   if (*bench && bench->get_subcommands().empty())
     return fail("bench: name a benchmark (" + subcommand_names(*bench) + ")");
-  if (*bench) return bench_ctx.exit_code;
+  if (*bench) {
+    if (bench_ctx.counters && !bench_ctx.counters_shown && bench_ctx.exit_code == 0)
+      std::printf("note: --counters: no counter columns: this bench ran no GPU kernel row that collects them (they come with the GPU rows of bench matmul, heat and vector)\n");
+    return bench_ctx.exit_code;
+  }
   for (const char* name : {"occupancy", "anatomy", "sweep", "replay", "kernel"})
     if (cli.got_subcommand(name)) return bench_ctx.exit_code;
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "app/bench.h"
+#include "app/counters_bench.h"
 #include "app/param_flags.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
@@ -106,7 +107,7 @@ std::vector<std::string> table_row(const mm::BenchRow& r) {
           r.checked ? (r.check.pass ? "pass" : "FAIL") : "-"};
 }
 
-int run_matmul_bench(MatmulOptions& o) {
+int run_matmul_bench(MatmulOptions& o, BenchContext& ctx) {
   if (auto err = o.flags->read()) return print_error(*err, 2);
   o.m = o.flags->value("m").get<int64_t>();
   o.n = o.flags->value("n").get<int64_t>();
@@ -201,6 +202,17 @@ int run_matmul_bench(MatmulOptions& o) {
     }
     if (!r.note.empty()) notes.push_back(r.variant + ": " + r.note);
   }
+  if (ctx.counters && !sel.gpu.empty()) {
+    // After the timing: one more launch of each GPU variant, replayed by CUPTI per counter pass.
+    mm::GpuRunner runner(p);
+    runner.set_inputs(a, b);
+    for (const auto& r : rows) {
+      const auto v = r.gpu ? mm::parse_variant(r.variant) : std::nullopt;
+      t.counters.push_back(v ? bench_counters(ctx, [&] { runner.enqueue(*v); }) : std::nullopt);
+    }
+    runner.sync();
+    runner.poll_ms();
+  }
   t.print(std::cout);
   if (!notes.empty()) std::cout << "\n";
   for (const auto& n : notes)
@@ -226,7 +238,7 @@ void register_matmul_bench(CLI::App& bench, BenchContext& ctx) {
   sub->add_option("--reps", opts->reps, "timed runs per variant at most (fewer when a run is slow)")
       ->capture_default_str();
   add_device_option(*sub, opts->device);
-  sub->callback([opts, &ctx] { run_guarded(ctx, [&] { return run_matmul_bench(*opts); }); });
+  sub->callback([opts, &ctx] { run_guarded(ctx, [&] { return run_matmul_bench(*opts, ctx); }); });
 }
 
 }  // namespace bs::cli

@@ -373,6 +373,7 @@ Result collect_locked(const Launch& launch) {
       out.message = "no kernel ran while counters were collected (the launch started no kernel)";
     } else {
       out.values = derive(kernels);
+      out.raw = kernels;
       out.status = Status::Ok;
     }
   } catch (const Failure& f) {

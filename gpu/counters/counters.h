@@ -51,6 +51,9 @@ struct Values {
   std::optional<double> dram_bytes() const;  // read + written
 };
 
+// Raw metric values of one kernel (CUPTI range): name -> value, with metric_names()' names.
+using Raw = std::vector<std::pair<std::string, double>>;
+
 struct Result {
   Status status = Status::Failed;
   std::string message;  // for a person: why not and how to enable it; empty when ok
@@ -59,6 +62,7 @@ struct Result {
   int passes = 0;                    // kernel replays CUPTI needed
   std::vector<std::string> missing;  // metrics this GPU does not offer (left out, not an error)
   std::string chip;                  // e.g. "GH100"
+  std::vector<Raw> raw;              // per kernel: metric name -> value (what `ncu --metrics` reports)
   bool ok() const { return status == Status::Ok; }
 };
 
@@ -86,8 +90,6 @@ std::string no_device_message(const std::string& reason);
 // The line every counters view prints: collection replays the kernel, so these runs are not timed.
 const char* replay_note();
 
-// Raw metric values of one kernel (CUPTI range): name -> value, with metric_names()' names.
-using Raw = std::vector<std::pair<std::string, double>>;
 // Derives the curated values from the raw values of each kernel a launch started: counts are summed,
 // occupancy is weighted by active SM cycles, warp efficiency and stalls by executed instructions. Pure (tests
 // feed it made-up values).
