@@ -93,7 +93,8 @@ void print_counter_notes(std::ostream& out, const std::vector<std::optional<coun
     const auto& r = per_row[i];
     if (!r || !r->ok()) continue;
     out << "counters, row " << i + 1 << ": " << r->values.kernels << " kernel(s), " << r->passes
-        << " passes, " << fmt_fixed(r->seconds, 3) << " s, chip " << r->chip << "\n";
+        << " passes, " << fmt_fixed(r->seconds, 3) << " s, chip " << r->chip
+        << (r->note.empty() ? "" : "; " + r->note) << "\n";
     for (size_t k = 0; k < r->raw.size(); ++k)
       for (const auto& [name, value] : r->raw[k])
         out << "  " << (r->raw.size() > 1 ? "kernel " + std::to_string(k + 1) + " " : "") << name << " = "

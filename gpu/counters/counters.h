@@ -63,6 +63,7 @@ struct Result {
   std::vector<std::string> missing;  // metrics this GPU does not offer (left out, not an error)
   std::string chip;                  // e.g. "GH100"
   std::vector<Raw> raw;              // per kernel: metric name -> value (what `ncu --metrics` reports)
+  std::string note;  // how it was collected, where that matters (e.g. the kernel-replay fallback)
   bool ok() const { return status == Status::Ok; }
 };
 

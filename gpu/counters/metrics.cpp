@@ -142,8 +142,8 @@ Values derive(const std::vector<Raw>& kernels) {
 }
 
 const char* replay_note() {
-  return "counters replay the kernel (one CUPTI pass per group of counters): collected apart from the timed "
-         "runs, never part of a timing";
+  return "counters replay the kernel (one run per CUPTI pass, each from a cold L2): collected apart from the "
+         "timed runs, never part of a timing";
 }
 
 std::string no_device_message(const std::string& reason) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <stdexcept>
 #include <vector>
 
 #include "gpu/common/device_info.h"
@@ -143,7 +144,9 @@ TEST(CountersGpu, VectorAddMovesWhatItMust) {
   p.streams = 1;
   vector::GpuRunner runner;
   runner.prepare(p);
-  const Result r = collect([&] { runner.compute(p, runner.input_a(), runner.input_b()); });
+  const std::vector<float> a(runner.input_a().begin(), runner.input_a().end()),
+      b(runner.input_b().begin(), runner.input_b().end());
+  const Result r = collect([&] { runner.compute(p, a, b); });
   if (r.status == Status::NotAllowed || r.status == Status::Unsupported) GTEST_SKIP() << r.message;
   ASSERT_TRUE(r.ok()) << to_string(r.status) << ": " << r.message;
   std::printf("counters: %d kernel(s), %d passes, %.3f s, chip %s\n", r.values.kernels, r.passes, r.seconds,
@@ -159,6 +162,33 @@ TEST(CountersGpu, VectorAddMovesWhatItMust) {
   ASSERT_TRUE(r.values.achieved_occupancy_pct);
   EXPECT_GT(*r.values.achieved_occupancy_pct, 10.0);
   EXPECT_LE(*r.values.achieved_occupancy_pct, 100.0);
+}
+
+}  // namespace
+}  // namespace bs::counters
+
+namespace bs::counters {
+namespace {
+
+// On the GPU: what the launch throws comes back to the caller after the profiler is shut down, and a launch
+// that starts no kernel is a clear failure; a collection after either still works.
+TEST(CountersGpu, LaunchFailuresAreReportedAndLeaveNoSession) {
+  if (!query_device().available) GTEST_SKIP() << "no CUDA device: " << query_device().reason;
+  EXPECT_THROW(collect([] { throw std::runtime_error("launch failed on purpose"); }), std::runtime_error);
+  const Result none = collect([] {});
+  if (none.status == Status::NotAllowed || none.status == Status::Unsupported) GTEST_SKIP() << none.message;
+  EXPECT_EQ(none.status, Status::Failed);
+  EXPECT_NE(none.message.find("no kernel ran"), std::string::npos) << none.message;
+  vector::Params p;
+  p.n = 1000003;
+  vector::GpuRunner runner;
+  runner.prepare(p);
+  const std::vector<float> a(runner.input_a().begin(), runner.input_a().end()),
+      b(runner.input_b().begin(), runner.input_b().end());
+  const Result r = collect([&] { runner.compute(p, a, b); });
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.values.kernels, 1);
+  EXPECT_NEAR(*r.values.ld_sectors_per_request(), 4.0, 0.01);  // float loads: 32 lanes x 4 B = 4 sectors
 }
 
 }  // namespace
