@@ -54,6 +54,7 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   if (!m_gl) throw std::runtime_error(err);
   m_env.gl = m_gl.get();
   m_env.user_kernels = &m_user_kernels;
+  m_env.runs = &m_runs;
   m_env.request = opt.render_path;
   m_env.device = opt.render_path == PathRequest::Cpu ? DeviceInfo{} : query_device();
   if (opt.render_path == PathRequest::Cpu) m_env.device.reason = "not queried (--render-path cpu)";

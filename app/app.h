@@ -62,6 +62,7 @@ class App {
   const LabEnv& env() const { return m_env; }
   KernelWorkbench& kernel_workbench() { return *m_kernel_bench; }
   UserKernels& user_kernels() { return m_user_kernels; }
+  work::RunLog& runs() { return m_runs; }
 
   // Sessions (app/session.h). apply_session validates every lab's state before it changes anything; on error
   // the running state is untouched and the message names the field. Call between frames.
@@ -115,6 +116,7 @@ class App {
   AppOptions m_opt;
   std::unique_ptr<gl::Context> m_gl;
   UserKernels m_user_kernels;  // before m_env and the labs: they hold its address
+  work::RunLog m_runs;         // every lab's timed runs (the roofline); before m_env, which holds its address
   LabEnv m_env;
   GpuRecovery m_gpu{m_env};
   LabHost m_labs{m_env, m_opt, m_gpu};
