@@ -233,6 +233,7 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::Range(0.75, 3.0));
   cli.add_flag("--presenter", opt.presenter, "Presenter mode: larger UI and big read-outs (key P)");
   cli.add_flag("--show-shortcuts", opt.show_shortcuts, "Testing: open the F1 shortcut list")->group("");
+  cli.add_flag("--show-counters", opt.show_counters, "Testing: open the hardware-counters window")->group("");
   cli.add_option("--debug-capture", opt.debug_capture, "Testing: F12 (window) or Shift+F12 (view) capture")
       ->check(CLI::Validator(
           [](std::string& v) {

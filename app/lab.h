@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/counters_target.h"
 #include "app/render_path.h"
 #include "core/work_model.h"
 #include "gpu/common/device_info.h"
@@ -50,6 +51,9 @@ class Lab {
   virtual std::vector<ui::Readout> readouts() const { return {}; }
   // The ImGui window that shows the lab's field or view (Shift+F12 captures just that window).
   virtual const char* view_window() const { return nullptr; }
+  // Hardware counters (View > Hardware counters): the lab's current run as a launch to collect counters for,
+  // with the models' predictions. nullopt: nothing to measure here (no GPU kernel for the current choice).
+  virtual std::optional<CounterTarget> counter_target() { return std::nullopt; }
 };
 
 }  // namespace bs

@@ -14,8 +14,8 @@
 namespace bs::counters {
 namespace {
 
-// Under compute-sanitizer or Nsight, CUPTI belongs to that tool (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED):
-// the message says so, and the GPU tests skip.
+// Under compute-sanitizer or Nsight, CUPTI belongs to that tool
+// (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED): the message says so, and the GPU tests skip.
 bool under_another_profiler(const Result& r) {
   return r.status == Status::Failed && r.message.find("another profiler") != std::string::npos;
 }
