@@ -3,6 +3,7 @@
 // measured; the panel's rows from a made-up result; a lab without a target says so.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "app/app.h"
@@ -50,6 +51,27 @@ TEST(CountersWindow, LabWithoutTargetSaysSo) {
   EXPECT_FALSE(m.can_collect);
   EXPECT_NE(m.target.find("no kernel to measure"), std::string::npos) << m.target;
   EXPECT_TRUE(m.rows.empty());
+}
+
+TEST(CountersWindow, MatmulShowsTheWorkModelsBytes) {
+  App app(headless("matmul"));
+  for (int i = 0; i < 4; ++i)
+    app.frame();
+  const auto& m = app.counters_window().model();
+  EXPECT_NE(m.target.find("matmul: "), std::string::npos) << m.target;
+  ASSERT_EQ(m.rows.size(), 7u);
+  // The problem the lab shows ("M x N x K" ends the target): A and B read once, 4 * (M*K + K*N) bytes.
+  long long mm = 0, nn = 0, kk = 0;
+  ASSERT_EQ(std::sscanf(m.target.c_str() + m.target.rfind(", ") + 2, "%lldx%lldx%lld", &mm, &nn, &kk), 3)
+      << m.target;
+  char expect[64];
+  std::snprintf(expect, sizeof expect, "%.2f MB (work model)",
+                4.0 * static_cast<double>(mm * kk + kk * nn) / 1e6);
+  EXPECT_EQ(m.rows[0].model, expect) << m.target;
+  EXPECT_EQ(m.rows[2].model, "no model");
+  if (!query_device().available) {
+    EXPECT_FALSE(m.can_collect);
+  }
 }
 
 TEST(CountersWindow, RowsPutMeasuredNextToModel) {
