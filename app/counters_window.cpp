@@ -76,10 +76,10 @@ bool CountersWindow::start(Lab& active) {
     return false;
   }
   if (!m_target) {
-    m_model.status = std::string("the ") + active.title() +
-                     " lab offers no kernel to measure for its current choice (counters come with the memory "
-                     "and matmul labs' "
-                     "GPU variants)";
+    m_model.status =
+        std::string("the ") + active.title() +
+        " lab offers no kernel to measure for its current choice (counters come with the memory, matmul and "
+        "vector labs' GPU variants)";
     return false;
   }
   if (!m_target->collect) {
