@@ -55,6 +55,7 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   m_env.gl = m_gl.get();
   m_env.user_kernels = &m_user_kernels;
   set_active_user_kernels(&m_user_kernels);  // the sweep targets' kernel=user
+  m_env.runs = &m_runs;
   m_env.request = opt.render_path;
   m_env.device = opt.render_path == PathRequest::Cpu ? DeviceInfo{} : query_device();
   if (opt.render_path == PathRequest::Cpu) m_env.device.reason = "not queried (--render-path cpu)";
@@ -74,6 +75,8 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   if (opt.presenter) set_presenter_mode(true);
   m_presenter.apply_pending();
   m_sweep = std::make_unique<SweepWindow>(m_env);
+  m_counters = std::make_unique<CountersWindow>(m_env);
+  m_counters->open() = opt.show_counters;
   hand_over_sweep();
   std::fprintf(stderr, "blockscope: GL %s (%s); path: %s (%s)%s%s\n", m_gl->info().renderer.c_str(),
                m_gl->info().platform.c_str(), to_string(m_env.path.path), m_env.path.reason.c_str(),
@@ -192,6 +195,7 @@ void App::draw_main_ui() {
   m_kernel_bench->draw(m_layout, ImGui::GetTime());
   // Drawn every frame, open or not: it also collects a sweep that finished while the window was closed.
   m_sweep->draw(&m_show_sweep);
+  m_counters->draw(m_labs.active());
   m_presenter.draw_windows(m_layout, m_labs.active().readouts());
   m_toasts.draw(m_layout.slot(Slot::View));
   m_sessions.draw_popups(
@@ -274,7 +278,8 @@ bool App::frame() {
     if (m_frame == m_opt.debug_fault_frame && m_env.path.path != RenderPath::Cpu) inject_illegal_address();
     // A sweep that times anything (GPU or CPU) has the machine to itself: the live lab pauses meanwhile (its
     // view stays), so the live run disturbs no sample.
-    if (!m_sweep->pauses_live_lab()) m_labs.active().update();
+    // Counters see every kernel of the context: the live lab pauses while they are collected, too.
+    if (!m_sweep->pauses_live_lab() && !m_counters->busy()) m_labs.active().update();
   } catch (const GpuError& e) {
     m_gpu.recover_from(e, m_labs);
   }
@@ -537,6 +542,7 @@ void App::draw_view_menu() {
   ImGui::MenuItem("Keyboard shortcuts", "F1", m_presenter.shortcuts_flag());
   ImGui::MenuItem("Device window", nullptr, &m_show_device);
   ImGui::MenuItem("Kernel editor", "F9", &m_kernel_bench->open());
+  ImGui::MenuItem("Hardware counters", nullptr, &m_counters->open());
   ImGui::Separator();
   if (ImGui::MenuItem("Screenshot of the window", "F12")) m_capture.request(Capture::Kind::Window);
   if (ImGui::MenuItem("Screenshot of the lab view", "Shift+F12")) m_capture.request(Capture::Kind::View);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/counters_window.h"
 #include "app/heat/heat_lab.h"
 #include "app/kernel/kernel_workbench.h"
 #include "app/kernel/user_kernels.h"
@@ -45,6 +46,7 @@ struct AppOptions {
   bool presenter = false;          // --presenter
   std::optional<Session> session;  // --session / --preset: applied before the first frame
   bool show_shortcuts = false;     // testing: the F1 overlay open from the start
+  bool show_counters = false;      // testing: View > Hardware counters open from the start
   std::string debug_capture;  // testing: "window" or "view": an F12 / Shift+F12 capture in the last frame
 };
 
@@ -61,7 +63,9 @@ class App {
   int exit_code() const { return m_exit_code; }
   const LabEnv& env() const { return m_env; }
   KernelWorkbench& kernel_workbench() { return *m_kernel_bench; }
+  CountersWindow& counters_window() { return *m_counters; }
   UserKernels& user_kernels() { return m_user_kernels; }
+  work::RunLog& runs() { return m_runs; }
 
   // Sessions (app/session.h). apply_session validates every lab's state before it changes anything; on error
   // the running state is untouched and the message names the field. Call between frames.
@@ -115,6 +119,7 @@ class App {
   AppOptions m_opt;
   std::unique_ptr<gl::Context> m_gl;
   UserKernels m_user_kernels;  // before m_env and the labs: they hold its address
+  work::RunLog m_runs;         // every lab's timed runs (the roofline); before m_env, which holds its address
   LabEnv m_env;
   GpuRecovery m_gpu{m_env};
   LabHost m_labs{m_env, m_opt, m_gpu};
@@ -134,6 +139,7 @@ class App {
   nlohmann::json m_pending_sweep;
   // The sweep window (any lab, one or two parameters, in the background); a session's sweep goes into it.
   std::unique_ptr<SweepWindow> m_sweep;
+  std::unique_ptr<CountersWindow> m_counters;  // View > Hardware counters
   // The kernel editor (View > Kernel editor, F9): the user's kernels, compiled and published to
   // m_user_kernels.
   std::unique_ptr<KernelWorkbench> m_kernel_bench;

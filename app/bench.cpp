@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <new>
 
+#include "app/counters_bench.h"
 #include "app/kernel/kernel_bench.h"
 #include "app/labs.h"
 #include "core/error.h"
@@ -16,6 +17,8 @@ void register_all_benches(CLI::App& bench, BenchContext& ctx) {
     if (lab.register_bench) lab.register_bench(bench, ctx);
   register_interop_bench(bench, ctx);
   register_kernel_bench(bench, ctx);
+  for (CLI::App* sub : bench.get_subcommands([](CLI::App*) { return true; }))
+    add_counters_flag(*sub, ctx);
 }
 
 int print_error(const std::string& msg, int code) {
@@ -44,6 +47,15 @@ void run_guarded(BenchContext& ctx, const std::function<int()>& body) {
 }
 
 void Table::print(std::ostream& out) const {
+  if (has_counters(*this)) {
+    Table with = *this;
+    with.counters.clear();
+    std::vector<std::string> notes;
+    add_counter_columns(with, counters, notes);
+    with.print(out);
+    print_counter_notes(out, counters, notes);
+    return;
+  }
   std::vector<size_t> width(header.size(), 0);
   for (size_t c = 0; c < header.size(); ++c)
     width[c] = header[c].size();

@@ -5,12 +5,14 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "core/enum_names.h"
 #include "core/text.h"
+#include "gpu/counters/counters.h"
 
 namespace bs::cli {
 
@@ -18,6 +20,10 @@ namespace bs::cli {
 struct BenchContext {
   int exit_code = 0;
   std::string command;  // the command that runs, e.g. "bench vector" (set once parsing is complete)
+  // --counters (one flag on every bench): after the timed runs, collect hardware counters for each GPU row
+  // (app/counters_bench.h). counters_shown: the bench gave counter columns (else the CLI says it has none).
+  bool counters = false;
+  bool counters_shown = false;
 };
 
 // Prints "blockscope: <msg>" on stderr as one line, control characters escaped (printable()), and returns
@@ -46,6 +52,10 @@ void run_guarded(BenchContext& ctx, const std::function<int()>& body);
 struct Table {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
+  // With --counters: per row (by index; missing or nullopt: a row without a kernel, e.g. a CPU row) the
+  // hardware counters of one launch. When any is set, print() adds counter columns and, below the table,
+  // the replay note, each failure's message and the raw metric values (app/counters_bench.cpp).
+  std::vector<std::optional<counters::Result>> counters;
   void print(std::ostream& out) const;
 };
 using ::bs::fmt_fixed;  // core/text.h

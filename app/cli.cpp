@@ -233,6 +233,7 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::Range(0.75, 3.0));
   cli.add_flag("--presenter", opt.presenter, "Presenter mode: larger UI and big read-outs (key P)");
   cli.add_flag("--show-shortcuts", opt.show_shortcuts, "Testing: open the F1 shortcut list")->group("");
+  cli.add_flag("--show-counters", opt.show_counters, "Testing: open the hardware-counters window")->group("");
   cli.add_option("--debug-capture", opt.debug_capture, "Testing: F12 (window) or Shift+F12 (view) capture")
       ->check(CLI::Validator(
           [](std::string& v) {
@@ -281,7 +282,11 @@ int run_cli(int argc, char** argv) {
   if (*info) return run_info(info_opt);
   if (*bench && bench->get_subcommands().empty())
     return fail("bench: name a benchmark (" + subcommand_names(*bench) + ")");
-  if (*bench) return bench_ctx.exit_code;
+  if (*bench) {
+    if (bench_ctx.counters && !bench_ctx.counters_shown && bench_ctx.exit_code == 0)
+      std::printf("note: --counters: no counter columns: this bench ran no GPU kernel row that collects them (they come with the GPU rows of bench matmul, heat and vector)\n");
+    return bench_ctx.exit_code;
+  }
   for (const char* name : {"occupancy", "anatomy", "sweep", "replay", "kernel"})
     if (cli.got_subcommand(name)) return bench_ctx.exit_code;
 

@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "app/counters_target.h"
 #include "app/render_path.h"
+#include "core/work_model.h"
 #include "gpu/common/device_info.h"
 #include "ui/gl/context.h"
 #include "ui/presenter.h"
@@ -24,6 +26,7 @@ struct LabEnv {
   PathRequest request = PathRequest::Auto;
   PathDecision path;  // the path in force; a lab may step it down (interop -> host copy) and say why
   UserKernels* user_kernels = nullptr;  // the user's compiled kernels (kernel lab); set by App, may be null
+  work::RunLog* runs = nullptr;  // every timed run, for the roofline (app/roofline_report.h); set by App, may be null
 };
 
 class Lab {
@@ -48,6 +51,9 @@ class Lab {
   virtual std::vector<ui::Readout> readouts() const { return {}; }
   // The ImGui window that shows the lab's field or view (Shift+F12 captures just that window).
   virtual const char* view_window() const { return nullptr; }
+  // Hardware counters (View > Hardware counters): the lab's current run as a launch to collect counters for,
+  // with the models' predictions. nullopt: nothing to measure here (no GPU kernel for the current choice).
+  virtual std::optional<CounterTarget> counter_target() { return std::nullopt; }
 };
 
 }  // namespace bs

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "app/bench.h"
+#include "app/counters_bench.h"
 #include "app/multigpu/multigpu_bench.h"
 #include "app/param_flags.h"
 #include "gpu/common/device_info.h"
@@ -26,7 +27,7 @@ struct HeatBenchArgs {
   MultiGpuArgs multi;  // --gpus ...: app/multigpu
 };
 
-int run(HeatBenchArgs& a) {
+int run(HeatBenchArgs& a, BenchContext& ctx) {
   if (multigpu_requested(a.multi)) {
     // Sizes beyond one GPU's lab limit are allowed here (the limit is memory), so --size is read as text.
     const std::string steps = a.flags->text("steps");
@@ -82,6 +83,18 @@ int run(HeatBenchArgs& a) {
                               ? "fastest"
                               : "x" + fmt_fixed(g.stencil.ms_per_step / gpu_ms, 2) + " slower"});
       }
+      if (ctx.counters) {
+        // After the timing: one more step per coarsening, replayed by CUPTI per counter pass.
+        const std::vector<float> field = heat::make_initial(p, heat::InitialPattern::HotSpots);
+        for (int c : choices) {
+          heat::GpuSolver solver(p);
+          solver.set_launch(*b, std::nullopt, c);
+          solver.upload(field);
+          solver.sync();
+          t.counters.push_back(bench_counters(ctx, [&] { solver.step(1); }));
+          solver.sync();
+        }
+      }
       t.rows.push_back({"copy kernel (float4, same bytes)", runs.back().stencil.device,
                         fmt_fixed(runs.back().copy_ms, 4), "", "", "", fmt_fixed(copy_gbs, 1), "100%", ""});
     }
@@ -117,7 +130,7 @@ void register_heat_bench(CLI::App& bench, BenchContext& ctx) {
                                              std::end(heat::k_cells_per_thread_choices))));
   add_device_option(*sub, args->device);
   add_multigpu_options(*sub, args->multi, true);
-  sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args); }); });
+  sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args, ctx); }); });
 }
 
 }  // namespace bs::cli

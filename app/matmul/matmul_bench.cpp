@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "app/bench.h"
+#include "app/counters_bench.h"
 #include "app/param_flags.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
@@ -200,7 +201,7 @@ int run_suite(const MatmulOptions& o) {
   return 0;
 }
 
-int run_matmul_bench(MatmulOptions& o) {
+int run_matmul_bench(MatmulOptions& o, BenchContext& ctx) {
   if (auto err = o.flags->read()) return print_error(*err, 2);
   if (o.scan && !o.suite) return print_error("--scan runs with --suite", 2);
   if (o.suite) {
@@ -300,6 +301,17 @@ int run_matmul_bench(MatmulOptions& o) {
     }
     if (!r.note.empty()) notes.push_back(r.variant + ": " + r.note);
   }
+  if (ctx.counters && !sel.gpu.empty()) {
+    // After the timing: one more launch of each GPU variant, replayed by CUPTI per counter pass.
+    mm::GpuRunner runner(p);
+    runner.set_inputs(a, b);
+    for (const auto& r : rows) {
+      const auto v = r.gpu ? mm::parse_variant(r.variant) : std::nullopt;
+      t.counters.push_back(v ? bench_counters(ctx, [&] { runner.enqueue(*v); }) : std::nullopt);
+    }
+    runner.sync();
+    runner.poll_ms();
+  }
   t.print(std::cout);
   if (!notes.empty()) std::cout << "\n";
   for (const auto& n : notes)
@@ -328,7 +340,7 @@ void register_matmul_bench(CLI::App& bench, BenchContext& ctx) {
   sub->add_flag("--suite", opts->suite,
                 "the shape suite: cuBLAS vs auto per shape, auto's choice, geometric mean of % cuBLAS");
   sub->add_flag("--scan", opts->scan, "with --suite: also time every auto config and split per shape (CSV)");
-  sub->callback([opts, &ctx] { run_guarded(ctx, [&] { return run_matmul_bench(*opts); }); });
+  sub->callback([opts, &ctx] { run_guarded(ctx, [&] { return run_matmul_bench(*opts, ctx); }); });
 }
 
 }  // namespace bs::cli

@@ -27,6 +27,7 @@
 #include "core/error.h"
 #include "gpu/kernel/lab_runs.h"
 #include "gpu/matmul/matmul.h"
+#include "gpu/matmul/matmul_work.h"
 #include "ui/field_view.h"
 #include "ui/matmul/matmul_lab_panel.h"
 #include "ui/matmul/matmul_schema.h"
@@ -125,6 +126,30 @@ class MatmulLab final : public Lab {
 
   const char* id() const override { return "matmul"; }
   const char* title() const override { return "Matmul"; }
+  // Hardware counters for the chosen variant at the current problem: its own runner on the counters window's
+  // worker (the lab's buffers untouched); DRAM bytes from the work model, no access model for matmul.
+  std::optional<CounterTarget> counter_target() override {
+    const auto vars = mm::gpu_variants();
+    if (vars.empty()) return std::nullopt;
+    const mm::Variant v = vars[static_cast<size_t>(std::clamp(m_model.variant, 0, static_cast<int>(vars.size()) - 1))].id;
+    const mm::Problem p = m_problem;
+    CounterTarget t;
+    t.lab = "matmul";
+    t.variant = mm::info(v).name;
+    t.what = std::string("matmul: ") + mm::info(v).title + ", " + mm::to_string(p);
+    const work::Work w = mm::run_work(p);
+    t.model_dram_read = w.read_bytes;
+    t.model_dram_write = w.write_bytes;
+    if (m_gpu) t.collect = [p, v] {
+      mm::GpuRunner runner(p);
+      runner.set_inputs(mm::make_matrix(p.m, p.k, 1), mm::make_matrix(p.k, p.n, 2));
+      counters::Result r = counters::collect([&] { runner.enqueue(v); });
+      runner.sync();
+      runner.poll_ms();
+      return r;
+    };
+    return t;
+  }
   void draw_ui() override;
   void update() override;
   void abandon_gpu() noexcept override {

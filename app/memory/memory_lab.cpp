@@ -19,6 +19,7 @@
 #include "core/params.h"
 #include "core/text.h"
 #include "gpu/memory/memory_model.h"
+#include "gpu/memory/memory_work.h"
 #include "ui/memory/memory_schema.h"
 #include "ui/memory/memory_trace.h"
 
@@ -81,6 +82,18 @@ std::string describe_params(const mem::Params& p) {
 
 }  // namespace
 
+// The panel's "measured" cell: sectors per request of loads / stores and the bank conflicts (extra
+// wavefronts) of the whole launch.
+static std::string measured_text(const counters::Result& r) {
+  if (!r.ok()) return std::string(counters::to_string(r.status));
+  const auto& v = r.values;
+  const auto f = [](std::optional<double> x) { return x ? fmt_fixed(*x, 2) : std::string("-"); };
+  std::string s = "ld " + f(v.ld_sectors_per_request()) + " / st " + f(v.st_sectors_per_request());
+  if (v.shared_ld_conflicts || v.shared_st_conflicts)
+    s += ", " + fmt_fixed(v.shared_ld_conflicts.value_or(0) + v.shared_st_conflicts.value_or(0), 0) + " confl.";
+  return s;
+}
+
 class MemoryLab final : public Lab {
  public:
   explicit MemoryLab(LabEnv& env) : m_env(env) {
@@ -97,6 +110,36 @@ class MemoryLab final : public Lab {
   const char* id() const override { return "memory"; }
   const char* title() const override { return "Memory access"; }
   const char* view_window() const override { return "Memory view"; }
+
+  // Hardware counters for the chosen variant: its own runner on the counters window's worker; the model's
+  // predicted counts next to them; the result fills the panel's "measured" column.
+  std::optional<CounterTarget> counter_target() override {
+    if (!m_model.param_error.empty()) return std::nullopt;
+    const mem::Params p = m_model.params;
+    const mem::Variant v = p.variant();
+    CounterTarget t;
+    t.lab = "memory";
+    t.variant = mem::to_string(v);
+    t.what = std::string("memory: ") + mem::title(p.kernel) + ", " + mem::describe(v, p);
+    const work::Work w = mem::run_work(p, v);
+    t.model_dram_read = w.read_bytes;
+    t.model_dram_write = w.write_bytes;
+    for (const auto& r : m_model.predictions) {
+      if (r.variant != v) continue;
+      if (r.p.ld_requests) t.model_ld_sectors_per_request = r.p.ld_sectors_per_request();
+      if (r.p.st_requests) t.model_st_sectors_per_request = r.p.st_sectors_per_request();
+      t.model_shared_conflicts = static_cast<double>(r.p.shared_ld_conflicts + r.p.shared_st_conflicts);
+      t.access_model = "memory lab model";
+    }
+    // Without the GPU path the model values stay (the window says why nothing is measured).
+    if (m_model.gpu) t.collect = [p, v] {
+      mem::GpuRunner runner;
+      const std::vector<float> in = mem::make_input(p, v);
+      return counters::collect([&] { runner.compute(p, v, in); });
+    };
+    t.on_result = [this, v](const counters::Result& r) { m_model.measured[v] = measured_text(r); };
+    return t;
+  }
 
   void draw_ui() override {
     m_actions = {};

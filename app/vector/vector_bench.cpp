@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "app/bench.h"
+#include "app/counters_bench.h"
 #include "app/param_flags.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
@@ -133,9 +134,19 @@ struct GpuSection {
   std::optional<vec::Timeline> chunked;  // with --streams K > 1 (or --chunks > 1)
   bool chunked_bitwise_equal = false;
   bool all_checks_passed = true;
+  std::vector<std::optional<counters::Result>> counters;  // --counters: per row
 };
 
-GpuSection run_gpu(const vec::Params& p, int reps) {
+// --counters: one more untimed run of `q` (its kernels replayed by CUPTI per counter pass) on copies of the
+// runner's inputs.
+std::optional<counters::Result> row_counters(BenchContext& ctx, vec::GpuRunner& runner, const vec::Params& q) {
+  if (!ctx.counters) return std::nullopt;
+  const std::vector<float> a(runner.input_a().begin(), runner.input_a().end()),
+      b(runner.input_b().begin(), runner.input_b().end());
+  return bench_counters(ctx, [&] { runner.compute(q, a, b); });
+}
+
+GpuSection run_gpu(const vec::Params& p, int reps, BenchContext& ctx) {
   GpuSection g;
   vec::GpuRunner runner;
   g.link = runner.link();
@@ -156,6 +167,7 @@ GpuSection run_gpu(const vec::Params& p, int reps) {
         const auto out = runner.output();
         single.assign(out.begin(), out.begin() + p.n);
       }
+      g.counters.push_back(row_counters(ctx, runner, q));
     }
   if (chunked) {
     vec::Params q = p;
@@ -169,6 +181,7 @@ GpuSection run_gpu(const vec::Params& p, int reps) {
     g.chunked_bitwise_equal = single.size() == static_cast<size_t>(p.n) &&
                               std::memcmp(single.data(), out.data(), single.size() * sizeof(float)) == 0;
     g.all_checks_passed = g.all_checks_passed && g.chunked_bitwise_equal;
+    g.counters.push_back(row_counters(ctx, runner, q));
   }
   g.rates = runner.copy_rates(int64_t{256} << 20);
   g.launch = runner.launch_overhead();
@@ -241,7 +254,7 @@ std::vector<std::string> cpu_cells(vec::CpuMode m, const Summary& s, int64_t n, 
           "host clock, data in host memory"};
 }
 
-int run(VectorBenchArgs& a) {
+int run(VectorBenchArgs& a, BenchContext& ctx) {
   if (auto err = a.flags->read()) return print_error(*err, 2);
   const params::Schema& schema = ui::vector_schema();
   a.n = params::to_text(schema.at("n"), a.flags->value("n"));
@@ -300,9 +313,10 @@ int run(VectorBenchArgs& a) {
           "within relative 1e-6 (nvcc fuses multiply-adds, the CPU does not)\n",
           dev.name.c_str(), dev.sm_count, dev.compute_capability().c_str());
       gpu = run_gpu(
-          p, a.reps);  // the runner (and its pinned memory) is gone before the CPU rows allocate theirs
+          p, a.reps, ctx);  // the runner (and its pinned memory) is gone before the CPU rows allocate theirs
       for (const auto& r : gpu->rows)
         t.rows.push_back(gpu_cells(r, gpu->copy.gbs));
+      t.counters = gpu->counters;
       t.rows.push_back({"copy kernel (float4, device to device)", "", fmt_ms(gpu->copy.ms), "", "", "",
                         fmt_gbs(gpu->copy.gbs), gpu->copy.gbs > 0 ? "100%" : "-", "", "", "", "",
                         "2 arrays: n floats read, n written"});
@@ -349,7 +363,7 @@ void register_vector_bench(CLI::App& bench, BenchContext& ctx) {
   sub->add_flag("--sweep", args->sweep,
                 "Size sweep from 1K to --sweep-max: GPU kernel, GPU incl. copies, CPU");
   add_device_option(*sub, args->device);
-  sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args); }); });
+  sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args, ctx); }); });
 }
 
 }  // namespace bs::cli

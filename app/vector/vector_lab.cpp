@@ -24,6 +24,7 @@
 #include "core/error.h"
 #include "gpu/kernel/lab_runs.h"
 #include "gpu/vector/vector.h"
+#include "gpu/vector/vector_work.h"
 #include "ui/vector/vector_lab_panel.h"
 #include "ui/vector/vector_schema.h"
 
@@ -81,6 +82,29 @@ class VectorLab final : public Lab {
 
   const char* id() const override { return "vector"; }
   const char* title() const override { return "Vector"; }
+  // Hardware counters for the current parameters: its own runner on the counters window's worker (one
+  // untimed run: copies in, the kernel(s), copies out; only kernels are counted); DRAM bytes from the work
+  // model.
+  std::optional<CounterTarget> counter_target() override {
+    const vec::Params p = m_params;
+    CounterTarget t;
+    t.lab = "vector";
+    t.variant = std::string(vec::to_string(p.width)) + ", " + vec::short_name(p.indexing);
+    t.what =
+        std::string("vector ") + vec::to_string(p.op) + ": " + t.variant + ", n = " + vec::format_count(p.n);
+    const work::Work w = vec::kernel_work(p.op, p.n);
+    t.model_dram_read = w.read_bytes;
+    t.model_dram_write = w.write_bytes;
+    if (m_gpu)
+      t.collect = [p] {
+        vec::GpuRunner runner;
+        runner.prepare(p);
+        const std::vector<float> a(runner.input_a().begin(), runner.input_a().end()),
+            b(runner.input_b().begin(), runner.input_b().end());
+        return counters::collect([&] { runner.compute(p, a, b); });
+      };
+    return t;
+  }
 
   void draw_ui() override {
     m_actions = {};

@@ -257,11 +257,16 @@ void prediction_table(const MemoryPanelModel& m) {
       per_request(r.p.shared_st_conflicts, r.p.shared_st_requests);
     }
     ImGui::TableNextColumn();
-    ImGui::TextDisabled("n/a");
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "Measured counters (Nsight Compute) are not read by blockscope yet; docs/PERFORMANCE.md "
-          "compares these predictions with ncu's counts.");
+    if (const auto it = m.measured.find(r.variant); it != m.measured.end()) {
+      ImGui::TextUnformatted(it->second.c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("measured with CUPTI (View > Hardware counters): global load / store sectors per request "
+                          "and shared-memory bank conflicts (extra wavefronts) of the whole launch");
+    } else {
+      ImGui::TextDisabled("n/a");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("not measured yet: choose this variant, then View > Hardware counters > Collect counters");
+    }
   }
   ImGui::EndTable();
 }
@@ -371,8 +376,8 @@ void draw_memory_panel(MemoryPanelModel& m, MemoryPanelActions& a) {
     wrapped_text(m.predicted_for, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   prediction_table(m);
   wrapped_text(
-      "measured counters: not read by blockscope yet (docs/PERFORMANCE.md compares these predictions "
-      "with Nsight Compute's counts)",
+      "measured: View > Hardware counters collects the chosen variant's counters (CUPTI) and fills its row "
+      "(docs/PERFORMANCE.md also compares these predictions with Nsight Compute's counts)",
       ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
 
   if (m.params.kernel == mem::Kernel::Stride) {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,8 @@ struct MemoryPanelModel {
   std::string predict_status;
   std::string predicted_for;  // the parameters the rows describe, for people
   std::vector<MemoryPredictionRow> predictions;
+  // Measured with View > Hardware counters, per variant: "ld 4.00 / st 4.00, 0 confl." (app/memory fills it).
+  std::map<memory::Variant, std::string> measured;
 
   bool stride_running = false;
   double stride_progress = 0;

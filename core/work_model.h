@@ -1,0 +1,71 @@
+// work_model.h: what a timed run did, for the roofline. Each lab states, per kernel, its floating-point work
+// and its minimum DRAM traffic (the "model": every input read once, every output written once, nothing else);
+// hardware counters may later add the DRAM bytes actually moved ("measured"). Every lab reports each timed
+// run to a RunLog (the app's LabEnv owns one); the roofline view and `blockscope roofline` read it.
+// Pure C++: no CUDA, no ImGui.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bs::work {
+
+// The work of one run. FLOPs count the arithmetic the kernel's source states (a fused multiply-add is 2);
+// integer adds of the int reductions and scans count as operations in the same column.
+struct Work {
+  double flops = 0;
+  double read_bytes = 0;                      // model: each input byte read once from DRAM
+  double write_bytes = 0;                     // model: each output byte written once
+  std::optional<double> measured_dram_bytes;  // read + written, from hardware counters; nullopt: not measured
+
+  double model_bytes() const { return read_bytes + write_bytes; }
+  // FLOPs per model byte; +infinity when the model moves no DRAM bytes (e.g. shared memory only), 0 when no
+  // FLOPs.
+  double intensity() const;
+  std::optional<double> measured_intensity() const;
+  // The work of `times` identical runs (steps, repetitions).
+  Work times(double n) const;
+};
+
+enum class Where { Gpu, Cpu };
+const char* to_string(Where w);  // "GPU" / "CPU"
+
+// One timed run: a point of the roofline.
+struct RunRecord {
+  std::string label;    // what hover and tables show: "matmul: warptile_db 4096x4096x4096"
+  std::string lab;      // "matmul"
+  std::string variant;  // "warptile_db", "CPU, all 8 threads (OpenMP)"
+  Where where = Where::Gpu;
+  std::string device;  // "NVIDIA H100 80GB HBM3", "CPU"
+  double seconds = 0;  // one run (a median where the lab takes one)
+  Work work;
+
+  double flops_per_s() const;        // work.flops / seconds (0 when seconds <= 0)
+  double model_bytes_per_s() const;  // work.model_bytes() / seconds
+  // Same lab, variant, device side and label: the same configuration (a newer run replaces it in the log).
+  bool same_config(const RunRecord& o) const;
+};
+
+// The runs of a session: one record per configuration (the newest), in first-reported order, at most
+// `capacity` (the oldest configuration is dropped). Thread-safe: CPU jobs may report from their threads.
+class RunLog {
+ public:
+  explicit RunLog(size_t capacity = 512) : m_capacity(capacity) {}
+  void add(RunRecord r);
+  std::vector<RunRecord> snapshot() const;
+  // Changes with every add/clear, so a view can redraw only when something new came in.
+  uint64_t version() const;
+  size_t size() const;
+  void clear();
+
+ private:
+  mutable std::mutex m_mutex;
+  std::vector<RunRecord> m_runs;
+  size_t m_capacity;
+  uint64_t m_version = 0;
+};
+
+}  // namespace bs::work
