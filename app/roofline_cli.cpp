@@ -167,6 +167,8 @@ int run_roofline(const RooflineOptions& o) {
   LabEnv env;
   env.device = dev;
   env.runs = &log;
+  const std::string dir = o.out.empty() ? "roofline-" + record::compact_timestamp() : o.out;
+  record::prepare_output_dir(dir);  // before minutes of runs: a folder that cannot be written fails now
   const std::string cache = o.cache_dir.empty() ? default_cache_dir() : o.cache_dir;
   std::string msg;
   if (dev.available) {
@@ -177,6 +179,13 @@ int run_roofline(const RooflineOptions& o) {
     say("  DRAM copy " + fmt_fixed(g.dram_gbs, 0) + " GB/s, L2 " + fmt_fixed(g.l2_gbs, 0) + " GB/s, shared " +
         fmt_fixed(g.smem_gbs, 0) + " GB/s, FP32 " + fmt_fixed(g.fp32_gflops, 0) + " GFLOP/s, launch " +
         fmt_fixed(g.launch_us, 2) + " us");
+    // The check against the known-good kernel the benches already time: the vector lab's float4 copy.
+    {
+      vector::GpuRunner vr;
+      const vector::CopyKernel ck = vr.copy_kernel(int64_t{64} << 20);
+      say("  check: the vector bench's float4 copy kernel (64M floats) reaches " + fmt_fixed(ck.gbs, 0) +
+          " GB/s; the DRAM ceiling is " + fmt_fixed(100.0 * g.dram_gbs / ck.gbs, 1) + "% of it");
+    }
     if (chart.datasheet)
       say("  " + chart.datasheet->name + ": DRAM " + fmt_fixed(chart.datasheet->dram_gbs, 0) +
           " GB/s, FP32 " + fmt_fixed(chart.datasheet->fp32_gflops, 0) + " GFLOP/s");
@@ -208,7 +217,6 @@ int run_roofline(const RooflineOptions& o) {
   }
   t.print(std::cout);
   std::cout.flush();
-  const std::string dir = o.out.empty() ? "roofline-" + record::compact_timestamp() : o.out;
   std::vector<std::string> errors;
   const auto files = write_files(chart, dir, o.width, o.height, errors);
   std::string list;
