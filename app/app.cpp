@@ -77,6 +77,8 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   m_sweep = std::make_unique<SweepWindow>(m_env);
   m_counters = std::make_unique<CountersWindow>(m_env);
   m_counters->open() = opt.show_counters;
+  m_roofline = std::make_unique<RooflineWindow>(m_env);
+  m_show_roofline = opt.show_roofline;
   hand_over_sweep();
   std::fprintf(stderr, "blockscope: GL %s (%s); path: %s (%s)%s%s\n", m_gl->info().renderer.c_str(),
                m_gl->info().platform.c_str(), to_string(m_env.path.path), m_env.path.reason.c_str(),
@@ -196,7 +198,12 @@ void App::draw_main_ui() {
   // Drawn every frame, open or not: it also collects a sweep that finished while the window was closed.
   m_sweep->draw(&m_show_sweep);
   m_counters->draw(m_labs.active());
-  m_presenter.draw_windows(m_layout, m_labs.active().readouts());
+  m_roofline->draw(m_layout, &m_show_roofline);
+  std::vector<ui::Readout> readouts = m_labs.active().readouts();
+  if (std::string r = m_roofline->readout_for(m_labs.active_id()); !r.empty() && !readouts.empty())
+    readouts.push_back({"roofline", r.substr(r.rfind(": ") + 2, r.find('%') - r.rfind(": ") - 2), "%",
+                        r});  // % of the nearer ceiling of the lab's newest run
+  m_presenter.draw_windows(m_layout, readouts);
   m_toasts.draw(m_layout.slot(Slot::View));
   m_sessions.draw_popups(
       m_layout, [this] { return current_session(); }, m_toasts);
@@ -543,6 +550,7 @@ void App::draw_view_menu() {
   ImGui::MenuItem("Device window", nullptr, &m_show_device);
   ImGui::MenuItem("Kernel editor", "F9", &m_kernel_bench->open());
   ImGui::MenuItem("Hardware counters", nullptr, &m_counters->open());
+  ImGui::MenuItem("Roofline", nullptr, &m_show_roofline);
   ImGui::Separator();
   if (ImGui::MenuItem("Screenshot of the window", "F12")) m_capture.request(Capture::Kind::Window);
   if (ImGui::MenuItem("Screenshot of the lab view", "Shift+F12")) m_capture.request(Capture::Kind::View);

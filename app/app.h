@@ -25,6 +25,7 @@
 #include "app/shell/presenter_view.h"
 #include "app/shell/session_menu.h"
 #include "app/shell/toasts.h"
+#include "app/roofline_window.h"
 #include "app/sweep/sweep_window.h"
 #include "app/undo.h"
 #include "core/error.h"
@@ -47,6 +48,7 @@ struct AppOptions {
   std::optional<Session> session;  // --session / --preset: applied before the first frame
   bool show_shortcuts = false;     // testing: the F1 overlay open from the start
   bool show_counters = false;      // testing: View > Hardware counters open from the start
+  bool show_roofline = false;      // testing: the Roofline window open from the start
   std::string debug_capture;  // testing: "window" or "view": an F12 / Shift+F12 capture in the last frame
 };
 
@@ -140,6 +142,8 @@ class App {
   // The sweep window (any lab, one or two parameters, in the background); a session's sweep goes into it.
   std::unique_ptr<SweepWindow> m_sweep;
   std::unique_ptr<CountersWindow> m_counters;  // View > Hardware counters
+  std::unique_ptr<RooflineWindow> m_roofline;
+  bool m_show_roofline = false;
   // The kernel editor (View > Kernel editor, F9): the user's kernels, compiled and published to
   // m_user_kernels.
   std::unique_ptr<KernelWorkbench> m_kernel_bench;

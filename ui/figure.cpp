@@ -319,7 +319,7 @@ std::string hit_line(const std::string& label, const std::string& fallback, doub
 void legend_entry(Canvas& c, float x, float y, const Series& s, int shape, const Theme& t) {
   const float fh = c.font_size(TextStyle::Body);
   const uint32_t rgba = readable_on(s.rgba, t.background);
-  c.line(Pt{x, y}, Pt{x + fh * 1.8f, y}, rgba, 2.2f);
+  if (!s.points_only) c.line(Pt{x, y}, Pt{x + fh * 1.8f, y}, rgba, 2.2f);
   c.marker(Pt{x + fh * 0.9f, y}, shape, fh * 0.27f, rgba, t.background);
   c.text(Pt{x + fh * 2.3f, y}, s.label, TextStyle::Body, t.text);
 }
@@ -494,23 +494,27 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
         h.series = static_cast<int>(si);
         h.text = (s.label.empty() ? std::string("series ") + std::to_string(si + 1) : s.label) + "\n" +
                  hit_line(f.x_label, "x", s.x[i]) + "\n" + hit_line(f.y_label, "y", s.y[i]);
+        if (i < s.point_labels.size()) h.text = s.point_labels[i] + "\n" + h.text;
         if (i < s.y_lo.size() && i < s.y_hi.size())
           h.text += "\np10-p90: " + format_value(s.y_lo[i]) + " - " + format_value(s.y_hi[i]);
         hits->push_back(std::move(h));
       }
     }
-    c.polyline(pts, rgba, 2.2f);
-    if (pts.size() <= 60)
+    if (!s.points_only) c.polyline(pts, rgba, 2.2f);
+    if (pts.size() <= 60 || s.points_only)
       for (const Pt& p : pts)
         c.marker(p, static_cast<int>(si % 4), fh * 0.27f, rgba, t.background);
     // The legend avoids lines as well as points: sample each segment for its placement.
-    for (size_t i = 0; i + 1 < pts.size(); ++i)
+    for (size_t i = 0; !s.points_only && i + 1 < pts.size(); ++i)
       for (int k = 0; k < 8; ++k) {
         const float u = static_cast<float>(k) / 8;
         all_pts.push_back(
             Pt{pts[i].x + (pts[i + 1].x - pts[i].x) * u, pts[i].y + (pts[i + 1].y - pts[i].y) * u});
       }
-    if (!pts.empty()) all_pts.push_back(pts.back());
+    if (s.points_only)
+      all_pts.insert(all_pts.end(), pts.begin(), pts.end());
+    else if (!pts.empty())
+      all_pts.push_back(pts.back());
   }
 
   for (size_t k = 0; k < marker_labels.size(); ++k) {

@@ -16,7 +16,9 @@ enum class Kind { Lines, Heatmap, Bars };
 struct Series {
   std::string label;
   std::vector<double> x, y, y_lo, y_hi;
-  uint32_t rgba = 0xffc850ffu;  // 0xRRGGBBAA
+  uint32_t rgba = 0xffc850ffu;            // 0xRRGGBBAA
+  bool points_only = false;               // a scatter: markers, no line (the roofline's runs)
+  std::vector<std::string> point_labels;  // optional, one per point: what hovering the point names
 };
 
 // A vertical marker on a line plot, e.g. where the GPU starts beating the CPU.

@@ -19,6 +19,8 @@
 #include "app/session.h"
 #include "app/layout.h"
 #include "gpu/anatomy/overlay.h"
+#include "app/roofline_report.h"
+#include "gpu/heat/heat_work.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "gpu/kernel/lab_runs.h"
@@ -368,6 +370,9 @@ void HeatLab::poll_cpu_jobs() {
     ui::CpuBaselineView& v = m_model.cpu[i];
     poll_job(s.job, v.running, v.progress, v.status, [&] {
       v.ms_per_step = s.result->ms_per_step;
+      report_run(m_env, "heat", s.result->variant, false, s.result->ms_per_step,
+                 heat::step_work(heat::Params{.nx = s.nx, .ny = s.ny}),
+                 std::to_string(s.nx) + "x" + std::to_string(s.ny));
       v.measured_nx = s.nx;
       v.measured_ny = s.ny;
     });
@@ -418,6 +423,10 @@ void HeatLab::draw_ui() {
   handle_keys();
   // Read-outs for the panel.
   m_model.step_ms = m_samples.summary();
+  if (m_gpu && m_model.step_ms.count > 0)
+    report_run(m_env, "heat", m_gpu->has_step_override() ? "user step kernel" : "GPU stencil", true,
+               m_model.step_ms.median, heat::step_work(m_params),
+               std::to_string(m_params.nx) + "x" + std::to_string(m_params.ny));
   m_model.first_step_ms = m_samples.first_sample();
   m_model.warmup_discarded = m_samples.discarded();
   m_model.steps_done = m_steps_done;

@@ -27,6 +27,7 @@
 #include "core/error.h"
 #include "gpu/kernel/lab_runs.h"
 #include "gpu/matmul/matmul.h"
+#include "app/roofline_report.h"
 #include "gpu/matmul/matmul_work.h"
 #include "ui/field_view.h"
 #include "ui/matmul/matmul_lab_panel.h"
@@ -400,6 +401,8 @@ void MatmulLab::finish_gpu_task() {
 }
 
 void MatmulLab::upsert_row(ui::LadderRow row) {
+  report_run(m_env, "matmul", row.name, row.gpu, row.ms.median, mm::run_work(m_problem),
+             mm::to_string(m_problem));
   auto& rows = m_model.rows;
   std::erase_if(rows, [&](const ui::LadderRow& r) { return r.name == row.name; });
   rows.push_back(std::move(row));

@@ -19,6 +19,7 @@
 #include "core/params.h"
 #include "core/text.h"
 #include "gpu/memory/memory_model.h"
+#include "app/roofline_report.h"
 #include "gpu/memory/memory_work.h"
 #include "ui/memory/memory_schema.h"
 #include "ui/memory/memory_trace.h"
@@ -427,8 +428,11 @@ class MemoryLab final : public Lab {
       } else {
         finish_job(m_gpu_job, m_model.gpu_status, [&] {
           m_model.gpu_rows.clear();
-          for (const mem::RunResult& r : m_gpu_result->rows)
+          for (const mem::RunResult& r : m_gpu_result->rows) {
             m_model.gpu_rows.push_back(row_of(r));
+            report_run(m_env, "memory", r.label, true, r.ms.median, mem::run_work(m_model.params, r.variant),
+                       describe_params(m_model.params));
+          }
         });
       }
     }
@@ -442,8 +446,11 @@ class MemoryLab final : public Lab {
       m_cpu_pending = false;
       finish_job(m_cpu_job, m_model.cpu_status, [&] {
         m_model.cpu_rows.clear();
-        for (const mem::RunResult& r : m_cpu_result->rows)
+        for (const mem::RunResult& r : m_cpu_result->rows) {
           m_model.cpu_rows.push_back(row_of(r));
+          report_run(m_env, "memory", r.label + ", " + r.device, false, r.ms.median,
+                     mem::run_work(m_model.params, r.variant), describe_params(m_model.params));
+        }
       });
     }
     m_model.predicting = m_predict_job.running();

@@ -23,6 +23,8 @@
 #include "core/error.h"
 #include "gpu/interop/gl_interop.h"
 #include "gpu/montecarlo/montecarlo.h"
+#include "app/roofline_report.h"
+#include "gpu/montecarlo/montecarlo_work.h"
 #include "ui/embedded.h"
 #include "ui/gl/offscreen.h"
 #include "ui/gl/shader.h"
@@ -446,6 +448,8 @@ class MonteCarloLab final : public Lab {
       row.shape = m_gpu->shape(samples);
       const mcl::BenchRow b = mcl::bench_gpu(m_params, l, {}, 5);
       row.ms = b.ms;
+      report_run(m_env, "montecarlo", row.variant, true, b.ms, mcl::run_work(m_params),
+                 std::to_string(m_params.paths) + " paths x " + std::to_string(m_params.steps) + " steps");
       row.p10 = b.p10;
       row.p90 = b.p90;
       row.gpath_steps_per_s = b.gpath_steps_per_s;
@@ -475,6 +479,10 @@ class MonteCarloLab final : public Lab {
       ui::mc::CpuRunView& v = m_model.cpu[i];
       poll_job(s.job, v.running, v.progress, v.status, [&] {
         if (s.result) v.result = *s.result;
+        if (s.result)
+          report_run(
+              m_env, "montecarlo", v.label, false, s.result->ms, mcl::run_work(m_params),
+              std::to_string(m_params.paths) + " paths x " + std::to_string(m_params.steps) + " steps");
         s.result.reset();
       });
     }

@@ -25,6 +25,8 @@
 #include "gpu/anatomy/occupancy.h"
 #include "gpu/anatomy/reduce_anatomy.h"
 #include "gpu/reduce/reduce.h"
+#include "app/roofline_report.h"
+#include "gpu/reduce/reduce_work.h"
 #include "ui/reduce/reduce_lab_panel.h"
 #include "ui/reduce/reduce_schema.h"
 
@@ -348,6 +350,9 @@ class ReduceLab final : public Lab {
       m_model.rows_problem = m_result->problem;
     }
     ui::merge_rows(m_model.rows, b.rows);
+    for (const red::Row& r : b.rows)
+      report_run(m_env, "reduce", r.variant, r.gpu, r.ms.median, red::run_work(m_params.op, m_params.n),
+                 m_result->problem);
     if (b.gpu_ran && b.copy.gbs > 0) m_model.copy = b.copy;
     if (!b.gpu_name.empty()) m_model.gpu_name = b.gpu_name;
     m_model.skipped = b.skipped;

@@ -24,6 +24,7 @@
 #include "core/error.h"
 #include "gpu/kernel/lab_runs.h"
 #include "gpu/vector/vector.h"
+#include "app/roofline_report.h"
 #include "gpu/vector/vector_work.h"
 #include "ui/vector/vector_lab_panel.h"
 #include "ui/vector/vector_schema.h"
@@ -392,6 +393,8 @@ class VectorLab final : public Lab {
     v.streams = rr.params.streams;
     v.h2d_ms = rr.h2d_ms.median;
     v.kernel_ms = rr.kernel_ms.median;
+    report_run(m_env, "vector", rr.variant + " (kernel)", true, v.kernel_ms,
+               vec::kernel_work(rr.params.op, rr.params.n), vec::format_count(rr.params.n));
     v.d2h_ms = rr.d2h_ms.median;
     v.total = rr.total_ms;
     v.h2d_gbs = rr.row.h2d_gbs;
@@ -474,6 +477,11 @@ class VectorLab final : public Lab {
         for (int i = 0; i < 2; ++i) {
           m_model.cpu[i].ms = m_cpu_result->ms[i];
           m_model.cpu[i].n = m_cpu_result->n;
+          if (m_cpu_result->ms[i].count > 0)
+            report_run(m_env, "vector",
+                       std::string(vec::to_string(m_params.op)) + ", " + m_model.cpu[i].label, false,
+                       m_cpu_result->ms[i].median, vec::kernel_work(m_params.op, m_cpu_result->n),
+                       vec::format_count(m_cpu_result->n));
         }
       });
     }

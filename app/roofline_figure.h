@@ -1,0 +1,43 @@
+// roofline_figure.h: the roofline as a figure (ui/figure.h: the one painter for screen, SVG and PNG), its
+// table (CSV, JSON) and the files `blockscope roofline` and the Roofline window write. Ceilings are lines of
+// a log-log plot (GFLOP/s against FLOP per DRAM byte); every timed run with FLOPs is a point at its model
+// intensity, and a second point where counters measured its DRAM bytes; runs without FLOPs (copies,
+// transposes) have no point and are listed in the table with their % of the bandwidth ceiling.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/roofline.h"
+#include "core/work_model.h"
+#include "gpu/roofline/ceilings.h"
+#include "ui/figure.h"
+
+namespace bs::roofline {
+
+// What the figure and tables are made from.
+struct Chart {
+  std::optional<Ceilings> gpu, cpu;
+  std::optional<Datasheet> datasheet;  // of the GPU, when known
+  std::vector<work::RunRecord> runs;
+};
+
+Roof dram_roof(const Ceilings& c);                         // FP32 peak under the DRAM (copy) bandwidth
+Roof roof_for(const Chart& ch, const work::RunRecord& r);  // the GPU's or the CPU's (invalid when absent)
+
+fig::Figure make_figure(const Chart& ch);
+// One row per run: label, lab, variant, device, seconds, FLOPs, model bytes, measured bytes, intensities,
+// GFLOP/s, GB/s, bound, % of the nearer ceiling; then one row per ceiling.
+std::string to_csv(const Chart& ch);
+nlohmann::json to_json(const Chart& ch);
+
+// Writes roofline.png (width x height; needs GL: a headless context is made), roofline.svg, roofline.csv,
+// roofline.json and record.json into `dir` (created). Returns the file names written; errors (e.g. no GL for
+// the PNG) are appended to `errors`.
+std::vector<std::string> write_files(const Chart& ch, const std::string& dir, int width, int height,
+                                     std::vector<std::string>& errors);
+
+}  // namespace bs::roofline

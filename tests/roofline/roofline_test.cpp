@@ -1,0 +1,300 @@
+// roofline_test.cpp: roofline geometry, the ceilings (CPU measured here, GPU on the GPU machine), their
+// cache, the figure and its files.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "app/roofline_figure.h"
+#include "core/roofline.h"
+#include "gpu/heat/heat_work.h"
+#include "gpu/matmul/matmul_work.h"
+#include "gpu/roofline/ceilings.h"
+#include "test_util.h"
+
+namespace bs {
+namespace {
+
+namespace fs = std::filesystem;
+using roofline::Bound;
+using roofline::Roof;
+
+std::string temp_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("bs_roofline_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d.string();
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+work::RunRecord run_of(double flops, double bytes, double seconds, work::Where where = work::Where::Gpu) {
+  work::RunRecord r;
+  r.label = "test run";
+  r.lab = "test";
+  r.where = where;
+  r.seconds = seconds;
+  r.work.flops = flops;
+  r.work.read_bytes = bytes;
+  return r;
+}
+
+TEST(RooflineGeometry, RidgeAndAttainable) {
+  const Roof r{60000, 3000};  // 60 TFLOP/s, 3 TB/s: ridge at 20 FLOP/B
+  EXPECT_DOUBLE_EQ(roofline::ridge(r), 20);
+  EXPECT_DOUBLE_EQ(roofline::attainable_gflops(r, 1), 3000);
+  EXPECT_DOUBLE_EQ(roofline::attainable_gflops(r, 20), 60000);
+  EXPECT_DOUBLE_EQ(roofline::attainable_gflops(r, 1000), 60000);
+  EXPECT_DOUBLE_EQ(roofline::attainable_gflops(r, INFINITY), 60000);
+  EXPECT_EQ(roofline::bound_at(r, 19.9), Bound::Memory);
+  EXPECT_EQ(roofline::bound_at(r, 20), Bound::Compute);
+  EXPECT_EQ(roofline::bound_at(r, 500), Bound::Compute);
+  EXPECT_FALSE(Roof{}.valid());
+}
+
+TEST(RooflineGeometry, WhichCeilingBoundsARun) {
+  const Roof r{60000, 3000};
+  // Heat step: 7 FLOPs per 8 bytes: memory bound; 1.5 TB/s achieved = 50% of the bandwidth ceiling.
+  heat::Params hp;
+  hp.nx = hp.ny = 8192;
+  work::RunRecord heat_run;
+  heat_run.work = heat::step_work(hp);
+  heat_run.seconds = heat_run.work.model_bytes() / 1.5e12;
+  const roofline::Placement ph = roofline::place(r, heat_run);
+  EXPECT_EQ(ph.bound, Bound::Memory);
+  EXPECT_NEAR(ph.intensity, 0.875, 1e-12);
+  EXPECT_NEAR(ph.gbs, 1500, 1e-6);
+  EXPECT_NEAR(ph.pct, 50, 1e-9);
+  EXPECT_NE(ph.text().find("50% of the DRAM bandwidth ceiling (memory bound"), std::string::npos)
+      << ph.text();
+  // Matmul 4096^3 at 30 TFLOP/s: intensity 683 FLOP/B, compute bound, 50% of FP32.
+  work::RunRecord mm_run;
+  mm_run.work = matmul::run_work({4096, 4096, 4096});
+  mm_run.seconds = mm_run.work.flops / 30e12;
+  const roofline::Placement pm = roofline::place(r, mm_run);
+  EXPECT_EQ(pm.bound, Bound::Compute);
+  EXPECT_NEAR(pm.pct, 50, 1e-9);
+  EXPECT_NE(pm.text().find("FP32 ceiling (compute bound"), std::string::npos);
+  // A copy: no FLOPs, its % is of the bandwidth.
+  const roofline::Placement pc = roofline::place(r, run_of(0, 3e9, 1e-3));
+  EXPECT_TRUE(pc.no_flops);
+  EXPECT_NEAR(pc.pct, 100, 1e-9);
+  // Shared memory only: no DRAM bytes, infinite intensity, % of FP32.
+  const roofline::Placement ps = roofline::place(r, run_of(6e9, 0, 1e-3));
+  EXPECT_TRUE(std::isinf(ps.intensity));
+  EXPECT_EQ(ps.bound, Bound::Compute);
+  EXPECT_NEAR(ps.pct, 10, 1e-9);
+}
+
+TEST(RooflineGeometry, MeasuredBytesMoveThePoint) {
+  const Roof r{60000, 3000};
+  work::RunRecord run = run_of(1e9, 1e9, 1e-3);  // 1 FLOP/B model, 1 TB/s
+  run.work.measured_dram_bytes = 16e9;           // the uncoalesced kernel moves 16x the bytes
+  const roofline::Placement model = roofline::place(r, run, false);
+  const roofline::Placement measured = roofline::place(r, run, true);
+  EXPECT_FALSE(model.measured);
+  EXPECT_TRUE(measured.measured);
+  EXPECT_DOUBLE_EQ(model.intensity, 1);
+  EXPECT_DOUBLE_EQ(measured.intensity, 1.0 / 16);
+  EXPECT_DOUBLE_EQ(measured.gflops, model.gflops);  // same FLOPs, same time: the point moves left
+  EXPECT_NEAR(measured.gbs, 16000, 1e-6);
+  EXPECT_NE(measured.text().find("measured bytes"), std::string::npos);
+}
+
+roofline::Ceilings fake_gpu() {
+  roofline::Ceilings c;
+  c.gpu = true;
+  c.device = "Test GPU";
+  c.key = "Test GPU|uuid|driver 13.0";
+  c.measured_utc = "2026-11-23T14:00:00Z";
+  c.dram_gbs = 3000;
+  c.l2_gbs = 9000;
+  c.smem_gbs = 30000;
+  c.fp32_gflops = 60000;
+  c.launch_us = 2.5;
+  c.how = "test";
+  return c;
+}
+
+TEST(Ceilings, CpuMeasurementIsSaneAndQuick) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const roofline::Ceilings c = roofline::measure_cpu(size_t{16} << 20, 0.05);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(s, 5.0);
+  EXPECT_FALSE(c.gpu);
+  EXPECT_GT(c.dram_gbs, 0.1);
+  EXPECT_LT(c.dram_gbs, 10000);
+  EXPECT_GT(c.fp32_gflops, 0.1);
+  EXPECT_LT(c.fp32_gflops, 100000);
+  EXPECT_EQ(c.key, roofline::cpu_key());
+  EXPECT_EQ(c.measured_utc.size(), 20u) << c.measured_utc;
+  EXPECT_NO_THROW(roofline::from_json(roofline::to_json(c)));
+}
+
+TEST(Ceilings, GpuMeasurementIsSane) {
+  BS_REQUIRE_GPU();
+  const roofline::Ceilings c = roofline::measure_gpu();
+  EXPECT_TRUE(c.gpu);
+  EXPECT_GT(c.dram_gbs, 100);
+  EXPECT_GT(c.l2_gbs, c.dram_gbs);
+  EXPECT_GT(c.smem_gbs, c.dram_gbs);
+  EXPECT_GT(c.fp32_gflops, 1000);
+  EXPECT_GT(c.launch_us, 0);
+  EXPECT_LT(c.launch_us, 100);
+  // Within reach of the theoretical figures the device reports (a measured ceiling above them is a bug).
+  const DeviceInfo d = query_device(0);
+  EXPECT_LT(c.fp32_gflops, peak_fp32_gflops(d) * 1.05);
+  std::printf(
+      "GPU ceilings: DRAM %.0f GB/s, L2 %.0f GB/s, shared %.0f GB/s, FP32 %.0f GFLOP/s, launch %.2f us\n",
+      c.dram_gbs, c.l2_gbs, c.smem_gbs, c.fp32_gflops, c.launch_us);
+}
+
+TEST(Ceilings, CacheWriteReadAndWrongDevice) {
+  const std::string dir = temp_dir("cache");
+  const roofline::Ceilings c = fake_gpu();
+  const std::string path = roofline::cache_path(dir, c.key);
+  std::string err;
+  ASSERT_TRUE(roofline::write_cache(path, c, &err)) << err;
+  const roofline::CacheRead r = roofline::read_cache(path, c.key);
+  ASSERT_TRUE(r.ceilings) << r.message;
+  EXPECT_EQ(r.ceilings->device, "Test GPU");
+  EXPECT_DOUBLE_EQ(r.ceilings->l2_gbs, 9000);
+  EXPECT_EQ(r.ceilings->measured_utc, c.measured_utc);
+  const roofline::CacheRead other = roofline::read_cache(path, "another|key");
+  EXPECT_FALSE(other.ceilings);
+  EXPECT_NE(other.message.find("another device"), std::string::npos);
+  EXPECT_FALSE(roofline::read_cache(dir + "/absent.json", c.key).ceilings);
+  EXPECT_NE(roofline::cache_path(dir, "a|b"), roofline::cache_path(dir, "a_b"));  // punctuation matters
+}
+
+TEST(Ceilings, CorruptCacheIsRemeasuredWithAMessage) {
+  const std::string dir = temp_dir("corrupt");
+  const std::string path = roofline::cache_path(dir, roofline::cpu_key());
+  for (const char* bad :
+       {"{ not json", "{\"blockscope_ceilings\": 1, \"gpu\": false}", "{\"blockscope_ceilings\": 2}"}) {
+    { std::ofstream(path) << bad; }
+    const roofline::CacheRead r = roofline::read_cache(path, roofline::cpu_key());
+    EXPECT_FALSE(r.ceilings) << bad;
+    EXPECT_NE(r.message.find("corrupt"), std::string::npos) << r.message;
+  }
+  std::string msg;
+  const roofline::Ceilings c = roofline::get_ceilings(false, dir, &msg);
+  EXPECT_NE(msg.find("corrupt"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("measured now"), std::string::npos) << msg;
+  EXPECT_GT(c.dram_gbs, 0);
+  // Now cached: the second call reads it.
+  std::string msg2;
+  const roofline::Ceilings again = roofline::get_ceilings(false, dir, &msg2);
+  EXPECT_NE(msg2.find("from the cache"), std::string::npos) << msg2;
+  EXPECT_DOUBLE_EQ(again.dram_gbs, c.dram_gbs);
+}
+
+TEST(Ceilings, DatasheetTable) {
+  ASSERT_TRUE(roofline::datasheet_for("NVIDIA H100 80GB HBM3"));
+  EXPECT_EQ(roofline::datasheet_for("NVIDIA H100 80GB HBM3")->dram_gbs, 3350);
+  EXPECT_EQ(roofline::datasheet_for("NVIDIA H100 PCIe")->dram_gbs, 2000);
+  EXPECT_EQ(roofline::datasheet_for("NVIDIA H200")->dram_gbs, 4800);
+  EXPECT_NE(roofline::datasheet_for("NVIDIA A100-SXM4-80GB")->name.find("datasheet"), std::string::npos);
+  EXPECT_FALSE(roofline::datasheet_for("Some Laptop GPU"));
+}
+
+roofline::Chart sample_chart() {
+  roofline::Chart ch;
+  ch.gpu = fake_gpu();
+  ch.datasheet = roofline::datasheet_for("NVIDIA H100 80GB HBM3");
+  roofline::Ceilings cpu;
+  cpu.device = "Test CPU";
+  cpu.dram_gbs = 50;
+  cpu.fp32_gflops = 500;
+  cpu.measured_utc = "2026-11-23T14:00:00Z";
+  ch.cpu = cpu;
+  work::RunRecord a = run_of(2e9, 1e9, 1e-3);
+  a.label = "heat: GPU stencil";
+  a.work.measured_dram_bytes = 1.2e9;
+  work::RunRecord b = run_of(1e9, 1e8, 1e-2, work::Where::Cpu);
+  b.label = "matmul: cpu_openblas";
+  work::RunRecord c = run_of(0, 2e9, 1e-3);
+  c.label = "memory: copy, with \"quotes\", and commas";
+  ch.runs = {a, b, c};
+  return ch;
+}
+
+TEST(RooflineFigure, CeilingsAndRunsAsSeries) {
+  const fig::Figure f = roofline::make_figure(sample_chart());
+  EXPECT_TRUE(f.log_x);
+  EXPECT_TRUE(f.log_y);
+  int roofs = 0;
+  const fig::Series* gpu_runs = nullptr;
+  const fig::Series* measured = nullptr;
+  const fig::Series* cpu_runs = nullptr;
+  for (const auto& s : f.series) {
+    if (!s.points_only) {
+      ++roofs;
+      // A roof: rising then flat at the peak.
+      EXPECT_LT(s.y.front(), s.y.back());
+    } else if (s.label.find("GPU runs (model") == 0) {
+      gpu_runs = &s;
+    } else if (s.label.find("measured") != std::string::npos) {
+      measured = &s;
+    } else {
+      cpu_runs = &s;
+    }
+  }
+  EXPECT_EQ(roofs, 4);  // GPU DRAM, GPU L2, datasheet, CPU
+  ASSERT_TRUE(gpu_runs && measured && cpu_runs);
+  ASSERT_EQ(gpu_runs->x.size(), 1u);  // the copy has no FLOPs: no point
+  EXPECT_DOUBLE_EQ(gpu_runs->x[0], 2);
+  EXPECT_DOUBLE_EQ(gpu_runs->y[0], 2000);
+  EXPECT_NE(gpu_runs->point_labels[0].find("heat: GPU stencil"), std::string::npos);
+  EXPECT_NE(gpu_runs->point_labels[0].find("% of the"), std::string::npos);
+  EXPECT_NEAR(measured->x[0], 2 / 1.2, 1e-12);
+  EXPECT_DOUBLE_EQ(cpu_runs->x[0], 10);
+  EXPECT_NE(f.subtitle.find("1 run(s) without FLOPs"), std::string::npos) << f.subtitle;
+  EXPECT_NE(f.subtitle.find("2026-11-23T14:00:00Z"), std::string::npos);
+  // A datasheet roof is labelled as such.
+  bool datasheet = false;
+  for (const auto& s : f.series)
+    datasheet |= s.label.find("(datasheet)") != std::string::npos;
+  EXPECT_TRUE(datasheet);
+  // Hover on the painted figure names the run.
+  EXPECT_NE(fig::to_svg(f, 800, 500).find("Roofline"), std::string::npos);
+}
+
+TEST(RooflineFigure, FilesWritten) {
+  const std::string dir = temp_dir("files");
+  std::vector<std::string> errors;
+  const auto files = roofline::write_files(sample_chart(), dir, 1000, 600, errors);
+  for (const char* name : {"roofline.csv", "roofline.json", "roofline.svg", "record.json"})
+    EXPECT_TRUE(fs::exists(dir + "/" + name)) << name;
+  const std::string csv = slurp(dir + "/roofline.csv");
+  EXPECT_EQ(csv.rfind("kind,label,lab,variant,device,side,seconds,flops,model_bytes,measured_dram_bytes", 0),
+            0u);
+  EXPECT_NE(csv.find("\"memory: copy, with \"\"quotes\"\", and commas\""), std::string::npos) << csv;
+  EXPECT_NE(csv.find("ceiling,"), std::string::npos);
+  const auto j = nlohmann::json::parse(slurp(dir + "/roofline.json"));
+  ASSERT_EQ(j["runs"].size(), 3u);
+  EXPECT_DOUBLE_EQ(j["runs"][0]["model_intensity"].get<double>(), 2);
+  EXPECT_NEAR(j["runs"][0]["measured_intensity"].get<double>(), 2 / 1.2, 1e-12);
+  EXPECT_EQ(j["runs"][0]["bound"], "memory");
+  EXPECT_EQ(j["ceilings"]["gpu"]["dram_gbs"], 3000);
+  const auto rec = nlohmann::json::parse(slurp(dir + "/record.json"));
+  EXPECT_EQ(rec["files"].back(), "record.json");
+  if (errors.empty()) {
+    EXPECT_TRUE(fs::exists(dir + "/roofline.png"));
+    EXPECT_GT(fs::file_size(dir + "/roofline.png"), 1000u);
+  } else {
+    EXPECT_NE(errors[0].find("no GL context"), std::string::npos) << errors[0];
+  }
+}
+
+}  // namespace
+}  // namespace bs
