@@ -17,7 +17,7 @@ namespace bs::cli {
 
 namespace {
 // The tile shapes `--tune` times (all 64 KiB of shared memory but the last two).
-const heat::TileShape k_tune_shapes[] = {{128, 4, 16}, {128, 8, 8}, {256, 2, 16}, {256, 4, 8},
+const heat::TileShape k_tune_shapes[] = {{128, 4, 16}, {128, 8, 8},  {256, 2, 16}, {256, 4, 8},
                                          {64, 8, 16},  {32, 16, 16}, {128, 4, 8},  {64, 8, 8}};
 
 // Sizes, block, steps and CPU steps are the heat schema's (ui/heat/heat_schema.h), with the bench's own
@@ -62,8 +62,9 @@ Table run_temporal(const HeatBenchArgs& a, const heat::Params& p, double one_ms,
                       fmt_fixed(r.cost.computed_per_useful(), 3), fmt_fixed(r.cost.bytes_per_update(), 2),
                       "x" + fmt_fixed(one_ms / r.row.ms_per_step, 2)});
   if (best_run)
-    summary = "best temporal (" + best_run->row.variant + ") / best one-step kernel, cell updates per second: x" +
-              fmt_fixed(one_ms / best, 2) + " (" + fmt_fixed(best_run->row.mcells_per_s, 0) + " vs " +
+    summary = "best temporal (" + best_run->row.variant +
+              ") / best one-step kernel, cell updates per second: x" + fmt_fixed(one_ms / best, 2) + " (" +
+              fmt_fixed(best_run->row.mcells_per_s, 0) + " vs " +
               fmt_fixed(p.cells() / (one_ms * 1e-3) / 1e6, 0) + " Mcell/s)";
   return t;
 }
@@ -136,7 +137,8 @@ int run(HeatBenchArgs& a) {
   if (temporal) {
     std::printf(
         "\ntemporal blocking: several steps per pass over memory (tiles with a halo of one cell per fused "
-        "step); Mcell/s counts useful cell updates, GB/s is the one-step equivalent (8 bytes/update), so %% of "
+        "step); Mcell/s counts useful cell updates, GB/s is the one-step equivalent (8 bytes/update), so %% "
+        "of "
         "copy above 100%% is the roofline moving: DRAM sees 'DRAM B/upd' bytes per update instead of 8\n");
     temporal->print(std::cout);
     std::printf("%s\n", temporal_summary.c_str());
@@ -152,7 +154,8 @@ int run(HeatBenchArgs& a) {
 void register_heat_bench(CLI::App& bench, BenchContext& ctx) {
   auto args = std::make_shared<HeatBenchArgs>();
   CLI::App* sub = bench.add_subcommand(
-      "heat", "Heat stencil: GPU kernels (one step, temporal blocking), copy-kernel ceiling, CPU 1 thread, CPU all "
+      "heat",
+      "Heat stencil: GPU kernels (one step, temporal blocking), copy-kernel ceiling, CPU 1 thread, CPU all "
       "threads");
   args->flags = std::make_unique<ParamFlags>(*sub, ui::heat_schema(),
                                              std::vector<std::string>{"size", "block", "steps", "cpu_steps"},
@@ -161,8 +164,9 @@ void register_heat_bench(CLI::App& bench, BenchContext& ctx) {
                   "Only this coarsening (1, 2, 4, 8); default: each")
       ->check(CLI::IsMember(std::vector<int>(std::begin(heat::k_cells_per_thread_choices),
                                              std::end(heat::k_cells_per_thread_choices))));
-  sub->add_option("--fused-steps", args->fused_steps,
-                  "Temporal blocking: only this many steps per pass (0: no temporal rows); default: 2, 4, 6, 8")
+  sub->add_option(
+         "--fused-steps", args->fused_steps,
+         "Temporal blocking: only this many steps per pass (0: no temporal rows); default: 2, 4, 6, 8")
       ->check(CLI::Range(0, heat::k_max_fused_steps));
   sub->add_flag("--tune", args->tune, "Temporal blocking: time every tile shape with 2 to 8 steps per pass");
   add_device_option(*sub, args->device);

@@ -34,6 +34,7 @@ struct HeatLabOptions {
   int cells_per_thread = 0;
   std::optional<Dim2> grid;
   int steps_per_frame = 0;
+  int fused_steps = 1;  // temporal blocking: steps per pass (--fused-steps)
   anatomy::OverlayMode overlay = anatomy::OverlayMode::Off;  // --overlay: the anatomy overlay at start
 };
 
@@ -89,6 +90,7 @@ class HeatLab final : public Lab {
   void apply_size();
   void apply_physics();
   void apply_launch();
+  void apply_temporal();
   void reset_field();
   void simulate(int steps);
   void upload_field();

@@ -146,11 +146,11 @@ class GpuSolver {
   void set_step_override(StepOverride step);
   bool has_step_override() const;
 
-  // Temporal blocking (temporal.h): `steps` steps per pass over memory, tiles of `shape`; 1 (the default): the
-  // one-step kernel of set_launch. A batch whose step count is not a multiple ends with a shorter pass. While
-  // more than one step is fused, the block, grid and cells per thread of set_launch wait (the tile decides the
-  // launch; every cell is computed) and a step override runs in its place. Waits for queued steps and drops
-  // their timings, as set_launch does. Throws InvalidRequest for a tile the device cannot run.
+  // Temporal blocking (temporal.h): `steps` steps per pass over memory, tiles of `shape`; 1 (the default):
+  // the one-step kernel of set_launch. A batch whose step count is not a multiple ends with a shorter pass.
+  // While more than one step is fused, the block, grid and cells per thread of set_launch wait (the tile
+  // decides the launch; every cell is computed) and a step override runs in its place. Waits for queued steps
+  // and drops their timings, as set_launch does. Throws InvalidRequest for a tile the device cannot run.
   void set_fused_steps(int steps, const TileShape& shape = k_default_tile);
   int fused_steps() const;
   TileShape tile_shape() const;

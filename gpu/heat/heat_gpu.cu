@@ -56,8 +56,8 @@ void launch_stencil(int cells_per_thread, dim3 g, dim3 b, cudaStream_t st, const
 // launches bit for bit. Edge: the tile reaches past the field, so every cell checks the field's edges; tiles
 // wholly inside (nearly all at 8192^2) skip those checks.
 template <bool Fixed, bool Edge, int S>
-__device__ __forceinline__ void fused_tile(const float* __restrict__ in, float* __restrict__ out, int nx, int ny,
-                                           float r, float bt, int steps, int ox, int oy, float* sm) {
+__device__ __forceinline__ void fused_tile(const float* __restrict__ in, float* __restrict__ out, int nx,
+                                           int ny, float r, float bt, int steps, int ox, int oy, float* sm) {
   const int W = static_cast<int>(blockDim.x), H = static_cast<int>(blockDim.y) * S;
   const int tx = static_cast<int>(threadIdx.x), ty0 = static_cast<int>(threadIdx.y) * S;
   const int x = ox + tx;
@@ -68,7 +68,8 @@ __device__ __forceinline__ void fused_tile(const float* __restrict__ in, float* 
 #pragma unroll
   for (int k = 0; k < S; ++k) {
     const int y = oy + ty0 + k;
-    const float v = (col_in && (!Edge || (y >= 0 && y < ny))) ? __ldg(in + static_cast<size_t>(y) * nx + x) : bt;
+    const float v =
+        (col_in && (!Edge || (y >= 0 && y < ny))) ? __ldg(in + static_cast<size_t>(y) * nx + x) : bt;
     src[(ty0 + k) * W + tx] = v;
     dst[(ty0 + k) * W + tx] = v;
   }
@@ -109,8 +110,8 @@ __device__ __forceinline__ void fused_tile(const float* __restrict__ in, float* 
 
 // At most 1024 threads and 64 registers each, so that two 512-thread blocks share an SM.
 template <bool Fixed, int S>
-__global__ void __launch_bounds__(1024, 1) fused_kernel(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, float r,
-                             float bt, int steps) {
+__global__ void __launch_bounds__(1024, 1) fused_kernel(const float* __restrict__ in, float* __restrict__ out,
+                                                        int nx, int ny, float r, float bt, int steps) {
   extern __shared__ float sm[];
   const int W = static_cast<int>(blockDim.x), H = static_cast<int>(blockDim.y) * S;
   const int ox = tile_origin(static_cast<int>(blockIdx.x), W - 2 * steps, steps);
@@ -124,8 +125,10 @@ __global__ void __launch_bounds__(1024, 1) fused_kernel(const float* __restrict_
 // Lets the kernels of this tile shape use its shared memory (more than the 48 KiB default).
 template <int S>
 void allow_shared(int bytes) {
-  BS_CUDA_CHECK(cudaFuncSetAttribute(fused_kernel<true, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  BS_CUDA_CHECK(cudaFuncSetAttribute(fused_kernel<false, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  BS_CUDA_CHECK(
+      cudaFuncSetAttribute(fused_kernel<true, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  BS_CUDA_CHECK(
+      cudaFuncSetAttribute(fused_kernel<false, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
 }
 void allow_shared(const TileShape& shape) {
   const auto bytes = static_cast<int>(TemporalTile{shape, 1}.shared_bytes());
@@ -136,13 +139,13 @@ void allow_shared(const TileShape& shape) {
 }
 
 template <bool Fixed, int S>
-void launch_fused_s(const TemporalTile& t, cudaStream_t st, const float* in, float* out, int nx, int ny, float r,
-                    float bt) {
+void launch_fused_s(const TemporalTile& t, cudaStream_t st, const float* in, float* out, int nx, int ny,
+                    float r, float bt) {
   const Dim2 g = temporal_grid(t, nx, ny);
   const dim3 grid(static_cast<unsigned>(g.x), static_cast<unsigned>(g.y));
   const dim3 block(static_cast<unsigned>(t.shape.width), static_cast<unsigned>(t.shape.threads_y));
-  fused_kernel<Fixed, S><<<grid, block, static_cast<size_t>(t.shared_bytes()), st>>>(in, out, nx, ny, r, bt,
-                                                                                       t.steps);
+  fused_kernel<Fixed, S>
+      <<<grid, block, static_cast<size_t>(t.shared_bytes()), st>>>(in, out, nx, ny, r, bt, t.steps);
 }
 
 void launch_fused(const TemporalTile& t, bool fixed, cudaStream_t st, const float* in, float* out, int nx,
@@ -413,8 +416,8 @@ void GpuSolver::abandon() noexcept {
 
 namespace {
 
-// Times `steps` steps per repetition after a warm-up, and fills the row's timing and rates (8 bytes per useful
-// cell update, the one-step kernel's traffic: for fused passes an equivalent, not what DRAM sees).
+// Times `steps` steps per repetition after a warm-up, and fills the row's timing and rates (8 bytes per
+// useful cell update, the one-step kernel's traffic: for fused passes an equivalent, not what DRAM sees).
 void time_solver(GpuSolver& solver, const Params& p, int steps, int repetitions, BenchRow& row) {
   cudaStream_t s = static_cast<cudaStream_t>(solver.stream_handle());
   Event e0, e1;

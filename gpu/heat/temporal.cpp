@@ -10,8 +10,8 @@
 namespace bs::heat {
 
 std::string to_string(const TileShape& s) {
-  return std::to_string(s.width) + "x" + std::to_string(s.height()) + " tile (" + std::to_string(s.width) + "x" +
-         std::to_string(s.threads_y) + " threads, " + std::to_string(s.rows_per_thread) + " rows each)";
+  return std::to_string(s.width) + "x" + std::to_string(s.height()) + " tile (" + std::to_string(s.width) +
+         "x" + std::to_string(s.threads_y) + " threads, " + std::to_string(s.rows_per_thread) + " rows each)";
 }
 
 std::optional<std::string> validate_tile(const TemporalTile& t, const DeviceLimits& limits,
@@ -21,13 +21,13 @@ std::optional<std::string> validate_tile(const TemporalTile& t, const DeviceLimi
            std::to_string(t.steps) + ")";
   if (std::find(std::begin(k_tile_rows_choices), std::end(k_tile_rows_choices), t.shape.rows_per_thread) ==
       std::end(k_tile_rows_choices))
-    return "rows per thread of a temporal tile must be 8 or 16 (got " + std::to_string(t.shape.rows_per_thread) +
-           ")";
+    return "rows per thread of a temporal tile must be 8 or 16 (got " +
+           std::to_string(t.shape.rows_per_thread) + ")";
   if (auto err = validate_block({t.shape.width, t.shape.threads_y}, limits)) return err;
   if (t.out_width() < 1 || t.out_height() < 1)
-    return "a " + std::to_string(t.width()) + "x" + std::to_string(t.height()) + " tile has no output cells with " +
-           std::to_string(t.steps) + " fused steps (it needs more than " + std::to_string(2 * t.steps) +
-           " cells each way)";
+    return "a " + std::to_string(t.width()) + "x" + std::to_string(t.height()) +
+           " tile has no output cells with " + std::to_string(t.steps) + " fused steps (it needs more than " +
+           std::to_string(2 * t.steps) + " cells each way)";
   if (t.shared_bytes() > shared_limit)
     return "a " + std::to_string(t.width()) + "x" + std::to_string(t.height()) + " tile needs " +
            std::to_string(t.shared_bytes() >> 10) + " KiB of shared memory; a block may have " +
@@ -41,8 +41,8 @@ Dim2 temporal_grid(const TemporalTile& t, int64_t nx, int64_t ny) {
 
 namespace {
 
-// Along one axis of n cells, with tiles of `extent` cells of which `out` are output: the sum over the blocks of
-// the in-field cells of the range [lo, extent - lo) of each tile.
+// Along one axis of n cells, with tiles of `extent` cells of which `out` are output: the sum over the blocks
+// of the in-field cells of the range [lo, extent - lo) of each tile.
 int64_t in_field_sum(int64_t n, int extent, int out, int steps, int lo) {
   const int64_t blocks = ceil_div(n, out);
   int64_t sum = 0;
@@ -84,7 +84,8 @@ void fused_pass_cpu(const float* in, float* out, const Params& p, const Temporal
       for (int y = 0; y < H; ++y)
         for (int x = 0; x < W; ++x) {
           const int gx = ox + x, gy = oy + y;
-          buf[0][y * W + x] = buf[1][y * W + x] = in_field(gx, gy) ? in[static_cast<size_t>(gy) * nx + gx] : bt;
+          buf[0][y * W + x] = buf[1][y * W + x] =
+              in_field(gx, gy) ? in[static_cast<size_t>(gy) * nx + gx] : bt;
         }
       for (int s = 1; s <= T; ++s) {
         const std::vector<float>& src = buf[(s - 1) & 1];

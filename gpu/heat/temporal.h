@@ -51,9 +51,9 @@ struct TemporalTile {
 
 // "128x64 tile (128x4 threads, 16 rows each)"
 std::string to_string(const TileShape& s);
-// nullopt when a device with `shared_limit` bytes of shared memory per block (opt-in) and `limits` can run the
-// tile: rows_per_thread 8 or 16, 1 <= steps <= k_max_fused_steps, an output region of at least one cell each
-// way, a block the device accepts.
+// nullopt when a device with `shared_limit` bytes of shared memory per block (opt-in) and `limits` can run
+// the tile: rows_per_thread 8 or 16, 1 <= steps <= k_max_fused_steps, an output region of at least one cell
+// each way, a block the device accepts.
 std::optional<std::string> validate_tile(const TemporalTile& t, const DeviceLimits& limits,
                                          int64_t shared_limit);
 // Blocks along x and y: enough output regions to cover the field.

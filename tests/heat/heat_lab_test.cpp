@@ -397,6 +397,42 @@ TEST(HeatLabApp, TheLiveRunPausesWhileACpuBaselineRuns) {
   EXPECT_FALSE(lab.model().paused_for_baseline);
 }
 
+TEST(HeatLabRules, TemporalLinesSayTheHaloWorkAndTheMovedRoofline) {
+  ui::HeatPanelModel::Temporal t;
+  EXPECT_TRUE(ui::temporal_lines(t, {1000, 8}, 2000).empty());  // one step per pass: nothing to say
+  t = {6, "128x64 tile", 1.105, 1.95};
+  const auto none = ui::temporal_lines(t, {600000, 4800}, 0);
+  ASSERT_EQ(none.size(), 3u);
+  EXPECT_NE(none[0].find("6 steps per pass"), std::string::npos) << none[0];
+  EXPECT_NE(none[0].find("1.105"), std::string::npos) << none[0];
+  EXPECT_NE(none[0].find("+10.5%"), std::string::npos) << none[0];
+  EXPECT_NE(none[1].find("1.95 B"), std::string::npos) << none[1];
+  EXPECT_NE(none[2].find("measure the copy kernel"), std::string::npos) << none[2];
+  // 3200 GB/s copy / 8 B = 400000 Mcell/s; 600000 Mcell/s is 1.5 times that.
+  const auto with = ui::temporal_lines(t, {600000, 4800}, 3200);
+  EXPECT_NE(with[2].find("400000 Mcell/s"), std::string::npos) << with[2];
+  EXPECT_NE(with[2].find("x1.50"), std::string::npos) << with[2];
+}
+
+// Steps fused per pass: saved and loaded with sessions, refused out of range; on the CPU fallback nothing fuses
+// (the read-outs stay one-step), on a GPU the tiles compute every cell.
+TEST(HeatLabApp, FusedStepsRoundTripAndApply) {
+  App app(headless_cpu());
+  ASSERT_FALSE(app.apply_session(heat_session({{"fused_steps", 6}})));
+  frames(app, 2);
+  HeatLab& lab = heat_of(app);
+  EXPECT_EQ(lab.model().fused_steps, 6);
+  EXPECT_EQ(lab.save_state()["fused_steps"], 6);
+  EXPECT_EQ(lab.model().temporal.fused, lab.on_gpu() ? 6 : 1);
+  if (lab.on_gpu()) {
+    EXPECT_TRUE(lab.model().coverage.full());
+  }
+  const auto err = app.apply_session(heat_session({{"fused_steps", 9}}));
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->find("fused_steps"), std::string::npos) << *err;
+  EXPECT_EQ(lab.model().fused_steps, 6);
+}
+
 TEST(HeatLabApp, SessionsSaveFloatsAsTyped) {
   App app(headless_cpu());
   const json typed = {{"alpha", 0.9},         {"dx", 1.1},           {"dt", 0.2},

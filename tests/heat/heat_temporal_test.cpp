@@ -77,7 +77,8 @@ TEST(HeatTemporal, TileValidationSaysWhatIsWrong) {
 
 TEST(HeatTemporal, CostCountsHaloWork) {
   // Hand count on a 116 x 52 field (one tile of the default shape with 6 steps): the tile hangs 6 cells over
-  // every edge, so it loads the whole field once; step s updates the in-field part of [s, W - s) x [s, H - s).
+  // every edge, so it loads the whole field once; step s updates the in-field part of [s, W - s) x [s, H -
+  // s).
   const TemporalTile t{{128, 4, 16}, 6};
   const TemporalCost one = temporal_cost(t, 116, 52);
   EXPECT_EQ(one.useful, 116 * 52 * 6);
@@ -207,7 +208,7 @@ TEST(HeatTemporalGpu, SettingsAndRejections) {
   EXPECT_THROW(s.set_fused_steps(9), InvalidRequest);
   EXPECT_THROW(s.set_fused_steps(4, {128, 4, 12}), InvalidRequest);
   EXPECT_THROW(s.set_fused_steps(4, {256, 8, 16}), InvalidRequest);  // 2048 threads
-  EXPECT_EQ(s.fused_steps(), 1);  // a rejected setting changes nothing
+  EXPECT_EQ(s.fused_steps(), 1);                                     // a rejected setting changes nothing
   s.set_fused_steps(5, {64, 4, 8});
   EXPECT_EQ(s.fused_steps(), 5);
   EXPECT_EQ(s.tile_shape(), (TileShape{64, 4, 8}));
