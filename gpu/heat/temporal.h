@@ -33,10 +33,12 @@ struct TileShape {
   bool operator==(const TileShape&) const = default;
 };
 constexpr int k_tile_rows_choices[] = {8, 16};
-// The tile the app, the lab and GpuSolver use (docs/PERFORMANCE.md: measured on an H100 at 8192^2).
+// The tile the app, the lab and GpuSolver use: the fastest of the eight shapes `bench heat --tune` times on
+// an H100 at 8192^2 (docs/PERFORMANCE.md).
 constexpr TileShape k_default_tile{128, 4, 16};
-// Steps fused per pass that the lab starts from when temporal blocking is switched on.
-constexpr int k_default_fused_steps = 6;
+// The steps fused per pass that were fastest with that tile (x1.72 the best one-step kernel; 3 and 5 within
+// 1.5%).
+constexpr int k_default_fused_steps = 4;
 
 struct TemporalTile {
   TileShape shape;
