@@ -19,7 +19,7 @@ namespace bs::sweep {
 
 namespace {
 
-// size, block.x, block.y, cells, fused, steps: names, defaults and help from the heat schema.
+// size, block.x, block.y, cells, steps: names, defaults and help from the heat schema.
 const SchemaParams& heat_params() {
   static const SchemaParams p(ui::heat_schema());
   return p;
@@ -35,7 +35,6 @@ struct HeatPoint {
   heat::Params p;
   Dim2 block;
   int cells = 1;
-  int fused = 1;  // temporal blocking: steps per pass (GPU only)
   int steps = 1;
 };
 
@@ -52,7 +51,6 @@ HeatPoint heat_point(const Values& v) {
     throw InvalidRequest("block.x x block.y = " + to_string(h.block) + ": " + *err);
   h.cells = static_cast<int>(get_int(v, "cells", 1, 8));
   if (auto err = heat::validate_cells_per_thread(h.cells)) bad("cells", get(v, "cells"), *err);
-  h.fused = static_cast<int>(get_int(v, "fused", 1, heat::k_max_fused_steps));
   h.steps = static_cast<int>(get_int(v, "steps", 1, 100000));
   return h;
 }
@@ -91,7 +89,6 @@ class HeatTarget final : public Target {
     if (s.run_gpu) {
       heat::GpuSolver solver(h.p);
       solver.set_launch(h.block, std::nullopt, h.cells);
-      solver.set_fused_steps(h.fused);
       solver.upload(initial);
       SeriesRun r{"GPU stencil", true, {}, {}};
       r.time_ms = collect_samples(s.warmup, s.repetitions, ctl, [&] {

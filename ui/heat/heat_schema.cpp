@@ -108,8 +108,6 @@ params::Schema make_schema() {
              .lo = 1,
              .hi = heat::k_max_fused_steps,
              .help = "temporal blocking: steps per pass over memory (1: the one-step kernel)"});
-    q.sweep_names = "fused";
-    q.sweep_example = "1,2,4,6,8";
     q.gpu_only = true;
   }
   {
