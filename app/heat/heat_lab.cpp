@@ -70,6 +70,19 @@ std::vector<std::string> heat_hover_lines(const ui::HeatLaunch& launch, int64_t 
   return out;
 }
 
+std::vector<std::string> temporal_hover_lines(const heat::TemporalTile& t, int64_t x, int64_t y) {
+  const int64_t bx = x / t.out_width(), by = y / t.out_height();
+  const int64_t col = x - heat::tile_origin(static_cast<int>(bx), t.out_width(), t.steps);
+  const int64_t row = y - heat::tile_origin(static_cast<int>(by), t.out_height(), t.steps);
+  const int rows = t.shape.rows_per_thread;
+  return {"fused pass (" + std::to_string(t.steps) + " steps): blockIdx (" + std::to_string(bx) + ", " +
+              std::to_string(by) + "), threadIdx (" + std::to_string(col) + ", " +
+              std::to_string(row / rows) + ") writes it",
+          "cell " + std::to_string(row % rows + 1) + " of the thread's " + std::to_string(rows) + " in its " +
+              std::to_string(t.width()) + "x" + std::to_string(t.height()) +
+              " tile; neighbouring tiles near its edge compute it too (halo)"};
+}
+
 double float_for_json(float v) {
   if (!std::isfinite(v)) return static_cast<double>(v);
   char buf[64];
@@ -426,6 +439,12 @@ void HeatLab::draw_hover(int64_t x, int64_t y) {
   if (m_hover_value && m_hover_value->x == x && m_hover_value->y == y) value = m_hover_value->value;
   m_hover_lines = heat_hover_lines(m_model.launch, m_params.nx, m_params.ny, x, y, value, m_gpu != nullptr);
   if (m_hover_lines.empty()) return;
+  if (m_gpu && m_gpu->fused_active()) {
+    // The tiles of the fused kernel compute the cell, not the one-step launch above.
+    m_hover_lines.resize(1);
+    for (std::string& l : temporal_hover_lines({m_gpu->tile_shape(), m_gpu->fused_steps()}, x, y))
+      m_hover_lines.push_back(std::move(l));
+  }
   ImGui::BeginTooltip();
   for (const std::string& l : m_hover_lines)
     ImGui::TextUnformatted(l.c_str());

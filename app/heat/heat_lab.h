@@ -45,6 +45,10 @@ struct HeatLabOptions {
 std::vector<std::string> heat_hover_lines(const ui::HeatLaunch& launch, int64_t nx, int64_t ny, int64_t x,
                                           int64_t y, std::optional<float> value, bool gpu);
 
+// The hover read-out's thread lines while steps are fused: which block and thread of the fused kernel write
+// cell (x, y) (the tile whose output region holds it) and which of the thread's rows it is.
+std::vector<std::string> temporal_hover_lines(const heat::TemporalTile& t, int64_t x, int64_t y);
+
 // A float as the JSON number a person would have typed: the shortest decimal that reads back as the same
 // float, as a double (0.2f gives 0.2, not 0.20000000298023224). Sessions save every float this way.
 double float_for_json(float v);

@@ -414,8 +414,20 @@ TEST(HeatLabRules, TemporalLinesSayTheHaloWorkAndTheMovedRoofline) {
   EXPECT_NE(with[2].find("x1.50"), std::string::npos) << with[2];
 }
 
-// Steps fused per pass: saved and loaded with sessions, refused out of range; on the CPU fallback nothing fuses
-// (the read-outs stay one-step), on a GPU the tiles compute every cell.
+TEST(HeatLabRules, TemporalHoverNamesTheWritingTileAndThread) {
+  // Default tile with 4 steps: output regions of 120 x 56 cells; tile (1, 2) starts at (116, 108).
+  const heat::TemporalTile t{heat::k_default_tile, 4};
+  const auto lines = temporal_hover_lines(t, 130, 120);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[0].find("blockIdx (1, 2), threadIdx (14, 0)"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("cell 13 of the thread's 16 in its 128x64 tile"), std::string::npos) << lines[1];
+  const auto first = temporal_hover_lines(t, 0, 0);  // the halo of tile (0, 0) hangs over the edge
+  EXPECT_NE(first[0].find("blockIdx (0, 0), threadIdx (4, 0)"), std::string::npos) << first[0];
+  EXPECT_NE(first[1].find("cell 5 of"), std::string::npos) << first[1];
+}
+
+// Steps fused per pass: saved and loaded with sessions, refused out of range; on the CPU fallback nothing
+// fuses (the read-outs stay one-step), on a GPU the tiles compute every cell.
 TEST(HeatLabApp, FusedStepsRoundTripAndApply) {
   App app(headless_cpu());
   ASSERT_FALSE(app.apply_session(heat_session({{"fused_steps", 6}})));
