@@ -679,6 +679,12 @@ void HeatLab::update_frame() {
   // The blocks of the launch in force, each covering block.y * cells_per_thread rows.
   style.block_x = m_model.launch.block.x;
   style.block_y = m_model.launch.block.y * m_model.launch.cells_per_thread;
+  if (m_gpu && m_gpu->fused_active()) {
+    // Fused passes: the lines bound each tile's output region (the tiles' halos overlap across them).
+    const heat::TemporalTile t{m_gpu->tile_shape(), m_gpu->fused_steps()};
+    style.block_x = t.out_width();
+    style.block_y = t.out_height();
+  }
   m_view_texture = m_presenter.render(m_view_w, m_view_h, style);
 }
 
