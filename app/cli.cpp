@@ -220,7 +220,8 @@ int run_cli(int argc, char** argv) {
   cli.add_option("--render-path", render_path, k_path_request_names.list());
   // The heat lab's flags, from its parameter schema (ui/heat/heat_schema.h): help, defaults and checks.
   cli::ParamFlags heat_flags(cli, ui::heat_schema(),
-                             {"size", "block", "cells_per_thread", "grid", "steps_per_frame"}, "Heat: ");
+                             {"size", "block", "cells_per_thread", "grid", "steps_per_frame", "fused_steps"},
+                             "Heat: ");
   cli.add_option("--overlay", opt.heat.overlay,
                  "Heat anatomy overlay: " + anatomy::k_overlay_mode_names.list("|"))
       ->transform(CLI::CheckedTransformer(anatomy::k_overlay_mode_names.by_name()));
@@ -318,6 +319,7 @@ int run_cli(int argc, char** argv) {
     if (auto err = validate_grid(*opt.heat.grid, DeviceLimits{})) return fail("--grid: " + *err);
   }
   opt.heat.steps_per_frame = heat_flags.value("steps_per_frame").get<int>();
+  opt.heat.fused_steps = heat_flags.value("fused_steps").get<int>();
   if (!opt.screenshot.empty()) {
     if (auto err = check_screenshot_path(opt.screenshot)) return fail(*err);
     if (opt.frames <= 0) opt.frames = 30;

@@ -4,6 +4,7 @@
 #include <iterator>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "app/bench.h"
 #include "app/counters_bench.h"
@@ -17,15 +18,59 @@
 namespace bs::cli {
 
 namespace {
+// The tile shapes `--tune` times (all 64 KiB of shared memory but the last two).
+const heat::TileShape k_tune_shapes[] = {{128, 4, 16}, {128, 8, 8},  {256, 2, 16}, {256, 4, 8},
+                                         {64, 8, 16},  {32, 16, 16}, {128, 4, 8},  {64, 8, 8}};
+
 // Sizes, block, steps and CPU steps are the heat schema's (ui/heat/heat_schema.h), with the bench's own
 // default size (a field that does not fit in the L2 cache).
 struct HeatBenchArgs {
   std::unique_ptr<ParamFlags> flags;
   int cells_per_thread = 0;  // 0: every choice
+  int fused_steps = -1;      // temporal blocking: -1: 2, 4, 6, 8 on the default tile; 0: none; N: only N
+  bool tune = false;         // temporal blocking: every tile shape of k_tune_shapes x 2..8 steps
   BenchDevice device = BenchDevice::All;
   int steps = 0, cpu_steps = 0;
   MultiGpuArgs multi;  // --gpus ...: app/multigpu
 };
+
+// The temporal-blocking table and the line comparing its best row with the best one-step kernel (`one_ms`).
+Table run_temporal(const HeatBenchArgs& a, const heat::Params& p, double one_ms, double copy_gbs,
+                   std::string& summary) {
+  std::vector<heat::TemporalTile> tiles;
+  if (a.tune) {
+    for (const heat::TileShape& s : k_tune_shapes)
+      for (int steps = 2; steps <= heat::k_max_fused_steps; ++steps)
+        tiles.push_back({s, steps});
+  } else if (a.fused_steps > 0) {
+    tiles.push_back({heat::k_default_tile, a.fused_steps});
+  } else {
+    for (int steps : {2, 4, 6, 8})
+      tiles.push_back({heat::k_default_tile, steps});
+  }
+  std::vector<heat::TemporalBench> runs;
+  for (const heat::TemporalTile& t : tiles)
+    runs.push_back(heat::bench_temporal(p, t, a.steps, 7));
+  double best = 1e300;
+  const heat::TemporalBench* best_run = nullptr;
+  for (const auto& r : runs)
+    if (r.row.ms_per_step < best) best = r.row.ms_per_step, best_run = &r;
+  Table t{{"variant", "steps/pass", "ms/step", "p10", "p90", "Mcell/s", "GB/s equiv.", "% of copy",
+           "computed/useful", "DRAM B/upd", "vs best one-step"},
+          {}};
+  for (const auto& r : runs)
+    t.rows.push_back({r.row.variant, std::to_string(r.tile.steps), fmt_fixed(r.row.ms_per_step, 4),
+                      fmt_fixed(r.row.p10, 4), fmt_fixed(r.row.p90, 4), fmt_fixed(r.row.mcells_per_s, 0),
+                      fmt_fixed(r.row.gb_per_s, 1), fmt_fixed(100.0 * r.row.gb_per_s / copy_gbs, 1) + "%",
+                      fmt_fixed(r.cost.computed_per_useful(), 3), fmt_fixed(r.cost.bytes_per_update(), 2),
+                      "x" + fmt_fixed(one_ms / r.row.ms_per_step, 2)});
+  if (best_run)
+    summary = "best temporal (" + best_run->row.variant +
+              ") / best one-step kernel, cell updates per second: x" + fmt_fixed(one_ms / best, 2) + " (" +
+              fmt_fixed(best_run->row.mcells_per_s, 0) + " vs " +
+              fmt_fixed(p.cells() / (one_ms * 1e-3) / 1e6, 0) + " Mcell/s)";
+  return t;
+}
 
 int run(HeatBenchArgs& a, BenchContext& ctx) {
   if (multigpu_requested(a.multi)) {
@@ -59,6 +104,8 @@ int run(HeatBenchArgs& a, BenchContext& ctx) {
   Table t{{"variant", "device", "ms/step", "p10", "p90", "Mcell/s", "GB/s", "% of copy", "vs fastest GPU"},
           {}};
   double gpu_ms = 0, copy_gbs = 0;
+  std::optional<Table> temporal;
+  std::string temporal_summary;
   if (a.device != BenchDevice::Cpu) {
     if (!dev.available) {
       std::printf("GPU rows skipped: no CUDA device (%s)\n", dev.reason.c_str());
@@ -97,6 +144,7 @@ int run(HeatBenchArgs& a, BenchContext& ctx) {
       }
       t.rows.push_back({"copy kernel (float4, same bytes)", runs.back().stencil.device,
                         fmt_fixed(runs.back().copy_ms, 4), "", "", "", fmt_fixed(copy_gbs, 1), "100%", ""});
+      if (a.fused_steps != 0) temporal = run_temporal(a, p, gpu_ms, copy_gbs, temporal_summary);
     }
   }
   if (a.device != BenchDevice::Gpu) {
@@ -109,6 +157,15 @@ int run(HeatBenchArgs& a, BenchContext& ctx) {
     }
   }
   t.print(std::cout);
+  if (temporal) {
+    std::printf(
+        "\ntemporal blocking: several steps per pass over memory (tiles with a halo of one cell per fused "
+        "step); Mcell/s counts useful cell updates, GB/s is the one-step equivalent (8 bytes/update), so %% "
+        "of "
+        "copy above 100%% is the roofline moving: DRAM sees 'DRAM B/upd' bytes per update instead of 8\n");
+    temporal->print(std::cout);
+    std::printf("%s\n", temporal_summary.c_str());
+  }
   std::printf(
       "GPU: %d timed steps x 7 repetitions after warm-up (CUDA events); CPU: %d steps after one warm-up "
       "step\n",
@@ -120,7 +177,9 @@ int run(HeatBenchArgs& a, BenchContext& ctx) {
 void register_heat_bench(CLI::App& bench, BenchContext& ctx) {
   auto args = std::make_shared<HeatBenchArgs>();
   CLI::App* sub = bench.add_subcommand(
-      "heat", "Heat stencil: GPU kernel, copy-kernel ceiling, CPU 1 thread, CPU all threads");
+      "heat",
+      "Heat stencil: GPU kernels (one step, temporal blocking), copy-kernel ceiling, CPU 1 thread, CPU all "
+      "threads");
   args->flags = std::make_unique<ParamFlags>(*sub, ui::heat_schema(),
                                              std::vector<std::string>{"size", "block", "steps", "cpu_steps"},
                                              "", ParamFlags::Defaults::Bench);
@@ -128,6 +187,11 @@ void register_heat_bench(CLI::App& bench, BenchContext& ctx) {
                   "Only this coarsening (1, 2, 4, 8); default: each")
       ->check(CLI::IsMember(std::vector<int>(std::begin(heat::k_cells_per_thread_choices),
                                              std::end(heat::k_cells_per_thread_choices))));
+  sub->add_option(
+         "--fused-steps", args->fused_steps,
+         "Temporal blocking: only this many steps per pass (0: no temporal rows); default: 2, 4, 6, 8")
+      ->check(CLI::Range(0, heat::k_max_fused_steps));
+  sub->add_flag("--tune", args->tune, "Temporal blocking: time every tile shape with 2 to 8 steps per pass");
   add_device_option(*sub, args->device);
   add_multigpu_options(*sub, args->multi, true);
   sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args, ctx); }); });

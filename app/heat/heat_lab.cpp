@@ -72,6 +72,19 @@ std::vector<std::string> heat_hover_lines(const ui::HeatLaunch& launch, int64_t 
   return out;
 }
 
+std::vector<std::string> temporal_hover_lines(const heat::TemporalTile& t, int64_t x, int64_t y) {
+  const int64_t bx = x / t.out_width(), by = y / t.out_height();
+  const int64_t col = x - heat::tile_origin(static_cast<int>(bx), t.out_width(), t.steps);
+  const int64_t row = y - heat::tile_origin(static_cast<int>(by), t.out_height(), t.steps);
+  const int rows = t.shape.rows_per_thread;
+  return {"fused pass (" + std::to_string(t.steps) + " steps): blockIdx (" + std::to_string(bx) + ", " +
+              std::to_string(by) + "), threadIdx (" + std::to_string(col) + ", " +
+              std::to_string(row / rows) + ") writes it",
+          "cell " + std::to_string(row % rows + 1) + " of the thread's " + std::to_string(rows) + " in its " +
+              std::to_string(t.width()) + "x" + std::to_string(t.height()) +
+              " tile; neighbouring tiles near its edge compute it too (halo)"};
+}
+
 double float_for_json(float v) {
   if (!std::isfinite(v)) return static_cast<double>(v);
   char buf[64];
@@ -90,6 +103,7 @@ HeatLabOptions::HeatLabOptions() {
   cells_per_thread = defaults.cells_per_thread;
   if (defaults.manual_grid) grid = Dim2{defaults.grid[0], defaults.grid[1]};
   steps_per_frame = defaults.steps_per_frame;
+  fused_steps = defaults.fused_steps;
 }
 
 HeatLab::HeatLab(LabEnv& env, const HeatLabOptions& opt) : m_env(env), m_presenter(env) {
@@ -98,6 +112,7 @@ HeatLab::HeatLab(LabEnv& env, const HeatLabOptions& opt) : m_env(env), m_present
   m_model.block[0] = static_cast<int>(opt.block.x);
   m_model.block[1] = static_cast<int>(opt.block.y);
   m_model.cells_per_thread = opt.cells_per_thread;
+  m_model.fused_steps = opt.fused_steps;
   if (opt.grid) {
     m_model.manual_grid = true;
     m_model.grid[0] = static_cast<int>(opt.grid->x);
@@ -272,10 +287,31 @@ void HeatLab::apply_launch() {
   // The same rule as GpuSolver::coverage(); on the CPU path the fallback computes exactly these cells.
   m_model.coverage =
       coverage_of(in_force.grid, heat::cells_of(in_force.block, in_force.cells_per_thread), domain);
+  apply_temporal();
   m_samples.clear();
   m_history.clear();
   m_model.timing_nx = m_params.nx;
   m_model.timing_ny = m_params.ny;
+}
+
+// Temporal blocking (steps fused per pass): the GPU's built-in step only; the user's kernel and the CPU
+// fallback take one step at a time (the fallback's field is the same either way).
+void HeatLab::apply_temporal() {
+  m_model.temporal = {};
+  if (!m_gpu) return;
+  const int want = m_user_kernel ? 1 : std::clamp(m_model.fused_steps, 1, heat::k_max_fused_steps);
+  try {
+    if (want != m_gpu->fused_steps()) m_gpu->set_fused_steps(want);
+  } catch (const InvalidRequest& e) {
+    m_model.launch_error += std::string(m_model.launch_error.empty() ? "" : "; ") + e.what() +
+                            " - one step per pass runs instead";
+    m_gpu->set_fused_steps(1);
+  }
+  if (!m_gpu->fused_active()) return;
+  const heat::TemporalTile t{m_gpu->tile_shape(), m_gpu->fused_steps()};
+  const heat::TemporalCost c = heat::temporal_cost(t, m_params.nx, m_params.ny);
+  m_model.temporal = {t.steps, heat::to_string(t.shape), c.computed_per_useful(), c.bytes_per_update()};
+  m_model.coverage = m_gpu->coverage();  // the tiles compute every cell
 }
 
 void HeatLab::paint_stroke(double x0, double y0, double x1, double y1, float value) {
@@ -408,6 +444,12 @@ void HeatLab::draw_hover(int64_t x, int64_t y) {
   if (m_hover_value && m_hover_value->x == x && m_hover_value->y == y) value = m_hover_value->value;
   m_hover_lines = heat_hover_lines(m_model.launch, m_params.nx, m_params.ny, x, y, value, m_gpu != nullptr);
   if (m_hover_lines.empty()) return;
+  if (m_gpu && m_gpu->fused_active()) {
+    // The tiles of the fused kernel compute the cell, not the one-step launch above.
+    m_hover_lines.resize(1);
+    for (std::string& l : temporal_hover_lines({m_gpu->tile_shape(), m_gpu->fused_steps()}, x, y))
+      m_hover_lines.push_back(std::move(l));
+  }
   ImGui::BeginTooltip();
   for (const std::string& l : m_hover_lines)
     ImGui::TextUnformatted(l.c_str());
@@ -651,6 +693,12 @@ void HeatLab::update_frame() {
   // The blocks of the launch in force, each covering block.y * cells_per_thread rows.
   style.block_x = m_model.launch.block.x;
   style.block_y = m_model.launch.block.y * m_model.launch.cells_per_thread;
+  if (m_gpu && m_gpu->fused_active()) {
+    // Fused passes: the lines bound each tile's output region (the tiles' halos overlap across them).
+    const heat::TemporalTile t{m_gpu->tile_shape(), m_gpu->fused_steps()};
+    style.block_x = t.out_width();
+    style.block_y = t.out_height();
+  }
   m_view_texture = m_presenter.render(m_view_w, m_view_h, style);
 }
 
@@ -697,6 +745,12 @@ std::optional<std::string> read_heat_state(const nlohmann::json& state, ui::Heat
   if (has("block")) pair("block", m.block);
   if (has("cells_per_thread")) m.cells_per_thread = state["cells_per_thread"].get<int>();
   if (has("kernel")) m.kernel = schema.at("kernel").index_of(state["kernel"]);
+  if (has("fused_steps")) {
+    m.fused_steps = state["fused_steps"].get<int>();
+    if (m.fused_steps < 1 || m.fused_steps > heat::k_max_fused_steps)
+      return "labs.heat.fused_steps: " + state["fused_steps"].dump() + " is outside 1.." +
+             std::to_string(heat::k_max_fused_steps);
+  }
   if (has("grid")) {
     m.manual_grid = state["grid"].is_array();
     if (m.manual_grid) pair("grid", m.grid);
@@ -749,6 +803,7 @@ nlohmann::json HeatLab::save_state() const {
   j["paused"] = m_model.paused;
   j["block"] = {m_model.block[0], m_model.block[1]};
   j["cells_per_thread"] = m_model.cells_per_thread;
+  j["fused_steps"] = m_model.fused_steps;
   j["kernel"] = ui::heat_schema().at("kernel").names[static_cast<size_t>(m_model.kernel == 1 ? 1 : 0)];
   j["grid"] = m_model.manual_grid ? nlohmann::json{m_model.grid[0], m_model.grid[1]} : nlohmann::json("auto");
   j["colormap"] = colormap_name(m_model.colormap);
@@ -800,7 +855,13 @@ std::vector<ui::Readout> HeatLab::readouts() const {
                  ui::size_label(nx, ny) + " cells" +
                      (ui::measured_on(nx, ny, m_params.nx, m_params.ny) ? "" : " (not the field in force)")});
   // One float read and one written per cell and step: the traffic a perfect cache would leave.
-  out.push_back({"memory", fmt_fixed(rates.gb_per_s, 1), "GB/s", "effective, 8 B per cell"});
+  out.push_back(
+      {"memory", fmt_fixed(rates.gb_per_s, 1), "GB/s",
+       m_model.temporal.fused > 1 ? "one-step equivalent, 8 B per cell update" : "effective, 8 B per cell"});
+  if (m_model.temporal.fused > 1)
+    out.push_back(
+        {"steps per pass", std::to_string(m_model.temporal.fused), "",
+         "temporal blocking; computed / useful cells " + fmt_fixed(m_model.temporal.computed_per_useful, 3)});
   // Against the fastest CPU baseline measured on this very field: the honest comparison.
   const ui::CpuBaselineView* best = nullptr;
   for (const ui::CpuBaselineView& c : m_model.cpu)

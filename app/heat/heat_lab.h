@@ -34,6 +34,7 @@ struct HeatLabOptions {
   int cells_per_thread = 0;
   std::optional<Dim2> grid;
   int steps_per_frame = 0;
+  int fused_steps = 1;  // temporal blocking: steps per pass (--fused-steps)
   anatomy::OverlayMode overlay = anatomy::OverlayMode::Off;  // --overlay: the anatomy overlay at start
 };
 
@@ -43,6 +44,10 @@ struct HeatLabOptions {
 // the CPU fallback runs, and the thread lines say what a GPU would do ("on a GPU: ...").
 std::vector<std::string> heat_hover_lines(const ui::HeatLaunch& launch, int64_t nx, int64_t ny, int64_t x,
                                           int64_t y, std::optional<float> value, bool gpu);
+
+// The hover read-out's thread lines while steps are fused: which block and thread of the fused kernel write
+// cell (x, y) (the tile whose output region holds it) and which of the thread's rows it is.
+std::vector<std::string> temporal_hover_lines(const heat::TemporalTile& t, int64_t x, int64_t y);
 
 // A float as the JSON number a person would have typed: the shortest decimal that reads back as the same
 // float, as a double (0.2f gives 0.2, not 0.20000000298023224). Sessions save every float this way.
@@ -89,6 +94,7 @@ class HeatLab final : public Lab {
   void apply_size();
   void apply_physics();
   void apply_launch();
+  void apply_temporal();
   void reset_field();
   void simulate(int steps);
   void upload_field();

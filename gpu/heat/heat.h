@@ -15,6 +15,7 @@
 #include "core/cpu_job.h"
 #include "core/enum_names.h"
 #include "core/launch.h"
+#include "gpu/heat/temporal.h"
 
 namespace bs::heat {
 
@@ -145,6 +146,17 @@ class GpuSolver {
   void set_step_override(StepOverride step);
   bool has_step_override() const;
 
+  // Temporal blocking (temporal.h): `steps` steps per pass over memory, tiles of `shape`; 1 (the default):
+  // the one-step kernel of set_launch. A batch whose step count is not a multiple ends with a shorter pass.
+  // While more than one step is fused, the block, grid and cells per thread of set_launch wait (the tile
+  // decides the launch; every cell is computed) and a step override runs in its place. Waits for queued steps
+  // and drops their timings, as set_launch does. Throws InvalidRequest for a tile the device cannot run.
+  void set_fused_steps(int steps, const TileShape& shape = k_default_tile);
+  int fused_steps() const;
+  TileShape tile_shape() const;
+  // Whether step() runs fused passes now (more than one step fused and no step override).
+  bool fused_active() const;
+
   // Issues `steps` steps on the solver's stream, timed with CUDA events (read later by poll_timings).
   void step(int steps);
   void paint(const Brush& b);
@@ -189,6 +201,14 @@ struct GpuBench {
 // Times `steps` GPU steps per repetition (after warm-up), and a float4 copy kernel of the same footprint.
 GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions = 7,
                    int cells_per_thread = k_default_cells_per_thread);
+// Temporal blocking: `steps` (rounded down to whole passes, at least one) fused steps per repetition, after
+// warm-up; rates per useful cell update, GB/s the one-step equivalent (8 bytes per update).
+struct TemporalBench {
+  BenchRow row;
+  TemporalTile tile;
+  TemporalCost cost;
+};
+TemporalBench bench_temporal(const Params& p, const TemporalTile& t, int steps, int repetitions = 7);
 BenchRow bench_cpu(const Params& p, CpuMode mode, int steps, JobControl* ctl = nullptr);
 
 }  // namespace bs::heat

@@ -397,6 +397,54 @@ TEST(HeatLabApp, TheLiveRunPausesWhileACpuBaselineRuns) {
   EXPECT_FALSE(lab.model().paused_for_baseline);
 }
 
+TEST(HeatLabRules, TemporalLinesSayTheHaloWorkAndTheMovedRoofline) {
+  ui::HeatPanelModel::Temporal t;
+  EXPECT_TRUE(ui::temporal_lines(t, {1000, 8}, 2000).empty());  // one step per pass: nothing to say
+  t = {6, "128x64 tile", 1.105, 1.95};
+  const auto none = ui::temporal_lines(t, {600000, 4800}, 0);
+  ASSERT_EQ(none.size(), 3u);
+  EXPECT_NE(none[0].find("6 steps per pass"), std::string::npos) << none[0];
+  EXPECT_NE(none[0].find("1.105"), std::string::npos) << none[0];
+  EXPECT_NE(none[0].find("+10.5%"), std::string::npos) << none[0];
+  EXPECT_NE(none[1].find("1.95 B"), std::string::npos) << none[1];
+  EXPECT_NE(none[2].find("measure the copy kernel"), std::string::npos) << none[2];
+  // 3200 GB/s copy / 8 B = 400000 Mcell/s; 600000 Mcell/s is 1.5 times that.
+  const auto with = ui::temporal_lines(t, {600000, 4800}, 3200);
+  EXPECT_NE(with[2].find("400000 Mcell/s"), std::string::npos) << with[2];
+  EXPECT_NE(with[2].find("x1.50"), std::string::npos) << with[2];
+}
+
+TEST(HeatLabRules, TemporalHoverNamesTheWritingTileAndThread) {
+  // Default tile with 4 steps: output regions of 120 x 56 cells; tile (1, 2) starts at (116, 108).
+  const heat::TemporalTile t{heat::k_default_tile, 4};
+  const auto lines = temporal_hover_lines(t, 130, 120);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[0].find("blockIdx (1, 2), threadIdx (14, 0)"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("cell 13 of the thread's 16 in its 128x64 tile"), std::string::npos) << lines[1];
+  const auto first = temporal_hover_lines(t, 0, 0);  // the halo of tile (0, 0) hangs over the edge
+  EXPECT_NE(first[0].find("blockIdx (0, 0), threadIdx (4, 0)"), std::string::npos) << first[0];
+  EXPECT_NE(first[1].find("cell 5 of"), std::string::npos) << first[1];
+}
+
+// Steps fused per pass: saved and loaded with sessions, refused out of range; on the CPU fallback nothing
+// fuses (the read-outs stay one-step), on a GPU the tiles compute every cell.
+TEST(HeatLabApp, FusedStepsRoundTripAndApply) {
+  App app(headless_cpu());
+  ASSERT_FALSE(app.apply_session(heat_session({{"fused_steps", 6}})));
+  frames(app, 2);
+  HeatLab& lab = heat_of(app);
+  EXPECT_EQ(lab.model().fused_steps, 6);
+  EXPECT_EQ(lab.save_state()["fused_steps"], 6);
+  EXPECT_EQ(lab.model().temporal.fused, lab.on_gpu() ? 6 : 1);
+  if (lab.on_gpu()) {
+    EXPECT_TRUE(lab.model().coverage.full());
+  }
+  const auto err = app.apply_session(heat_session({{"fused_steps", 9}}));
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->find("fused_steps"), std::string::npos) << *err;
+  EXPECT_EQ(lab.model().fused_steps, 6);
+}
+
 TEST(HeatLabApp, SessionsSaveFloatsAsTyped) {
   App app(headless_cpu());
   const json typed = {{"alpha", 0.9},         {"dx", 1.1},           {"dt", 0.2},

@@ -33,6 +33,7 @@ HeatPanelModel::HeatPanelModel() {
   block[1] = static_cast<int>(b.y);
   cells_per_thread = static_cast<int>(s.at("cells_per_thread").default_int());
   kernel = s.at("kernel").default_choice();
+  fused_steps = static_cast<int>(s.at("fused_steps").default_int());
   manual_grid = s.at("grid").default_value != "auto";
   colormap = s.at("colormap").default_choice();
   auto_range = s.at("range").default_value == "auto";
@@ -157,6 +158,21 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
           "in "
           "flight: the\nstencil gets closer to the memory system's real ceiling.");
   }
+  if (m.kernel != 1) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+    changed |= ImGui::SliderInt("steps fused per pass", &m.fused_steps, 1, heat::k_max_fused_steps, "%d",
+                                ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Temporal blocking: each block loads a tile with a halo into shared memory and takes\n"
+          "this many steps there before writing back, so DRAM traffic per step falls about that\n"
+          "many times. The halo cells are computed twice (by neighbouring tiles). 1: one step per\n"
+          "pass, the kernel of block and cells per thread above.");
+    if (m.temporal.fused > 1)
+      ImGui::TextDisabled("%s; block, grid and cells per thread wait", m.temporal.tile.c_str());
+    else if (m.fused_steps > 1 && !m.gpu)
+      ImGui::TextDisabled("temporal blocking runs on the GPU only");
+  }
   changed |= ImGui::Checkbox("set grid by hand", &m.manual_grid);
   if (m.manual_grid) {
     ImGui::SameLine();
@@ -236,6 +252,9 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
     if (m.copy_gb_per_s > 0 && measured_on(m.copy_nx, m.copy_ny, m.timing_nx, m.timing_ny))
       ImGui::Text("= %.0f%% of the copy kernel's %.0f GB/s on this GPU",
                   100.0 * rates.gb_per_s / m.copy_gb_per_s, m.copy_gb_per_s);
+    const bool copy_here = m.copy_gb_per_s > 0 && measured_on(m.copy_nx, m.copy_ny, m.timing_nx, m.timing_ny);
+    for (const std::string& line : temporal_lines(m.temporal, rates, copy_here ? m.copy_gb_per_s : 0))
+      ImGui::TextUnformatted(line.c_str());
     ImGui::TextDisabled("first batch %.3f ms/step and %zu warm-up batches excluded", m.first_step_ms,
                         m.warmup_discarded);
   } else {
@@ -306,6 +325,33 @@ HeatRates heat_rates(double ms_per_step, int64_t nx, int64_t ny) {
   r.mcells_per_s = per_s / 1e6;
   r.gb_per_s = 8.0 * per_s / 1e9;
   return r;
+}
+
+std::vector<std::string> temporal_lines(const HeatPanelModel::Temporal& t, const HeatRates& rates,
+                                        double copy_gb_per_s) {
+  std::vector<std::string> out;
+  if (t.fused <= 1) return out;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "temporal blocking: %d steps per pass; computed / useful cells %.3f (halo +%.1f%%)", t.fused,
+                t.computed_per_useful, 100.0 * (t.computed_per_useful - 1.0));
+  out.emplace_back(buf);
+  std::snprintf(buf, sizeof buf,
+                "DRAM: about %.2f B per cell update instead of 8: GB/s above is the one-step equivalent",
+                t.bytes_per_update);
+  out.emplace_back(buf);
+  if (copy_gb_per_s > 0) {
+    // The most a one-step kernel can do: the copy kernel's bandwidth over 8 bytes per cell update.
+    const double limit = copy_gb_per_s * 1e3 / 8.0;
+    std::snprintf(buf, sizeof buf,
+                  "one-step copy-bound limit %.0f Mcell/s; this run x%.2f of it (data reused on chip: the "
+                  "roofline moves)",
+                  limit, rates.mcells_per_s / limit);
+  } else {
+    std::snprintf(buf, sizeof buf, "measure the copy kernel to compare with the one-step copy-bound limit");
+  }
+  out.emplace_back(buf);
+  return out;
 }
 
 HeatRates live_rates(const HeatPanelModel& m) {

@@ -41,7 +41,8 @@ struct HeatPanelModel {
   bool paused = false;
   int block[2] = {0, 0};
   int cells_per_thread = 0;
-  int kernel = 0;  // 0: the built-in step, 1: the user's heat_step (the kernel lab)
+  int kernel = 0;       // 0: the built-in step, 1: the user's heat_step (the kernel lab)
+  int fused_steps = 1;  // temporal blocking: steps per pass over memory (1: the one-step kernel)
   bool manual_grid = false;
   int grid[2] = {32, 128};  // shown when the user switches to a grid by hand
   int colormap = 0;
@@ -57,6 +58,14 @@ struct HeatPanelModel {
   bool gpu = true;               // compute runs on the GPU (false: CPU fallback path)
   int64_t nx = 1024, ny = 1024;  // the field in force (size may hold a typed size not applied yet)
   HeatLaunch launch;             // the launch in force
+  // Temporal blocking in force (fused > 1 only on the GPU with the built-in step): the tile and what a pass
+  // costs over the field in force (computed / useful cell updates, DRAM bytes per useful update).
+  struct Temporal {
+    int fused = 1;
+    std::string tile;
+    double computed_per_useful = 1;
+    double bytes_per_update = 8;
+  } temporal;
   // The user's kernel (kernel = 1): "" while it runs; otherwise why the built-in step runs instead ("write
   // one in the Kernel editor", "needs a GPU", a load error). Figures: registers, shared memory, occupancy.
   std::string user_kernel_status;
@@ -102,6 +111,11 @@ struct HeatRates {
   double gb_per_s = 0;
 };
 HeatRates heat_rates(double ms_per_step, int64_t nx, int64_t ny);
+// The temporal-blocking lines of the Timing section: steps fused, the halo work, and the effective rate
+// against the copy-bound limit of a one-step kernel (`copy_gb_per_s` 0: not measured). Empty when one step
+// per pass.
+std::vector<std::string> temporal_lines(const HeatPanelModel::Temporal& t, const HeatRates& rates,
+                                        double copy_gb_per_s);
 // The rates the Timing section shows: the live median over the field it was measured on.
 HeatRates live_rates(const HeatPanelModel& m);
 // A measurement belongs to the field in force only when it was taken on that very size; otherwise it is

@@ -101,6 +101,16 @@ params::Schema make_schema() {
     q.gpu_only = true;
   }
   {
+    params::Param& q =
+        add({.name = "fused_steps",
+             .kind = Kind::Int,
+             .default_value = 1,
+             .lo = 1,
+             .hi = heat::k_max_fused_steps,
+             .help = "temporal blocking: steps per pass over memory (1: the one-step kernel)"});
+    q.gpu_only = true;
+  }
+  {
     // The kernel lab's hook: the user's heat_step (kernel editor) in place of the built-in step.
     params::Param& q =
         add({.name = "kernel",
