@@ -137,13 +137,12 @@ struct GpuSection {
   std::vector<std::optional<counters::Result>> counters;  // --counters: per row
 };
 
-// --counters: one more untimed run of `q` (its kernels replayed by CUPTI per counter pass) on copies of the
-// runner's inputs.
-std::optional<counters::Result> row_counters(BenchContext& ctx, vec::GpuRunner& runner, const vec::Params& q) {
+// --counters: the kernels of `q` once more, untimed, on the inputs its timed run left on the device (CUPTI
+// replays them once per counter pass; the copies are not repeated).
+std::optional<counters::Result> row_counters(BenchContext& ctx, vec::GpuRunner& runner,
+                                             const vec::Params& q) {
   if (!ctx.counters) return std::nullopt;
-  const std::vector<float> a(runner.input_a().begin(), runner.input_a().end()),
-      b(runner.input_b().begin(), runner.input_b().end());
-  return bench_counters(ctx, [&] { runner.compute(q, a, b); });
+  return bench_counters(ctx, [&] { runner.launch_kernels(q); });
 }
 
 GpuSection run_gpu(const vec::Params& p, int reps, BenchContext& ctx) {
@@ -312,8 +311,8 @@ int run(VectorBenchArgs& a, BenchContext& ctx) {
           "GPU: %s (%d SMs, compute capability %s); GPU times from CUDA events; check: add exact, formula "
           "within relative 1e-6 (nvcc fuses multiply-adds, the CPU does not)\n",
           dev.name.c_str(), dev.sm_count, dev.compute_capability().c_str());
-      gpu = run_gpu(
-          p, a.reps, ctx);  // the runner (and its pinned memory) is gone before the CPU rows allocate theirs
+      gpu = run_gpu(p, a.reps,
+                    ctx);  // the runner (and its pinned memory) is gone before the CPU rows allocate theirs
       for (const auto& r : gpu->rows)
         t.rows.push_back(gpu_cells(r, gpu->copy.gbs));
       t.counters = gpu->counters;

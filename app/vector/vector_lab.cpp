@@ -84,8 +84,8 @@ class VectorLab final : public Lab {
   const char* id() const override { return "vector"; }
   const char* title() const override { return "Vector"; }
   // Hardware counters for the current parameters: its own runner on the counters window's worker (one
-  // untimed run: copies in, the kernel(s), copies out; only kernels are counted); DRAM bytes from the work
-  // model.
+  // untimed run puts the inputs on the device; the counter passes replay only the kernel launches); DRAM
+  // bytes from the work model.
   std::optional<CounterTarget> counter_target() override {
     const vec::Params p = m_params;
     CounterTarget t;
@@ -99,10 +99,8 @@ class VectorLab final : public Lab {
     if (m_gpu)
       t.collect = [p] {
         vec::GpuRunner runner;
-        runner.prepare(p);
-        const std::vector<float> a(runner.input_a().begin(), runner.input_a().end()),
-            b(runner.input_b().begin(), runner.input_b().end());
-        return counters::collect([&] { runner.compute(p, a, b); });
+        (void)runner.run(p, 1, false);
+        return counters::collect([&] { runner.launch_kernels(p); });
       };
     return t;
   }

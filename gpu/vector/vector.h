@@ -308,6 +308,11 @@ class GpuRunner {
   // One untimed run on caller data (tests): a and b (same length n = p.n) go through the same host buffers,
   // chunks and streams as run(); returns c.
   std::vector<float> compute(const Params& p, std::span<const float> a, std::span<const float> b);
+  // The kernel launches of one run alone (same chunks, streams and launch shapes), on the inputs that the
+  // last run() or compute() of at least p.n elements left on the device; waits for them. For the hardware
+  // counters, which replay the launches once per counter pass: no copies are repeated. Throws InvalidRequest
+  // when no such inputs are on the device.
+  void launch_kernels(const Params& p);
 
   // Float4 grid-stride device-to-device copy of n floats: the practical DRAM ceiling for a streaming kernel.
   CopyKernel copy_kernel(int64_t n, int repetitions = 7);

@@ -127,6 +127,7 @@ struct GpuRunner::Impl {
 
   DeviceBuffer<float> da, db, dc;
   int64_t dev_cap = 0;
+  int64_t on_device = 0;  // leading elements of da and db that the last issue() copied in
 
   bool host_pinned = false;
   int64_t host_cap = 0;
@@ -161,6 +162,7 @@ struct GpuRunner::Impl {
     db.release();
     dc.release();
     dev_cap = 0;
+    on_device = 0;
     try {
       da.resize(static_cast<size_t>(n));
       db.resize(static_cast<size_t>(n));
@@ -297,7 +299,24 @@ struct GpuRunner::Impl {
     for (int s = 0; s < p.streams; ++s)
       BS_CUDA_CHECK(cudaStreamSynchronize(streams[s].get()));
     last_n = p.n;
+    on_device = p.n;
     return chunks;
+  }
+
+  // issue() without the copies: each chunk's kernel on its stream, then wait.
+  void issue_kernels(const Params& p) {
+    const std::vector<Chunk> chunks = make_chunks(p.n, p.chunk_count(), p.streams);
+    ensure_streams(p.streams);
+    const KernelFn fn = pick_kernel(p.op, p.indexing, p.width);
+    const int64_t sgrid = p.indexing == Indexing::GridStride ? stride_grid(p) : 0;
+    for (const Chunk& ch : chunks) {
+      const LaunchShape s = make_shape(ch.count, p.indexing, p.width, p.block, sgrid);
+      fn<<<static_cast<unsigned>(s.grid), static_cast<unsigned>(s.block), 0, streams[ch.stream].get()>>>(
+          da.data() + ch.begin, db.data() + ch.begin, dc.data() + ch.begin, ch.count);
+      BS_CUDA_CHECK_LAUNCH();
+    }
+    for (int s = 0; s < p.streams; ++s)
+      BS_CUDA_CHECK(cudaStreamSynchronize(streams[s].get()));
   }
 
   Timeline collect(const Params& p, const std::vector<Chunk>& chunks) {
@@ -447,6 +466,14 @@ std::vector<float> GpuRunner::compute(const Params& p, std::span<const float> a,
   return {m->hc(), m->hc() + p.n};
 }
 
+void GpuRunner::launch_kernels(const Params& p) {
+  if (auto err = validate(p)) throw InvalidRequest(*err);
+  if (m->on_device < p.n)
+    throw InvalidRequest("launch_kernels: the device holds inputs for " + std::to_string(m->on_device) +
+                         " elements, n = " + std::to_string(p.n) + " (run or compute first)");
+  m->issue_kernels(p);
+}
+
 CopyKernel GpuRunner::copy_kernel(int64_t n, int repetitions) {
   CopyKernel out;
   out.n = n;
@@ -572,6 +599,7 @@ void GpuRunner::abandon() noexcept {
   m->host_cap = 0;
   m->filled = 0;
   m->last_n = 0;
+  m->on_device = 0;
 }
 
 // --- Size sweep
