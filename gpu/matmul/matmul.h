@@ -133,6 +133,7 @@ struct AutoConfigInfo {
   const char* name;  // "128x128x8"
   int bm, bn, bk, wm, wn, tm, tn, threads, stages, min_blocks;
   size_t smem_bytes;  // dynamic shared memory per block
+  bool vec_only;      // chosen only where K and N are multiples of 4 (its scalar flavour runs, but slower)
 };
 std::span<const AutoConfigInfo> auto_configs();
 // The heuristic (no measurement at run time): a cost model over every config and split count for the

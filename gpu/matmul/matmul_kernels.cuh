@@ -368,6 +368,15 @@ __device__ __forceinline__ void cp_async_wait() {
 // stride of A (the full K); `a` and `b` already point at the slice's first column of A and row of B. (bm, bn):
 // the block's C tile origin; `as` / `bs`: STAGES buffers in shared memory (static or dynamic).
 constexpr int k_async_pad = 4;  // floats of padding per k-row of the transposed A tile
+// The source offsets of offset copies (cfg::AsyncTile's OffsetCopies): A's per row pass, B's first and its
+// step between row passes; empty where a config doesn't use them.
+template <int APasses, bool On>
+struct CopyOffsets {
+  int a_row[APasses];
+  int b0, b_pass;
+};
+template <int APasses>
+struct CopyOffsets<APasses, false> {};
 template <class Cfg, bool Vec, bool FullTilePath>
 __device__ __forceinline__ void async_tile_body(const float* __restrict__ a, const float* __restrict__ b,
                                                 float* __restrict__ c, int m, int n, int k, int lda, int bm,
@@ -402,7 +411,25 @@ __device__ __forceinline__ void async_tile_body(const float* __restrict__ a, con
   // `full` (a compile-time flag): the k-tile lies wholly inside K, so no copy needs the k clamp or zero-fill.
   // With FullTilePath every tile but the last takes that path (a few integer instructions fewer per copy; on
   // the H100 it helped 128x256x8 and cost 128x128x8 a little, so the ladder's async_pipe keeps one path).
-  auto load_tile_impl = [&](int s, int k0, auto full) {
+  // Cfg::offset_copies (float4 flavour, full tiles): the sources are `a` / `b` plus a 32-bit unsigned offset
+  // (offsets stay below 2^27, matmul.h's limits), so each row pass's address is formed once per k-tile with
+  // no sign extension, and its k-groups of 8 are immediate offsets of it in the copy instruction: the 16
+  // copies of A per k-tile of 128x128x32 cost about 20 integer instructions instead of about 80. The
+  // per-row-pass offsets are fixed at the start (rows clamped as below). Only such configs hold them: the
+  // others' code is unchanged.
+  constexpr bool OFFSETS = Vec && Cfg::offset_copies;
+  constexpr int A_PASSES = BM / A_ROWS_PER_PASS;
+  CopyOffsets<A_PASSES, OFFSETS> offs;
+  if constexpr (OFFSETS) {
+#pragma unroll
+    for (int r = 0; r < A_PASSES; ++r)
+      offs.a_row[r] = min(bm + a_row0 + r * A_ROWS_PER_PASS, m - 1) * lda + a_k0;
+    offs.b0 = b_row0 * n + b_col;
+    offs.b_pass = B_ROWS_PER_PASS * n;
+  }
+
+  // The clamped copies: every tile of the other configs, and the partial last tile of any.
+  auto load_clamped = [&](int s, int k0, auto full) {
     constexpr bool FULL = decltype(full)::value;
 #pragma unroll
     for (int i = 0; i < A_PER; ++i) {
@@ -423,6 +450,26 @@ __device__ __forceinline__ void async_tile_body(const float* __restrict__ a, con
         for (int j = 0; j < 4; ++j)
           cp_async_f32(dst + j, b + (off + min(b_col + j, n - 1)), FULL || kr < k);
       }
+    }
+  };
+  auto load_tile_impl = [&](int s, int k0, auto full) {
+    if constexpr (OFFSETS) {  // (nested so that other configs never see `offs`'s members)
+      if constexpr (decltype(full)::value) {
+#pragma unroll
+        for (int i = 0; i < A_PER; ++i) {
+          const float* src =
+              (a + static_cast<unsigned>(offs.a_row[a_drow(i) / A_ROWS_PER_PASS] + k0)) + a_dk(i);
+          cp_async_f32(&as[s][a_k0 + a_dk(i)][a_row0 + a_drow(i)], src, true);
+        }
+        const float* src = b + static_cast<unsigned>(offs.b0 + k0 * n);
+#pragma unroll
+        for (int i = 0; i < B_F4; ++i, src += offs.b_pass)
+          cp_async_f4(&bs[s][b_row0 + i * B_ROWS_PER_PASS][b_col0], src, true);
+      } else {
+        load_clamped(s, k0, full);
+      }
+    } else {
+      load_clamped(s, k0, full);
     }
   };
   auto load_tile = [&](int s, int k0) {
@@ -616,6 +663,8 @@ inline AutoKernelFn auto_kernel_for(int index, bool vec) {
       return vec ? auto_tile<cfg::Auto64x64k16, true> : auto_tile<cfg::Auto64x64k16, false>;
     case 6:
       return vec ? auto_tile<cfg::Auto128x128k32, true> : auto_tile<cfg::Auto128x128k32, false>;
+    case 7:
+      return vec ? auto_tile<cfg::Auto128x128k32s2, true> : auto_tile<cfg::Auto128x128k32s2, false>;
     default:
       return nullptr;
   }

@@ -375,6 +375,9 @@ TEST(MatmulAuto, SuiteShapesGetWhatTheyNeed) {
   EXPECT_EQ(big.split_k, 1);
   EXPECT_GE(auto_configs()[static_cast<size_t>(big.config)].bm * auto_configs()[static_cast<size_t>(big.config)].bn,
             128 * 128);
+  // A float4-only config (offset copies) is never picked where the runner takes the scalar path.
+  for (const Problem p : {Problem{1023, 517, 2049}, Problem{4096, 4095, 4096}, Problem{4096, 4096, 4093}})
+    EXPECT_FALSE(auto_configs()[static_cast<size_t>(choose_auto(p, 132).config)].vec_only) << to_string(p);
   // Fewer SMs never call for more slices on the same problem.
   EXPECT_LE(choose_auto({128, 128, 16384}, 16).split_k, choose_auto({128, 128, 16384}, 132).split_k);
   // The choice is shown: the long form names tile, threads, stages and split.
