@@ -30,6 +30,30 @@ int cuda_device_count() {
   return n;
 }
 
+std::vector<GpuInfo> list_gpus() {
+  std::vector<GpuInfo> out;
+  const int n = cuda_device_count();
+  for (int d = 0; d < n; ++d) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) {
+      (void)cudaGetLastError();
+      continue;
+    }
+    GpuInfo g;
+    g.index = d;
+    g.name = prop.name;
+    g.memory_gib = static_cast<double>(prop.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0);
+    g.sm_count = prop.multiProcessorCount;
+    for (int e = 0; e < n; ++e) {
+      int can = 0;
+      if (e != d && cudaDeviceCanAccessPeer(&can, d, e) == cudaSuccess && can) g.peers.push_back(e);
+      (void)cudaGetLastError();
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
 struct Communicator::Impl {
   TransportKind kind = TransportKind::Virtual;
   int size = 1;
@@ -56,8 +80,8 @@ void check_devices(const std::vector<int>& devices) {
   BS_CUDA_CHECK(cudaGetDeviceCount(&count));
   for (int d : devices)
     if (d < 0 || d >= count)
-      throw InvalidRequest("GPU " + std::to_string(d) + " does not exist: this machine has " + std::to_string(count) +
-                           (count == 1 ? " GPU" : " GPUs"));
+      throw InvalidRequest("GPU " + std::to_string(d) + " does not exist: this machine has " +
+                           std::to_string(count) + (count == 1 ? " GPU" : " GPUs"));
 }
 }  // namespace
 
@@ -101,7 +125,8 @@ Communicator Communicator::make_nccl_rank(const RankSpec& spec) {
   ncclUniqueId id;
   {
     if (spec.id_file.empty())
-      throw InvalidRequest("per-rank mode needs --nccl-id-file (or BS_NCCL_ID_FILE): rank 0 writes the NCCL id there");
+      throw InvalidRequest(
+          "per-rank mode needs --nccl-id-file (or BS_NCCL_ID_FILE): rank 0 writes the NCCL id there");
     namespace fs = std::filesystem;
     if (spec.rank == 0) {
       BS_NCCL_CHECK(GetUniqueId(&id));
@@ -120,8 +145,9 @@ Communicator Communicator::make_nccl_rank(const RankSpec& spec) {
         std::string hex;
         if (f && std::getline(f, hex) && from_hex(hex, &id, sizeof id)) break;
         if (std::chrono::steady_clock::now() > deadline)
-          throw InvalidRequest("rank " + std::to_string(spec.rank) + " waited " + std::to_string(int(spec.wait_s)) +
-                               " s for the NCCL id file " + spec.id_file + " (rank 0 writes it)");
+          throw InvalidRequest("rank " + std::to_string(spec.rank) + " waited " +
+                               std::to_string(int(spec.wait_s)) + " s for the NCCL id file " + spec.id_file +
+                               " (rank 0 writes it)");
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
       }
     }
@@ -165,13 +191,15 @@ std::string Communicator::describe() const {
       one = one && d == m->devices[0];
     s << "virtual: " << m->size << (m->size == 1 ? " slab" : " slabs");
     if (one)
-      s << " on GPU " << m->devices[0] << ", exchanged by device copies (checks the k-GPU logic; not a scaling "
-                                           "figure)";
+      s << " on GPU " << m->devices[0]
+        << ", exchanged by device copies (checks the k-GPU logic; not a scaling "
+           "figure)";
     else
       s << " on GPUs, exchanged by peer copies";
   } else {
     s << "NCCL " << nccl_version() << ", " << m->size << (m->size == 1 ? " rank" : " ranks");
-    if (m->per_rank) s << " (one process per rank; this is rank " << m->local[0] << " on GPU " << m->devices[0] << ")";
+    if (m->per_rank)
+      s << " (one process per rank; this is rank " << m->local[0] << " on GPU " << m->devices[0] << ")";
   }
   return s.str();
 }
@@ -201,7 +229,8 @@ void Communicator::allreduce_sum(std::vector<std::vector<double>>& v) {
   }
   BS_NCCL_CHECK(GroupStart());
   for (size_t l = 0; l < v.size(); ++l)
-    BS_NCCL_CHECK(AllReduce(bufs[l].data(), bufs[l].data(), n, ncclDouble, ncclSum, m->comms[l], streams[l].get()));
+    BS_NCCL_CHECK(
+        AllReduce(bufs[l].data(), bufs[l].data(), n, ncclDouble, ncclSum, m->comms[l], streams[l].get()));
   BS_NCCL_CHECK(GroupEnd());
   for (size_t l = 0; l < v.size(); ++l) {
     BS_CUDA_CHECK(cudaSetDevice(m->devices[l]));
@@ -209,6 +238,19 @@ void Communicator::allreduce_sum(std::vector<std::vector<double>>& v) {
                                   streams[l].get()));
     streams[l].sync();
   }
+}
+
+Communicator make_transport(const std::vector<int>& devices, std::string* why) {
+  bool distinct = devices.size() > 1;
+  for (size_t i = 0; i < devices.size() && distinct; ++i)
+    for (size_t j = i + 1; j < devices.size(); ++j)
+      if (devices[i] == devices[j]) distinct = false;
+  if (!distinct) return Communicator::make_virtual(devices);
+  if (auto no = nccl_unavailable()) {
+    if (why) *why = "NCCL unavailable (" + *no + "): the GPUs exchange by peer copies";
+    return Communicator::make_virtual(devices);
+  }
+  return Communicator::make_nccl(devices);
 }
 
 }  // namespace bs::multigpu

@@ -2,7 +2,8 @@
 //   Virtual:      k slabs in this process, any devices (all on one GPU to test the k > 1 logic there); halos
 //                 and sums move by device copies and host adds. Not a scaling figure.
 //   Nccl:         k slabs in this process, one per GPU (ncclCommInitAll): the app's mode.
-//   Nccl per rank: one slab in this process, joined with the other processes by ncclCommInitRank; rank 0 makes
+//   Nccl per rank: one slab in this process, joined with the other processes by ncclCommInitRank; rank 0
+//   makes
 //                 the unique id and hands it over through a file: the benches' mode, and across hosts.
 #pragma once
 
@@ -16,6 +17,21 @@ enum class TransportKind { Virtual, Nccl };
 
 // CUDA devices of this process; 0 where there is no driver or device.
 int cuda_device_count();
+
+// What the device picker shows of each GPU: name, memory, SMs, and which others it reaches peer to peer.
+struct GpuInfo {
+  int index = 0;
+  std::string name;
+  double memory_gib = 0;
+  int sm_count = 0;
+  std::vector<int> peers;  // devices this one can access directly (NVLink or PCIe peer to peer)
+};
+std::vector<GpuInfo> list_gpus();  // empty where there is no driver or device
+// A transport for k slabs on `devices`: NCCL where it loads and the devices are distinct and more than one,
+// else device copies (peer to peer between GPUs, or k slabs on one GPU). `why` gets the reason when NCCL
+// was wanted but could not be had.
+class Communicator;
+Communicator make_transport(const std::vector<int>& devices, std::string* why = nullptr);
 
 struct RankSpec {
   int rank = 0, nranks = 1;
@@ -38,7 +54,7 @@ class Communicator {
   ~Communicator();
 
   TransportKind kind() const;
-  int size() const;                      // global slabs / ranks
+  int size() const;                       // global slabs / ranks
   const std::vector<int>& local() const;  // global indices handled by this process
   int device(int local_index) const;
   bool per_rank() const;

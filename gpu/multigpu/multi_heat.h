@@ -1,11 +1,12 @@
 // multi_heat.h: the heat field over the slabs of a Communicator (pure C++ header). Each local slab lives on
-// its device with two buffers of its local rows (owned + halos). A round: the halo exchange (NCCL send/recv in
-// one group, or device copies) on a communication stream while the compute stream updates the interior of the
-// first step; the edge rows after the halos arrive; then halo - 1 more steps without communication. The step
-// is gpu/heat's update expression (stencil.h) with gpu/heat's boundary rule, so k slabs equal one GPU bit for
-// bit.
+// its device with two buffers of its local rows (owned + halos). A round: the halo exchange (NCCL send/recv
+// in one group, or device copies) on a communication stream while the compute stream updates the interior of
+// the first step; the edge rows after the halos arrive; then halo - 1 more steps without communication. The
+// step is gpu/heat's update expression (stencil.h) with gpu/heat's boundary rule, so k slabs equal one GPU
+// bit for bit.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -59,5 +60,19 @@ class MultiHeat {
   struct Impl;
   std::unique_ptr<Impl> m;
 };
+
+// A timed run of `c` over `comm`: a warm-up of steps / 4 steps (at least 3), then `reps` repetitions of
+// `steps` steps, each timed by the host clock around all slabs (issue, then wait for every slab); the median
+// per step, the largest exchange and compute time per step of any slab (CUDA events), the field's total heat
+// and, with keep_field, the field. `between` runs before each repetition (a job's cancel check may throw).
+struct HeatTiming {
+  double ms_per_step = 0;
+  double exchange_ms = 0;  // per exchange, the slowest slab
+  double compute_ms = 0;   // per step, the slowest slab's compute stream
+  double total_heat = 0;
+  std::vector<float> field;
+};
+HeatTiming time_heat(Communicator& comm, const HeatConfig& c, int steps, int reps, bool keep_field,
+                     const std::function<void()>& between = {});
 
 }  // namespace bs::multigpu

@@ -31,39 +31,42 @@ mc::Moments combine_chunks(const std::vector<double>& table) {
   return m;
 }
 
-McRunResult price_multi(Communicator& comm, const mc::Params& p, const mc::Launch& l, int chunks) {
+MultiPricer::MultiPricer(Communicator& comm, const mc::Launch& l) : m_comm(comm) {
+  for (size_t i = 0; i < comm.local().size(); ++i) {
+    BS_CUDA_CHECK(cudaSetDevice(comm.device(static_cast<int>(i))));
+    auto& pr = m_pricers.emplace_back(std::make_unique<mc::GpuPricer>());
+    pr->set_launch(l);
+  }
+}
+
+MultiPricer::~MultiPricer() = default;
+
+McRunResult MultiPricer::price(const mc::Params& p, int chunks) {
   if (auto err = mc::validate(p)) throw InvalidRequest(*err);
   const int64_t samples = mc::sample_count(p);
   const std::vector<mc::SampleRange> ranges = mc::even_batches(samples, chunks);
   const int n_chunks = static_cast<int>(ranges.size());
-  if (n_chunks < comm.size())
+  if (n_chunks < m_comm.size())
     throw InvalidRequest(std::to_string(samples) + " samples are too few to share among " +
-                         std::to_string(comm.size()) + " GPUs");
+                         std::to_string(m_comm.size()) + " GPUs");
   McRunResult out;
   out.chunks = n_chunks;
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::unique_ptr<mc::GpuPricer>> pricers;
-  for (size_t i = 0; i < comm.local().size(); ++i) {
-    BS_CUDA_CHECK(cudaSetDevice(comm.device(static_cast<int>(i))));
-    auto& pr = pricers.emplace_back(std::make_unique<mc::GpuPricer>());
-    pr->set_launch(l);
-    pr->reset(p);
-  }
   // Every local rank queues its chunks first, so that ranks sharing this process run at the same time.
-  for (size_t i = 0; i < pricers.size(); ++i) {
-    BS_CUDA_CHECK(cudaSetDevice(comm.device(static_cast<int>(i))));
-    const ChunkSpan span = chunks_of_rank(n_chunks, comm.size(), comm.local()[i]);
-    for (int c = span.first; c < span.end; ++c) {
-      // The pricer keeps at most a few batches in flight; collect the finished ones as it goes.
-      pricers[i]->enqueue(ranges[static_cast<size_t>(c)]);
-    }
+  for (size_t i = 0; i < m_pricers.size(); ++i) {
+    BS_CUDA_CHECK(cudaSetDevice(m_comm.device(static_cast<int>(i))));
+    m_pricers[i]->reset(p);
+    const ChunkSpan span = chunks_of_rank(n_chunks, m_comm.size(), m_comm.local()[i]);
+    for (int c = span.first; c < span.end; ++c)
+      m_pricers[i]->enqueue(ranges[static_cast<size_t>(c)]);  // waits only past 8 batches in flight
   }
-  std::vector<std::vector<double>> tables(pricers.size(), std::vector<double>(3 * static_cast<size_t>(n_chunks), 0.0));
-  for (size_t i = 0; i < pricers.size(); ++i) {
-    BS_CUDA_CHECK(cudaSetDevice(comm.device(static_cast<int>(i))));
+  std::vector<std::vector<double>> tables(m_pricers.size(),
+                                          std::vector<double>(3 * static_cast<size_t>(n_chunks), 0.0));
+  for (size_t i = 0; i < m_pricers.size(); ++i) {
+    BS_CUDA_CHECK(cudaSetDevice(m_comm.device(static_cast<int>(i))));
     double ms = 0;
-    std::vector<mc::BatchResult> done = pricers[i]->poll();
-    for (auto& b : pricers[i]->finish())
+    std::vector<mc::BatchResult> done = m_pricers[i]->poll();
+    for (auto& b : m_pricers[i]->finish())
       done.push_back(b);
     for (const auto& b : done) {
       const auto it = std::find_if(ranges.begin(), ranges.end(),
@@ -76,11 +79,16 @@ McRunResult price_multi(Communicator& comm, const mc::Params& p, const mc::Launc
     }
     out.rank_ms.push_back(ms);
   }
-  comm.allreduce_sum(tables);
+  m_comm.allreduce_sum(tables);
   out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   out.moments = combine_chunks(tables[0]);
   out.estimate = mc::make_estimate(out.moments, p);
   return out;
+}
+
+McRunResult price_multi(Communicator& comm, const mc::Params& p, const mc::Launch& l, int chunks) {
+  MultiPricer pricer(comm, l);
+  return pricer.price(p, chunks);
 }
 
 }  // namespace bs::multigpu

@@ -1,11 +1,12 @@
-// multi_mc.h: Monte Carlo pricing over the ranks of a Communicator (pure C++ header). The samples are cut into
-// `chunks` fixed ranges (montecarlo::even_batches) independent of the GPU count; rank i prices a contiguous
-// run of chunks, each as one batch of gpu/montecarlo's pricer (sample s always draws from cuRAND subsequence s,
-// so the paths are the one-GPU run's). Each chunk's moments land in their own slot of a table that is summed
-// over ranks (all-reduce; the other ranks add zeros, exactly), then the chunks are added in chunk order: the
-// price is bitwise the same for every GPU count.
+// multi_mc.h: Monte Carlo pricing over the ranks of a Communicator (pure C++ header). The samples are cut
+// into `chunks` fixed ranges (montecarlo::even_batches) independent of the GPU count; rank i prices a
+// contiguous run of chunks, each as one batch of gpu/montecarlo's pricer (sample s always draws from cuRAND
+// subsequence s, so the paths are the one-GPU run's). Each chunk's moments land in their own slot of a table
+// that is summed over ranks (all-reduce; the other ranks add zeros, exactly), then the chunks are added in
+// chunk order: the price is bitwise the same for every GPU count.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "gpu/montecarlo/montecarlo.h"
@@ -13,7 +14,10 @@
 
 namespace bs::multigpu {
 
-constexpr int k_mc_chunks = 120;  // divisible by 1..6, 8, 10, 12: even shares on common GPU counts
+// Divisible by 1, 2, 3, 4, 6, 8, 12, 24: even shares on common GPU counts. Few enough that each chunk (one
+// pricer launch) fills a GPU at the bench's 16M paths (700k samples against ~540k resident threads on an
+// H100); 120 chunks of 140k each left the SMs underfilled and ran 2x slower than the one-batch pricer.
+constexpr int k_mc_chunks = 24;
 
 // Chunks [first, end) priced by rank `rank` of `ranks` (contiguous, sizes differing by at most one).
 struct ChunkSpan {
@@ -26,11 +30,27 @@ montecarlo::Moments combine_chunks(const std::vector<double>& table);
 struct McRunResult {
   montecarlo::Estimate estimate;
   montecarlo::Moments moments;
-  double ms = 0;                  // wall time of the whole run (host clock around all ranks)
-  std::vector<double> rank_ms;    // GPU time of each local rank's batches (CUDA events)
+  double ms = 0;                // wall time of the whole run (host clock around all ranks)
+  std::vector<double> rank_ms;  // GPU time of each local rank's batches (CUDA events)
   int chunks = 0;
 };
-// Prices p over comm's ranks (each local rank on its device). Throws as GpuPricer does.
+// One pricer per local rank, on its device, kept across runs: a timed run then holds no allocation or setup
+// (the app's live runs, the benches' repetitions). `comm` must outlive it.
+class MultiPricer {
+ public:
+  explicit MultiPricer(Communicator& comm, const montecarlo::Launch& l = {});
+  ~MultiPricer();
+  MultiPricer(const MultiPricer&) = delete;
+  MultiPricer& operator=(const MultiPricer&) = delete;
+  // Prices p over comm's ranks. Throws as GpuPricer does.
+  McRunResult price(const montecarlo::Params& p, int chunks = k_mc_chunks);
+
+ private:
+  Communicator& m_comm;
+  std::vector<std::unique_ptr<montecarlo::GpuPricer>> m_pricers;
+};
+
+// A MultiPricer for one run (its setup counted in the time).
 McRunResult price_multi(Communicator& comm, const montecarlo::Params& p, const montecarlo::Launch& l = {},
                         int chunks = k_mc_chunks);
 
