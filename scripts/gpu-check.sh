@@ -104,7 +104,7 @@ for s in "${steps[@]}"; do
       BLOCKSCOPE_INTEROP=map watch "$bin/blockscope" --headless --render-path interop --frames 30 --screenshot "$out/shots/heat_map.png"
       unset BLOCKSCOPE_TRACE ;;
     scenes)
-      for lab in heat matmul montecarlo vector memory reduce; do
+      for lab in heat matmul montecarlo vector memory reduce multigpu; do
         watch "$bin/blockscope" --headless --scene $lab --frames 60 --screenshot "$out/shots/$lab.png"
       done ;;
     looks)

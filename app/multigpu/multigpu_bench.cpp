@@ -29,26 +29,31 @@ namespace bs::cli {
 namespace mg = bs::multigpu;
 
 void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat) {
-  sub.add_option("--gpus", a.gpus,
-                 "GPU counts to run and compare (strong scaling), e.g. 1,2 or 1-4; counts this machine lacks are "
-                 "reported as not available");
+  sub.add_option(
+      "--gpus", a.gpus,
+      "GPU counts to run and compare (strong scaling), e.g. 1,2 or 1-4; counts this machine lacks are "
+      "reported as not available");
   sub.add_flag("--virtual", a.virtual_slabs,
                "with --gpus: run k slabs/shares on GPU 0, exchanged by device copies: checks the k-GPU logic "
                "(results equal the 1-GPU run), NOT a scaling figure");
-  sub.add_flag("--per-rank", a.per_rank,
-               "one process per GPU: this process is one NCCL rank (rank and count from --rank/--nranks or from "
-               "mpirun/srun's environment); see docs/SCALING.md");
+  sub.add_flag(
+      "--per-rank", a.per_rank,
+      "one process per GPU: this process is one NCCL rank (rank and count from --rank/--nranks or from "
+      "mpirun/srun's environment); see docs/SCALING.md");
   sub.add_option("--rank", a.rank, "per-rank mode: this process's rank (0 .. nranks-1)");
   sub.add_option("--nranks", a.nranks, "per-rank mode: number of ranks");
-  sub.add_option("--nccl-id-file", a.nccl_id_file,
-                 "per-rank mode: file (shared by all ranks) through which rank 0 hands the NCCL unique id to the "
-                 "others; or BS_NCCL_ID_FILE");
+  sub.add_option(
+      "--nccl-id-file", a.nccl_id_file,
+      "per-rank mode: file (shared by all ranks) through which rank 0 hands the NCCL unique id to the "
+      "others; or BS_NCCL_ID_FILE");
   sub.add_option("--scaling-out", a.out, "write the scaling plot as <prefix>.svg, .csv and .json");
-  sub.add_option("--mg-reps", a.reps, "with --gpus: timed repetitions per GPU count")->check(CLI::Range(1, 1000));
+  sub.add_option("--mg-reps", a.reps, "with --gpus: timed repetitions per GPU count")
+      ->check(CLI::Range(1, 1000));
   if (heat) {
     sub.add_option("--halo", a.halo, "with --gpus: halo rows = steps per exchange")->check(CLI::Range(1, 64));
     sub.add_flag("--weak", a.weak, "with --gpus: also weak scaling (the --size field per GPU, stacked)");
-    sub.add_flag("--no-overlap", a.no_overlap, "with --gpus: exchange first, then the whole step (no overlap)");
+    sub.add_flag("--no-overlap", a.no_overlap,
+                 "with --gpus: exchange first, then the whole step (no overlap)");
   }
 }
 
@@ -74,7 +79,8 @@ std::optional<Setup> setup(const MultiGpuArgs& a, int* code) {
     *code = print_error(err, 2);
     return std::nullopt;
   }
-  if ((a.per_rank || a.rank >= 0) && !(a.rank < 0 || (a.nranks > 0 && a.rank < a.nranks) || (a.nranks == 0 && a.rank == 0))) {
+  if ((a.per_rank || a.rank >= 0) &&
+      !(a.rank < 0 || (a.nranks > 0 && a.rank < a.nranks) || (a.nranks == 0 && a.rank == 0))) {
     *code = print_error("--rank " + std::to_string(a.rank) + ": ranks run from 0 to --nranks - 1", 2);
     return std::nullopt;
   }
@@ -97,9 +103,10 @@ std::optional<Setup> setup(const MultiGpuArgs& a, int* code) {
       r.device = env->local_rank % std::max(s.devices, 1);
       std::printf("rank %d of %d from %s, GPU %d\n", r.rank, r.nranks, env->source.c_str(), r.device);
     } else {
-      *code = print_error("--per-rank: no rank given (--rank/--nranks) and none in the environment "
-                          "(mpirun, srun or BS_RANK/BS_NRANKS)",
-                          2);
+      *code = print_error(
+          "--per-rank: no rank given (--rank/--nranks) and none in the environment "
+          "(mpirun, srun or BS_RANK/BS_NRANKS)",
+          2);
       return std::nullopt;
     }
     r.id_file = a.nccl_id_file;
@@ -116,9 +123,10 @@ std::optional<Setup> setup(const MultiGpuArgs& a, int* code) {
     if (a.virtual_slabs || k <= s.devices)
       s.counts.push_back(k);
     else
-      std::printf("%d GPUs: not available: this machine has %d GPU%s (the row is skipped; --virtual runs %d slabs "
-                  "on one GPU to check the logic, not the speed)\n",
-                  k, s.devices, s.devices == 1 ? "" : "s", k);
+      std::printf(
+          "%d GPUs: not available: this machine has %d GPU%s (the row is skipped; --virtual runs %d slabs "
+          "on one GPU to check the logic, not the speed)\n",
+          k, s.devices, s.devices == 1 ? "" : "s", k);
   }
   if (!a.virtual_slabs && std::any_of(s.counts.begin(), s.counts.end(), [](int k) { return k > 1; }))
     if (auto why = mg::nccl_unavailable())
@@ -129,11 +137,10 @@ std::optional<Setup> setup(const MultiGpuArgs& a, int* code) {
 mg::Communicator make_comm(const MultiGpuArgs& a, const Setup& s, int k) {
   if (s.rank) return mg::Communicator::make_nccl_rank(*s.rank);
   std::vector<int> devs(static_cast<size_t>(k), 0);
-  if (a.virtual_slabs || k == 1) return mg::Communicator::make_virtual(devs);
-  for (int i = 0; i < k; ++i)
-    devs[static_cast<size_t>(i)] = i;
-  if (mg::nccl_unavailable()) return mg::Communicator::make_virtual(devs);
-  return mg::Communicator::make_nccl(devs);
+  if (!a.virtual_slabs)
+    for (int i = 0; i < k; ++i)
+      devs[static_cast<size_t>(i)] = i;
+  return mg::make_transport(devs);
 }
 
 bool is_root(const Setup& s) {
@@ -152,11 +159,12 @@ void write_figure(const MultiGpuArgs& a, const std::vector<mg::ScalingRow>& rows
   std::printf("scaling plot: %s.svg, .csv, .json\n", stem.c_str());
 }
 
-void print_scaling(const std::vector<mg::ScalingRow>& rows, bool strong, const std::vector<std::string>& extra_head,
+void print_scaling(const std::vector<mg::ScalingRow>& rows, bool strong,
+                   const std::vector<std::string>& extra_head,
                    const std::vector<std::vector<std::string>>& extra) {
   Table t;
-  t.header = {"GPUs", "ms", strong ? "ideal ms (t1/k)" : "ideal ms (t1)", strong ? "speedup" : "scaled speedup",
-              "efficiency"};
+  t.header = {"GPUs", "ms", strong ? "ideal ms (t1/k)" : "ideal ms (t1)",
+              strong ? "speedup" : "scaled speedup", "efficiency"};
   for (const auto& h : extra_head)
     t.header.push_back(h);
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -192,38 +200,6 @@ bool parse_size(const std::string& text, int64_t* nx, int64_t* ny) {
   }
 }
 
-struct HeatRun {
-  double ms_per_step = 0;
-  double comm_share = 0;
-  double exchange_ms = 0;
-  std::vector<float> field;
-  double total = 0;
-};
-
-HeatRun time_heat(mg::Communicator& comm, const mg::HeatConfig& cfg, int steps, int reps, bool keep_field) {
-  mg::MultiHeat h(comm, cfg);
-  h.upload(heat::make_initial(cfg.params, heat::InitialPattern::HotSpots));
-  h.step(std::max(steps / 4, 3));  // warm-up
-  (void)h.timings();
-  std::vector<double> per_step;
-  double ex = 0;
-  for (int r = 0; r < reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    h.step(steps);
-    h.sync();
-    per_step.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
-                       steps);
-    for (const auto& t : h.timings())
-      ex = std::max(ex, t.exchange_ms);
-  }
-  HeatRun out;
-  out.ms_per_step = summarize(per_step).median;
-  out.exchange_ms = ex;
-  out.total = h.total_heat();
-  if (keep_field) out.field = h.download();
-  return out;
-}
-
 }  // namespace
 
 int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& size_text, int steps) {
@@ -234,11 +210,12 @@ int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& 
     return print_error("--size '" + size_text + "': expected N or WxH with positive integers", 2);
   const bool root = is_root(*s);
   if (root)
-    std::printf("heat across GPUs, %lldx%lld cells, float32, %s boundary, %d step%s per exchange, %s; %d steps x %d "
-                "repetitions (host clock around all GPUs, median)\n",
-                static_cast<long long>(p.nx), static_cast<long long>(p.ny),
-                p.boundary == heat::Boundary::Fixed ? "fixed" : "insulated", a.halo, a.halo == 1 ? "" : "s",
-                a.no_overlap ? "no overlap" : "halo exchange overlapped with the interior", steps, a.reps);
+    std::printf(
+        "heat across GPUs, %lldx%lld cells, float32, %s boundary, %d step%s per exchange, %s; %d steps x %d "
+        "repetitions (host clock around all GPUs, median)\n",
+        static_cast<long long>(p.nx), static_cast<long long>(p.ny),
+        p.boundary == heat::Boundary::Fixed ? "fixed" : "insulated", a.halo, a.halo == 1 ? "" : "s",
+        a.no_overlap ? "no overlap" : "halo exchange overlapped with the interior", steps, a.reps);
   std::vector<mg::ScalingSample> samples;
   std::vector<std::vector<std::string>> extra;
   std::vector<float> first_field;
@@ -251,7 +228,7 @@ int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& 
     cfg.halo = a.halo;
     cfg.overlap = !a.no_overlap;
     if (auto err = mg::validate(cfg, comm.size())) return print_error(*err, 2);
-    const HeatRun r = time_heat(comm, cfg, steps, a.reps, !s->rank && s->counts.size() > 1);
+    const mg::HeatTiming r = mg::time_heat(comm, cfg, steps, a.reps, !s->rank && s->counts.size() > 1);
     samples.push_back({k, r.ms_per_step});
     mg::HaloModelInput in{p.nx, p.ny, k, a.halo, samples.front().ms * samples.front().gpus, 300, 20};
     const mg::HaloModelOutput model = mg::predict_heat(in);
@@ -260,19 +237,23 @@ int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& 
       if (first_field.empty())
         first_field = r.field;
       else
-        same = std::memcmp(first_field.data(), r.field.data(), first_field.size() * sizeof(float)) == 0 ? "bitwise"
-                                                                                                       : "DIFFERS";
+        same = std::memcmp(first_field.data(), r.field.data(), first_field.size() * sizeof(float)) == 0
+                   ? "bitwise"
+                   : "DIFFERS";
     }
-    extra.push_back({fmt_fixed(r.exchange_ms, 4), fmt_fixed(model.step_ms, 4), fmt_fixed(r.total, 1), same});
+    extra.push_back(
+        {fmt_fixed(r.exchange_ms, 4), fmt_fixed(model.step_ms, 4), fmt_fixed(r.total_heat, 1), same});
     if (root) std::printf("%d: %s\n", k, transport.c_str());
   }
   if (!root) return 0;
   const auto rows = mg::strong_scaling(samples);
   print_scaling(rows, true,
-                {"exchange ms", "model ms (NVLink 300 GB/s, 20 us)", "total heat", "field vs first row"}, extra);
+                {"exchange ms", "model ms (NVLink 300 GB/s, 20 us)", "total heat", "field vs first row"},
+                extra);
   if (a.virtual_slabs)
-    std::printf("VIRTUAL: every row ran on GPU 0 (slabs exchanged by device copies); these times check the logic "
-                "and show the overhead of the decomposition, they are NOT a scaling figure\n");
+    std::printf(
+        "VIRTUAL: every row ran on GPU 0 (slabs exchanged by device copies); these times check the logic "
+        "and show the overhead of the decomposition, they are NOT a scaling figure\n");
   const std::string what = "heat " + std::to_string(p.nx) + "x" + std::to_string(p.ny);
   write_figure(a, rows, ui::ScalingKind::Strong, what, transport + (a.virtual_slabs ? " (virtual)" : ""));
 
@@ -287,11 +268,12 @@ int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& 
       cfg.halo = a.halo;
       cfg.overlap = !a.no_overlap;
       if (auto err = mg::validate(cfg, comm.size())) return print_error(*err, 2);
-      const HeatRun r = time_heat(comm, cfg, steps, a.reps, false);
+      const mg::HeatTiming r = mg::time_heat(comm, cfg, steps, a.reps, false);
       weak.push_back({k, r.ms_per_step});
       wextra.push_back({std::to_string(cfg.params.nx) + "x" + std::to_string(cfg.params.ny)});
     }
-    std::printf("weak scaling: %lldx%lld cells per GPU\n", static_cast<long long>(p.nx), static_cast<long long>(p.ny));
+    std::printf("weak scaling: %lldx%lld cells per GPU\n", static_cast<long long>(p.nx),
+                static_cast<long long>(p.ny));
     const auto wrows = mg::weak_scaling(weak);
     print_scaling(wrows, false, {"field"}, wextra);
     write_figure(a, wrows, ui::ScalingKind::Weak, what + " per GPU", transport);
@@ -305,10 +287,11 @@ int run_montecarlo_multigpu(const MultiGpuArgs& a, const montecarlo::Params& p, 
   if (!s) return code;
   const bool root = is_root(*s);
   if (root)
-    std::printf("Monte Carlo across GPUs: %s, %lld paths x %d steps, seed %llu; samples in %d fixed chunks (same "
-                "price for every GPU count); %d timed runs after one warm-up (host clock, median)\n",
-                montecarlo::option_long_label(p.option), static_cast<long long>(p.paths), p.steps,
-                static_cast<unsigned long long>(p.seed), mg::k_mc_chunks, a.reps);
+    std::printf(
+        "Monte Carlo across GPUs: %s, %lld paths x %d steps, seed %llu; samples in %d fixed chunks (same "
+        "price for every GPU count); %d timed runs after one warm-up (host clock, median)\n",
+        montecarlo::option_long_label(p.option), static_cast<long long>(p.paths), p.steps,
+        static_cast<unsigned long long>(p.seed), mg::k_mc_chunks, a.reps);
   std::vector<mg::ScalingSample> samples;
   std::vector<std::vector<std::string>> extra;
   std::optional<double> first_price;
@@ -316,11 +299,12 @@ int run_montecarlo_multigpu(const MultiGpuArgs& a, const montecarlo::Params& p, 
   for (int k : s->counts) {
     mg::Communicator comm = make_comm(a, *s, k);
     transport = comm.describe();
-    (void)mg::price_multi(comm, p, l);  // warm-up
+    mg::MultiPricer pricer(comm, l);  // set up once, outside the timed runs
+    (void)pricer.price(p);            // warm-up
     std::vector<double> ms;
     mg::McRunResult r;
     for (int i = 0; i < a.reps; ++i) {
-      r = mg::price_multi(comm, p, l);
+      r = pricer.price(p);
       ms.push_back(r.ms);
     }
     samples.push_back({k, summarize(ms).median});
@@ -338,10 +322,50 @@ int run_montecarlo_multigpu(const MultiGpuArgs& a, const montecarlo::Params& p, 
   const auto rows = mg::strong_scaling(samples);
   print_scaling(rows, true, {"price", "SE", "price vs first row"}, extra);
   if (a.virtual_slabs)
-    std::printf("VIRTUAL: every row ran on GPU 0; the prices check the split, the times are NOT a scaling figure\n");
+    std::printf(
+        "VIRTUAL: every row ran on GPU 0; the prices check the split, the times are NOT a scaling figure\n");
   write_figure(a, rows, ui::ScalingKind::Strong, "Monte Carlo " + std::to_string(p.paths) + " paths",
                transport + (a.virtual_slabs ? " (virtual)" : ""));
   return 0;
+}
+
+void register_multigpu_bench(CLI::App& bench, BenchContext& ctx) {
+  struct Args {
+    MultiGpuArgs multi;
+    std::string workload = "heat";
+    std::string size = "16384";
+    int steps = 50;
+    int64_t paths = int64_t{16} << 20;
+    int mc_steps = 256;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* sub = bench.add_subcommand(
+      "multigpu",
+      "Multi-GPU lab: strong (and weak) scaling of the heat field or Monte Carlo over GPU counts "
+      "(default: 1 to every GPU of this machine)");
+  sub->add_option("--workload", a->workload, "heat or montecarlo")
+      ->check(CLI::IsMember({"heat", "montecarlo"}));
+  sub->add_option("--size", a->size, "heat field: N or WxH (default 16384)");
+  sub->add_option("--steps", a->steps, "heat steps per timed repetition")->check(CLI::Range(1, 100000));
+  sub->add_option("--paths", a->paths, "Monte Carlo paths")
+      ->check(CLI::Range(int64_t{24}, montecarlo::k_max_paths));
+  sub->add_option("--mc-steps", a->mc_steps, "Monte Carlo steps per path")
+      ->check(CLI::Range(1, montecarlo::k_max_steps));
+  add_multigpu_options(*sub, a->multi, true);
+  sub->callback([a, &ctx] {
+    run_guarded(ctx, [&] {
+      MultiGpuArgs m = a->multi;
+      if (m.gpus.empty() && !m.per_rank && m.rank < 0) {
+        const int n = std::max(mg::cuda_device_count(), 1);
+        m.gpus = n == 1 ? "1" : "1-" + std::to_string(n);
+      }
+      if (a->workload == "heat") return run_heat_multigpu(m, heat::Params{}, a->size, a->steps);
+      montecarlo::Params p;
+      p.paths = a->paths;
+      p.steps = a->mc_steps;
+      return run_montecarlo_multigpu(m, p, {});
+    });
+  });
 }
 
 }  // namespace bs::cli

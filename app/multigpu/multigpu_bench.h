@@ -14,11 +14,11 @@ class App;
 namespace bs::cli {
 
 struct MultiGpuArgs {
-  std::string gpus;          // "1,2", "1-4"; empty: the single-GPU bench
+  std::string gpus;            // "1,2", "1-4"; empty: the single-GPU bench
   bool virtual_slabs = false;  // k slabs on GPU 0, exchanged by device copies (logic, not scaling)
-  bool weak = false;         // heat: also weak scaling (size per GPU fixed)
-  int halo = 1;              // heat: steps per exchange
-  bool no_overlap = false;   // heat: exchange, then the whole step
+  bool weak = false;           // heat: also weak scaling (size per GPU fixed)
+  int halo = 1;                // heat: steps per exchange
+  bool no_overlap = false;     // heat: exchange, then the whole step
   int rank = -1, nranks = 0;   // per-rank mode; -1: from the launcher's environment when --per-rank
   bool per_rank = false;
   std::string nccl_id_file;  // per-rank mode: rank 0 writes the NCCL id there
@@ -31,5 +31,9 @@ bool multigpu_requested(const MultiGpuArgs& a);
 // size_text: "16384" or "WxH" as given (empty: 8192); steps: per repetition.
 int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& size_text, int steps);
 int run_montecarlo_multigpu(const MultiGpuArgs& a, const montecarlo::Params& p, const montecarlo::Launch& l);
+
+// `blockscope bench multigpu`: the Multi-GPU lab's bench (heat or Monte Carlo over GPU counts).
+struct BenchContext;
+void register_multigpu_bench(CLI::App& bench, BenchContext& ctx);
 
 }  // namespace bs::cli

@@ -83,4 +83,16 @@ void HostStaging::abandon() noexcept {
   m->host.abandon();
 }
 
+std::vector<int> gl_cuda_devices(std::string* error) {
+  unsigned count = 0;
+  int devices[16] = {};
+  const cudaError_t e = cudaGLGetDevices(&count, devices, 16, cudaGLDeviceListAll);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    if (error) *error = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+    return {};
+  }
+  return std::vector<int>(devices, devices + std::min(count, 16u));
+}
+
 }  // namespace bs::interop

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace bs::interop {
 
@@ -70,5 +71,10 @@ class HostStaging {
   struct Impl;
   std::unique_ptr<Impl> m;
 };
+
+// The CUDA devices behind the current GL context (cudaGLGetDevices): the GPU that draws. Empty, with `error`
+// filled, where GL runs on no CUDA device (Mesa, another vendor, remote X) or there is no driver; the CUDA
+// error is cleared.
+std::vector<int> gl_cuda_devices(std::string* error);
 
 }  // namespace bs::interop

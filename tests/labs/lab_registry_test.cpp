@@ -24,14 +24,14 @@ TEST(LabRegistry, BuiltInLabsInTheLabBarOrder) {
   std::vector<std::string> ids;
   for (const LabDescriptor& d : lab_entries())
     ids.push_back(d.id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"heat", "matmul", "montecarlo", "vector", "memory", "reduce"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"heat", "matmul", "montecarlo", "vector", "memory", "reduce", "multigpu"}));
   for (const LabDescriptor& d : lab_entries()) {
     EXPECT_STRNE(d.title, "") << d.id;
     EXPECT_STRNE(d.short_title, "") << d.id;
     EXPECT_TRUE(d.make) << d.id;
     EXPECT_TRUE(d.register_bench) << d.id;
   }
-  EXPECT_EQ(lab_ids_text(), "heat, matmul, montecarlo, vector, memory, reduce");
+  EXPECT_EQ(lab_ids_text(), "heat, matmul, montecarlo, vector, memory, reduce, multigpu");
   EXPECT_FALSE(is_lab("toy"));
 }
 
@@ -82,7 +82,7 @@ TEST(LabRegistry, ARegistrationLastsAsLongAsItsObject) {
   {
     LabRegistration toy(test::toy_lab_descriptor());
     EXPECT_TRUE(is_lab("toy"));
-    EXPECT_EQ(lab_ids_text(), "heat, matmul, montecarlo, vector, memory, reduce, toy");
+    EXPECT_EQ(lab_ids_text(), "heat, matmul, montecarlo, vector, memory, reduce, multigpu, toy");
     EXPECT_THROW(LabRegistration again(test::toy_lab_descriptor()), std::invalid_argument);
     LabDescriptor nameless;
     EXPECT_THROW(LabRegistration bad(nameless), std::invalid_argument);

@@ -48,7 +48,7 @@ TEST(SweepParts, TargetInterfaceHelpers) {
 
 TEST(SweepParts, TableListsEachLabsTargetOnce) {
   EXPECT_EQ(lab_names(),
-            (std::vector<std::string>{"heat", "matmul", "montecarlo", "vector", "memory", "reduce"}));
+            (std::vector<std::string>{"heat", "matmul", "montecarlo", "vector", "memory", "reduce", "multigpu"}));
   for (const std::string& lab : lab_names()) {
     ASSERT_NE(find_target(lab), nullptr) << lab;
     EXPECT_EQ(find_target(lab)->lab(), lab);
@@ -61,7 +61,7 @@ TEST(SweepParts, TableListsEachLabsTargetOnce) {
   EXPECT_EQ(find_target("vector"), &vector_sweep_target());
   EXPECT_EQ(find_target("fluid"), nullptr);
   EXPECT_EQ(message_of([] { (void)target_of("fluid"); }),
-            "unknown lab 'fluid' (known: heat, matmul, montecarlo, vector, memory, reduce)");
+            "unknown lab 'fluid' (known: heat, matmul, montecarlo, vector, memory, reduce, multigpu)");
 }
 
 TEST(SweepParts, TargetHelpersNameTheValue) {
@@ -103,7 +103,7 @@ TEST(SweepParts, DefinitionValidatesAgainstAGivenTarget) {
   EXPECT_NO_THROW(validate_with(t, d));
   // validate() looks the lab up in the table: "two" is not one of the labs.
   EXPECT_EQ(message_of([&] { validate(d); }),
-            "unknown lab 'two' (known: heat, matmul, montecarlo, vector, memory, reduce)");
+            "unknown lab 'two' (known: heat, matmul, montecarlo, vector, memory, reduce, multigpu)");
 }
 
 }  // namespace
