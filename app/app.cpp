@@ -186,23 +186,29 @@ void App::draw_main_ui() {
   pv.fps = ImGui::GetIO().Framerate;
 
   handle_shortcuts();
-  const std::string switch_to = m_menu_bar.draw(pv, m_labs.active_id(), [this] {
-    m_sessions.draw_menu(m_toasts);
-    draw_edit_menu();
-    draw_view_menu();
-    if (ImGui::MenuItem("Sweep", "F5", m_show_sweep)) m_show_sweep = !m_show_sweep;
-  });
+  // The active lab's newest run against the ceilings (known once measured or cached), in every mode.
+  const std::optional<CeilingReadout> roofline = ceiling_readout(m_roofline->chart(), m_labs.active_id());
+  const std::string switch_to = m_menu_bar.draw(
+      pv, m_labs.active_id(),
+      [this] {
+        m_sessions.draw_menu(m_toasts);
+        draw_edit_menu();
+        draw_view_menu();
+        if (ImGui::MenuItem("Sweep", "F5", m_show_sweep)) m_show_sweep = !m_show_sweep;
+      },
+      roofline);
   m_labs.draw_ui(m_layout);
   m_kernel_bench->update(ImGui::GetTime());
   m_kernel_bench->draw(m_layout, ImGui::GetTime());
   // Drawn every frame, open or not: it also collects a sweep that finished while the window was closed.
   m_sweep->draw(&m_show_sweep);
+  if (m_sweep->wants_ceilings()) m_roofline->request_ceilings();
+  m_sweep->set_ceilings(m_roofline->chart().gpu, m_roofline->chart().cpu);
   m_counters->draw(m_labs.active());
   m_roofline->draw(m_layout, &m_show_roofline);
   std::vector<ui::Readout> readouts = m_labs.active().readouts();
-  if (std::string r = m_roofline->readout_for(m_labs.active_id()); !r.empty() && !readouts.empty())
-    readouts.push_back({"roofline", r.substr(r.rfind(": ") + 2, r.find('%') - r.rfind(": ") - 2), "%",
-                        r});  // % of the nearer ceiling of the lab's newest run
+  if (roofline && !readouts.empty())  // % of the nearer ceiling of the lab's newest run
+    readouts.push_back({"roofline", roofline->pct, "%", roofline->tooltip});
   m_presenter.draw_windows(m_layout, readouts);
   m_toasts.draw(m_layout.slot(Slot::View));
   m_sessions.draw_popups(

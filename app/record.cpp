@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "app/json_file.h"
+#include "app/sweep/roofline.h"
 #include "app/sweep/targets.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
@@ -38,6 +39,10 @@ constexpr const char* k_json = "sweep.json";
 constexpr const char* k_svg = "figure.svg";
 constexpr const char* k_png = "figure.png";
 constexpr const char* k_record = "record.json";
+// The roofline figure's table (metric roofline): the runs with their % of the nearer ceiling, and the
+// ceilings.
+constexpr const char* k_roofline_csv = "roofline.csv";
+constexpr const char* k_roofline_json = "roofline.json";
 
 std::string time_text(const char* format) {
   const std::time_t t = std::time(nullptr);
@@ -127,13 +132,20 @@ json make_record(const sweep::Result& r, const ExportRequest& req, const std::ve
   rec["export"] = {{"width", req.width},
                    {"height", req.height},
                    {"scale", req.scale},
-                   {"metric", req.figure.metric == sweep::Metric::Time ? "time" : "throughput"},
+                   {"metric", sweep::k_metric_names.c_name(req.figure.metric)},
                    {"csv", req.csv || listed(k_csv)},
                    {"json", req.json || listed(k_json)},
                    {"svg", req.svg || listed(k_svg)},
                    {"png", req.png || listed(k_png)}};
   rec["files"] = files;
   if (!req.user_kernels.is_null()) rec["user_kernels"] = req.user_kernels;
+  if (req.figure.metric == sweep::Metric::Roofline) {  // the ceilings the figure was drawn under
+    rec["roofline_ceilings"] = json::object();
+    if (req.figure.gpu_ceilings)
+      rec["roofline_ceilings"]["gpu"] = roofline::to_json(*req.figure.gpu_ceilings);
+    if (req.figure.cpu_ceilings)
+      rec["roofline_ceilings"]["cpu"] = roofline::to_json(*req.figure.cpu_ceilings);
+  }
   rec["result"] = {{"points", r.points.size()}, {"cancelled", r.cancelled}, {"stopped", r.stopped},
                    {"notes", r.notes},          {"gpu", r.gpu_name},        {"elapsed_s", r.elapsed_s}};
   return rec;
@@ -159,6 +171,11 @@ ExportOutcome write_exports(const sweep::Result& r, const std::string& dir, cons
     text(k_summary, sweep::summary_csv(r));
   }
   if (req.json) text(k_json, sweep::to_json(r).dump(1) + "\n");
+  if (req.figure.metric == sweep::Metric::Roofline && (req.csv || req.json)) {
+    const roofline::Chart ch = sweep::roofline_chart(r, sweep::target_of(r.definition.lab), req.figure);
+    if (req.csv) text(k_roofline_csv, roofline::to_csv(ch));
+    if (req.json) text(k_roofline_json, roofline::to_json(ch).dump(1) + "\n");
+  }
   const fig::Figure figure = sweep::figure_for(r, req.figure);
   if (req.svg) text(k_svg, fig::to_svg(figure, req.width, req.height));
   if (req.png) {
@@ -180,7 +197,7 @@ ExportOutcome write_exports(const sweep::Result& r, const std::string& dir, cons
   }
   // Every file of this result in the directory, in the fixed order, record.json last.
   std::vector<std::string> listed;
-  for (const char* name : {k_csv, k_summary, k_json, k_svg, k_png}) {
+  for (const char* name : {k_csv, k_summary, k_json, k_roofline_csv, k_roofline_json, k_svg, k_png}) {
     const auto has = [&](const std::vector<std::string>& v) {
       return std::find(v.begin(), v.end(), name) != v.end();
     };
@@ -302,9 +319,12 @@ Loaded load_record(const std::string& path) {
           throw InvalidRequest("export.scale = " + x.dump() + " is not a number in 0.5..8");
         l.request.scale = static_cast<float>(v);
       }
-      l.request.figure.metric = e.value("metric", std::string("time")) == "throughput"
-                                    ? sweep::Metric::Throughput
-                                    : sweep::Metric::Time;
+      const std::string metric = e.value("metric", std::string("time"));
+      const auto m = sweep::k_metric_names.parse(metric);
+      if (!m)
+        throw InvalidRequest("export.metric = \"" + metric + "\" is not " +
+                             sweep::k_metric_names.list(", ", " or "));
+      l.request.figure.metric = *m;
       l.request.csv = e.value("csv", true);
       l.request.json = e.value("json", true);
       l.request.svg = e.value("svg", true);

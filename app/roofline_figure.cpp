@@ -60,7 +60,7 @@ Roof roof_for(const Chart& ch, const work::RunRecord& r) {
 fig::Figure make_figure(const Chart& ch) {
   fig::Figure f;
   f.kind = fig::Kind::Lines;
-  f.title = "Roofline";
+  f.title = ch.title;
   f.x_label = "arithmetic intensity (FLOP per DRAM byte)";
   f.y_label = "GFLOP/s";
   f.log_x = f.log_y = true;
@@ -106,6 +106,16 @@ fig::Figure make_figure(const Chart& ch) {
   gpu_measured.rgba = 0xe060e0ffu;
   cpu_model.label = "CPU runs (model bytes)";
   cpu_model.rgba = 0xff7050ffu;
+  std::vector<fig::Series> per_variant;  // series_per_variant: one per variant, first-seen order
+  auto variant_series = [&](const work::RunRecord& r) -> fig::Series& {
+    for (fig::Series& s : per_variant)
+      if (s.label == r.variant) return s;
+    fig::Series s;
+    s.label = r.variant;
+    s.rgba = fig::palette(per_variant.size());
+    per_variant.push_back(std::move(s));
+    return per_variant.back();
+  };
   int no_flops = 0;
   for (const auto& r : ch.runs) {
     const Roof roof = roof_for(ch, r);
@@ -114,7 +124,9 @@ fig::Figure make_figure(const Chart& ch) {
       ++no_flops;
       continue;
     }
-    fig::Series& s = r.where == work::Where::Gpu ? gpu_model : cpu_model;
+    fig::Series& s = ch.series_per_variant         ? variant_series(r)
+                     : r.where == work::Where::Gpu ? gpu_model
+                                                   : cpu_model;
     const std::string pct = roof.valid() ? ": " + p.text() : "";
     s.x.push_back(p.intensity);
     s.y.push_back(p.gflops);
@@ -129,6 +141,10 @@ fig::Figure make_figure(const Chart& ch) {
   for (fig::Series* s : {&gpu_model, &gpu_measured, &cpu_model}) {
     s->points_only = true;
     if (!s->x.empty()) f.series.push_back(std::move(*s));
+  }
+  for (fig::Series& s : per_variant) {
+    s.points_only = true;
+    f.series.push_back(std::move(s));
   }
   if (no_flops > 0)
     sub += std::string(sub.empty() ? "" : "; ") + std::to_string(no_flops) +

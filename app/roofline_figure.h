@@ -23,6 +23,10 @@ struct Chart {
   std::optional<Ceilings> gpu, cpu;
   std::optional<Datasheet> datasheet;  // of the GPU, when known
   std::vector<work::RunRecord> runs;
+  std::string title = "Roofline";
+  // Sweeps: one legend entry per variant (a sweep's series, in first-seen order); else one per side (GPU
+  // runs, CPU runs).
+  bool series_per_variant = false;
 };
 
 Roof dram_roof(const Ceilings& c);                         // FP32 peak under the DRAM (copy) bandwidth

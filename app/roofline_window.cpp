@@ -37,7 +37,29 @@ void RooflineWindow::start_measuring(bool force) {
   });
 }
 
+void RooflineWindow::request_ceilings() {
+  if (!m_started) start_measuring(false);
+}
+
+// The ceilings a previous session cached, without measuring anything: the shell's read-out can show a %
+// from the first run on, before the window is ever opened.
+void RooflineWindow::read_cached() {
+  m_cache_read = true;
+  const std::string dir = roofline::default_cache_dir();
+  try {
+    if (m_env.device.available && m_env.path.path != RenderPath::Cpu) {
+      const std::string key = roofline::gpu_key();
+      m_chart.gpu = roofline::read_cache(roofline::cache_path(dir, key), key).ceilings;
+      m_chart.datasheet = m_chart.gpu ? roofline::datasheet_for(m_chart.gpu->device) : std::nullopt;
+    }
+  } catch (const std::exception&) {  // no usable GPU after all: the window measures and says why
+  }
+  const std::string key = roofline::cpu_key();
+  m_chart.cpu = roofline::read_cache(roofline::cache_path(dir, key), key).ceilings;
+}
+
 void RooflineWindow::collect() {
+  if (!m_cache_read && !m_started) read_cached();
   if (!m_collected && !m_job.running()) {
     m_collected = true;
     if (m_job.state() == CpuJob::State::Done && m_result) {

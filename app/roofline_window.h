@@ -25,11 +25,15 @@ class RooflineWindow {
   // The % of the nearer ceiling of a lab's newest run, for read-outs ("" when there is none or no ceilings).
   std::string readout_for(const std::string& lab) const;
   const roofline::Chart& chart() const { return m_chart; }
+  // Has the ceilings measured (from the cache, else measured in the background) even while the window is
+  // closed: the Sweep window's roofline figure asks for them.
+  void request_ceilings();
   bool measuring() const { return m_job.running(); }
 
  private:
   void start_measuring(bool force);
   void collect();
+  void read_cached();
 
   struct Measured {
     std::optional<roofline::Ceilings> gpu, cpu;
@@ -39,6 +43,7 @@ class RooflineWindow {
   CpuJob m_job;
   std::shared_ptr<Measured> m_result;
   bool m_started = false;
+  bool m_cache_read = false;
   bool m_collected = true;
   std::string m_status;
   roofline::Chart m_chart;

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/launch.h"
 #include "gpu/heat/heat.h"
+#include "gpu/heat/heat_work.h"
 #include "gpu/kernel/lab_runs.h"
 #include "ui/heat/heat_schema.h"
 
@@ -73,6 +74,11 @@ class HeatTarget final : public Target {
     return static_cast<double>(h.p.cells()) * h.steps;
   }
   std::vector<std::string> gpu_only_params() const override { return heat_params().gpu_only(); }
+  // Every series times one step (the CPU ones divide their samples by the steps they ran).
+  bool has_work_model() const override { return true; }
+  std::optional<work::Work> work_model(const Values& v, std::string_view) const override {
+    return heat::step_work(heat_point(v).p);
+  }
   double estimate_s(const Values& v, const RunSettings& s) const override {
     const HeatPoint h = heat_point(v);
     const double cells = static_cast<double>(h.p.cells());

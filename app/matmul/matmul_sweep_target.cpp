@@ -12,6 +12,7 @@
 #include "app/sweep/target_util.h"
 #include "core/error.h"
 #include "gpu/matmul/matmul.h"
+#include "gpu/matmul/matmul_work.h"
 #include "ui/matmul/matmul_schema.h"
 
 namespace bs::sweep {
@@ -147,6 +148,11 @@ class MatmulTarget final : public Target {
         t += samples_of(s) * (flops / rate + k_est_call_overhead_s);
       }
     return t;
+  }
+  // Every variant, GPU or CPU, multiplies the same matrices once per sample.
+  bool has_work_model() const override { return true; }
+  std::optional<work::Work> work_model(const Values& v, std::string_view) const override {
+    return matmul::run_work(matmul_problem(v));
   }
   PointRun run(const Values& v, const RunSettings& s, JobControl& ctl) const override {
     const matmul::Problem p = matmul_problem(v);

@@ -12,6 +12,7 @@
 #include "app/sweep/target_util.h"
 #include "core/error.h"
 #include "gpu/memory/memory.h"
+#include "gpu/memory/memory_work.h"
 #include "ui/memory/memory_schema.h"
 
 namespace bs::sweep {
@@ -110,6 +111,12 @@ class MemoryTarget final : public Target {
     return static_cast<double>(mem::counted_bytes(p, p.variant())) + 1e5;
   }
   std::vector<std::string> gpu_only_params() const override { return sweep_params().gpu_only(); }
+  // The GPU and the CPU series run the same variant (transposes and gathers move data without FLOPs).
+  bool has_work_model() const override { return true; }
+  std::optional<work::Work> work_model(const Values& v, std::string_view) const override {
+    const mem::Params p = memory_params(v);
+    return mem::run_work(p, p.variant());
+  }
   std::optional<Device> value_device(std::string_view param, std::string_view value) const override {
     if (param == "kernel" && value == "banks") return Device::Gpu;
     if (param == "transpose_variant") {

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/launch.h"
 #include "gpu/montecarlo/montecarlo.h"
+#include "gpu/montecarlo/montecarlo_work.h"
 #include "ui/montecarlo/montecarlo_schema.h"
 
 namespace bs::sweep {
@@ -62,6 +63,10 @@ class MonteCarloTarget final : public Target {
   void validate(const Values& v) const override { (void)mc_point(v); }
   double work(const Values& v) const override { return mc_path_steps(mc_point(v).p); }
   std::vector<std::string> gpu_only_params() const override { return mc_params().gpu_only(); }
+  bool has_work_model() const override { return true; }
+  std::optional<work::Work> work_model(const Values& v, std::string_view) const override {
+    return montecarlo::run_work(mc_point(v).p);
+  }
   double estimate_s(const Values& v, const RunSettings& s) const override {
     const double steps = mc_path_steps(mc_point(v).p);
     double t = 0;

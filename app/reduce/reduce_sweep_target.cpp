@@ -14,6 +14,7 @@
 #include "app/sweep/target_util.h"
 #include "core/error.h"
 #include "gpu/reduce/reduce.h"
+#include "gpu/reduce/reduce_work.h"
 #include "ui/reduce/reduce_schema.h"
 
 namespace bs::sweep {
@@ -108,6 +109,11 @@ class ReduceTarget final : public Target {
   void validate(const Values& v) const override { (void)reduce_params(v); }
   double work(const Values& v) const override { return bytes_of(reduce_params(v)) + 4e4; }
   std::vector<std::string> gpu_only_params() const override { return reduce_sweep_params().gpu_only(); }
+  bool has_work_model() const override { return true; }
+  std::optional<work::Work> work_model(const Values& v, std::string_view) const override {
+    const red::Params p = reduce_params(v);
+    return red::run_work(p.op, p.n);
+  }
   double estimate_s(const Values& v, const RunSettings& s) const override {
     const red::Params p = reduce_params(v);
     const double bytes = bytes_of(p);

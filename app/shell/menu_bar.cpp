@@ -10,7 +10,8 @@
 namespace bs {
 
 std::string MenuBar::draw(const ui::PathView& pv, const std::string& active,
-                          const std::function<void()>& draw_menus) {
+                          const std::function<void()>& draw_menus,
+                          const std::optional<CeilingReadout>& roofline) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const auto item_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + st.ItemSpacing.x * 2; };
   const float bar_w = ImGui::GetMainViewport()->Size.x;
@@ -51,6 +52,18 @@ std::string MenuBar::draw(const ui::PathView& pv, const std::string& active,
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth() - st.WindowPadding.x;
   const float path_w = ui::draw_path_status(pv, right);
   m_overflow = std::max(0.0f, items_end - right) + (path_w > 0 ? 0.0f : ui::path_status_min_width(pv));
+  // The roofline read-out just left of the path status, only where it fits (it never pushes the menus).
+  m_roofline_shown = false;
+  if (roofline && path_w > 0) {
+    const float w = ImGui::CalcTextSize(roofline->text.c_str()).x + st.ItemSpacing.x * 2;
+    const float x = right - path_w - w;
+    if (x > items_end + st.ItemSpacing.x) {
+      ImGui::SetCursorScreenPos(ImVec2(x, ImGui::GetWindowPos().y));
+      ImGui::TextUnformatted(roofline->text.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", roofline->tooltip.c_str());
+      m_roofline_shown = true;
+    }
+  }
   ImGui::EndMainMenuBar();
   return picked;
 }

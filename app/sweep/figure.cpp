@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "app/sweep/definition.h"
+#include "app/sweep/roofline.h"
+#include "app/sweep/targets.h"
 #include "app/sweep/util.h"
 
 namespace bs::sweep {
@@ -87,6 +89,7 @@ const SeriesResult* find_series(const Point& p, const std::string& name) {
 }  // namespace
 
 fig::Figure figure_for(const Result& r, const FigureOptions& opt) {
+  if (opt.metric == Metric::Roofline) return roofline_figure(r, target_of(r.definition.lab), opt);
   fig::Figure f;
   const Definition& d = r.definition;
   const bool time = opt.metric == Metric::Time;

@@ -1,9 +1,11 @@
 // sweep_cli.cpp: the top-level sweep commands:
 //   blockscope sweep <lab> --param NAME=V1,V2,... [--param ...] [--fixed NAME=V] [--reps R] [--warmup W]
-//                    [--device auto|gpu|cpu|all] [--png WxH] [--scale S] [--metric time|throughput]
-//                    [--force] [--kernel FILE.cu] --out DIR
+//                    [--device auto|gpu|cpu|all] [--png WxH] [--scale S]
+//                    [--metric time|throughput|roofline] [--force] [--kernel FILE.cu] --out DIR
 //   blockscope replay RECORD.json [--out DIR] [--force]
-// Both write DIR/sweep.csv, summary.csv, sweep.json, figure.svg, figure.png and record.json, print one
+// Both write DIR/sweep.csv, summary.csv, sweep.json, figure.svg, figure.png and record.json (--metric
+// roofline: also roofline.csv and roofline.json, under the ceilings of the per-device cache, measured first
+// when none are cached; a lab without a work model is refused before anything runs), print one
 // progress line per point to stderr and a summary table to stdout. Before anything runs: the definition and
 // the export sizes are checked, DIR is created and checked writable and locked (DIR/.blockscope-lock) against
 // a second sweep, and the duration is estimated (above 10 minutes: refused without --force). A replay without
@@ -22,6 +24,7 @@
 #include "app/kernel/kernel_bench.h"
 #include "app/kernel/user_kernels.h"
 #include "app/record.h"
+#include "app/sweep/roofline.h"
 #include "app/sweep/sweep.h"
 #include "gpu/common/device_info.h"
 #include "core/error.h"
@@ -44,12 +47,14 @@ struct SweepArgs {
   std::string metric = "time";
   std::string out;
   std::string kernel;  // --kernel FILE.cu: the user's kernel that kernel=user runs (heat, vector)
+  std::string cache_dir;  // --cache-dir: where the roofline's ceilings are cached (tests)
 };
 
 struct ReplayArgs {
   std::string record;
   std::string out;
   bool force = false;
+  std::string cache_dir;
 };
 
 int fail(const std::string& msg, int code) {
@@ -100,9 +105,14 @@ void print_summary(const sweep::Result& r) {
 // Plans the sweep (notes, estimate), prepares and locks the output directory, runs, writes the files, prints
 // what happened. Everything that can be refused is refused before the first point runs. Returns the exit
 // code.
-int run_and_export(const sweep::Definition& d, const record::ExportRequest& req, const std::string& out,
-                   bool force) {
+int run_and_export(const sweep::Definition& d, const record::ExportRequest& request, const std::string& out,
+                   bool force, const std::string& cache_dir) {
+  record::ExportRequest req = request;
   if (const auto err = record::check_request(req)) return fail(*err, 2);
+  if (req.figure.metric == sweep::Metric::Roofline) {
+    const std::string why = sweep::roofline_refusal(sweep::target_of(d.lab));
+    if (!why.empty()) return fail("--metric roofline: " + why, 2);
+  }
   const sweep::Plan plan =
       sweep::plan_sweep(d, d.device == sweep::Device::Cpu ? DeviceInfo{} : query_device());
   for (const std::string& n : plan.notes)
@@ -119,6 +129,12 @@ int run_and_export(const sweep::Definition& d, const record::ExportRequest& req,
     std::fprintf(stderr, "note: took over a stale lock in %s (process %ld is gone)\n", out.c_str(),
                  lock.stale_pid());
   std::fprintf(stderr, "estimated duration: up to %s\n", sweep::duration_text(plan.estimate_s).c_str());
+  // The roofline's ceilings before the sweep, so measuring them does not overlap its timings.
+  if (req.figure.metric == sweep::Metric::Roofline)
+    for (const std::string& line :
+         sweep::fill_ceilings(req.figure, plan.run_gpu, plan.run_cpu,
+                              cache_dir.empty() ? roofline::default_cache_dir() : cache_dir))
+      std::fprintf(stderr, "note: %s\n", line.c_str());
   JobControl ctl;
   const sweep::Result r = sweep::run_plan(
       plan, ctl, [](const sweep::Progress& p) { std::fprintf(stderr, "%s\n", p.line.c_str()); });
@@ -173,7 +189,8 @@ int run_sweep_command(const SweepArgs& a) {
     return fail("--scale: " + fmt(a.scale) + " is outside 0.5 .. 8", 2);
   req.scale = a.scale;
   const auto metric = sweep::k_metric_names.parse(a.metric);
-  if (!metric) return fail("--metric: '" + a.metric + "' is not " + sweep::k_metric_names.list(" or "), 2);
+  if (!metric)
+    return fail("--metric: '" + a.metric + "' is not " + sweep::k_metric_names.list(", ", " or "), 2);
   req.figure.metric = *metric;
   req.render_path = "headless CLI (figure.png through an EGL context)";
   // --kernel: the user's kernel for kernel=user, compiled for this lab's contract (the app's Sweep window
@@ -201,7 +218,7 @@ int run_sweep_command(const SweepArgs& a) {
     const DeviceInfo dev = query_device();
     if (!dev.available) return fail("--device gpu: no CUDA device: " + dev.reason, 1);
   }
-  return run_and_export(d, req, a.out, a.force);
+  return run_and_export(d, req, a.out, a.force, a.cache_dir);
 }
 
 int run_replay_command(const ReplayArgs& a) {
@@ -220,7 +237,7 @@ int run_replay_command(const ReplayArgs& a) {
   std::cerr << "replaying the " << l.definition.lab << " sweep of " << a.record << " into " << out
             << (a.out.empty() ? " (a new folder: the original files stay; --out chooses another)" : "")
             << "\n";
-  return run_and_export(l.definition, req, out, a.force);
+  return run_and_export(l.definition, req, out, a.force, a.cache_dir);
 }
 
 }  // namespace
@@ -245,11 +262,16 @@ void register_sweep_commands(CLI::App& app, BenchContext& ctx) {
                  "series, or the CPU ones where no GPU exists)");
   sw->add_option("--png", s->png, "figure.png size in pixels, WxH (default 1600x900)");
   sw->add_option("--scale", s->scale, "figure.png text and line scale, 0.5..8 (default 1; 2 for slides)");
-  sw->add_option("--metric", s->metric, "figure y axis: time | throughput (default time)");
+  sw->add_option("--metric", s->metric,
+                 "figure: time | throughput against the parameters, or roofline (every series at every point "
+                 "under this machine's ceilings; default time)");
   sw->add_option("--out", s->out, "directory for the files (created if needed)");
   sw->add_flag("--force", s->force, "run even when the estimated duration is above 10 minutes");
   sw->add_option("--kernel", s->kernel,
                  "your kernel (.cu, the lab's contract: heat_step or vector_op) that kernel=user runs");
+  sw->add_option("--cache-dir", s->cache_dir,
+                 "where the roofline's ceilings are cached (default ~/.cache/blockscope)")
+      ->group("");
   sw->callback([s, &ctx] { run_guarded(ctx, [&] { return run_sweep_command(*s); }); });
 
   auto r = std::make_shared<ReplayArgs>();
@@ -260,6 +282,7 @@ void register_sweep_commands(CLI::App& app, BenchContext& ctx) {
       "--out", r->out,
       "directory for the files (default: a new folder DIR-replay-<time> next to the record's DIR)");
   rp->add_flag("--force", r->force, "run even when the estimated duration is above 10 minutes");
+  rp->add_option("--cache-dir", r->cache_dir, "where the roofline's ceilings are cached")->group("");
   rp->callback([r, &ctx] { run_guarded(ctx, [&] { return run_replay_command(*r); }); });
 }
 

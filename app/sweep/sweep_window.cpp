@@ -14,6 +14,7 @@
 
 #include "app/kernel/user_kernels.h"
 #include "app/record.h"
+#include "app/sweep/roofline.h"
 #include "app/sweep/sweep.h"
 #include "app/layout.h"
 #include "core/cpu_job.h"
@@ -70,6 +71,7 @@ struct SweepWindow::Impl {
   // Files this result has written into exported_dir so far: each export's record.json lists them all.
   std::string exported_dir;
   std::vector<std::string> exported_files;
+  std::optional<roofline::Ceilings> gpu_ceilings, cpu_ceilings;  // for the roofline figure
 
   const sweep::Target& target() const {
     return *sweep::find_target(model.labs[static_cast<size_t>(model.lab)]);
@@ -247,7 +249,11 @@ struct SweepWindow::Impl {
 
   void rebuild_figure() {
     model.has_result = result.has_value();
-    if (!result) {
+    model.figure_message.clear();
+    // The roofline of a lab without a work model is refused: the result's lab, else the one chosen.
+    const sweep::Target* t = result ? sweep::find_target(result->definition.lab) : &target();
+    if (model.metric == 2 && t) model.figure_message = sweep::roofline_refusal(*t);
+    if (!result || !model.figure_message.empty()) {
       model.figure = nullptr;
       return;
     }
@@ -257,7 +263,11 @@ struct SweepWindow::Impl {
 
   sweep::FigureOptions figure_options() const {
     sweep::FigureOptions o;
-    o.metric = model.metric == 1 ? sweep::Metric::Throughput : sweep::Metric::Time;
+    o.metric = model.metric == 2   ? sweep::Metric::Roofline
+               : model.metric == 1 ? sweep::Metric::Throughput
+                                   : sweep::Metric::Time;
+    o.gpu_ceilings = gpu_ceilings;
+    o.cpu_ceilings = cpu_ceilings;
     if (!model.auto_axes) {
       o.log_x = model.log_x;
       o.log_y = model.log_y;
@@ -267,6 +277,11 @@ struct SweepWindow::Impl {
 
   void queue_export(bool csv, bool json, bool svg, bool png) {
     if (!result) return;
+    if (!model.figure_message.empty()) {  // a refused roofline: nothing to export
+      model.export_message = model.figure_message;
+      model.export_failed = true;
+      return;
+    }
     record::ExportRequest req;
     req.csv = csv;
     req.json = json;
@@ -310,7 +325,10 @@ void SweepWindow::draw(bool* open) {
   m->model.running = m->running;
   ui::draw_sweep_panel(m->model, a);
   ImGui::End();
-  if (a.lab_changed) m->set_lab(m->model.lab);
+  if (a.lab_changed) {
+    m->set_lab(m->model.lab);
+    if (!m->result) m->rebuild_figure();  // no result yet: the refusal follows the lab chosen
+  }
   for (int k = 0; k < 2; ++k)
     if (a.param_changed[k]) m->prefill(k);
   if (a.run && !m->running) m->start();
@@ -424,6 +442,31 @@ void SweepWindow::clear_sticky_error() {
 
 nlohmann::json SweepWindow::definition_json() const {
   return sweep::to_json(m->definition());
+}
+
+bool SweepWindow::wants_ceilings() const {
+  return m->model.metric == 2;
+}
+
+void SweepWindow::set_ceilings(const std::optional<roofline::Ceilings>& gpu,
+                               const std::optional<roofline::Ceilings>& cpu) {
+  const auto same = [](const std::optional<roofline::Ceilings>& a,
+                       const std::optional<roofline::Ceilings>& b) {
+    return a.has_value() == b.has_value() && (!a || (a->key == b->key && a->measured_utc == b->measured_utc));
+  };
+  if (same(gpu, m->gpu_ceilings) && same(cpu, m->cpu_ceilings)) return;
+  m->gpu_ceilings = gpu;
+  m->cpu_ceilings = cpu;
+  if (m->model.metric == 2) m->rebuild_figure();
+}
+
+void SweepWindow::set_metric(int metric) {
+  m->model.metric = std::clamp(metric, 0, 2);
+  m->rebuild_figure();
+}
+
+const fig::Figure* SweepWindow::figure() const {
+  return m->model.figure;
 }
 
 }  // namespace bs

@@ -7,9 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/lab.h"
+#include "gpu/roofline/ceilings.h"
+#include "ui/figure.h"
 
 namespace bs {
 
@@ -52,6 +55,16 @@ class SweepWindow {
   void clear_sticky_error();
   // The current form as a sweep definition (for sessions); throws bs::InvalidRequest on bad input.
   nlohmann::json definition_json() const;
+
+  // The roofline figure: wants_ceilings() while it is chosen (the app then has them measured, as the
+  // Roofline window does); set_ceilings() hands over the ones known (absent: the figure says they are
+  // missing). Cheap when nothing changed.
+  bool wants_ceilings() const;
+  void set_ceilings(const std::optional<roofline::Ceilings>& gpu,
+                    const std::optional<roofline::Ceilings>& cpu);
+  // 0 time, 1 throughput, 2 roofline (as the panel's buttons); tests and sessions.
+  void set_metric(int metric);
+  const fig::Figure* figure() const;
 
  private:
   struct Impl;

@@ -16,6 +16,7 @@
 #include "app/sweep/device.h"
 #include "core/params.h"
 #include "core/cpu_job.h"
+#include "core/work_model.h"
 
 namespace bs::sweep {
 
@@ -78,6 +79,15 @@ class Target {
   // The CPU values of `param` that stand in for GPU-only ones when no GPU exists (matmul variant:
   // cpu_naive, cpu_blocked, cpu_openblas); empty: none.
   virtual std::vector<std::string> cpu_values(std::string_view /*param*/) const { return {}; }
+
+  // The roofline figure: the work one timed sample of `series` does at this point (FLOPs and minimum DRAM
+  // bytes from the lab's model, gpu/<lab>/<lab>_work.h). nullopt: no model for this series (a time that
+  // includes PCIe copies, a lab without one). has_work_model() says whether the lab has one at all: a sweep
+  // of a lab without one refuses the roofline figure before it runs.
+  virtual bool has_work_model() const { return false; }
+  virtual std::optional<work::Work> work_model(const Values& /*v*/, std::string_view /*series*/) const {
+    return std::nullopt;
+  }
 };
 
 // A lab's sweep parameters taken from its schema (core/params.h): every parameter with a sweep example, in

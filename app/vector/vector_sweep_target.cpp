@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "gpu/kernel/lab_runs.h"
 #include "gpu/vector/vector.h"
+#include "gpu/vector/vector_work.h"
 #include "ui/vector/vector_schema.h"
 
 namespace bs::sweep {
@@ -27,6 +28,7 @@ const SchemaParams& vector_sweep_params() {
 // A CPU sample lasts at least this long (tiny arrays are timed in batches of calls).
 constexpr double k_vector_min_sample_ms = 0.2;
 constexpr int64_t k_vector_cpu1_max_n = int64_t{64} << 20;
+constexpr const char* k_total_series = "GPU incl. copies";
 
 // kernel = user: the user's vector_op (kernel lab) runs with block.x over size elements, checked against op.
 bool user_kernel(const Values& v) {
@@ -75,6 +77,13 @@ class VectorTarget final : public Target {
   }
   double work(const Values& v) const override { return static_cast<double>(vector_params(v).n) + 1e4; }
   std::vector<std::string> gpu_only_params() const override { return vector_sweep_params().gpu_only(); }
+  // The kernel's work; "GPU incl. copies" times the PCIe copies too, which no DRAM roof bounds: no point.
+  bool has_work_model() const override { return true; }
+  std::optional<work::Work> work_model(const Values& v, std::string_view series) const override {
+    if (series == k_total_series) return std::nullopt;
+    const vector::Params p = vector_params(v);
+    return vector::kernel_work(p.op, p.n);
+  }
   double estimate_s(const Values& v, const RunSettings& s) const override {
     const vector::Params p = vector_params(v);
     const double bytes = static_cast<double>(p.n) * vector::k_bytes_per_element;
@@ -116,7 +125,7 @@ class VectorTarget final : public Target {
       if (!u.passed) out.notes.push_back("your " + k.name() + " at size " + get(v, "size") + ": " + u.check);
     } else if (s.run_gpu) {
       vector::GpuRunner runner;
-      SeriesRun kernel{"GPU kernel", true, {}, {}}, total{"GPU incl. copies", true, {}, {}};
+      SeriesRun kernel{"GPU kernel", true, {}, {}}, total{k_total_series, true, {}, {}};
       // One call gives both series: the kernel alone and the whole run with its copies.
       total.time_ms = collect_samples(s.warmup, s.repetitions, ctl, [&] {
         const vector::RunResult res = runner.run(p, 1, false);

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/roofline_figure.h"
+#include "app/shell/ceiling_readout.h"
 #include "core/roofline.h"
 #include "gpu/heat/heat_work.h"
 #include "gpu/matmul/matmul_work.h"
@@ -294,6 +295,52 @@ TEST(RooflineFigure, FilesWritten) {
   } else {
     EXPECT_NE(errors[0].find("no GL context"), std::string::npos) << errors[0];
   }
+}
+
+// The shell's read-out (the menu bar, presenter mode): the active lab's newest run, only with its ceilings.
+TEST(CeilingReadout, NewestRunOfTheLabAgainstItsCeiling) {
+  roofline::Chart ch;
+  work::RunRecord old;
+  old.lab = "heat";
+  old.label = "heat: CPU, all threads, 512x512";
+  old.variant = "CPU, all threads";
+  old.where = work::Where::Cpu;
+  old.device = "CPU";
+  old.seconds = 2;
+  old.work = {7e9, 4e9, 4e9, std::nullopt};
+  work::RunRecord run = old;
+  run.label = "heat: CPU, all threads, 4096x4096";
+  run.seconds = 1;  // 7 GFLOP/s at 7/8 FLOP/B
+  work::RunRecord other = old;
+  other.lab = "matmul";
+  ch.runs = {old, run, other};
+  EXPECT_FALSE(ceiling_readout(ch, "heat")) << "no ceilings known: no read-out";
+  roofline::Ceilings c;
+  c.device = "Test CPU";
+  c.measured_utc = "2026-11-23T14:02:03Z";
+  c.dram_gbs = 10;      // under the ridge (100 / 10 = 10 FLOP/B): 8.75 GFLOP/s attainable at 0.875 FLOP/B
+  c.fp32_gflops = 100;  // so 7 GFLOP/s is 80% of the bandwidth ceiling
+  ch.cpu = c;
+  const auto r = ceiling_readout(ch, "heat");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->pct, "80");
+  EXPECT_EQ(r->text, "roofline 80%");
+  EXPECT_EQ(r->tooltip,
+            "heat: CPU, all threads, 4096x4096 (CPU): 80% of the DRAM bandwidth ceiling (memory bound, 0.88 "
+            "FLOP/B, model)\nceiling: CPU memory copy 10 GB/s, measured 2026-11-23T14:02:03Z on Test CPU");
+  EXPECT_FALSE(ceiling_readout(ch, "vector")) << "a lab without runs";
+  // A GPU run with only the CPU's ceilings known: no read-out, never a made-up roof.
+  run.where = work::Where::Gpu;
+  ch.runs.push_back(run);
+  EXPECT_FALSE(ceiling_readout(ch, "heat"));
+  // Compute bound: the FP32 ceiling is named.
+  run.where = work::Where::Cpu;
+  run.work = {50e9, 1e9, 0, std::nullopt};  // 50 FLOP/B, 50 GFLOP/s of 100
+  ch.runs.push_back(run);
+  const auto comp = ceiling_readout(ch, "heat");
+  ASSERT_TRUE(comp);
+  EXPECT_EQ(comp->text, "roofline 50%");
+  EXPECT_NE(comp->tooltip.find("FP32 100 GFLOP/s"), std::string::npos) << comp->tooltip;
 }
 
 }  // namespace

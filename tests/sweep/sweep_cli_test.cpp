@@ -10,6 +10,7 @@
 
 #include "app/record.h"
 #include "run_util.h"
+#include "sweep_files.h"
 #include "app/sweep/sweep.h"
 #include "gpu/common/device_info.h"
 
@@ -18,17 +19,10 @@ namespace {
 namespace fs = std::filesystem;
 using bs::test::run_blockscope;
 
-fs::path out_dir(const std::string& name) {
-  const fs::path p = fs::path(BS_TEST_OUT) / "sweep" / name;
-  fs::remove_all(p);
-  return p;
-}
+using bs::test::read_json;
 
-nlohmann::json read_json(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return nlohmann::json::parse(ss.str());
+fs::path out_dir(const std::string& name) {
+  return bs::test::fresh_out_dir("sweep", name);
 }
 
 constexpr const char* k_files[] = {"sweep.csv",  "summary.csv", "sweep.json",

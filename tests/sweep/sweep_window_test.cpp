@@ -83,6 +83,23 @@ TEST(SweepWindow, RunsHeadlessAndExportsEveryFile) {
     const std::string shot = bs::test::output_path("sweep_window.png");
     ASSERT_TRUE(bs::gl::write_png(shot, 1600, 900, bs::gl::read_pixels(1600, 900), &err)) << err;
     EXPECT_GT(bs::test::image_stats(shot, 0.3, 0.0, 1.0, 1.0).distinct_colours, 50u) << shot;
+
+    // The roofline button: the same result under the CPU ceilings the app hands over, and its files.
+    win.set_metric(2);
+    EXPECT_TRUE(win.wants_ceilings());
+    ASSERT_NE(win.figure(), nullptr);
+    EXPECT_NE(win.figure()->subtitle.find("CPU ceilings missing"), std::string::npos)
+        << "none known yet: " << win.figure()->subtitle;
+    win.set_ceilings(std::nullopt, bs::roofline::measure_cpu(size_t{16} << 20, 0.05));
+    ASSERT_NE(win.figure(), nullptr);
+    EXPECT_NE(win.figure()->title.find("heat: roofline"), std::string::npos) << win.figure()->title;
+    EXPECT_EQ(win.figure()->subtitle.find("missing"), std::string::npos) << win.figure()->subtitle;
+    const fs::path roof = fs::path(BS_TEST_OUT) / "sweep" / "window-roofline";
+    fs::remove_all(roof);
+    ASSERT_TRUE(win.queue_export_all(roof.string()));
+    frame();
+    for (const char* f : {"roofline.csv", "roofline.json", "figure.svg", "figure.png", "record.json"})
+      EXPECT_TRUE(fs::exists(roof / f)) << f << ": " << win.export_message();
   }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui::DestroyContext(ctx);

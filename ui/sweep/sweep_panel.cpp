@@ -132,6 +132,13 @@ void setup_column(SweepPanelModel& m, SweepPanelActions& a) {
   if (ImGui::RadioButton("time", &m.metric, 0)) a.figure_changed = true;
   ImGui::SameLine();
   if (ImGui::RadioButton("throughput", &m.metric, 1)) a.figure_changed = true;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("roofline", &m.metric, 2)) a.figure_changed = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "every series at every point at its model intensity (FLOP per DRAM byte) under the "
+        "ceilings measured on this machine");
+  error_text(m.figure_message);
   if (ImGui::Checkbox("automatic axes", &m.auto_axes)) a.figure_changed = true;
   if (!m.auto_axes) {
     ImGui::SameLine();
@@ -177,6 +184,9 @@ void draw_sweep_panel(SweepPanelModel& m, SweepPanelActions& a) {
   if (!m.result_label.empty()) ImGui::TextDisabled("%s", m.result_label.c_str());
   if (m.figure) {
     draw_figure("sweep_figure", ImVec2(0, 0), *m.figure);
+  } else if (!m.figure_message.empty()) {
+    ImGui::Spacing();
+    ImGui::TextWrapped("%s", m.figure_message.c_str());
   } else {
     ImGui::Spacing();
     ImGui::TextWrapped(

@@ -32,7 +32,7 @@ struct SweepPanelModel {
   int repetitions = 10;
   int warmup = 2;
   int device = 0;  // 0 all, 1 gpu, 2 cpu, 3 auto (the GPU where there is one, else the CPU)
-  int metric = 0;  // 0 time, 1 throughput
+  int metric = 0;  // 0 time, 1 throughput, 2 roofline
   bool auto_axes = true;
   bool log_x = false, log_y = false;
   char out_dir[1024] = {};
@@ -53,6 +53,7 @@ struct SweepPanelModel {
   bool has_result = false;
   std::string result_label;  // "12 points, 3 series, 4.2 s" (or "cancelled: 5 of 12 points")
   const fig::Figure* figure = nullptr;
+  std::string figure_message;  // why there is no figure (the roofline of a lab without a work model)
 };
 
 struct SweepPanelActions {

@@ -1,0 +1,24 @@
+// ceiling_readout.h: the shell's one-line roofline read-out for the active lab: its newest timed run's % of
+// the nearer ceiling, shown at the right of the menu bar (next to the render path) in every mode, and as
+// presenter mode's big "roofline" read-out. Only when the ceilings of that run's side are known; the tooltip
+// names the run and the ceiling. Pure C++ (no ImGui): the menu bar draws it.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "app/roofline_figure.h"
+
+namespace bs {
+
+struct CeilingReadout {
+  std::string pct;      // "42" (presenter mode's big number)
+  std::string text;     // "roofline 42%" (the menu bar)
+  std::string tooltip;  // "<run label> (<device>): 42% of the DRAM bandwidth ceiling (...)\nceiling: ..."
+};
+
+// The newest run of `lab` in ch.runs placed under its side's ceilings; nullopt when the lab has no run or
+// that side's ceilings are not known.
+std::optional<CeilingReadout> ceiling_readout(const roofline::Chart& ch, const std::string& lab);
+
+}  // namespace bs
