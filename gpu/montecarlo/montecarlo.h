@@ -241,7 +241,7 @@ std::optional<std::string> validate(const RunOptions& o);
 // CUDA failure and bs::InvalidRequest on parameters or launches that cannot run.
 class GpuPricer {
  public:
-  GpuPricer();  // throws bs::GpuError when no device is usable
+  GpuPricer();  // on the current device; throws bs::GpuError when no device is usable
   ~GpuPricer();
   GpuPricer(const GpuPricer&) = delete;
   GpuPricer& operator=(const GpuPricer&) = delete;

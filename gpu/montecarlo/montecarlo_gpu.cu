@@ -125,13 +125,13 @@ __device__ __forceinline__ void bin_price(unsigned* s_hist, int bins, float lo, 
 // code, only the grid differs. Each thread sums its payoffs in double; the block writes one Partial; no
 // atomics on the sums, so the result never depends on the order in which blocks finish.
 //
-// Launch bounds: any block up to 1024 threads. For the European Philox kernels also as many such blocks per SM
-// as the SM holds threads for (2 on sm_80 and sm_90: at most 32 registers, full occupancy with no spills, per
-// ptxas). sm_75 holds 1024 threads per SM and sm_86/sm_89 1536, so one block there: asking for 2 would only
-// make ptxas warn and ignore it. The Asian and XORWOW kernels would spill at 32 registers, so they keep the
-// compiler's choice (34-64 registers).
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || \
-                               __CUDA_ARCH__ == 890)
+// Launch bounds: any block up to 1024 threads. For the European Philox kernels also as many such blocks per
+// SM as the SM holds threads for (2 on sm_80 and sm_90: at most 32 registers, full occupancy with no spills,
+// per ptxas). sm_75 holds 1024 threads per SM and sm_86/sm_89 1536, so one block there: asking for 2 would
+// only make ptxas warn and ignore it. The Asian and XORWOW kernels would spill at 32 registers, so they keep
+// the compiler's choice (34-64 registers).
+#if defined(__CUDA_ARCH__) && \
+    (__CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
 constexpr int k_blocks_of_max_per_sm = 1;
 #else
 constexpr int k_blocks_of_max_per_sm = 2048 / k_max_block;
@@ -327,7 +327,13 @@ struct GpuPricer::Impl {
 };
 
 GpuPricer::GpuPricer() {
-  DeviceInfo info = query_device();
+  // The caller's current device (a multi-GPU caller sets it first); query_device makes it current again.
+  int current = 0;
+  if (cudaGetDevice(&current) != cudaSuccess) {
+    (void)cudaGetLastError();
+    current = 0;
+  }
+  DeviceInfo info = query_device(current);
   if (!info.available) throw GpuError("no CUDA device: " + info.reason, 100, false);
   m = std::make_unique<Impl>();
   m->info = std::move(info);
