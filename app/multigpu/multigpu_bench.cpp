@@ -49,6 +49,12 @@ void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat) {
   sub.add_option("--scaling-out", a.out, "write the scaling plot as <prefix>.svg, .csv and .json");
   sub.add_option("--mg-reps", a.reps, "with --gpus: timed repetitions per GPU count")
       ->check(CLI::Range(1, 1000));
+  if (!heat)
+    sub.add_option(
+           "--mc-chunks", a.mc_chunks,
+           "with --gpus: fixed chunks the samples are cut into (default 24; the price is the same for every "
+           "GPU count at one chunk count)")
+        ->check(CLI::Range(1, 4096));
   if (heat) {
     sub.add_option("--halo", a.halo, "with --gpus: halo rows = steps per exchange")->check(CLI::Range(1, 64));
     sub.add_flag("--weak", a.weak, "with --gpus: also weak scaling (the --size field per GPU, stacked)");
@@ -291,7 +297,7 @@ int run_montecarlo_multigpu(const MultiGpuArgs& a, const montecarlo::Params& p, 
         "Monte Carlo across GPUs: %s, %lld paths x %d steps, seed %llu; samples in %d fixed chunks (same "
         "price for every GPU count); %d timed runs after one warm-up (host clock, median)\n",
         montecarlo::option_long_label(p.option), static_cast<long long>(p.paths), p.steps,
-        static_cast<unsigned long long>(p.seed), mg::k_mc_chunks, a.reps);
+        static_cast<unsigned long long>(p.seed), a.mc_chunks > 0 ? a.mc_chunks : mg::k_mc_chunks, a.reps);
   std::vector<mg::ScalingSample> samples;
   std::vector<std::vector<std::string>> extra;
   std::optional<double> first_price;
@@ -300,11 +306,12 @@ int run_montecarlo_multigpu(const MultiGpuArgs& a, const montecarlo::Params& p, 
     mg::Communicator comm = make_comm(a, *s, k);
     transport = comm.describe();
     mg::MultiPricer pricer(comm, l);  // set up once, outside the timed runs
-    (void)pricer.price(p);            // warm-up
+    const int chunks = a.mc_chunks > 0 ? a.mc_chunks : mg::k_mc_chunks;
+    (void)pricer.price(p, chunks);  // warm-up
     std::vector<double> ms;
     mg::McRunResult r;
     for (int i = 0; i < a.reps; ++i) {
-      r = pricer.price(p);
+      r = pricer.price(p, chunks);
       ms.push_back(r.ms);
     }
     samples.push_back({k, summarize(ms).median});

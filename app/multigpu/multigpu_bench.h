@@ -24,6 +24,7 @@ struct MultiGpuArgs {
   std::string nccl_id_file;  // per-rank mode: rank 0 writes the NCCL id there
   std::string out;           // figure prefix: <out>.svg/.csv/.json of the scaling plot
   int reps = 5;
+  int mc_chunks = 0;  // Monte Carlo: fixed chunks the samples are cut into (0: multigpu::k_mc_chunks)
 };
 void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat);
 bool multigpu_requested(const MultiGpuArgs& a);

@@ -52,13 +52,25 @@ McRunResult MultiPricer::price(const mc::Params& p, int chunks) {
   McRunResult out;
   out.chunks = n_chunks;
   const auto t0 = std::chrono::steady_clock::now();
-  // Every local rank queues its chunks first, so that ranks sharing this process run at the same time.
+  // Every local rank queues its chunks before any result is read, round robin: a pricer's enqueue waits once
+  // it holds 8 batches in flight, and queueing one rank's chunks all at once would keep the next rank idle
+  // until the first had finished a few (seen on 2 H200s: 1.46x instead of near 2x).
+  std::vector<ChunkSpan> spans;
   for (size_t i = 0; i < m_pricers.size(); ++i) {
     BS_CUDA_CHECK(cudaSetDevice(m_comm.device(static_cast<int>(i))));
     m_pricers[i]->reset(p);
-    const ChunkSpan span = chunks_of_rank(n_chunks, m_comm.size(), m_comm.local()[i]);
-    for (int c = span.first; c < span.end; ++c)
-      m_pricers[i]->enqueue(ranges[static_cast<size_t>(c)]);  // waits only past 8 batches in flight
+    spans.push_back(chunks_of_rank(n_chunks, m_comm.size(), m_comm.local()[i]));
+  }
+  for (int j = 0;; ++j) {
+    bool any = false;
+    for (size_t i = 0; i < m_pricers.size(); ++i) {
+      const int c = spans[i].first + j;
+      if (c >= spans[i].end) continue;
+      any = true;
+      BS_CUDA_CHECK(cudaSetDevice(m_comm.device(static_cast<int>(i))));
+      m_pricers[i]->enqueue(ranges[static_cast<size_t>(c)]);
+    }
+    if (!any) break;
   }
   std::vector<std::vector<double>> tables(m_pricers.size(),
                                           std::vector<double>(3 * static_cast<size_t>(n_chunks), 0.0));
