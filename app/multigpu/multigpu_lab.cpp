@@ -118,8 +118,7 @@ class MultiGpuLab final : public Lab {
     poll_job();
     if (begin_window("Multi-GPU view", Slot::View)) umg::draw_multigpu_view(m_model, m_actions);
     ImGui::End();
-    if (begin_window("Multi-GPU lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar))
-      umg::draw_multigpu_panel(m_model, m_actions);
+    if (begin_window("Multi-GPU lab", Slot::Panel)) umg::draw_multigpu_panel(m_model, m_actions);
     ImGui::End();
     if (m_actions.view_w > 0) {
       m_view_w = m_actions.view_w;
@@ -254,7 +253,9 @@ class MultiGpuLab final : public Lab {
     try {
       std::string why;
       m_comm = std::make_unique<mg::Communicator>(mg::make_transport(devices, &why));
-      m_model.transport_text = m_comm->describe() + (why.empty() ? "" : "; " + why);
+      m_model.transport_text = m_comm->size() == 1 && m_model.transport == umg::Transport::Auto
+                                   ? "one GPU, one slab: no exchange"
+                                   : m_comm->describe() + (why.empty() ? "" : "; " + why);
       mg::HeatConfig cfg;
       cfg.params = p;
       cfg.halo = m_model.halo;
@@ -267,7 +268,7 @@ class MultiGpuLab final : public Lab {
       const bool all_on_draw_gpu =
           std::all_of(devices.begin(), devices.end(), [&](int d) { return d == m_draw_device; });
       m_model.field_path = std::string("slabs -> host -> GL (host copy") +
-                           (all_on_draw_gpu ? "" : "; the slabs are on other GPUs than GL's") + ")";
+                           (all_on_draw_gpu ? "" : "; not every slab is on GL's GPU") + ")";
     } catch (const InvalidRequest& e) {
       m_model.error = e.what();
       m_heat.reset();

@@ -110,7 +110,8 @@ class MultiGpuTarget final : public Target {
           " (transport=virtual runs that many slabs on one GPU: the logic, not a scaling figure)");
     } else if (s.run_gpu) {
       mg::Communicator comm = mg::make_transport(devices_of(m));
-      SeriesRun r{"GPU x" + std::to_string(m.gpus) + (m.virtual_slabs ? " (virtual)" : ""), true, {}, {}};
+      // One name for every GPU count, so a sweep over gpus draws one line (the count is the x axis).
+      SeriesRun r{m.virtual_slabs ? "GPU (virtual slabs)" : "GPU", true, {}, {}};
       if (m.heat) {
         mg::HeatConfig cfg;
         cfg.params = m.p;
