@@ -65,7 +65,11 @@ struct JobResult {
 
 class MultiGpuLab final : public Lab {
  public:
-  explicit MultiGpuLab(LabEnv& env) : m_env(env), m_presenter(env) { rebuild(); }
+  explicit MultiGpuLab(LabEnv& env) : m_env(env), m_presenter(env) {
+    // Without a GPU the CPU computes the field; two slabs show how two GPUs would split it.
+    if (!(m_env.device.available && m_env.path.path != RenderPath::Cpu)) m_model.gpus = 2;
+    rebuild();
+  }
   ~MultiGpuLab() override {
     m_job.cancel();
     m_job.wait();

@@ -9,6 +9,8 @@
 #include "app/sweep/target_util.h"
 #include "core/error.h"
 #include "core/launch.h"
+#include "gpu/heat/heat_work.h"
+#include "gpu/montecarlo/montecarlo_work.h"
 #include "gpu/multigpu/comm.h"
 #include "gpu/multigpu/multi_heat.h"
 #include "gpu/multigpu/multi_mc.h"
@@ -88,6 +90,13 @@ class MultiGpuTarget final : public Target {
     return m.heat ? static_cast<double>(m.p.cells()) : path_steps(m.mc);
   }
   std::vector<std::string> gpu_only_params() const override { return mg_params().gpu_only(); }
+  // The work of one step (heat) or one pricing (Monte Carlo), the same on any GPU count: the roofline places
+  // the whole machine's throughput.
+  bool has_work_model() const override { return true; }
+  std::optional<work::Work> work_model(const Values& v, std::string_view) const override {
+    const MgPoint m = mg_point(v);
+    return m.heat ? heat::step_work(m.p) : montecarlo::run_work(m.mc);
+  }
   double estimate_s(const Values& v, const RunSettings& s) const override {
     const MgPoint m = mg_point(v);
     const double w = m.heat ? static_cast<double>(m.p.cells()) * k_steps_per_sample : path_steps(m.mc);

@@ -139,7 +139,7 @@ TEST(EnumNames, AppNames) {
   expect_round_trip(sweep::k_device_names, "auto | gpu | cpu | all");
   for (const auto d : sweep::k_device_names.values())
     EXPECT_EQ(sweep::parse_device(sweep::to_string(d)), d);
-  expect_round_trip(sweep::k_metric_names, "time | throughput");
+  expect_round_trip(sweep::k_metric_names, "time | throughput | roofline");
   expect_round_trip(cli::k_bench_device_names, "gpu | cpu | all");
   expect_round_trip(ui::k_theme_names, "dark | light");
   expect_enum_order(ui::k_theme_names);

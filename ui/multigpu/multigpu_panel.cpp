@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "core/text.h"
+#include "gpu/multigpu/multi_mc.h"
 #include "ui/field_view.h"
 #include "ui/figure_view.h"
 #include "ui/multigpu/multigpu_schema.h"
@@ -202,7 +203,8 @@ void draw_multigpu_panel(PanelModel& m, Actions& a) {
     a.params_changed = true;
   }
   if (m.transport == Transport::Virtual || m.devices.empty()) {
-    if (ImGui::SliderInt("slabs", &m.gpus, 1, 8)) a.params_changed = true;
+    if (ImGui::SliderInt(m.workload == Workload::Heat ? "slabs" : "shares (GPUs)", &m.gpus, 1, 8))
+      a.params_changed = true;
   } else {
     int ticked = 0;
     for (const auto& d : m.devices)
@@ -276,10 +278,32 @@ void draw_multigpu_panel(PanelModel& m, Actions& a) {
 void draw_multigpu_view(PanelModel& m, Actions& a) {
   if (m.workload != Workload::Heat) {
     ImGui::TextWrapped(
-        "Monte Carlo across GPUs: the samples are cut into fixed chunks; each GPU prices a run of "
+        "Monte Carlo across GPUs: the samples are cut into %d fixed chunks; each GPU prices a run of "
         "chunks (sample s always draws cuRAND subsequence s), the chunk sums are added over the "
         "GPUs with an all-reduce and then in chunk order, so every GPU count gives the same price "
-        "to the last bit. Use the panel's Price button and the scaling plot.");
+        "to the last bit. Use the panel's Price button and the scaling plot.",
+        multigpu::k_mc_chunks);
+    // The chunks as a strip, coloured by the GPU that prices them.
+    const int ranks = std::clamp(m.gpus, 1, multigpu::k_mc_chunks);
+    const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 3;
+    const float cw = w / static_cast<float>(multigpu::k_mc_chunks);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (int r = 0; r < ranks; ++r) {
+      const multigpu::ChunkSpan span = multigpu::chunks_of_rank(multigpu::k_mc_chunks, ranks, r);
+      const uint32_t c = fig::palette(static_cast<size_t>(r));
+      const ImU32 col = IM_COL32(c >> 24, (c >> 16) & 0xff, (c >> 8) & 0xff, 200);
+      for (int k = span.first; k < span.end; ++k)
+        dl->AddRectFilled(ImVec2(p.x + cw * static_cast<float>(k), p.y),
+                          ImVec2(p.x + cw * static_cast<float>(k + 1) - 2, p.y + h), col);
+      char label[32];
+      std::snprintf(label, sizeof label, "GPU %d", r);
+      dl->AddText(ImVec2(p.x + cw * static_cast<float>(span.first) + 4, p.y + 4),
+                  IM_COL32(255, 255, 255, 255), label);
+    }
+    ImGui::Dummy(ImVec2(w, h));
+    ImGui::TextDisabled("chunks 0 .. %d, about %lld paths each", multigpu::k_mc_chunks - 1,
+                        static_cast<long long>(m.paths / multigpu::k_mc_chunks));
     return;
   }
   FieldViewInput in;
