@@ -61,6 +61,10 @@ struct Communicator::Impl {
   std::vector<int> local;    // global indices
   std::vector<int> devices;  // per local index
   std::vector<ncclComm_t> comms;
+  // allreduce_sum's device buffers and streams, one per local slab, kept across calls: allocating and freeing
+  // them per call cost about 0.25 ms per Monte Carlo run on 2 H200s (cudaFree synchronizes the device).
+  std::vector<DeviceBuffer<double>> sum_bufs;
+  std::vector<Stream> sum_streams;
 
   ~Impl() {
     for (ncclComm_t c : comms)
@@ -218,12 +222,15 @@ void Communicator::allreduce_sum(std::vector<std::vector<double>>& v) {
       x = total;
     return;
   }
-  std::vector<DeviceBuffer<double>> bufs;
-  std::vector<Stream> streams;
+  std::vector<DeviceBuffer<double>>& bufs = m->sum_bufs;
+  std::vector<Stream>& streams = m->sum_streams;
   for (size_t l = 0; l < v.size(); ++l) {
     BS_CUDA_CHECK(cudaSetDevice(m->devices[l]));
-    bufs.emplace_back(n);
-    streams.emplace_back();
+    if (bufs.size() <= l) {
+      bufs.emplace_back();
+      streams.emplace_back();
+    }
+    if (bufs[l].size() < n) bufs[l].resize(n);
     BS_CUDA_CHECK(cudaMemcpyAsync(bufs[l].data(), v[l].data(), n * sizeof(double), cudaMemcpyHostToDevice,
                                   streams[l].get()));
   }
