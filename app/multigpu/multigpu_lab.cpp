@@ -200,7 +200,7 @@ class MultiGpuLab final : public Lab {
     if (m_model.workload == umg::Workload::Heat && m_model.ms_per_step > 0) {
       out.push_back({"time per step", fmt_fixed(m_model.ms_per_step, 3), "ms",
                      std::to_string(m_model.slabs.size()) + " slab(s), " + m_model.transport_text});
-      if (m_model.slabs.size() > 1) {
+      if (m_model.slabs.size() > 1 && m_gpu) {  // the CPU computes one field: no exchange to show
         const auto& s = *std::max_element(m_model.slabs.begin(), m_model.slabs.end(),
                                           [](const auto& a, const auto& b) { return a.step_ms < b.step_ms; });
         out.push_back({"exchanging",
