@@ -431,13 +431,15 @@ TEST(FuzzLimits, HostMemoryCheckHonoursUlimit) {
 
 TEST(FuzzLimits, AllocationFailureIsAClearMessage) {
   if (k_asan_build) GTEST_SKIP() << "AddressSanitizer build: ASan cannot start under ulimit -v";
-  // matmul 8192^3 on the CPU allocates 2 x 256 MiB inputs and a 512 MiB float64 reference: under a ~1.2 GB
-  // address-space limit one of them fails, and the CLI must say so, not die with "terminate called".
+  // matmul 8192x8192x16384 on the CPU allocates two 512 MiB inputs before anything else: under a ~1.2 GB
+  // address-space limit one of them fails, and the CLI must say so, not die with "terminate called". (With
+  // 8192^3, 256 MiB inputs, the five-architecture binary's own mappings left too little room for OpenMP's
+  // thread stacks: libgomp aborted before any allocation of ours failed.)
   const fs::path dir = make_temp_dir();
-  const Outcome o = run_limited(
-      "-v 1200000",
-      {"bench", "matmul", "--size", "8192", "--device", "cpu", "--variant", "cpu_openblas", "--reps", "1"},
-      dir);
+  const Outcome o = run_limited("-v 1200000",
+                                {"bench", "matmul", "--m", "8192", "--n", "8192", "--k", "16384", "--device", "cpu",
+                                 "--variant", "cpu_openblas", "--reps", "1"},
+                                dir);
   EXPECT_EQ(o.exit_code, 1) << o.err;
   EXPECT_NE(o.err.find("bench matmul: out of host memory"), std::string::npos) << o.err;
   EXPECT_EQ(o.err.find("terminate called"), std::string::npos) << o.err;
