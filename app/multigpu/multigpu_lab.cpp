@@ -341,6 +341,7 @@ class MultiGpuLab final : public Lab {
     m_result = result;
     const umg::PanelModel m = m_model;
     const bool virt = m.transport == umg::Transport::Virtual;
+    m_job_collected = false;
     m_job.start(weak ? "weak scaling" : "strong scaling", [result, sets, m, weak, virt](JobControl& ctl) {
       std::vector<mg::ScalingSample> samples;
       std::string transport;
@@ -402,6 +403,7 @@ class MultiGpuLab final : public Lab {
     const umg::PanelModel m = m_model;
     const mcl::Params p = mc_params(m);
     if (!m_gpu) {
+      m_job_collected = false;
       m_job.start("pricing on the CPU", [result, p](JobControl& ctl) {
         const mcl::Result r = mcl::run_cpu(p, mcl::CpuMode::AllThreads, &ctl);
         umg::McRun run;
@@ -422,6 +424,7 @@ class MultiGpuLab final : public Lab {
     // 1 GPU first, then the chosen count: the table shows the same price and the time each took.
     std::vector<std::vector<int>> sets{{chosen.front()}};
     if (chosen.size() > 1) sets.push_back(chosen);
+    m_job_collected = false;
     m_job.start("pricing across the GPUs", [result, p, sets](JobControl& ctl) {
       std::optional<double> first;
       for (size_t i = 0; i < sets.size(); ++i) {
@@ -452,16 +455,14 @@ class MultiGpuLab final : public Lab {
     if (ctl.cancelled()) throw JobCancelled{};
   }
 
+  // The job's state into the model; its end (result, "cancelled" or the error) once, when it ends.
   void poll_job() {
-    bool running = false;
-    (void)poll_job_state(running);
-    m_model.job_running = running;
+    m_model.job_running = m_job.running();
     m_model.job_progress = m_job.progress();
     m_model.job_label = m_job.label();
-  }
-  bool poll_job_state(bool& running) {
-    double progress = 0;
-    return bs::poll_job(m_job, running, progress, m_model.job_status, [&] {
+    if (m_model.job_running || m_job_collected) return;
+    m_job_collected = true;
+    (void)bs::finish_job(m_job, m_model.job_status, [&] {
       if (!m_result) return;
       std::lock_guard lock(m_result->mutex);
       if (!m_result->strong.empty()) m_model.strong = m_result->strong;
@@ -488,6 +489,7 @@ class MultiGpuLab final : public Lab {
   std::vector<float> m_initial, m_field, m_next, m_host;
   int m_view_w = 512, m_view_h = 512;
   CpuJob m_job;
+  bool m_job_collected = true;  // the last job's end was taken into the model
   std::shared_ptr<JobResult> m_result;
 };
 

@@ -268,7 +268,8 @@ void draw_multigpu_panel(PanelModel& m, Actions& a) {
         ImGui::TextUnformatted(per.empty() ? "-" : per.c_str());
       }
       ImGui::EndTable();
-      ImGui::TextDisabled("every GPU count prices the same paths: the price is bitwise identical");
+      if (std::any_of(m.mc_runs.begin(), m.mc_runs.end(), [](const McRun& r) { return r.gpu; }))
+        ImGui::TextDisabled("every GPU count prices the same paths: the price is bitwise identical");
     }
   }
   if (!m.error.empty()) error_text(m.error);
