@@ -7,13 +7,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
 #include "app/bench.h"
 #include "core/error.h"
 #include "core/stats.h"
+#include "core/text.h"
 #include "gpu/common/device_info.h"
 #include "gpu/multigpu/comm.h"
 #include "gpu/multigpu/multi_heat.h"
@@ -84,6 +84,13 @@ std::optional<Setup> setup(const MultiGpuArgs& a, int* code) {
   if (!counts) {
     *code = print_error(err, 2);
     return std::nullopt;
+  }
+  if (!a.out.empty()) {
+    // The plot's folder is checked before any GPU time is spent.
+    if (!check_write_target(a.out + "_strong.svg", &err)) {
+      *code = print_error("--scaling-out: " + err, 2);
+      return std::nullopt;
+    }
   }
   if ((a.per_rank || a.rank >= 0) &&
       !(a.rank < 0 || (a.nranks > 0 && a.rank < a.nranks) || (a.nranks == 0 && a.rank == 0))) {
@@ -158,11 +165,15 @@ void write_figure(const MultiGpuArgs& a, const std::vector<mg::ScalingRow>& rows
   if (a.out.empty() || rows.empty()) return;
   const fig::Figure f = ui::scaling_figure(rows, kind, what, subtitle);
   const std::string stem = a.out + (kind == ui::ScalingKind::Strong ? "_strong" : "_weak");
+  // Through the atomic writer, as every export: a failed write says so and leaves the old file.
   std::string err;
-  if (!ui::export_svg(f, 1200, 700, stem + ".svg", &err)) std::printf("%s\n", err.c_str());
-  std::ofstream(stem + ".csv") << ui::figure_csv(f);
-  std::ofstream(stem + ".json") << ui::figure_json(f);
-  std::printf("scaling plot: %s.svg, .csv, .json\n", stem.c_str());
+  bool ok = ui::export_svg(f, 1200, 700, stem + ".svg", &err);
+  ok = ok && write_text_file(stem + ".csv", ui::figure_csv(f), &err);
+  ok = ok && write_text_file(stem + ".json", ui::figure_json(f), &err);
+  if (ok)
+    std::printf("scaling plot: %s.svg, .csv, .json\n", stem.c_str());
+  else
+    std::printf("scaling plot not written: %s\n", err.c_str());
 }
 
 void print_scaling(const std::vector<mg::ScalingRow>& rows, bool strong,

@@ -29,6 +29,16 @@ TEST(MultiGpuCli, BadGpuListsNameTheFlag) {
   }
 }
 
+TEST(MultiGpuCli, AnUnwritablePlotFolderIsRefusedFirst) {
+  for (const char* args : {"bench heat --gpus 1 --scaling-out /nonexistent/dir/x",
+                           "bench montecarlo --gpus 1 --scaling-out /nonexistent/dir/x"}) {
+    const auto r = test::run_blockscope(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("--scaling-out"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("does not exist"), std::string::npos) << r.output;
+  }
+}
+
 TEST(MultiGpuCli, WithoutAGpuTheRowsAreSkippedPlainly) {
   if (test::device().available) GTEST_SKIP() << "this machine has a GPU";
   const auto r = test::run_blockscope("bench heat --gpus 1,2 --size 16384 --steps 10");
