@@ -232,7 +232,6 @@ class MultiGpuLab final : public Lab {
     if (!m_gpu) {
       m_field = m_initial;
       m_next.assign(m_field.size(), 0.0f);
-      m_model.cpu_running = true;
       m_model.transport_text = heat::cpu_mode_label(heat::CpuMode::AllThreads);
       m_model.field_path = "CPU field -> GL";
       if (auto err = mg::validate_decomposition(p.ny, m_model.gpus, m_model.halo)) {

@@ -63,12 +63,11 @@ class MultiHeat {
 
 // A timed run of `c` over `comm`: a warm-up of steps / 4 steps (at least 3), then `reps` repetitions of
 // `steps` steps, each timed by the host clock around all slabs (issue, then wait for every slab); the median
-// per step, the largest exchange and compute time per step of any slab (CUDA events), the field's total heat
-// and, with keep_field, the field. `between` runs before each repetition (a job's cancel check may throw).
+// per step, the largest exchange time of any slab (CUDA events), the field's total heat and, with
+// keep_field, the field. `between` runs before each repetition (a job's cancel check may throw).
 struct HeatTiming {
   double ms_per_step = 0;
   double exchange_ms = 0;  // per exchange, the slowest slab
-  double compute_ms = 0;   // per step, the slowest slab's compute stream
   double total_heat = 0;
   std::vector<float> field;
 };

@@ -251,6 +251,14 @@ struct GpuRunner::Impl {
     BS_CUDA_CHECK(cudaStreamSynchronize(streams[0].get()));
   }
 
+  // The kernel over one chunk of a, b and c, on stream `st` (issue() and issue_kernels() share it).
+  void launch_chunk(KernelFn fn, const Params& p, int64_t sgrid, const Chunk& ch, cudaStream_t st) {
+    const LaunchShape s = make_shape(ch.count, p.indexing, p.width, p.block, sgrid);
+    fn<<<static_cast<unsigned>(s.grid), static_cast<unsigned>(s.block), 0, st>>>(
+        da.data() + ch.begin, db.data() + ch.begin, dc.data() + ch.begin, ch.count);
+    BS_CUDA_CHECK_LAUNCH();
+  }
+
   // Enqueues one run and waits for it. Per chunk, depth first: H2D of a and b, kernel, D2H of c, on the
   // chunk's stream. Each operation also waits for the same operation of the previous chunk (on another
   // stream): each engine (host-to-device copies, the SMs, device-to-host copies) then works through the
@@ -284,10 +292,7 @@ struct GpuRunner::Impl {
 
       if (other_stream) BS_CUDA_CHECK(cudaStreamWaitEvent(st, prev->e[3].get(), 0));
       ev.e[2].record(st);
-      const LaunchShape s = make_shape(ch.count, p.indexing, p.width, p.block, sgrid);
-      fn<<<static_cast<unsigned>(s.grid), static_cast<unsigned>(s.block), 0, st>>>(
-          da.data() + ch.begin, db.data() + ch.begin, dc.data() + ch.begin, ch.count);
-      BS_CUDA_CHECK_LAUNCH();
+      launch_chunk(fn, p, sgrid, ch, st);
       ev.e[3].record(st);
 
       if (other_stream) BS_CUDA_CHECK(cudaStreamWaitEvent(st, prev->e[5].get(), 0));
@@ -309,12 +314,8 @@ struct GpuRunner::Impl {
     ensure_streams(p.streams);
     const KernelFn fn = pick_kernel(p.op, p.indexing, p.width);
     const int64_t sgrid = p.indexing == Indexing::GridStride ? stride_grid(p) : 0;
-    for (const Chunk& ch : chunks) {
-      const LaunchShape s = make_shape(ch.count, p.indexing, p.width, p.block, sgrid);
-      fn<<<static_cast<unsigned>(s.grid), static_cast<unsigned>(s.block), 0, streams[ch.stream].get()>>>(
-          da.data() + ch.begin, db.data() + ch.begin, dc.data() + ch.begin, ch.count);
-      BS_CUDA_CHECK_LAUNCH();
-    }
+    for (const Chunk& ch : chunks)
+      launch_chunk(fn, p, sgrid, ch, streams[ch.stream].get());
     for (int s = 0; s < p.streams; ++s)
       BS_CUDA_CHECK(cudaStreamSynchronize(streams[s].get()));
   }

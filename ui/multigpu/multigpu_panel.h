@@ -91,8 +91,7 @@ struct PanelModel {
   // Live heat.
   std::vector<SlabStat> slabs;
   int64_t steps_done = 0;
-  double ms_per_step = 0;    // host clock per frame's steps
-  bool cpu_running = false;  // the CPU computes the field (no GPU)
+  double ms_per_step = 0;  // host clock per frame's steps
 
   // Monte Carlo runs, newest last.
   std::vector<McRun> mc_runs;
