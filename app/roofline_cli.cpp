@@ -237,8 +237,8 @@ void register_roofline_command(CLI::App& app, BenchContext& ctx) {
       "Measure the ceilings, run every lab's variants and write the roofline (PNG, SVG, CSV, JSON)");
   sub->add_option("--out", opt->out, "Output folder (default roofline-<UTC time>)");
   sub->add_option("--width", opt->width, "PNG width in pixels (SVG: user units)")
-      ->check(CLI::Range(64, 16384));
-  sub->add_option("--height", opt->height, "PNG height in pixels")->check(CLI::Range(64, 16384));
+      ->check(in_range(64, 16384, "pixels"));
+  sub->add_option("--height", opt->height, "PNG height in pixels")->check(in_range(64, 16384, "pixels"));
   sub->add_flag("--remeasure", opt->remeasure, "Measure the ceilings even when cached");
   sub->add_flag("--quick", opt->quick, "Small sizes (a first look; tests)");
   sub->add_option("--cache-dir", opt->cache_dir,
