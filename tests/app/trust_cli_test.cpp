@@ -314,12 +314,13 @@ TEST(TrustCli, ReplayOfAUserKernelSweepCompilesTheRecordedSource) {
   const RunResult first = run_blockscope(k_tiny_sweep + " --out " + q(dir / "a"));
   ASSERT_EQ(first.exit_code, 0) << first.output;
   // The record a user-kernel sweep writes: the sweep as it was, and the kernel's source and options.
+  const nlohmann::json k_defines = nlohmann::json::array({nlohmann::json::array({"UNUSED", "1"})});
   nlohmann::json rec = nlohmann::json::parse(read_text(dir / "a" / "record.json"));
   rec["user_kernels"] = {{"heat",
                           {{"kernel", "heat_step"},
                            {"source", k_heat_kernel},
                            {"options", {{"fast_math", false}, {"maxrregcount", 0}, {"lineinfo", true},
-                                        {"device_debug", false}, {"defines", {{"UNUSED", "1"}}}}},
+                                        {"device_debug", false}, {"defines", k_defines}}},
                            {"arch", "sm_90"},
                            {"name", "my_heat.cu"}}}};
   write(dir / "user.json", rec.dump(1));
@@ -329,7 +330,7 @@ TEST(TrustCli, ReplayOfAUserKernelSweepCompilesTheRecordedSource) {
   const nlohmann::json again = nlohmann::json::parse(read_text(dir / "b" / "record.json"));
   ASSERT_TRUE(again.contains("user_kernels")) << again.dump(1);
   EXPECT_EQ(again["user_kernels"]["heat"]["source"], k_heat_kernel);
-  EXPECT_EQ(again["user_kernels"]["heat"]["options"]["defines"], nlohmann::json({{"UNUSED", "1"}}));
+  EXPECT_EQ(again["user_kernels"]["heat"]["options"]["defines"], k_defines);
   // A recorded source that does not compile is refused, naming the field.
   rec["user_kernels"]["heat"]["source"] = "extern \"C\" __global__ void heat_step() { int x = ; }\n";
   write(dir / "broken.json", rec.dump(1));
