@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "app/sweep/export.h"
 #include "gpu/kernel/nvrtc_loader.h"
 #include "run_util.h"
 #include "test_util.h"
@@ -307,6 +308,18 @@ TEST(TrustCli, AFailedExportLeavesTheEarlierRunsFilesAllOfThem) {
   EXPECT_EQ(after.size(), 6u);  // the six files, no temporaries
   for (const auto& [name, text] : after)
     EXPECT_NE(text, "<not a file>") << name;
+}
+
+TEST(TrustCli, PointsThatFailedWhileRunningMakeTheSweepFail) {
+  bs::sweep::Result r;
+  r.points.resize(3);
+  EXPECT_EQ(bs::sweep::failed_points(r), 0u);
+  r.points[1].error = "skipped: block 256x8 is more than 1024 threads";  // the lab's rule, not a failure
+  EXPECT_EQ(bs::sweep::failed_points(r), 0u);
+  r.points[2].error = "std::bad_alloc";
+  EXPECT_EQ(bs::sweep::failed_points(r), 1u);
+  r.points[0].error = "GPU error: an illegal memory access";
+  EXPECT_EQ(bs::sweep::failed_points(r), 2u);
 }
 
 TEST(TrustCli, ReplayOfAUserKernelSweepCompilesTheRecordedSource) {
