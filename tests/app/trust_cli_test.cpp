@@ -310,6 +310,33 @@ TEST(TrustCli, AFailedExportLeavesTheEarlierRunsFilesAllOfThem) {
     EXPECT_NE(text, "<not a file>") << name;
 }
 
+// NVTX stays behind the C++ wall: nvtx3 only through gpu/common/nvtx_range.h, that header only in gpu/'s .cu
+// and .cpp files (never a header ui/ could include), and every lab's GPU timing file names its ranges.
+// (Whether the ranges show in Nsight Systems needs a GPU: see the report's nsys command.)
+TEST(TrustCli, NvtxStaysInGpuSourcesAndEveryLabTimesInARange) {
+  const fs::path root = BS_SOURCE_DIR;
+  for (const char* top : {"app", "core", "gpu", "ui"}) {
+    for (const auto& e : fs::recursive_directory_iterator(root / top)) {
+      if (!e.is_regular_file()) continue;
+      const std::string rel = fs::relative(e.path(), root).string();
+      const std::string ext = e.path().extension().string();
+      if (ext != ".h" && ext != ".cuh" && ext != ".cpp" && ext != ".cu") continue;
+      const std::string text = read_text(e.path());
+      if (rel != "gpu/common/nvtx_range.h")
+        EXPECT_EQ(text.find("nvtx3/"), std::string::npos) << rel << " includes NVTX directly";
+      if (text.find("gpu/common/nvtx_range.h") != std::string::npos) {
+        EXPECT_EQ(rel.rfind("gpu/", 0), 0u) << rel << ": NVTX outside gpu/";
+        EXPECT_TRUE(ext == ".cu" || ext == ".cpp") << rel << ": a header includes nvtx_range.h";
+      }
+    }
+  }
+  for (const char* f : {"gpu/heat/heat_gpu.cu", "gpu/matmul/matmul_gpu.cu", "gpu/vector/vector_gpu.cu",
+                        "gpu/memory/memory_gpu.cu", "gpu/reduce/reduce_gpu.cu", "gpu/montecarlo/montecarlo_gpu.cu",
+                        "gpu/multigpu/multi_heat.cu", "gpu/multigpu/multi_mc.cpp", "gpu/kernel/kernel_runner.cu",
+                        "gpu/kernel/lab_runs.cu"})
+    EXPECT_NE(read_text(root / f).find("const NvtxRange range("), std::string::npos) << f;
+}
+
 TEST(TrustCli, PointsThatFailedWhileRunningMakeTheSweepFail) {
   bs::sweep::Result r;
   r.points.resize(3);
