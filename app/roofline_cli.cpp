@@ -163,6 +163,8 @@ int run_roofline(const RooflineOptions& o) {
   using namespace roofline;
   const DeviceInfo dev = query_device(0);
   Chart chart;
+  chart.gpu_cache_bytes = dev.available ? static_cast<double>(dev.l2_bytes) : 0.0;
+  chart.cpu_cache_bytes = cpu_last_level_cache_bytes();
   work::RunLog log(4096);
   LabEnv env;
   env.device = dev;
