@@ -20,6 +20,7 @@
 #include "app/bench.h"
 #include "app/info.h"
 #include "app/kernel/kernel_cli.h"
+#include "app/lab_start_flags.h"
 #include "app/labs.h"
 #include "app/roofline_cli.h"
 #include "app/param_flags.h"
@@ -27,7 +28,6 @@
 #include "app/session.h"
 #include "core/error.h"
 #include "core/text.h"
-#include "ui/heat/heat_schema.h"
 
 namespace bs {
 
@@ -233,19 +233,14 @@ int run_cli(int argc, char** argv) {
   cli.set_version_flag("--version", version_text(),
                        "Print the version and the CUDA runtime it was built with");
   AppOptions opt;
-  std::string render_path = "auto", scene = "heat";
+  std::string render_path = "auto", scene = lab_entries().front().id;
   cli.add_flag("--headless", opt.headless, "Render offscreen through EGL (no window, no X server)");
   cli.add_option("--scene", scene, "Lab to open first: " + lab_ids_text());
   cli.add_option("--frames", opt.frames, "Exit after this many frames")->check(cli::in_range(1, 1000000000, "frames"));
   cli.add_option("--screenshot", opt.screenshot, "Write a PNG of the last frame (with --frames)");
   cli.add_option("--render-path", render_path, k_path_request_names.list());
-  // The heat lab's flags, from its parameter schema (ui/heat/heat_schema.h): help, defaults and checks.
-  cli::ParamFlags heat_flags(cli, ui::heat_schema(),
-                             {"size", "block", "cells_per_thread", "grid", "steps_per_frame", "fused_steps"},
-                             "Heat: ");
-  cli.add_option("--overlay", opt.heat.overlay,
-                 "Heat anatomy overlay: " + anatomy::k_overlay_mode_names.list("|"))
-      ->transform(cli::enum_choice(anatomy::k_overlay_mode_names));
+  // The labs' own flags (--size, --block, ...: each lab's start_flags, from its schema) and --overlay.
+  const cli::LabStartFlags lab_flags(cli);
   cli.add_option("--debug-fault-frame", opt.debug_fault_frame, "Testing: make an illegal address in frame N")
       ->group("");  // hidden: for the recovery tests
   std::string session_file, preset;
@@ -324,24 +319,7 @@ int run_cli(int argc, char** argv) {
   if (!is_lab(scene))
     return fail("--scene: unknown scene " + echo_value(scene) + " (known: " + lab_ids_text() + ")");
   opt.scene = scene;
-  if (auto err = heat_flags.read()) return fail(*err);
-  const auto pair_of = [](const nlohmann::json& v) { return Dim2{v[0].get<int64_t>(), v[1].get<int64_t>()}; };
-  const Dim2 sz = pair_of(heat_flags.value("size"));
-  if (sz.x < heat::k_ui_min_size || sz.y < heat::k_ui_min_size)
-    return fail("--size: " + to_string(sz) + " is outside 64x64 .. 8192x8192 (the app's smallest field)");
-  opt.heat.nx = sz.x;
-  opt.heat.ny = sz.y;
-  opt.heat.block = pair_of(heat_flags.value("block"));
-  if (auto err = validate_block(opt.heat.block, DeviceLimits{})) return fail("--block: " + *err);
-  opt.heat.cells_per_thread = heat_flags.value("cells_per_thread").get<int>();
-  if (auto err = heat::validate_cells_per_thread(opt.heat.cells_per_thread))
-    return fail("--cells-per-thread: " + *err);
-  if (heat_flags.value("grid").is_array()) {
-    opt.heat.grid = pair_of(heat_flags.value("grid"));
-    if (auto err = validate_grid(*opt.heat.grid, DeviceLimits{})) return fail("--grid: " + *err);
-  }
-  opt.heat.steps_per_frame = heat_flags.value("steps_per_frame").get<int>();
-  opt.heat.fused_steps = heat_flags.value("fused_steps").get<int>();
+  if (auto err = lab_flags.read(opt.start_states)) return fail(*err);
   if (!opt.screenshot.empty()) {
     if (auto err = check_screenshot_path(opt.screenshot)) return fail(*err);
     if (opt.frames <= 0) opt.frames = 30;

@@ -357,6 +357,18 @@ void KernelWorkbench::act(const ui::KernelPanelActions& a, double now_s) {
   if (a.compile) compile_now(now_s);
 }
 
+bool KernelWorkbench::key_chord(bool redo) {
+  ui::CodeEditorState& e = doc(m_target).editor;
+  if (!m_open || !e.active || !e.chords_queued) return false;
+  ++(redo ? e.queued_redo : e.queued_undo);
+  return true;
+}
+
+void KernelWorkbench::chords_from_queue(bool on) {
+  for (kernel::Target t : k_targets)
+    doc(t).editor.chords_queued = on;
+}
+
 void KernelWorkbench::draw(Layout& layout, double now_s) {
   if (!m_open) return;
   ImGui::SetNextWindowBgAlpha(1.0f);  // over the lab's view: the field must not show through the code
@@ -386,6 +398,8 @@ nlohmann::json KernelWorkbench::dump() const {
           {"markers", markers},
           {"hovered_marker_line", d.editor.hovered_marker_line},
           {"first_marker", {d.editor.first_marker.x, d.editor.first_marker.y}},
+          {"editor_top", d.editor.top_y},
+          {"source_size", d.doc.text().size()},
           {"revision", d.doc.revision()},
           {"generation", m_kernels.generation(m_target)}};
 }

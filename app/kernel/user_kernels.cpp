@@ -2,21 +2,16 @@
 #include "app/kernel/user_kernels.h"
 
 #include <atomic>
-#include <ctime>
 #include <stdexcept>
 
+#include "core/clock.h"
 #include "core/error.h"
 
 namespace bs {
 
 std::string UserKernel::compiled_at_text() const {
   if (!result) return {};
-  const std::time_t t = std::chrono::system_clock::to_time_t(compiled_at);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
-  return buf;
+  return clock_text(compiled_at);
 }
 
 int UserKernels::index(kernel::Target t) {
