@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -129,7 +130,7 @@ TEST(TrustCli, SourceProblemsAreMessagesAboutTheSource) {
   };
   const fs::path self = dir / "self.cu";
   const std::vector<Case> cases = {
-      {"latin1.cu", std::string(k_heat_kernel) + "// caf\xe9\n", "latin1.cu:11:8: byte 0xe9 is not UTF-8"},
+      {"latin1.cu", std::string(k_heat_kernel) + "// caf\xe9\n", "latin1.cu:11:7: byte 0xe9 is not UTF-8"},
       {"self.cu", "#include \"" + self.string() + "\"\n" + k_heat_kernel, "includes itself"},
       {"line.cu", std::string(k_heat_kernel) + "#line 7 \"other.cu\"\n__device__ int y = ;\n",
        "other.cu(7): expected an expression"},
