@@ -19,6 +19,7 @@
 #include "app/session.h"
 #include "app/shell/capture.h"
 #include "app/shell/gpu_recovery.h"
+#include "app/shell/help.h"
 #include "app/shell/lab_host.h"
 #include "app/shell/menu_bar.h"
 #include "app/shell/presenter_view.h"
@@ -117,6 +118,8 @@ class App {
   void apply_undo_request();
   void observe_undo(bool editing);
   void write_layout_dump();
+  // The presenter strip's read-outs: the lab's, and its newest run's roofline % (sized and drawn alike).
+  std::vector<ui::Readout> readouts_now() const;
   void toggle_fullscreen();
 
   AppOptions m_opt;
@@ -139,6 +142,8 @@ class App {
   MenuBar m_menu_bar;
   Capture m_capture;
   Toasts m_toasts;
+  HelpMenu m_help;
+  bool m_first_start = false;  // no saved layout was found: the first-start hint is shown
   nlohmann::json m_pending_sweep;
   // The sweep window (any lab, one or two parameters, in the background); a session's sweep goes into it.
   std::unique_ptr<SweepWindow> m_sweep;

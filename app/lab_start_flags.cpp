@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "app/bench.h"
 #include "app/labs.h"
 #include "app/param_flags.h"
 
@@ -43,7 +44,7 @@ LabStartFlags::LabStartFlags(CLI::App& app) {
     m_overlay_option =
         app.add_option("--overlay", m_overlay,
                        "Anatomy overlay at start (" + overlay_labs + "): " + anatomy::k_overlay_mode_names.list("|"))
-            ->transform(CLI::CheckedTransformer(anatomy::k_overlay_mode_names.by_name()));
+            ->transform(cli::enum_choice(anatomy::k_overlay_mode_names));
 }
 
 LabStartFlags::~LabStartFlags() = default;

@@ -60,6 +60,8 @@ int run_roofline(const RooflineOptions& o) {
   const std::vector<const LabDescriptor*> labs = labs_to_run(o);  // before any measuring
   const DeviceInfo dev = query_device(0);
   Chart chart;
+  chart.gpu_cache_bytes = dev.available ? static_cast<double>(dev.l2_bytes) : 0.0;
+  chart.cpu_cache_bytes = cpu_last_level_cache_bytes();
   work::RunLog log(4096);
   LabEnv env;
   env.device = dev;
@@ -131,8 +133,8 @@ void register_roofline_command(CLI::App& app, BenchContext& ctx) {
       "Measure the ceilings, run every lab's variants and write the roofline (PNG, SVG, CSV, JSON)");
   sub->add_option("--out", opt->out, "Output folder (default roofline-<UTC time>)");
   sub->add_option("--width", opt->width, "PNG width in pixels (SVG: user units)")
-      ->check(CLI::Range(64, 16384));
-  sub->add_option("--height", opt->height, "PNG height in pixels")->check(CLI::Range(64, 16384));
+      ->check(in_range(64, 16384, "pixels"));
+  sub->add_option("--height", opt->height, "PNG height in pixels")->check(in_range(64, 16384, "pixels"));
   sub->add_flag("--remeasure", opt->remeasure, "Measure the ceilings even when cached");
   sub->add_flag("--quick", opt->quick, "Small sizes (a first look; tests)");
   sub->add_option("--labs", opt->labs, "Only these labs (ids, comma-separated; default every lab with runs)")

@@ -12,6 +12,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include "app/lab.h"
 #include "app/labs.h"
@@ -72,7 +73,8 @@ class VectorLab final : public Lab {
     apply_params();
     // The schema's sweep_max (64M) shows the GPU's advantage; on 2 CPU cores 16M keeps the sweep short.
     if (!m_model.gpu) std::snprintf(m_model.sweep_max_text, sizeof m_model.sweep_max_text, "%s", "16M");
-    // A first picture without any clicks: a quick sweep up to 1M, then the CPU rows at N, then (GPU) one run.
+    // A first picture without any clicks: a quick sweep up to N (at least 1M), then the CPU rows at N, then
+    // (GPU) one run.
     m_queue = {Work::QuickSweep, Work::Cpu};
     if (m_model.gpu) m_queue.push_back(Work::Gpu);
   }
@@ -322,7 +324,8 @@ class VectorLab final : public Lab {
     o.gpu = m_model.gpu;
     o.min_n = 1024;
     if (quick) {
-      o.max_n = int64_t{1} << 20;
+      // Up to 1M, and on to the N in the box: the first figure covers the size the lab runs.
+      std::tie(o.min_n, o.max_n) = vec::quick_sweep_range(m_params.n);
       o.budget_ms_per_point = 8;
     } else {
       const vec::ParsedCount pc = vec::parse_count(m_model.sweep_max_text, "largest N");
