@@ -912,7 +912,8 @@ class Parser {
         if (p == "clamp") { in->cmp = Cmp::Ne; return true; }   // Ne = clamp
         return false;
       case Op::Bar:
-        return p == "sync" || p == "arrive" || p == "red" || p == "aligned" || p == "cta";
+        // bar.arrive and bar.red are not run (they would need other semantics): unsupported, by name
+        return p == "sync" || p == "aligned" || p == "cta" || p == "warp";
       case Op::Testp:
         if (p == "finite" || p == "infinite" || p == "number" || p == "notanumber" || p == "normal" ||
             p == "subnormal") {
