@@ -222,8 +222,8 @@ SourceCompile compile_source_file(const std::string& path, kernel::Target target
   kernel::CompileResult r = kernel::compile_cached(cache, out.request);
   if (!r.ok()) {
     for (const kernel::Diagnostic& d : r.diagnostics)
-      std::fprintf(stderr, "%s\n", kernel::format_diagnostic(d, path).c_str());
-    if (r.diagnostics.empty() && !r.log.empty()) std::fprintf(stderr, "%s\n", r.log.c_str());
+      std::fprintf(stderr, "%s\n", printable(kernel::format_diagnostic(d, path), 2000).c_str());
+    if (r.diagnostics.empty() && !r.log.empty()) std::fprintf(stderr, "%s\n", printable(r.log, 8000).c_str());
     out.error = kernel::failure_line(r, path);
     return out;
   }
