@@ -382,12 +382,16 @@ class Parser {
         unsized = true;
         continue;
       }
-      count *= number(next());
+      const uint64_t dim = number(next());
+      if (dim > (uint64_t{1} << 32) || count * dim > (uint64_t{1} << 32))
+        fail("variable '" + s.name + "' is too large to simulate", line);
+      count *= dim;
       expect("]");
     }
     const int eb = std::max(1, type_bytes(ty)) * vec;
     if (s.align < static_cast<uint32_t>(eb) && s.align == 1) s.align = static_cast<uint32_t>(eb);
     s.bytes = unsized ? 0 : count * static_cast<uint64_t>(eb);
+    if (s.bytes > (uint64_t{1} << 30)) fail("variable '" + s.name + "' has more than 1 GiB: too large to simulate", line);
     if (unsized && s.space == Space::Shared) s.dynamic = true;
     if (accept("=")) {  // initialiser: a number or {n, n, ...} in the element type
       s.init.assign(s.bytes, 0);
@@ -908,7 +912,8 @@ class Parser {
         if (p == "clamp") { in->cmp = Cmp::Ne; return true; }   // Ne = clamp
         return false;
       case Op::Bar:
-        return p == "sync" || p == "arrive" || p == "red" || p == "aligned" || p == "cta";
+        // bar.arrive and bar.red are not run (they would need other semantics): unsupported, by name
+        return p == "sync" || p == "aligned" || p == "cta" || p == "warp";
       case Op::Testp:
         if (p == "finite" || p == "infinite" || p == "number" || p == "notanumber" || p == "normal" ||
             p == "subnormal") {

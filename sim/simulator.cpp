@@ -1234,7 +1234,7 @@ void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
         return;
       }
       const uint64_t v = vrow[0][l & static_cast<int>(vstride[0])];
-      const uint64_t cmp = cmpv[l];
+      const uint64_t c3 = cmpv[l];  // cas: the third operand, the new value
       const uint64_t mk = mask_of(eb);
       auto update = [&](uint64_t old) -> uint64_t {
         const bool sg = type_signed(in.type);
@@ -1252,7 +1252,7 @@ void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
           case Sub::AtomInc: return (old & mk) >= (v & mk) ? 0 : old + 1;
           case Sub::AtomDec: return ((old & mk) == 0 || (old & mk) > (v & mk)) ? v & mk : old - 1;
           case Sub::AtomExch: return v & mk;
-          case Sub::AtomCas: return (old & mk) == (cmp & mk) ? (v & mk) : old;
+          case Sub::AtomCas: return (old & mk) == (v & mk) ? (c3 & mk) : old;  // atom.cas d, [a], b (compare), c (new)
           case Sub::AtomAnd: return old & v & mk;
           case Sub::AtomOr: return (old | v) & mk;
           case Sub::AtomXor: return (old ^ v) & mk;

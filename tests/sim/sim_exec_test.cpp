@@ -15,28 +15,32 @@ namespace {
 
 std::string template_text(const char* id) { return std::string(kernel::template_source(*kernel::find_template(id))); }
 
-TEST(SimTemplates, VectorFormulaMatchesTheCpuOnAnOddSize) {
-  REQUIRE_NVRTC();
-  const Module m = module_of(template_text("vector"));
-  const int64_t n = 1000;
-  std::vector<float> a(n), b(n), c(n, -1.0f);
+// The vector template (its formula) on n elements in blocks of `block`, against the CPU in double.
+LaunchResult run_vector_formula(bool fast_math, int64_t n, uint32_t block) {
+  const Module m = module_of(template_text("vector"), fast_math);
+  std::vector<float> a(static_cast<size_t>(n)), b(static_cast<size_t>(n)), c(static_cast<size_t>(n), -1.0f);
   for (int64_t i = 0; i < n; ++i) {
     a[static_cast<size_t>(i)] = 0.5f + 0.001f * static_cast<float>(i);
     b[static_cast<size_t>(i)] = 1.5f - 0.002f * static_cast<float>(i);
   }
   LaunchConfig cfg;
-  cfg.grid = dim(4);
-  cfg.block = dim(256);
+  cfg.grid = dim(static_cast<uint32_t>((n + block - 1) / block));
+  cfg.block = dim(block);
   cfg.buffers = {buffer("a", a), buffer("b", b), buffer("c", c, true)};
   cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::pointer(2), Arg::value<int64_t>(n)};
-  const LaunchResult r = launch(m, "vector_op", cfg);
-  ASSERT_TRUE(r.ok) << r.failure.message;
+  LaunchResult r = launch(m, "vector_op", cfg);
+  EXPECT_TRUE(r.ok) << r.failure.message;
   EXPECT_TRUE(r.diagnostics.empty()) << all_diagnostics(r);
-  for (int64_t i = 0; i < n; ++i) {
-    const size_t k = static_cast<size_t>(i);
+  for (size_t k = 0; k < c.size(); ++k) {
     const double ref = (a[k] * 10.0 + 2.0) * ((b[k] + 2.0) * 10.0 - 5.0) * 5.0;
-    ASSERT_NEAR(c[k], ref, 1e-5 * std::abs(ref)) << i;
+    EXPECT_NEAR(c[k], ref, 1e-5 * std::abs(ref)) << k;
   }
+  return r;
+}
+
+TEST(SimTemplates, VectorFormulaMatchesTheCpuOnAnOddSize) {
+  REQUIRE_NVRTC();
+  const LaunchResult r = run_vector_formula(false, 1000, 256);
   EXPECT_EQ(r.threads.size(), 1024u);
   EXPECT_GT(r.thread_instructions, 0u);
 }
@@ -336,6 +340,52 @@ TEST(SimCalls, DeviceFunctionLocalArrayDoubleAnd64BitIntegers) {
                           std::countl_zero(static_cast<unsigned>(i + 1)) + (rev >> 20);
     EXPECT_EQ(lout[k], ref) << i;
   }
+}
+
+}  // namespace
+}  // namespace bs::sim::test
+
+namespace bs::sim::test {
+namespace {
+
+
+
+TEST(SimCoverage, VectorLoadsBytesSaturateCasLoopsFencesSyncwarpActivemask) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(k_coverage);
+  const int n = 200;
+  std::vector<float> in(4 * static_cast<size_t>(n)), out(2 * static_cast<size_t>(n)), fmax_out(1, -1e30f);
+  std::vector<unsigned char> bytes(static_cast<size_t>(n));
+  std::vector<int> imax(1, -1000);
+  std::vector<unsigned> masks(8, 7);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = std::sin(0.1f * static_cast<float>(i)) * 10.0f;
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(i * 7);
+  LaunchConfig cfg;
+  cfg.grid = dim(4);
+  cfg.block = dim(64);
+  cfg.workers = 3;
+  cfg.buffers = {buffer("in4", in), buffer("bytes", bytes), buffer("out", out), buffer("fmax", fmax_out),
+                 buffer("imax", imax), buffer("masks", masks)};
+  cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::pointer(2), Arg::pointer(3), Arg::pointer(4), Arg::pointer(5),
+              Arg::value(n)};
+  const LaunchResult r = launch(m, "coverage", cfg);
+  ASSERT_TRUE(r.ok) << r.failure.message;
+  float best = -1e30f;
+  for (int i = 0; i < n; ++i) {
+    const size_t k = static_cast<size_t>(i);
+    const float s = in[4 * k] + in[4 * k + 1] + in[4 * k + 2] + in[4 * k + 3] + static_cast<float>(bytes[k]);
+    ASSERT_EQ(out[2 * k], s) << i;
+    ASSERT_EQ(out[2 * k + 1], std::clamp(s * 0.01f, 0.0f, 1.0f)) << i;
+    best = std::max(best, s);
+  }
+  EXPECT_EQ(fmax_out[0], best);
+  EXPECT_EQ(imax[0], static_cast<int>(best));
+  for (int w = 0; w < 8; ++w) EXPECT_EQ(masks[static_cast<size_t>(w)], 0xffffffffu) << w;  // reconverged
+}
+
+TEST(SimCoverage, FastMathTemplatePassesItsCheck) {
+  REQUIRE_NVRTC();
+  run_vector_formula(true, 777, 128);
 }
 
 }  // namespace

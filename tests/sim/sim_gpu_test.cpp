@@ -211,6 +211,26 @@ TEST(SimVsGpu, RoundingModesCallsLocalArraysAndDoublesAreBitIdentical) {
   }
 }
 
+TEST(SimVsGpu, VectorLoadsBytesCasLoopsAtomicMaxSyncwarpActivemaskAreBitIdentical) {
+  BS_REQUIRE_GPU();
+  REQUIRE_NVRTC();
+  const int n = 200;
+  std::vector<float> in(4 * static_cast<size_t>(n)), out(2 * static_cast<size_t>(n)), fmax_out(1, -1e30f);
+  std::vector<unsigned char> bytes(static_cast<size_t>(n));
+  std::vector<int> imax(1, -1000);
+  std::vector<unsigned> masks(8, 7);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = std::sin(0.1f * static_cast<float>(i)) * 10.0f;
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(i * 7);
+  LaunchConfig cfg;
+  cfg.grid = dim(4);
+  cfg.block = dim(64);
+  cfg.buffers = {buffer("in4", in), buffer("bytes", bytes), buffer("out", out), buffer("fmax", fmax_out),
+                 buffer("imax", imax), buffer("masks", masks)};
+  cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::pointer(2), Arg::pointer(3), Arg::pointer(4), Arg::pointer(5),
+              Arg::value(n)};
+  expect_identical(run_both(k_coverage, "coverage", cfg), cfg);
+}
+
 const char* k_approx = R"(
 extern "C" __global__ void approx(const float* x, float* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -100,4 +100,32 @@ extern "C" __global__ void misc(const float* in, float* out, double* dout, long 
 }
 )";
 
+inline const char* k_coverage = R"(
+__device__ float atomic_max_float(float* addr, float v) {  // the classic CAS loop
+  int* p = (int*)addr;
+  int old = *p, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(p, assumed, __float_as_int(fmaxf(v, __int_as_float(assumed))));
+  } while (assumed != old);
+  return __int_as_float(old);
+}
+extern "C" __global__ void coverage(const float4* in4, const unsigned char* bytes, float* out, float* fmax_out,
+                                    int* imax, unsigned* masks, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    const float4 v = __ldg(&in4[i]);                 // ld.global.nc.v4.f32
+    const float s = v.x + v.y + v.z + v.w + bytes[i];  // ld.global.u8
+    out[2 * i] = s;
+    out[2 * i + 1] = __saturatef(s * 0.01f);  // .sat
+    atomic_max_float(fmax_out, s);
+    atomicMax(imax, (int)s);
+    __threadfence();
+  }
+  __syncwarp();
+  const unsigned active = __activemask();
+  if ((threadIdx.x & 31) == 0) masks[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = active;
+}
+)";
+
 }  // namespace bs::sim::test

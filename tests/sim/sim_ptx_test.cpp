@@ -289,6 +289,18 @@ TEST(SimHostile, HugeSharedMemoryIsRefusedBeforeRunning) {
   EXPECT_EQ(out[5], 1.0f);
 }
 
+TEST(SimHostile, HugeVariablesAndRegisterFilesAreParseErrors) {
+  try {
+    parse_ptx(".version 8.0\n.target sm_90\n.address_size 64\n.global .align 4 .b8 big[4000000000];\n");
+    FAIL() << "no error";
+  } catch (const PtxError& e) {
+    EXPECT_NE(std::string(e.what()).find("PTX line 4: variable 'big' has more than 1 GiB"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_ptx(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                         "  .reg .b32 %r<99999999>;\n  ret;\n}\n"),
+               PtxError);
+}
+
 TEST(SimHostile, RecursionAndPrintfAreNamed) {
   REQUIRE_NVRTC();
   const Module m = module_of(R"(
