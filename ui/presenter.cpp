@@ -121,7 +121,33 @@ void Presenter::apply_style() {
 
 namespace {
 constexpr const char* k_wide_value = "000.0";
+
+float text_width(std::string_view t) {
+  return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x;
+}
 }  // namespace
+
+std::vector<std::string> wrap_at_spaces(std::string_view text, float width,
+                                        const std::function<float(std::string_view)>& measure) {
+  std::vector<std::string> lines;
+  std::string line;
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t end = std::min(text.find(' ', i), text.size());
+    const std::string_view word = text.substr(i, end - i);
+    i = end + 1;
+    if (word.empty()) continue;
+    const std::string candidate = line.empty() ? std::string(word) : line + " " + std::string(word);
+    if (line.empty() || measure(candidate) <= width) {
+      line = candidate;
+    } else {
+      lines.push_back(line);
+      line = std::string(word);
+    }
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
 
 std::vector<float> Presenter::readout_widths(std::span<const Readout> readouts, float px) const {
   const ImGuiStyle& st = ImGui::GetStyle();
@@ -160,11 +186,14 @@ Presenter::ReadoutGrid Presenter::readout_grid(std::span<const Readout> readouts
     g.widths.assign(readouts.size(), inner / static_cast<float>(g.cols));
   }
   const float scale = sum <= inner ? inner / sum : 1.0f;  // stretched to the full width
-  // Hint lines: one, or two where a hint does not fit its column.
+  // Hint lines: as many as the longest hint takes in its column (wrapped at spaces, as drawn; the column is
+  // taken a text height narrower than drawn, so the count is never short).
   int hint_lines = 1;
   for (size_t i = 0; i < readouts.size(); ++i)
-    if (ImGui::CalcTextSize(readouts[i].hint.c_str()).x > g.widths[i] * scale - ImGui::GetFontSize())
-      hint_lines = 2;
+    hint_lines = std::max(hint_lines, static_cast<int>(wrap_at_spaces(readouts[i].hint,
+                                                                      g.widths[i] * scale - ImGui::GetFontSize(),
+                                                                      text_width)
+                                                           .size()));
   const int rows = (static_cast<int>(readouts.size()) + g.cols - 1) / g.cols;
   const float line = ImGui::GetTextLineHeightWithSpacing();
   // Table cells add their padding; one more item spacing keeps the last hint line off the edge.
@@ -246,7 +275,8 @@ void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& s
           // The hint wraps inside its column.
           ImGui::SetCursorPosY(below_number);
           ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-          ImGui::TextWrapped("%s", r.hint.c_str());
+          for (const std::string& l : wrap_at_spaces(r.hint, ImGui::GetContentRegionAvail().x, text_width))
+            ImGui::TextUnformatted(l.c_str());
           ImGui::PopStyleColor();
         }
       }

@@ -9,6 +9,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/enum_names.h"
@@ -22,6 +23,12 @@ struct Readout {
   std::string unit;
   std::string hint;
 };
+
+// `text` in lines no wider than `width` (as `measure` says), broken at spaces only: a read-out's hint never
+// splits a number ("4.5-63.4") across lines, as ImGui's wrapping does after '.', ',' and ';'. A word wider
+// than `width` keeps a line of its own.
+std::vector<std::string> wrap_at_spaces(std::string_view text, float width,
+                                        const std::function<float(std::string_view)>& measure);
 
 struct Shortcut {
   std::string keys;

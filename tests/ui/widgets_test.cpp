@@ -5,10 +5,14 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "ui/figure.h"
 #include "ui/figure_view.h"
+#include "ui/presenter.h"
 #include "ui/widgets.h"
 
 namespace {
@@ -180,6 +184,26 @@ TEST(Tones, EveryMessageColourReadsOnBothThemes) {
   EXPECT_NEAR(bs::ui::contrast_ratio(ImVec4(0.3f, 0.6f, 0.2f, 1), ImVec4(0.3f, 0.6f, 0.2f, 1)), 1.0, 1e-9);
   // The old light-theme amber (1, 0.8, 0.3) on ImGui's light background: what the trial could not read.
   EXPECT_LT(bs::ui::contrast_ratio(ImVec4(1, 0.8f, 0.3f, 1), ImVec4(0.94f, 0.94f, 0.94f, 1)), 2.0);
+}
+
+// Presenter read-outs never break a number across lines: the hint the trial saw as "p10-p90 4." / "5-63.4"
+// wraps at spaces only, whatever the width.
+TEST(ReadoutHints, WrapAtSpacesNeverSplitsANumber) {
+  const auto measure = [](std::string_view t) { return 8.0f * static_cast<float>(t.size()); };
+  const std::string hint = "CPU fallback, median; p10-p90 4.5-63.4; spread is wide: the numbers are noisy";
+  for (float w = 40; w <= 800; w += 8) {
+    const std::vector<std::string> lines = bs::ui::wrap_at_spaces(hint, w, measure);
+    std::string joined;
+    for (const std::string& l : lines) {
+      EXPECT_TRUE(measure(l) <= w || l.find(' ') == std::string::npos) << w << ": " << l;
+      joined += (joined.empty() ? "" : " ") + l;
+    }
+    EXPECT_EQ(joined, hint) << "at width " << w;
+    const bool whole = std::any_of(lines.begin(), lines.end(),
+                                   [](const std::string& l) { return l.find("4.5-63.4;") != std::string::npos; });
+    EXPECT_TRUE(whole) << "the number was split at width " << w;
+  }
+  EXPECT_TRUE(bs::ui::wrap_at_spaces("", 100, measure).empty());
 }
 
 // A figure drawn in the UI follows View > Theme: on the light theme its background is the light figure theme's.

@@ -63,6 +63,14 @@ FloorLesson floor_lesson(int64_t nx, int64_t ny, Dim2 cells) {
 
 namespace {
 
+// One formatted line, for the read-outs that wrap at the panel's edge (wrapped_text) instead of running off it.
+template <typename... Args>
+std::string fmt_line(const char* format, Args... args) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, format, args...);
+  return buf;
+}
+
 void physics_section(HeatPanelModel& m, HeatPanelActions& a) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
   ImGui::InputInt2("grid nx, ny", m.size);
@@ -102,7 +110,8 @@ void physics_section(HeatPanelModel& m, HeatPanelActions& a) {
     m.params.dt = limit;
     changed = true;
   }
-  ImGui::TextDisabled("stability: dt <= dx^2/(4 alpha) = %.4g   (r = %.3f of max 0.25)", limit, m.params.r());
+  wrapped_text(fmt_line("stability: dt <= dx^2/(4 alpha) = %.4g   (r = %.3f of max 0.25)", limit, m.params.r()),
+               ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   int boundary = m.params.boundary == heat::Boundary::Fixed ? 0 : 1;
   changed |= ImGui::RadioButton("fixed temperature", &boundary, 0);
   ImGui::SameLine();
@@ -231,18 +240,20 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
   if (changed) a.launch_changed = true;
   error_text(m.launch_error);
   // Always: what the kernel really runs (a rejected or not yet committed value is only in the boxes).
-  ImGui::TextDisabled("in force: block %s, grid %s, %d cell%s/thread", to_string(m.launch.block).c_str(),
-                      to_string(m.launch.grid).c_str(), m.launch.cells_per_thread,
-                      m.launch.cells_per_thread == 1 ? "" : "s");
+  wrapped_text(fmt_line("in force: block %s, grid %s, %d cell%s/thread", to_string(m.launch.block).c_str(),
+                        to_string(m.launch.grid).c_str(), m.launch.cells_per_thread,
+                        m.launch.cells_per_thread == 1 ? "" : "s"),
+               ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   advice_text(m.launch_advice);
   // The coverage of the launch in force: the hatching, the CPU fallback and the GPU all follow it.
   if (m.coverage.full()) {
     ImGui::TextDisabled("every cell has a thread");
   } else {
-    ImGui::TextColored(
-        tone_colour(Tone::Highlight), "%lld cells have no thread (hatched): the grid covers %lldx%lld",
-        static_cast<long long>(m.coverage.uncovered_cells), static_cast<long long>(m.coverage.covered_x),
-        static_cast<long long>(m.coverage.covered_y));
+    wrapped_text(fmt_line("%lld cells have no thread (hatched): the grid covers %lldx%lld",
+                          static_cast<long long>(m.coverage.uncovered_cells),
+                          static_cast<long long>(m.coverage.covered_x),
+                          static_cast<long long>(m.coverage.covered_y)),
+                 tone_colour(Tone::Highlight));
     if (!m.gpu)
       ImGui::TextDisabled("the CPU fallback computes only the covered cells, as the GPU kernel would");
   }
@@ -260,7 +271,8 @@ void view_section(HeatPanelModel& m) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ImGui::SliderFloat("brush radius", &m.brush_radius, 1.0f, 200.0f, "%.0f cells",
                      ImGuiSliderFlags_Logarithmic);
-  ImGui::TextDisabled("paint: left drag = heat (%.2g), right drag = cold (%.2g)", m.brush_hot, m.brush_cold);
+  wrapped_text(fmt_line("paint: left drag = heat (%.2g), right drag = cold (%.2g)", m.brush_hot, m.brush_cold),
+               ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
 }
 
 void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
