@@ -2,6 +2,7 @@
 // here): strong and weak scaling over GPU counts, one process driving all GPUs or one process per rank.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "gpu/heat/heat.h"
@@ -32,9 +33,14 @@ struct MultiGpuArgs {
   double link_gbs = 0, latency_us = 0;  // 0: the model's constants (scaling.h)
   double dram_gbs = 0;                  // 0: this GPU's peak, or an H100's without one
   double t1_ms = 0;                     // one GPU's measured step; 0: estimated from the DRAM bandwidth
+  bool given_rank = false, given_nranks = false;  // --rank / --nranks were on the command line
 };
 void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat);
 bool multigpu_requested(const MultiGpuArgs& a);
+// The multi-GPU options' own rules, checked before anything runs, with or without a GPU: ranks from 0 to
+// nranks - 1, a count of ranks of at least 1, and no multi-GPU option without --gpus or --per-rank (it
+// would be silently ignored). nullopt when they hold, else the message.
+std::optional<std::string> check_multigpu_args(const MultiGpuArgs& a);
 
 // size_text: "16384" or "WxH" as given (empty: 8192); steps: per repetition.
 int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& size_text, int steps);

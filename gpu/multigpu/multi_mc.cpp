@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "gpu/common/cuda_check.h"
+#include "gpu/common/nvtx_range.h"
 
 namespace bs::multigpu {
 
@@ -58,6 +59,8 @@ McRunResult MultiPricer::price(const mc::Params& p, int chunks) {
                          std::to_string(m_comm.size()) + " GPUs");
   McRunResult out;
   out.chunks = n_chunks;
+  const NvtxRange range("multigpu/montecarlo " + std::to_string(m_comm.size()) + " GPUs, " +
+                        std::to_string(n_chunks) + " chunks");
   const auto t0 = std::chrono::steady_clock::now();
   const size_t n_local = m_comm.local().size();
   const auto pricer = [&](size_t rank, int j) -> mc::GpuPricer& {

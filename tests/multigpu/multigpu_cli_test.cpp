@@ -50,10 +50,12 @@ TEST(MultiGpuCli, BadGpuListsNameTheFlag) {
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
     EXPECT_NE(r.output.find("--gpus"), std::string::npos) << r.output;
   }
-  const auto r = test::run_blockscope("bench heat --gpus 1 --size 12x");
-  if (test::device().available) {
-    EXPECT_EQ(r.exit_code, 2) << r.output;
+  // A bad --size is refused with or without a GPU (it used to pass where the GPU rows were skipped).
+  for (const char* args : {"bench heat --gpus 1 --size 12x", "bench heat --gpus 1,2 --size 0"}) {
+    const auto r = test::run_blockscope(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
     EXPECT_NE(r.output.find("--size"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("rows skipped"), std::string::npos) << r.output;
   }
 }
 
