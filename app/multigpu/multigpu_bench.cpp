@@ -54,7 +54,7 @@ void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat) {
   if (!heat)
     sub.add_option(
            "--mc-chunks", a.mc_chunks,
-           "with --gpus: fixed chunks the samples are cut into (default 24; the price is the same for every "
+           "with --gpus: fixed chunks the samples are cut into (default 48; the price is the same for every "
            "GPU count at one chunk count)")
         ->check(in_range(1, 4096, "chunks"));
   if (!heat)
@@ -319,11 +319,11 @@ int predict_heat_table(const MultiGpuArgs& a, heat::Params p, const std::string&
   if (a.latency_us > 0) in.latency_us = a.latency_us;
   std::printf(
       "PREDICTION (the bandwidth model of docs/SCALING.md; nothing was run): heat %lldx%lld, one GPU %s ms/step "
-      "(%s), link %s GB/s, %s us per exchange, %s us per round, %s us of edge launches\n",
+      "(%s), link %s GB/s, %s us per exchange, %s us per round, %s us of edge launches, %s us per step\n",
       static_cast<long long>(p.nx), static_cast<long long>(p.ny), fmt_fixed(in.one_gpu_ms_per_step, 4).c_str(),
       a.t1_ms > 0 ? "--t1-ms" : ("from " + fmt_fixed(dram, 0) + " GB/s DRAM, " + dram_from).c_str(),
       fmt_fixed(in.link_gb_per_s, 0).c_str(), fmt_fixed(in.latency_us, 0).c_str(),
-      fmt_fixed(in.round_us, 0).c_str(), fmt_fixed(in.edge_us, 0).c_str());
+      fmt_fixed(in.round_us, 0).c_str(), fmt_fixed(in.edge_us, 0).c_str(), fmt_fixed(in.step_us, 1).c_str());
   Table t;
   t.header = {"GPUs", "halo", "overlap", "predicted ms/step", "efficiency", "at halo 1", "exchange ms",
               "exposed share"};
@@ -406,7 +406,7 @@ int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& 
   if (!root) return 0;
   const auto rows = mg::strong_scaling(samples);
   print_scaling(rows, true,
-                {"halo", "overlap", "exchange ms", "model ms (t1 measured, 300 GB/s, 20 us)", "total heat",
+                {"halo", "overlap", "exchange ms", "model ms (t1 measured)", "total heat",
                  "field vs first row"},
                 extra);
   if (a.virtual_slabs)

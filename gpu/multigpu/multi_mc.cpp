@@ -15,7 +15,7 @@ namespace bs::multigpu {
 
 namespace mc = bs::montecarlo;
 
-const int k_mc_chunks = 24;
+const int k_mc_chunks = 48;
 const int k_mc_streams = 2;
 
 ChunkSpan chunks_of_rank(int chunks, int ranks, int rank) {

@@ -15,9 +15,11 @@
 
 namespace bs::multigpu {
 
-// Divisible by 1, 2, 3, 4, 6, 8, 12, 24: even shares on common GPU counts. Few enough that each chunk (one
-// pricer launch) fills a GPU at the bench's 16M paths (700k samples against ~540k resident threads on an
-// H100); 120 chunks of 140k each left the SMs underfilled and ran 2x slower than the one-batch pricer.
+// 48: divisible by 1, 2, 3, 4, 6, 8, and within 5% of even for 5 and 7 GPUs (10 and 7 chunks against 9.6 and
+// 6.9), so every count from 1 to 8 is filled. Few enough that each chunk (one pricer launch, 350k samples at
+// the bench's 16M paths) nearly fills a GPU: on 4 H200s with 2 pricers per GPU, 48 chunks cost 0.8% more than
+// 24 on one GPU and ran fastest on 4 (docs/SCALING.md); 120 chunks ran 7% slower on one GPU and 168 halved the
+// 4-GPU speed.
 // (Defined in multi_mc.cpp.)
 extern const int k_mc_chunks;
 // Pricers (each with its own stream) per GPU: chunks alternate between them.

@@ -83,10 +83,14 @@ std::vector<ScalingRow> weak_scaling(const std::vector<ScalingSample>& samples) 
   return out;
 }
 
+// Fitted to 4 H200s (NV18), 16384^2, 2026-11-27 (docs/SCALING.md): overlapped, 17.3 / 13.7 / 8.9 / 8.6 / 8.4 us
+// per step above t1 / 4 at halo 1 / 2 / 4 / 8 / 16 give ~10 us per round (edge + round) and ~7 us per step
+// (3/4 of step_us); not overlapped, halo 1 and 4: ~31-39 us per round (latency + round).
 const double k_model_link_gb_per_s = 300;
-const double k_model_latency_us = 20;
+const double k_model_latency_us = 28;
 const double k_model_round_us = 6;
 const double k_model_edge_us = 4;
+const double k_model_step_us = 9.6;
 
 HaloModelOutput predict_heat(const HaloModelInput& in) {
   HaloModelOutput o;
@@ -95,7 +99,8 @@ HaloModelOutput predict_heat(const HaloModelInput& in) {
   const int h = std::max(in.halo, 1);
   // Widened steps compute extra rows: on average (h - 1) extra rows per step (h - 1 - j per side in step j).
   const double extra_rows = k > 1 ? (h - 1) : 0.0;
-  o.compute_ms = in.ny > 0 ? in.one_gpu_ms_per_step * (max_rows + extra_rows) / in.ny : 0;
+  const double fixed = std::min(in.step_us * 1e-3, in.one_gpu_ms_per_step);
+  o.compute_ms = in.ny > 0 ? (in.one_gpu_ms_per_step - fixed) * (max_rows + extra_rows) / in.ny + fixed : 0;
   o.interior_ms = o.compute_ms * std::max<double>(max_rows - 2, 0) / std::max<double>(max_rows, 1);
   if (k == 1) {
     o.step_ms = o.compute_ms;

@@ -36,12 +36,14 @@ std::vector<ScalingRow> weak_scaling(const std::vector<ScalingSample>& samples);
 // neighbour. With overlap the exchange runs while the interior of the first step is updated (what is longer
 // than the interior shows) and two edge launches follow it; without, the whole exchange shows. Every round
 // also costs `round_us` (issuing it to each GPU: events, stream waits, the NCCL group). Widened steps compute
-// h - 1 extra rows per step on average. See docs/SCALING.md.
+// h - 1 extra rows per step on average. Of one GPU's step, `step_us` (the gap between dependent launches and
+// the kernel's tail) does not shrink with the slab. See docs/SCALING.md.
 // The model's constants, fitted to the 4-GPU runs of docs/SCALING.md (defined in scaling.cpp).
 extern const double k_model_link_gb_per_s;  // NVLink bus bandwidth per GPU (the 2xH200 figure of issue 18)
 extern const double k_model_latency_us;     // one exchange: an NCCL group of sends and receives
 extern const double k_model_round_us;       // issuing a round to the GPUs and joining their streams
 extern const double k_model_edge_us;        // with overlap: the two edge launches after the halos arrive
+extern const double k_model_step_us;        // per step: the launch gap and tail a smaller slab does not shrink
 struct HaloModelInput {
   int64_t nx = 0, ny = 0;
   int gpus = 1;
@@ -52,6 +54,7 @@ struct HaloModelInput {
   bool overlap = true;
   double round_us = k_model_round_us;
   double edge_us = k_model_edge_us;
+  double step_us = k_model_step_us;
 };
 struct HaloModelOutput {
   double compute_ms = 0;   // per step, the largest slab

@@ -157,16 +157,20 @@ TEST(Scaling, HaloModel) {
   in.gpus = 2;
   auto two = predict_heat(in);
   EXPECT_EQ(two.halo_bytes_per_step, 16384 * 4);
-  EXPECT_NEAR(two.exchange_ms, 0.020 + 65536 / 300e9 * 1e3, 1e-12);
-  // The exchange hides under the interior; the edge launches and the round's own cost show.
-  EXPECT_NEAR(two.step_ms, 2.0 + (k_model_edge_us + k_model_round_us) * 1e-3, 1e-9);
+  EXPECT_NEAR(two.exchange_ms, 0.020 + 65536 / 300e9 * 1e3, 1e-12);  // the latency and link given here
+  // Half the step, but not of its fixed part; the exchange hides under the interior; the edge launches and
+  // the round's own cost show.
+  const double f = k_model_step_us * 1e-3;
+  const double half = (4.0 - f) / 2 + f;
+  EXPECT_NEAR(two.compute_ms, half, 1e-12);
+  EXPECT_NEAR(two.step_ms, half + (k_model_edge_us + k_model_round_us) * 1e-3, 1e-9);
   in.overlap = false;
-  EXPECT_NEAR(predict_heat(in).step_ms, 2.0 + two.exchange_ms + k_model_round_us * 1e-3, 1e-9)
+  EXPECT_NEAR(predict_heat(in).step_ms, half + two.exchange_ms + k_model_round_us * 1e-3, 1e-9)
       << "without overlap the whole exchange shows";
   in.overlap = true;
   in.halo = 4;  // a quarter of the rounds, 3 extra rows per step
   EXPECT_NEAR(predict_heat(in).step_ms,
-              4.0 * (8192 + 3) / 16384 + (k_model_edge_us + k_model_round_us) * 1e-3 / 4, 1e-9);
+              (4.0 - f) * (8192 + 3) / 16384 + f + (k_model_edge_us + k_model_round_us) * 1e-3 / 4, 1e-9);
   in.halo = 1;
   in.one_gpu_ms_per_step = 0.01;  // a tiny field: latency shows
   EXPECT_GT(predict_heat(in).comm_share, 0.5);
@@ -222,7 +226,7 @@ TEST(HeatPlanChoice, DecidesByFieldSizeAndGpuCount) {
   EXPECT_GT(big.halo, 1) << "the round's fixed costs are spread over several steps";
   EXPECT_TRUE(big.overlap) << "the exchange hides under a 4096-row interior";
   EXPECT_LT(big.predicted.step_ms, big.halo1_step_ms);
-  EXPECT_GE(0.65 / 4 / big.predicted.step_ms, 0.95) << "the model's efficiency at 4 GPUs";
+  EXPECT_GE(0.65 / 4 / big.predicted.step_ms, 0.94) << "the model's efficiency at 4 GPUs";
   // A field whose interior is shorter than the exchange: the overlap only adds the edge launches.
   in.nx = in.ny = 512;
   in.one_gpu_ms_per_step = estimate_heat_step_ms(512, 512, 3352);
@@ -303,6 +307,19 @@ TEST(McChunks, RanksShareChunksContiguously) {
       EXPECT_EQ(next, chunks);
     }
   EXPECT_THROW((void)chunks_of_rank(10, 2, 2), InvalidRequest);
+}
+
+// The default chunk count fills every GPU count from 1 to 8: the busiest rank prices at most 5% more than an
+// even share (24 chunks gave 7 GPUs 4 chunks against 3.4: 86%).
+TEST(McChunks, TheDefaultFillsOneToEightGpus) {
+  for (int k = 1; k <= 8; ++k) {
+    int most = 0;
+    for (int r = 0; r < k; ++r) {
+      const ChunkSpan c = chunks_of_rank(k_mc_chunks, k, r);
+      most = std::max(most, c.end - c.first);
+    }
+    EXPECT_GE(static_cast<double>(k_mc_chunks) / (k * most), 0.95) << k << " GPUs";
+  }
 }
 
 TEST(McChunks, CombineAddsInChunkOrderWhateverTheRankSplit) {

@@ -238,6 +238,19 @@ TEST(MultiGpuReal, KGpusEqualOneGpuBitwise) {
     auto one = Communicator::make_virtual({0});
     EXPECT_EQ(price_multi(comm, mp).estimate.price, price_multi(one, mp).estimate.price) << comm.describe();
   }
+  // The 8-slab decomposition spread over the GPUs there are (slab i on GPU i mod n), by peer copies.
+  std::vector<int> eight;
+  for (int i = 0; i < 8; ++i)
+    eight.push_back(i % n);
+  auto comm = Communicator::make_virtual(eight);
+  const heat::Params p = awkward(heat::Boundary::Insulated);
+  const auto init = heat::make_initial(p, heat::InitialPattern::Noise, 8);
+  const auto ref = one_gpu(p, init, 1000);
+  for (int halo : {1, 8}) {
+    const auto got = slabs(comm, p, init, 1000, halo, true);
+    EXPECT_TRUE(bitwise(got, ref)) << "8 slabs on " << n << " GPUs, halo " << halo << ": first difference at "
+                                   << first_difference(got, ref);
+  }
 }
 
 // Every GPU count from 2 to the machine's (k = 2, 3, 4 on a 4-GPU machine; up to 8 where there are 8), NCCL:

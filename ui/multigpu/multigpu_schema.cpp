@@ -81,7 +81,7 @@ params::Schema make_schema() {
        .hi = 1000,
        .help = "heat steps per frame in the live view"});
   {
-    // 16M samples: 24 chunks of ~700k, each one filling an H100 (gpu/multigpu/multi_mc.h).
+    // 16M samples: 48 chunks of ~350k (gpu/multigpu/multi_mc.h).
     params::Param& q = add({.name = "paths",
                             .kind = Kind::Int,
                             .default_value = int64_t{16} << 20,
