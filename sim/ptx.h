@@ -84,7 +84,7 @@ struct Operand {
   };
   Kind kind = None;
   Special special{};
-  uint8_t count = 0;  // Vec
+  uint8_t count = 0;  // Vec: elements; Imm: 1 for a 0f literal, 2 for 0d; Reg: 1 for a negated predicate (!%p)
   int32_t reg = -1;
   int32_t sym = -1;
   int64_t imm = 0;
@@ -136,6 +136,7 @@ struct Function {
   std::vector<int32_t> rets;    // .func return values (symbols)
   uint32_t first = 0, end = 0;  // its instructions: Module::code[first, end)
   uint32_t max_threads = 0;     // .maxntid (product), 0: none
+  uint64_t shared_bytes = 0;    // an entry's static shared memory: the module's variables, then its own
   int32_t ptx_line = 0;
 };
 
@@ -148,7 +149,10 @@ struct Module {
   uint32_t num_regs = 0;           // registers of all functions together (a warp keeps one file)
   std::vector<std::string> reg_names;
   std::vector<Type> reg_types;
-  uint64_t static_shared_bytes = 0;  // every .shared variable, laid out once (offsets in Symbol)
+  // Shared memory: module-level variables first (every kernel sees them at the same offsets), then each
+  // kernel's own (demoted) variables from there, overlapping between kernels; dynamic (extern) shared memory
+  // starts after the largest kernel's static part, at one offset for all.
+  uint64_t dynamic_shared_offset = 0;
   uint32_t dynamic_shared_align = 16;
   uint64_t local_bytes = 0;    // the per-thread frame: .local and call .param variables of every function
   uint64_t data_bytes = 0;     // .global and .const variables, laid out in one segment

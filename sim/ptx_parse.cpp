@@ -954,8 +954,12 @@ class Parser {
       if (f < 0) fail("call to unknown function '" + name + "'", m.code[pc].ptx_line);
       m.code[pc].target = f;
     }
-    // Shared: every static variable once; dynamic (extern) ones at the end.
-    uint64_t sh = 0;
+    // Shared: module-level static variables first, then each kernel's own from there; dynamic (extern) ones
+    // after the largest kernel's static part.
+    auto own_entry = [&](const Symbol& s) {
+      return s.function >= 0 && m.functions[static_cast<size_t>(s.function)].entry;
+    };
+    uint64_t common = 0;
     uint32_t dyn_align = 16;
     for (Symbol& s : m.symbols) {
       if (s.space != Space::Shared) continue;
@@ -963,15 +967,29 @@ class Parser {
         dyn_align = std::max(dyn_align, s.align);
         continue;
       }
-      sh = (sh + s.align - 1) / s.align * s.align;
-      s.offset = sh;
-      sh += s.bytes;
+      if (own_entry(s)) continue;
+      common = (common + s.align - 1) / s.align * s.align;
+      s.offset = common;
+      common += s.bytes;
     }
-    m.static_shared_bytes = sh;
+    uint64_t largest = common;
+    for (size_t fi = 0; fi < m.functions.size(); ++fi) {
+      Function& f = m.functions[fi];
+      if (!f.entry) continue;
+      uint64_t at = common;
+      for (Symbol& s : m.symbols) {
+        if (s.space != Space::Shared || s.dynamic || s.function != static_cast<int>(fi)) continue;
+        at = (at + s.align - 1) / s.align * s.align;
+        s.offset = at;
+        at += s.bytes;
+      }
+      f.shared_bytes = at;
+      largest = std::max(largest, at);
+    }
     m.dynamic_shared_align = dyn_align;
-    const uint64_t dyn_at = (sh + dyn_align - 1) / dyn_align * dyn_align;
+    m.dynamic_shared_offset = (largest + dyn_align - 1) / dyn_align * dyn_align;
     for (Symbol& s : m.symbols)
-      if (s.space == Space::Shared && s.dynamic) s.offset = dyn_at;
+      if (s.space == Space::Shared && s.dynamic) s.offset = m.dynamic_shared_offset;
     // The per-thread frame: .local variables and the .param variables of .func bodies and call sites.
     // Kernel parameters get their own layout (the launch's parameter block).
     uint64_t frame = 0, data = 0;

@@ -61,7 +61,8 @@ struct Arg {
   }
 };
 
-// One memory instruction of one warp (what the Observer sees). Addresses: global (and generic pointing to
+// One memory instruction of one warp (what the Observer sees): global, shared, local and atomic accesses
+// (loads of kernel parameters are not reported). Addresses: global (and generic pointing to
 // global): the virtual address (LaunchResult::buffer_base says where each buffer lives); shared: the offset in
 // the block's shared memory; local: the offset in the thread's frame.
 enum class Access : uint8_t { Read, Write, Atomic };

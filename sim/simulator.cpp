@@ -97,6 +97,7 @@ struct BufferRec {
 };
 
 struct ShadowWord {
+  uint32_t wpc = 0, rpc = 0;  // the instructions of the last write and read
   uint32_t writer = 0;  // thread (in block) + 1
   uint32_t wepoch = 0;  // barrier epoch + 1 of the last write (0: never written)
   uint32_t reader = 0;  // thread + 1 of the last read
@@ -209,7 +210,8 @@ class Engine {
   std::vector<uint8_t> data;    // .global/.const variables
   int data_buf = -1;
   std::vector<uint8_t> params;  // the kernel's parameter block
-  uint64_t shared_bytes = 0, local_bytes = 0;
+  uint64_t shared_bytes = 0, local_bytes = 0;  // shared: what a block allocates (static, gap, dynamic)
+  uint64_t static_shared = 0, dynamic_at = 0;     // the kernel's static part [0, static_shared), dynamic from dynamic_at
   uint32_t threads_per_block = 0, warps_per_block = 0;
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> next_block{0};
@@ -335,7 +337,7 @@ void Worker::special(Warp& w, Special s, uint64_t* out) {
     case Special::Clock64: v = w.steps; break;
     case Special::GlobalTimer: v = w.steps * 1000; break;
     case Special::DynamicSmemSize: v = C.dynamic_shared_bytes; break;
-    case Special::TotalSmemSize: v = E.shared_bytes; break;
+    case Special::TotalSmemSize: v = E.static_shared + C.dynamic_shared_bytes; break;
   }
   for (int l = 0; l < 32; ++l) out[l] = v;
 }
@@ -962,11 +964,17 @@ void Worker::note_output_write(const Warp& w, int lane, uint32_t pc, int buf, ui
 }
 
 bool Worker::shared_check(const Warp& w, int lane, uint32_t pc, uint64_t off, int bytes, bool write, bool atomic) {
-  if (off + static_cast<uint64_t>(bytes) > E.shared_bytes || off >= k_window_size) {
+  const uint64_t end = off + static_cast<uint64_t>(bytes);
+  const bool in_static = end <= E.static_shared;
+  const bool in_dynamic = E.C.dynamic_shared_bytes && off >= E.dynamic_at && end <= E.shared_bytes;
+  if (off >= k_window_size || !(in_static || in_dynamic)) {
+    std::string declared = std::to_string(E.static_shared) + " bytes of static shared memory";
+    if (E.C.dynamic_shared_bytes)
+      declared += " and its " + std::to_string(E.C.dynamic_shared_bytes) + " dynamic bytes at offset " +
+                  std::to_string(E.dynamic_at);
     diag(DiagKind::SharedOutOfBounds, w, lane, pc,
          std::string(write ? "wrote " : "read ") + std::to_string(bytes) + " bytes at shared offset " +
-             std::to_string(static_cast<int64_t>(off)) + ", past the block's " + std::to_string(E.shared_bytes) +
-             " bytes of shared memory");
+             std::to_string(static_cast<int64_t>(off)) + ", outside the block's " + declared);
     return false;
   }
   if (!E.C.diagnostics) return true;
@@ -983,12 +991,14 @@ bool Worker::shared_check(const Warp& w, int lane, uint32_t pc, uint64_t off, in
         const uint32_t o = s.writer - 1;
         diag(DiagKind::SharedRace, w, lane, pc,
              "read shared offset " + std::to_string(word * 4) + " that thread " + std::to_string(o) +
-                 " (warp " + std::to_string(o / 32) + ") wrote with no barrier in between");
+                 " (warp " + std::to_string(o / 32) + ") wrote at " + E.where(static_cast<int32_t>(s.wpc)) +
+                 " with no barrier in between");
       }
       if (s.repoch == m_epoch && s.reader != me && (s.reader - 1) / 32 != my_warp) s.multi_warp_read = true;
       else if (s.repoch != m_epoch) s.multi_warp_read = false;
       s.reader = me;
       s.repoch = m_epoch;
+      s.rpc = pc;
     }
     if (write) {
       if (!atomic) {
@@ -996,16 +1006,19 @@ bool Worker::shared_check(const Warp& w, int lane, uint32_t pc, uint64_t off, in
           const uint32_t o = s.writer - 1;
           diag(DiagKind::SharedRace, w, lane, pc,
                "wrote shared offset " + std::to_string(word * 4) + " that thread " + std::to_string(o) + " (warp " +
-                   std::to_string(o / 32) + ") also wrote with no barrier in between");
+                   std::to_string(o / 32) + ") also wrote at " + E.where(static_cast<int32_t>(s.wpc)) +
+                   " with no barrier in between");
         } else if (s.repoch == m_epoch && (s.multi_warp_read || (s.reader != me && (s.reader - 1) / 32 != my_warp))) {
           const uint32_t o = s.reader - 1;
           diag(DiagKind::SharedRace, w, lane, pc,
                "wrote shared offset " + std::to_string(word * 4) + " that thread " + std::to_string(o) + " (warp " +
-                   std::to_string(o / 32) + ") read with no barrier in between");
+                   std::to_string(o / 32) + ") read at " + E.where(static_cast<int32_t>(s.rpc)) +
+                   " with no barrier in between");
         }
       }
       s.writer = me;
       s.wepoch = m_epoch;
+      s.wpc = pc;
     }
   }
   return true;
@@ -1137,7 +1150,7 @@ void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
     if (!mask) continue;
     const Space s = static_cast<Space>(si);
     if (s == Space::Global || s == Space::Shared) count_requests(in, w.pc, s, mask, bytes);
-    if (observe) {
+    if (observe && s != Space::Param) {  // kernel-parameter loads are not memory traffic worth drawing
       WarpAccess ev;
       ev.block = m_block;
       ev.warp = w.index;
@@ -1724,16 +1737,15 @@ bool Engine::setup() {
     return true;
   };
   if (!visit(static_cast<int>(&F - M.functions.data()))) return fail(err);
-  // shared and local memory
-  shared_bytes = M.static_shared_bytes;
-  if (c.dynamic_shared_bytes) {
-    const uint64_t a = M.dynamic_shared_align;
-    shared_bytes = (shared_bytes + a - 1) / a * a + c.dynamic_shared_bytes;
-  }
-  if (shared_bytes > k_max_shared)
-    return fail("the kernel needs " + std::to_string(shared_bytes) + " bytes of shared memory per block (" +
-                std::to_string(M.static_shared_bytes) + " static + " + std::to_string(c.dynamic_shared_bytes) +
-                " dynamic): a block can have at most " + std::to_string(k_max_shared) + " (227 KiB on sm_90)");
+  // shared and local memory: the kernel's static part, then (at the module's one offset) the dynamic part
+  static_shared = F.shared_bytes;
+  dynamic_at = M.dynamic_shared_offset;
+  shared_bytes = c.dynamic_shared_bytes ? dynamic_at + c.dynamic_shared_bytes : static_shared;
+  if (static_shared + c.dynamic_shared_bytes > k_max_shared)
+    return fail("the kernel needs " + std::to_string(static_shared + c.dynamic_shared_bytes) +
+                " bytes of shared memory per block (" + std::to_string(static_shared) + " static + " +
+                std::to_string(c.dynamic_shared_bytes) + " dynamic): a block can have at most " +
+                std::to_string(k_max_shared) + " (227 KiB on sm_90)");
   local_bytes = M.local_bytes;
   if (local_bytes * threads_per_block > (uint64_t{256} << 20))
     return fail("the kernel needs " + std::to_string(local_bytes) + " bytes of local memory per thread: too much to simulate");

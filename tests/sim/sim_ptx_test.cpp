@@ -195,7 +195,7 @@ TEST(SimParse, ReadsTheTemplatesLinesAndSymbols) {
   EXPECT_TRUE(f->entry);
   EXPECT_EQ(f->params.size(), 6u);
   EXPECT_EQ(f->max_threads, 256u);
-  EXPECT_EQ(m.static_shared_bytes, 2048u);
+  EXPECT_EQ(f->shared_bytes, 2048u);
   bool has_bar = false;
   for (uint32_t pc = f->first; pc < f->end; ++pc) {
     EXPECT_NE(m.code[pc].op, Op::Unsupported) << m.text[pc];
