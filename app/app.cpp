@@ -64,6 +64,7 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   init_imgui();
   m_kernel_bench = std::make_unique<KernelWorkbench>(m_user_kernels, kernel::default_cache_dir());
   m_kernel_bench->simulator().set_gpu(m_env.device.available, m_env.device.reason);
+  m_kernel_bench->chords_from_queue(m_gl->window() != nullptr);  // a real window has the key queue
   if (const char* k = std::getenv("BLOCKSCOPE_KERNEL_EDITOR"); k && *k == '1') m_kernel_bench->open() = true;
   // "simulate": open on the Simulator tab and simulate the template once it has compiled (tests, demos).
   if (const char* k = std::getenv("BLOCKSCOPE_KERNEL_EDITOR"); k && std::string_view(k) == "simulate") {
@@ -72,7 +73,7 @@ App::App(const AppOptions& opt) : m_opt(opt) {
     m_kernel_bench->simulate_when_compiled();
   }
   // ImGui needs a frame begun before labs lay out anything; the first lab is built outside a frame.
-  m_labs.open(opt.scene);
+  m_labs.open(opt.scene.empty() ? std::string(lab_entries().front().id) : opt.scene);
   m_presenter.show_shortcuts(opt.show_shortcuts);
   if (opt.session) {
     if (auto err = apply_session(*opt.session)) throw InvalidRequest(*err);
@@ -87,6 +88,7 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   m_roofline = std::make_unique<RooflineWindow>(m_env);
   m_show_roofline = opt.show_roofline;
   hand_over_sweep();
+  if (m_first_start) m_toasts.show(k_first_start_hint, false, 20.0);
   std::fprintf(stderr, "blockscope: GL %s (%s); path: %s (%s)%s%s\n", m_gl->info().renderer.c_str(),
                m_gl->info().platform.c_str(), to_string(m_env.path.path), m_env.path.reason.c_str(),
                m_env.path.path == RenderPath::Interop ? "; " : "",
@@ -147,6 +149,7 @@ void App::load_layout() {
   m_layout_path = dir + "/layout.json";
   std::error_code ec;
   std::string text, err;
+  m_first_start = !std::filesystem::exists(m_ini_path, ec) && !std::filesystem::exists(m_layout_path, ec);
   if (std::filesystem::exists(m_ini_path, ec)) {
     // Before the first NewFrame: ImGui's own settings (collapsed windows, table columns).
     if (read_file_limited(m_ini_path, k_max_layout_bytes, &text, &err))
@@ -202,6 +205,7 @@ void App::draw_main_ui() {
         draw_edit_menu();
         draw_view_menu();
         if (ImGui::MenuItem("Sweep", "F5", m_show_sweep)) m_show_sweep = !m_show_sweep;
+        m_help.draw_menu(m_presenter.shortcuts_flag());
       },
       roofline);
   m_labs.draw_ui(m_layout);
@@ -213,10 +217,8 @@ void App::draw_main_ui() {
   m_sweep->set_ceilings(m_roofline->chart().gpu, m_roofline->chart().cpu);
   m_counters->draw(m_labs.active());
   m_roofline->draw(m_layout, &m_show_roofline);
-  std::vector<ui::Readout> readouts = m_labs.active().readouts();
-  if (roofline && !readouts.empty())  // % of the nearer ceiling of the lab's newest run
-    readouts.push_back({"roofline", roofline->pct, "%", roofline->tooltip});
-  m_presenter.draw_windows(m_layout, readouts);
+  m_presenter.draw_windows(m_layout, readouts_now());
+  m_help.draw_windows(m_layout);
   m_toasts.draw(m_layout.slot(Slot::View));
   m_sessions.draw_popups(
       m_layout, [this] { return current_session(); }, m_toasts);
@@ -286,7 +288,7 @@ bool App::frame() {
   // into what is left (refitted every frame: resizes, F11, presenter mode and UI scale need nothing more).
   {
     const ImVec2 work = ImGui::GetMainViewport()->WorkSize;
-    const std::vector<ui::Readout> r = m_labs.active().readouts();
+    const std::vector<ui::Readout> r = readouts_now();  // the same list the strip draws: nothing cut off
     m_layout.begin_frame(m_presenter.readouts_height(r, work.x, work.y * 0.3f));
   }
   // UI first (it changes parameters), then the simulation and the field's trip into GL, then ImGui draws.
@@ -333,6 +335,14 @@ bool App::frame() {
   return !last;
 }
 
+std::vector<ui::Readout> App::readouts_now() const {
+  std::vector<ui::Readout> readouts = m_labs.active().readouts();
+  // % of the nearer ceiling of the lab's newest run; its hint names the run, the device and when it ran.
+  const std::optional<CeilingReadout> roofline = ceiling_readout(m_roofline->chart(), m_labs.active_id());
+  if (roofline && !readouts.empty()) readouts.push_back({"roofline", roofline->pct, "%", roofline->tooltip});
+  return readouts;
+}
+
 void App::write_layout_dump() {
   nlohmann::json j = m_layout_snapshot;
   j["frame"] = m_frame;
@@ -342,6 +352,10 @@ void App::write_layout_dump() {
   j["fullscreen"] = m_fullscreen;
   j["readouts"] = m_presenter.readouts_shown();
   j["shortcuts"] = m_presenter.shortcuts_shown();
+  j["first_start_hint"] = m_first_start;
+  j["help_overview"] = m_help.overview_open();
+  j["help_menu_at"] = {m_help.menu_at().x, m_help.menu_at().y};
+  j["help_labs_item_at"] = {m_help.labs_item_at().x, m_help.labs_item_at().y};
   j["menu_level"] = m_menu_bar.level();
   j["menu_overflow"] = m_menu_bar.overflow();
   j["lab"] = m_labs.active_id();
@@ -523,11 +537,19 @@ void App::handle_shortcuts() {
       case GLFW_KEY_O:
         if (ctrl) m_sessions.request_load();
         break;
+      // In the kernel editor the presses go to its own history, each one (ImGui's per-frame state would
+      // merge two quick presses into one); in another text field they are the field's own.
       case GLFW_KEY_Z:
-        if (ctrl && !typing) shift ? request_redo() : request_undo();
+        if (ctrl && typing)
+          m_kernel_bench->key_chord(shift);
+        else if (ctrl)
+          shift ? request_redo() : request_undo();
         break;
       case GLFW_KEY_Y:
-        if (ctrl && !typing) request_redo();
+        if (ctrl && typing)
+          m_kernel_bench->key_chord(true);
+        else if (ctrl)
+          request_redo();
         break;
       default:
         break;

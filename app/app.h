@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "app/counters_window.h"
-#include "app/heat/heat_lab.h"
 #include "app/kernel/kernel_workbench.h"
 #include "app/kernel/user_kernels.h"
 #include "app/lab.h"
@@ -20,6 +19,7 @@
 #include "app/session.h"
 #include "app/shell/capture.h"
 #include "app/shell/gpu_recovery.h"
+#include "app/shell/help.h"
 #include "app/shell/lab_host.h"
 #include "app/shell/menu_bar.h"
 #include "app/shell/presenter_view.h"
@@ -36,12 +36,14 @@ namespace bs {
 
 struct AppOptions {
   bool headless = false;
-  std::string scene = "heat";
+  std::string scene;  // the lab opened first; empty: the first in the registry (app/lab_list.inc)
   int frames = -1;         // stop after this many frames (-1: until the window closes)
   std::string screenshot;  // written after the last frame
   PathRequest render_path = PathRequest::Auto;
   int width = 1600, height = 900;
-  HeatLabOptions heat;
+  // Each lab's start state (lab id -> members of its saved state), from the app's lab flags (--size, --block,
+  // ...: app/lab_start_flags.h); applied when the lab opens, before a session.
+  std::map<std::string, nlohmann::json> start_states;
   int debug_fault_frame = -1;      // testing: poison the CUDA context in this frame
   float ui_scale = 1.0f;           // --ui-scale (times the monitor's content scale)
   bool presenter = false;          // --presenter
@@ -116,6 +118,8 @@ class App {
   void apply_undo_request();
   void observe_undo(bool editing);
   void write_layout_dump();
+  // The presenter strip's read-outs: the lab's, and its newest run's roofline % (sized and drawn alike).
+  std::vector<ui::Readout> readouts_now() const;
   void toggle_fullscreen();
 
   AppOptions m_opt;
@@ -138,6 +142,8 @@ class App {
   MenuBar m_menu_bar;
   Capture m_capture;
   Toasts m_toasts;
+  HelpMenu m_help;
+  bool m_first_start = false;  // no saved layout was found: the first-start hint is shown
   nlohmann::json m_pending_sweep;
   // The sweep window (any lab, one or two parameters, in the background); a session's sweep goes into it.
   std::unique_ptr<SweepWindow> m_sweep;

@@ -77,7 +77,7 @@ void Table::print(std::ostream& out) const {
 
 void add_device_option(CLI::App& sub, BenchDevice& device) {
   sub.add_option("--device", device, k_bench_device_names.list())
-      ->transform(CLI::CheckedTransformer(k_bench_device_names.by_name(), CLI::ignore_case));
+      ->transform(enum_choice(k_bench_device_names, true));
 }
 
 }  // namespace bs::cli

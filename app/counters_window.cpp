@@ -31,6 +31,11 @@ std::string model_or(const std::optional<double>& v, int decimals, const std::st
 
 }  // namespace
 
+bool has_model_values(const CounterTarget& t) {
+  return t.model_dram_read || t.model_dram_write || t.model_ld_sectors_per_request ||
+         t.model_st_sectors_per_request || t.model_shared_conflicts;
+}
+
 std::vector<ui::CounterRow> counter_rows(const CounterTarget& t, const counters::Result* r) {
   const counters::Values* v = r && r->ok() ? &r->values : nullptr;
   const std::string wm = "work model";
@@ -72,7 +77,7 @@ bool CountersWindow::start(Lab& active) {
   m_target = active.counter_target();
   m_result_lab = &active;
   if (!m_env.device.available) {
-    m_model.status = counters::no_device_message(m_env.device.reason);
+    m_model.status = counters::no_device_message(m_env.device.reason, m_target && has_model_values(*m_target));
     return false;
   }
   if (!m_target) {
@@ -83,8 +88,8 @@ bool CountersWindow::start(Lab& active) {
     return false;
   }
   if (!m_target->collect) {
-    m_model.status = "the app runs on the CPU path (" + m_env.path.reason +
-                     "): counters need the GPU path; the model values stay, labelled";
+    m_model.status = "the app runs on the CPU path (" + m_env.path.reason + "): counters need the GPU path" +
+                     (has_model_values(*m_target) ? "; the model values stay, labelled" : "");
     return false;
   }
   m_model.status.clear();
@@ -140,12 +145,14 @@ void CountersWindow::refresh(Lab& active) {
       if (m_result && m_result->ok()) m_result.reset();
       m_model.info.clear();
       m_model.stalls.clear();
+      m_model.status.clear();  // it was about the previous run (and its table)
       m_result_lab = &active;
     }
     m_target = std::move(t);  // the same run keeps its result; its model values may have arrived since
   }
-  if (!m_env.device.available && m_model.status.empty())
-    m_model.status = counters::no_device_message(m_env.device.reason);
+  // Said for the table shown now: "the model values stay" only where there are some.
+  if (!m_env.device.available && (m_model.status.empty() || m_model.status.starts_with("no CUDA device")))
+    m_model.status = counters::no_device_message(m_env.device.reason, m_target && has_model_values(*m_target));
   m_model.running = busy();
   m_model.can_collect = m_target.has_value() && m_target->collect != nullptr;
   m_model.target = m_target ? m_target->what

@@ -18,6 +18,8 @@ namespace bs {
 
 // The panel's rows for a target and, once collected, its result (nullptr: not yet). Pure (tests).
 std::vector<ui::CounterRow> counter_rows(const CounterTarget& t, const counters::Result* r);
+// Whether the target has any model value to show (the status says "the model values stay" only then).
+bool has_model_values(const CounterTarget& t);
 
 class CountersWindow {
  public:

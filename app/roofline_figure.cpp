@@ -53,8 +53,13 @@ Roof dram_roof(const Ceilings& c) {
 }
 
 Roof roof_for(const Chart& ch, const work::RunRecord& r) {
-  const std::optional<Ceilings>& c = r.where == work::Where::Gpu ? ch.gpu : ch.cpu;
-  return c ? dram_roof(*c) : Roof{};
+  const bool gpu = r.where == work::Where::Gpu;
+  const std::optional<Ceilings>& c = gpu ? ch.gpu : ch.cpu;
+  if (!c) return Roof{};
+  Roof roof = dram_roof(*c);
+  roof.cache_bytes = gpu ? ch.gpu_cache_bytes : ch.cpu_cache_bytes;
+  roof.cache_name = gpu ? "L2" : "the last-level cache";
+  return roof;
 }
 
 fig::Figure make_figure(const Chart& ch) {

@@ -27,6 +27,9 @@ struct Chart {
   // Sweeps: one legend entry per variant (a sweep's series, in first-seen order); else one per side (GPU
   // runs, CPU runs).
   bool series_per_variant = false;
+  // The caches in front of DRAM (bytes, 0 unknown): the GPU's L2 and the CPU's last-level cache. A run whose
+  // footprint fits in one is explained where it passes the DRAM ceiling.
+  double gpu_cache_bytes = 0, cpu_cache_bytes = 0;
 };
 
 Roof dram_roof(const Ceilings& c);                         // FP32 peak under the DRAM (copy) bandwidth

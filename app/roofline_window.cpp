@@ -45,6 +45,9 @@ void RooflineWindow::request_ceilings() {
 // from the first run on, before the window is ever opened.
 void RooflineWindow::read_cached() {
   m_cache_read = true;
+  // The caches a small working set fits in (a run above the DRAM ceiling then says so).
+  m_chart.gpu_cache_bytes = m_env.device.available ? static_cast<double>(m_env.device.l2_bytes) : 0.0;
+  m_chart.cpu_cache_bytes = roofline::cpu_last_level_cache_bytes();
   const std::string dir = roofline::default_cache_dir();
   try {
     if (m_env.device.available && m_env.path.path != RenderPath::Cpu) {

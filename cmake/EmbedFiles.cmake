@@ -11,8 +11,10 @@ foreach(f IN LISTS FILES)
   endif()
   get_filename_component(name "${f}" NAME)
   file(READ "${f}" content HEX)
-  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${content}")
-  string(APPEND body "const char k_data_${i}[] = {${bytes}0x00};\n")
+  # Every byte as a \xNN escape in a string literal: any byte (UTF-8 in the README too) without a narrowing
+  # conversion, and no escape can run into the next character (the next one starts with a backslash).
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "\\\\x\\1" bytes "${content}")
+  string(APPEND body "const char k_data_${i}[] = \"${bytes}\";\n")
   string(APPEND table "    {\"${name}\", {k_data_${i}, sizeof(k_data_${i}) - 1}},\n")
   math(EXPR i "${i} + 1")
 endforeach()

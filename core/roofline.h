@@ -12,6 +12,10 @@ namespace bs::roofline {
 struct Roof {
   double peak_gflops = 0;
   double gbs = 0;
+  // The cache in front of DRAM on this side (the GPU's L2, the CPU's last-level cache), 0 when unknown: a run
+  // whose footprint fits in it can pass the DRAM ceiling, and its placement says so.
+  double cache_bytes = 0;
+  std::string cache_name;  // "L2", "the last-level cache"
   bool valid() const { return peak_gflops > 0 && gbs > 0; }
 };
 
@@ -31,7 +35,10 @@ struct Placement {
   double pct = 0;            // % of the nearer ceiling: achieved / attainable at this intensity
   bool no_flops = false;     // a pure data-movement run: its % is of the bandwidth ceiling, it has no point
   bool measured = false;     // the intensity uses measured DRAM bytes
-  std::string text() const;  // "42% of the DRAM bandwidth ceiling (memory bound, 0.88 FLOP/B)"
+  // Above 100%: why. "data fits in L2 (0.52 MB < 50 MB): served from the cache, not DRAM", or, without a
+  // footprint or a cache size, that a cache or the timing is the likely reason. Empty at or below 100%.
+  std::string note;
+  std::string text() const;  // "42% of the DRAM bandwidth ceiling (memory bound, 0.88 FLOP/B)[; note]"
 };
 // `measured`: use the run's measured DRAM bytes where it has them.
 Placement place(const Roof& r, const work::RunRecord& run, bool measured = false);

@@ -22,6 +22,7 @@ Work Work::times(double n) const {
   w.read_bytes = read_bytes * n;
   w.write_bytes = write_bytes * n;
   if (measured_dram_bytes) w.measured_dram_bytes = *measured_dram_bytes * n;
+  w.footprint_bytes = footprint_bytes;  // the same data, touched n times
   return w;
 }
 
@@ -42,6 +43,7 @@ bool RunRecord::same_config(const RunRecord& o) const {
 }
 
 void RunLog::add(RunRecord r) {
+  if (r.at == std::chrono::system_clock::time_point{}) r.at = std::chrono::system_clock::now();
   std::lock_guard lock(m_mutex);
   ++m_version;
   for (RunRecord& old : m_runs) {

@@ -5,6 +5,7 @@
 // Pure C++: no CUDA, no ImGui.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -20,6 +21,9 @@ struct Work {
   double read_bytes = 0;                      // model: each input byte read once from DRAM
   double write_bytes = 0;                     // model: each output byte written once
   std::optional<double> measured_dram_bytes;  // read + written, from hardware counters; nullopt: not measured
+  // The data the run works on (its working set, counted once however often it is touched); 0: not modelled.
+  // Above 100% of the DRAM ceiling, a footprint smaller than a cache explains it (core/roofline.h).
+  double footprint_bytes = 0;
 
   double model_bytes() const { return read_bytes + write_bytes; }
   // FLOPs per model byte; +infinity when the model moves no DRAM bytes (e.g. shared memory only), 0 when no
@@ -42,6 +46,10 @@ struct RunRecord {
   std::string device;  // "NVIDIA H100 80GB HBM3", "CPU"
   double seconds = 0;  // one run (a median where the lab takes one)
   Work work;
+  // When it was reported (RunLog::add stamps a run that has none): the read-outs say which run they show,
+  // and the newest run is the newest by this, not by its place in the log (a configuration run again keeps
+  // its place).
+  std::chrono::system_clock::time_point at{};
 
   double flops_per_s() const;        // work.flops / seconds (0 when seconds <= 0)
   double model_bytes_per_s() const;  // work.model_bytes() / seconds

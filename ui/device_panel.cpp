@@ -5,11 +5,13 @@
 
 #include <cstdio>
 
+#include "ui/widgets.h"
+
 namespace bs::ui {
 
 void draw_device_panel(const DeviceInfo& d, const PathView& path) {
   if (!d.available) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.3f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, tone_colour(Tone::Warning));
     ImGui::TextWrapped("no CUDA device: %s", d.reason.c_str());
     ImGui::PopStyleColor();
     ImGui::TextWrapped("Everything runs on the CPU. Timings are CPU timings.");

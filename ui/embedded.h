@@ -1,4 +1,4 @@
-// embedded.h: files compiled into the executable (shaders/, assets/colormaps/, assets/presets/,
+// embedded.h: files compiled into the executable (shaders/, assets/colormaps/, assets/presets/, README.md,
 // assets/kernels/), by file name.
 #pragma once
 

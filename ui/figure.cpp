@@ -197,6 +197,14 @@ Axis make_axis(Range r, bool log, int target, bool from_zero, double pad_frac) {
           }
       }
     }
+    // The first and last data values get labels of their own (a sweep's 1024 .. 16M read off the axis, not
+    // guessed between decades), unless a tick already sits within a fifth of a decade of them.
+    for (double end : {r.lo, r.hi}) {
+      const bool near = std::any_of(a.ticks.begin(), a.ticks.end(), [&](double t) {
+        return std::abs(std::log10(t) - std::log10(end)) < 0.2;
+      });
+      if (!near) a.ticks.insert(std::upper_bound(a.ticks.begin(), a.ticks.end(), end), end);
+    }
     return a;
   }
   if (from_zero && r.lo > 0) r.lo = 0;

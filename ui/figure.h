@@ -89,7 +89,8 @@ struct Range {
   void add(double v, bool log_scale);
   bool valid() const { return lo <= hi; }
 };
-// `r` (valid) padded by pad_frac of its span on each side, with about `target` ticks.
+// `r` (valid) padded by pad_frac of its span on each side, with about `target` ticks (on a log axis also the
+// data's first and last values, where no tick is near them).
 Axis make_axis(Range r, bool log_scale, int target, bool from_zero, double pad_frac);
 
 // The figure as a standalone SVG document of width x height user units.

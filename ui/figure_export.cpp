@@ -6,6 +6,7 @@
 #include <glad/gl.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -170,7 +171,17 @@ bool render_png(const DrawFn& draw, const PngOptions& opt, const std::string& pa
   return true;
 }
 
-bool export_png(const fig::Figure& f, const PngOptions& opt, const std::string& path, std::string* error) {
+float slide_ready_scale(int height) {
+  // The tick labels (the small font, 0.87 of 15 px at scale 1) at least 1/50 of the image's height: 18 px on
+  // a 900-pixel-high figure, readable from the back of a room when the figure fills a slide.
+  return static_cast<float>(height) / (50.0f * 15.0f * 0.87f);
+}
+
+bool export_png(const fig::Figure& f, const PngOptions& opt_in, const std::string& path, std::string* error) {
+  PngOptions opt = opt_in;
+  // A valid scale is raised to the slide-ready one (an invalid one is left for render_png to refuse).
+  if (std::isfinite(opt.scale) && opt.scale >= k_min_scale && opt.scale <= k_max_scale)
+    opt.scale = std::clamp(slide_ready_scale(opt.height), opt.scale, k_max_scale);
   return render_png(
       [&f](ImDrawList* dl, ImVec2 origin, ImVec2 size) {
         ImFontAtlas* atlas = ImGui::GetIO().Fonts;

@@ -17,6 +17,11 @@ struct PngOptions {
   float scale = 1.0f;              // text and line size multiplier (2: for slides / HiDPI)
 };
 
+// The smallest text scale at which a figure `height` pixels high is readable on a slide (tick labels at least
+// 1/50 of the height). export_png never draws a figure smaller than that: a 1600x900 PNG at scale 1 gets
+// scale 1.38.
+float slide_ready_scale(int height);
+
 // Both return false with `error` filled ("cannot write /x/y.png: No such file or directory", ...).
 bool export_svg(const fig::Figure& f, int width, int height, const std::string& path, std::string* error);
 // Needs a current GL 3.3+ context (made with gl::create_window or gl::create_headless). Leaves the caller's

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/widgets.h"
+
 namespace bs::ui {
 
 namespace {
@@ -173,7 +175,8 @@ bool draw_figure(const char* id, ImVec2 size, const fig::Figure& f, bool light, 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   std::vector<fig::Hit> hits;
   fig::Layout layout;
-  const fig::Theme theme = light ? fig::light_theme() : fig::dark_theme();
+  // The figure follows the UI's theme (View > Theme): a light UI on a projector gets light figures too.
+  const fig::Theme theme = light || light_theme() ? fig::light_theme() : fig::dark_theme();
   dl->PushClipRect(p0, p1, true);
   // Hover targets cost a string per point: made only when they are read.
   paint_figure(dl, p0, size, f, theme, {}, hovered || drawn ? &hits : nullptr, &layout);

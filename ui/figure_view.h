@@ -25,8 +25,8 @@ struct FigureDrawn {
   int hovered_hit = -1;
 };
 
-// Draws the figure in a region of `size` (0 width/height: fill what is available), dark like the rest of the
-// UI unless `light` (the paper/slide look of the SVG and PNG). Hover: a point (lines, see HoverPick), cell
+// Draws the figure in a region of `size` (0 width/height: fill what is available) in the UI's theme (dark,
+// or light under View > Theme > Light), or light when `light` (the paper/slide look of the SVG and PNG). Hover: a point (lines, see HoverPick), cell
 // (heat map), bar with p10/p90 (bars). Returns true while hovered. `drawn`, when given, receives the layout
 // and every hover target whether hovered or not.
 bool draw_figure(const char* id, ImVec2 size, const fig::Figure& f, bool light = false,

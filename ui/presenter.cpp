@@ -8,6 +8,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include "ui/widgets.h"
+
 namespace bs::ui {
 
 namespace {
@@ -265,7 +267,7 @@ void Presenter::draw_shortcuts(std::span<const Shortcut> shortcuts, bool* open, 
       for (const Shortcut& s : shortcuts) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "%s", s.keys.c_str());
+        ImGui::TextColored(tone_colour(Tone::Warning), "%s", s.keys.c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(s.what.c_str());
       }
@@ -289,9 +291,9 @@ void Presenter::draw_toast(const std::string& text, bool error, ImVec2 anchor, f
   ImVec4 bg = st.Colors[ImGuiCol_PopupBg];
   bg.w = 0.95f;
   dl->AddRectFilled(p0, p1, ImGui::GetColorU32(bg), st.WindowRounding + 4);
-  dl->AddRect(p0, p1, ImGui::GetColorU32(error ? ImVec4(1, 0.45f, 0.4f, 1) : st.Colors[ImGuiCol_Border]),
+  dl->AddRect(p0, p1, ImGui::GetColorU32(error ? tone_colour(Tone::Error) : st.Colors[ImGuiCol_Border]),
               st.WindowRounding + 4);
-  const ImVec4 fg = error ? ImVec4(0.95f, 0.35f, 0.3f, 1) : st.Colors[ImGuiCol_Text];
+  const ImVec4 fg = error ? tone_colour(Tone::Error) : st.Colors[ImGuiCol_Text];
   dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(p0.x + pad.x, p0.y + pad.y),
               ImGui::GetColorU32(fg), text.c_str(), nullptr, wrap);
 }

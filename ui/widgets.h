@@ -19,7 +19,29 @@ bool colormap_combo(int* index);
 // then use darker colours, readable on white.
 bool light_theme();
 
+// The colours of coloured text, one per meaning, chosen per theme so that they read on the window
+// background from the back of a room: WCAG contrast >= 4.5:1 on both themes (tests/ui/widgets_test.cpp).
+enum class Tone {
+  Error,      // a refused value, a failed check
+  Warning,    // advice, a caveat, a wide spread
+  Pass,       // a check passed, a speedup
+  Highlight,  // something to look at in the view (cells without a thread)
+};
+ImVec4 tone_colour(Tone t, bool light);
+ImVec4 tone_colour(Tone t);  // for the theme in force
+// The WCAG 2 contrast ratio of two opaque colours (1 .. 21).
+double contrast_ratio(const ImVec4& a, const ImVec4& b);
+
 // Wrapped text in any colour (empty text draws nothing).
 void wrapped_text(const std::string& s, const ImVec4& colour);
+
+// n integer fields (1..4) that take effect only when the edit is committed: Enter, Tab, a click elsewhere,
+// or a step button. While the field is being typed in, the typed values live in ImGui's state storage and
+// v keeps the configuration in force, so typing 2048 never puts 2, 20 or 204 in force for a frame.
+// True (and v written) at the commit when a value changed. step > 0 adds -/+ buttons (n == 1 only).
+bool input_ints_on_commit(const char* label, int* v, int n, int step = 0, int step_fast = 0);
+// A text field whose edits count only when committed: buf follows the keys (it is the panel's own
+// text), the return value is true once, when the edit is committed.
+bool input_text_on_commit(const char* label, char* buf, size_t size);
 
 }  // namespace bs::ui

@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <string>
 
-#include "app/app.h"
 #include "app/labs.h"
 #include "app/heat/heat_sweep_target.h"
 #include "app/kernel/user_kernels.h"
@@ -95,38 +94,14 @@ double float_for_json(float v) {
   return d;
 }
 
-HeatLabOptions::HeatLabOptions() {
-  const ui::HeatPanelModel defaults;
-  nx = defaults.size[0];
-  ny = defaults.size[1];
-  block = {defaults.block[0], defaults.block[1]};
-  cells_per_thread = defaults.cells_per_thread;
-  if (defaults.manual_grid) grid = Dim2{defaults.grid[0], defaults.grid[1]};
-  steps_per_frame = defaults.steps_per_frame;
-  fused_steps = defaults.fused_steps;
-}
-
-HeatLab::HeatLab(LabEnv& env, const HeatLabOptions& opt) : m_env(env), m_presenter(env) {
-  m_model.size[0] = static_cast<int>(opt.nx);
-  m_model.size[1] = static_cast<int>(opt.ny);
-  m_model.block[0] = static_cast<int>(opt.block.x);
-  m_model.block[1] = static_cast<int>(opt.block.y);
-  m_model.cells_per_thread = opt.cells_per_thread;
-  m_model.fused_steps = opt.fused_steps;
-  if (opt.grid) {
-    m_model.manual_grid = true;
-    m_model.grid[0] = static_cast<int>(opt.grid->x);
-    m_model.grid[1] = static_cast<int>(opt.grid->y);
-  }
-  m_model.steps_per_frame = opt.steps_per_frame;
-  m_params.nx = opt.nx;
-  m_params.ny = opt.ny;
+HeatLab::HeatLab(LabEnv& env) : m_env(env), m_presenter(env) {
+  m_params.nx = m_model.size[0];
+  m_params.ny = m_model.size[1];
   m_model.params = m_params;
   for (int i = 0; i < 2; ++i)
     m_model.cpu[i].label =
         heat::cpu_mode_label(i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads);
   rebuild();
-  m_anatomy.set_mode(opt.overlay);
 }
 
 HeatLab::~HeatLab() = default;
@@ -877,6 +852,8 @@ namespace cli {
 void register_heat_bench(CLI::App& bench, BenchContext& ctx);  // app/heat/heat_bench.cpp
 }
 
+void heat_roofline_runs(const LabEnv& env, bool gpu, bool quick);  // app/heat/heat_roofline.cpp
+
 const LabDescriptor& heat_lab_descriptor() {
   static const LabDescriptor d = [] {
     LabDescriptor d;
@@ -884,12 +861,14 @@ const LabDescriptor& heat_lab_descriptor() {
     d.title = "Heat diffusion";
     d.short_title = "Heat";
     d.schema = &ui::heat_schema();
-    d.make = [](LabEnv& env, const AppOptions& opt) { return std::make_unique<HeatLab>(env, opt.heat); };
+    d.make = [](LabEnv& env) { return std::make_unique<HeatLab>(env); };
+    d.start_flags = {"size", "block", "cells_per_thread", "grid", "steps_per_frame", "fused_steps"};
     d.check_state = check_heat_state;
     d.sweep_target = &sweep::heat_sweep_target();
     d.register_bench = cli::register_heat_bench;
     d.presets = {"heat-block-sweep"};
     d.state_extras = {"anatomy_overlay"};
+    d.roofline_runs = heat_roofline_runs;
     return d;
   }();
   return d;

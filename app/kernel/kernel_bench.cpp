@@ -4,7 +4,6 @@
 #include "app/kernel/kernel_bench.h"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -14,6 +13,7 @@
 #include "gpu/common/device_info.h"
 #include "gpu/kernel/kernel_cache.h"
 #include "gpu/kernel/lab_runs.h"
+#include "gpu/kernel/source_file.h"
 
 namespace bs::cli {
 
@@ -27,6 +27,7 @@ struct KernelBenchArgs {
   double timeout_s = kernel::k_default_timeout_s;
   bool fast_math = false;
   int maxrregcount = 0;
+  double compile_timeout_s = kernel::k_default_compile_timeout_s;
 };
 
 std::string ms(double v) {
@@ -53,8 +54,10 @@ std::optional<matmul::Problem> parse_problem(const std::string& s) {
 }
 
 int run(const KernelBenchArgs& a) {
-  if (!std::ifstream(a.source, std::ios::binary))
-    return print_error("--source " + a.source + ": cannot read the file", 2);
+  {
+    std::string text, err;  // refused before any other work (a pipe, a device, over the limit, not UTF-8)
+    if (!kernel::read_kernel_source(a.source, &text, &err)) return print_error("--source " + err, 2);
+  }
   const std::string target_name(kernel::k_target_names.name_of(a.target));
 
   // Lab options, checked before anything is compiled or run.
@@ -108,8 +111,8 @@ int run(const KernelBenchArgs& a) {
   kernel::CompileOptions opts;
   opts.fast_math = a.fast_math;
   opts.maxrregcount = a.maxrregcount;
-  const SourceCompile sc =
-      compile_source_file(a.source, a.target, dev.available ? dev.cc_major * 10 + dev.cc_minor : 0, opts);
+  const SourceCompile sc = compile_source_file(
+      a.source, a.target, dev.available ? dev.cc_major * 10 + dev.cc_minor : 0, opts, a.compile_timeout_s);
   if (!sc.result) return print_error(sc.error, 2);
   const kernel::CompileResult& r = *sc.result;
   std::printf("%s: %s (%s, NVRTC %.1f ms)\n", a.source.c_str(), r.message.c_str(),
@@ -192,18 +195,14 @@ int run(const KernelBenchArgs& a) {
 }  // namespace
 
 SourceCompile compile_source_file(const std::string& path, kernel::Target target, int arch,
-                                  const kernel::CompileOptions& options) {
+                                  const kernel::CompileOptions& options, double timeout_s) {
   SourceCompile out;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    out.error = path + ": cannot read the file";
-    return out;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  out.request.source = text.str();
+  std::string text;
+  if (!kernel::read_kernel_source(path, &text, &out.error)) return out;
+  out.request.source = std::move(text);
   out.request.target = target;
   out.request.options = options;
+  out.request.control.timeout_s = timeout_s;
   if (arch > 0) out.request.arch = arch;
   kernel::KernelCache cache(kernel::default_cache_dir());
   kernel::CompileResult r = kernel::compile_cached(cache, out.request);
@@ -211,7 +210,7 @@ SourceCompile compile_source_file(const std::string& path, kernel::Target target
     for (const kernel::Diagnostic& d : r.diagnostics)
       std::fprintf(stderr, "%s\n", kernel::format_diagnostic(d, path).c_str());
     if (r.diagnostics.empty() && !r.log.empty()) std::fprintf(stderr, "%s\n", r.log.c_str());
-    out.error = path + ": " + r.message;
+    out.error = kernel::failure_line(r, path);
     return out;
   }
   out.result = std::move(r);
@@ -224,7 +223,7 @@ void register_kernel_bench(CLI::App& bench, BenchContext& ctx) {
       "kernel", "Your kernel (a .cu file for a lab's contract) run, checked and timed beside the lab's own");
   sub->add_option("--target", args->target, "The lab's contract: " + kernel::k_target_names.list())
       ->required()
-      ->transform(CLI::CheckedTransformer(kernel::k_target_names.by_name(), CLI::ignore_case));
+      ->transform(enum_choice(kernel::k_target_names, true));
   sub->add_option("--source", args->source, "The kernel's .cu file")->required();
   sub->add_option("--size", args->size,
                   "heat: NxM or N cells (default 2048); vector: n (e.g. 16M, default); matmul: MxNxK or N "
@@ -235,10 +234,14 @@ void register_kernel_bench(CLI::App& bench, BenchContext& ctx) {
   sub->add_option("--reference", args->reference, "vector: the lab's op to check against (add | formula)")
       ->capture_default_str();
   sub->add_option("--repetitions", args->repetitions, "Timed runs")
-      ->check(CLI::Range(1, 1000))
+      ->check(in_range(1, 1000, "timed runs"))
       ->capture_default_str();
   sub->add_option("--timeout", args->timeout_s, "Seconds a run may take before it is reported as hung")
-      ->check(CLI::Range(0.1, 600.0))
+      ->check(in_range(0.1, 600.0, "seconds"))
+      ->capture_default_str();
+  sub->add_option("--compile-timeout", args->compile_timeout_s,
+                  "Seconds the compile may take before it is stopped (a macro that expands without end)")
+      ->check(in_range(0.5, 600.0, "seconds"))
       ->capture_default_str();
   sub->add_flag("--use-fast-math", args->fast_math, "Compile with -use_fast_math");
   sub->add_option("--maxrregcount", args->maxrregcount, "Compile with -maxrregcount=N (0: no limit)");

@@ -12,6 +12,7 @@
 #include "gpu/anatomy/occupancy.h"
 #include "gpu/kernel/nvrtc_loader.h"
 #include "gpu/kernel/ptx_lines.h"
+#include "gpu/kernel/source_file.h"
 
 namespace bs {
 
@@ -183,9 +184,8 @@ bool KernelWorkbench::load_file(const std::string& path, std::string* error) {
   std::string text, err;
   if (path.empty())
     err = "name a .cu file to load";
-  else if (!read_file_limited(path, k_max_source_bytes, &text, &err))
+  else if (!kernel::read_kernel_source(path, &text, &err))
     err = "cannot load " + err;
-  if (err.empty() && text.find('\0') != std::string::npos) err = "cannot load " + path + ": not a text file";
   if (!err.empty()) {
     if (error) *error = err;
     m_file_message = err;
@@ -379,6 +379,18 @@ void KernelWorkbench::act(const ui::KernelPanelActions& a, double now_s) {
   if (a.compile) compile_now(now_s);
 }
 
+bool KernelWorkbench::key_chord(bool redo) {
+  ui::CodeEditorState& e = doc(m_target).editor;
+  if (!m_open || !e.active || !e.chords_queued) return false;
+  ++(redo ? e.queued_redo : e.queued_undo);
+  return true;
+}
+
+void KernelWorkbench::chords_from_queue(bool on) {
+  for (kernel::Target t : k_targets)
+    doc(t).editor.chords_queued = on;
+}
+
 void KernelWorkbench::draw(Layout& layout, double now_s) {
   if (!m_open) return;
   ImGui::SetNextWindowBgAlpha(1.0f);  // over the lab's view: the field must not show through the code
@@ -428,6 +440,8 @@ nlohmann::json KernelWorkbench::dump() const {
           {"markers", markers},
           {"hovered_marker_line", d.editor.hovered_marker_line},
           {"first_marker", {d.editor.first_marker.x, d.editor.first_marker.y}},
+          {"editor_top", d.editor.top_y},
+          {"source_size", d.doc.text().size()},
           {"revision", d.doc.revision()},
           {"generation", m_kernels.generation(m_target)},
           {"tab", m_tab == 1 ? "simulator" : "editor"},
@@ -480,9 +494,8 @@ std::optional<std::string> read_state(const nlohmann::json& j, kernel::Target& t
     std::string source;
     if (d.has("source")) {
       d.text("source", source);
-      if (d.ok() && source.size() > KernelWorkbench::k_max_source_bytes)
-        d.fail("source", "longer than 1 MiB (a kernel source is a few KiB)");
-      if (d.ok() && source.find('\0') != std::string::npos) d.fail("source", "contains a NUL character");
+      if (d.ok())
+        if (auto p = kernel::check_source_text(source)) d.fail("source", p->text());
       if (d.ok()) sources[i] = source;
     }
     d.boolean("fast_math", options[i].fast_math);

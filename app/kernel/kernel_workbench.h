@@ -18,6 +18,7 @@
 #include "app/kernel/user_kernels.h"
 #include "gpu/kernel/compile_service.h"
 #include "gpu/kernel/kernel_cache.h"
+#include "gpu/kernel/source_file.h"
 #include "ui/kernel/kernel_panel.h"
 
 namespace bs {
@@ -70,6 +71,11 @@ class KernelWorkbench {
   void simulate_when_compiled() { m_simulate_pending = true; }
   // The last finished compile of `t` (good or not), null before the first.
   std::shared_ptr<const kernel::CompileResult> last_result(kernel::Target t) { return doc(t).result; }
+  // Undo / redo presses from the app's key queue for the editor that has the keyboard (true when it took
+  // them): every press counts, however many fall between two frames. `from_queue` on: the editor stops
+  // polling ImGui for those keys (the app's window delivers them all through here).
+  bool key_chord(bool redo);
+  void chords_from_queue(bool on);
   // The panel's model as it would be drawn now (tests read the texts).
   ui::KernelPanelModel& model() { return m_model; }
   void refresh_model(double now_s);
@@ -90,7 +96,7 @@ class KernelWorkbench {
   static std::vector<ui::LineMarker> markers_from(const std::vector<kernel::Diagnostic>& d);
 
   static constexpr double k_pause_s = 0.4;               // auto-compile after this long without typing
-  static constexpr size_t k_max_source_bytes = 1 << 20;  // a kernel source is a few KiB
+  static constexpr size_t k_max_source_bytes = kernel::k_max_source_bytes;  // gpu/kernel/source_file.h
 
  private:
   struct Doc {

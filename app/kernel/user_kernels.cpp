@@ -2,21 +2,16 @@
 #include "app/kernel/user_kernels.h"
 
 #include <atomic>
-#include <ctime>
 #include <stdexcept>
 
+#include "core/clock.h"
 #include "core/error.h"
 
 namespace bs {
 
 std::string UserKernel::compiled_at_text() const {
   if (!result) return {};
-  const std::time_t t = std::chrono::system_clock::to_time_t(compiled_at);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
-  return buf;
+  return clock_text(compiled_at);
 }
 
 int UserKernels::index(kernel::Target t) {
@@ -173,6 +168,16 @@ bool UserKernels::in_use(kernel::Target t) const {
   return m_in_use[i];
 }
 
+namespace {
+// [["NAME", "VALUE"], ...]: -D defines in their order (a replay compiles with the same).
+nlohmann::json defines_json(const std::vector<std::pair<std::string, std::string>>& defines) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [name, value] : defines)
+    out.push_back({name, value});
+  return out;
+}
+}  // namespace
+
 nlohmann::json UserKernels::record_of(const UserKernel& k) {
   if (!k) return nullptr;
   return {{"kernel", k.result->kernel_name},
@@ -181,7 +186,8 @@ nlohmann::json UserKernels::record_of(const UserKernel& k) {
            {{"fast_math", k.options.fast_math},
             {"maxrregcount", k.options.maxrregcount},
             {"lineinfo", k.options.lineinfo},
-            {"device_debug", k.options.device_debug}}},
+            {"device_debug", k.options.device_debug},
+            {"defines", defines_json(k.options.defines)}}},
           {"arch", "sm_" + std::to_string(k.arch)},
           {"compiled_at", k.compiled_at_text()},
           {"nvrtc_version", k.result->nvrtc_version},

@@ -863,6 +863,8 @@ namespace cli {
 void register_matmul_bench(CLI::App& bench, BenchContext& ctx);  // app/matmul/matmul_bench.cpp
 }
 
+void matmul_roofline_runs(const LabEnv& env, bool gpu, bool quick);  // app/matmul/matmul_roofline.cpp
+
 const LabDescriptor& matmul_lab_descriptor() {
   static const LabDescriptor d = [] {
     LabDescriptor d;
@@ -870,12 +872,13 @@ const LabDescriptor& matmul_lab_descriptor() {
     d.title = "Matmul";
     d.short_title = "Matmul";
     d.schema = &ui::matmul_schema();
-    d.make = [](LabEnv& env, const AppOptions&) { return make_matmul_lab(env); };
+    d.make = [](LabEnv& env) { return make_matmul_lab(env); };
     d.check_state = check_matmul_state;
     d.sweep_target = &sweep::matmul_sweep_target();
     d.register_bench = cli::register_matmul_bench;
     d.presets = {"matmul-coalescing", "matmul-ladder"};
     d.state_extras = {"anatomy_overlay"};
+    d.roofline_runs = matmul_roofline_runs;
     return d;
   }();
   return d;

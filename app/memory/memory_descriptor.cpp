@@ -8,6 +8,8 @@
 
 namespace bs {
 
+void memory_roofline_runs(const LabEnv& env, bool gpu, bool quick);  // app/memory/memory_roofline.cpp
+
 const LabDescriptor& memory_lab_descriptor() {
   static const LabDescriptor d = [] {
     LabDescriptor d;
@@ -16,11 +18,12 @@ const LabDescriptor& memory_lab_descriptor() {
     d.short_title = "Memory";
     d.schema = &ui::memory_schema();
     d.register_bench = cli::register_memory_bench;
-    d.make = [](LabEnv& env, const AppOptions&) { return make_memory_lab(env); };
+    d.make = [](LabEnv& env) { return make_memory_lab(env); };
     d.check_state = check_memory_state;
     d.sweep_target = &sweep::memory_sweep_target();
     d.presets = {"memory-transpose", "memory-stride", "memory-banks"};
     d.state_extras = {"warp", "step"};  // the picture's warp and instruction (app/memory/memory_lab.h)
+    d.roofline_runs = memory_roofline_runs;
     return d;
   }();
   return d;

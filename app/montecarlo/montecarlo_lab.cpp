@@ -668,6 +668,8 @@ namespace cli {
 void register_montecarlo_bench(CLI::App& bench, BenchContext& ctx);  // app/montecarlo/montecarlo_bench.cpp
 }
 
+void montecarlo_roofline_runs(const LabEnv& env, bool gpu, bool quick);  // app/montecarlo/montecarlo_roofline.cpp
+
 const LabDescriptor& montecarlo_lab_descriptor() {
   static const LabDescriptor d = [] {
     LabDescriptor d;
@@ -675,11 +677,12 @@ const LabDescriptor& montecarlo_lab_descriptor() {
     d.title = "Monte Carlo";
     d.short_title = "M. Carlo";
     d.schema = &ui::montecarlo_schema();
-    d.make = [](LabEnv& env, const AppOptions&) { return make_montecarlo_lab(env); };
+    d.make = [](LabEnv& env) { return make_montecarlo_lab(env); };
     d.check_state = check_montecarlo_state;
     d.sweep_target = &sweep::montecarlo_sweep_target();
     d.register_bench = cli::register_montecarlo_bench;
     d.presets = {"montecarlo-convergence"};
+    d.roofline_runs = montecarlo_roofline_runs;
     return d;
   }();
   return d;

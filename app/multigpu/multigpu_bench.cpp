@@ -40,23 +40,25 @@ void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat) {
       "--per-rank", a.per_rank,
       "one process per GPU: this process is one NCCL rank (rank and count from --rank/--nranks or from "
       "mpirun/srun's environment); see docs/SCALING.md");
-  sub.add_option("--rank", a.rank, "per-rank mode: this process's rank (0 .. nranks-1)");
-  sub.add_option("--nranks", a.nranks, "per-rank mode: number of ranks");
+  sub.add_option("--rank", a.rank, "per-rank mode: this process's rank (0 .. nranks-1)")
+      ->each([&a](const std::string&) { a.given_rank = true; });
+  sub.add_option("--nranks", a.nranks, "per-rank mode: number of ranks")
+      ->each([&a](const std::string&) { a.given_nranks = true; });
   sub.add_option(
       "--nccl-id-file", a.nccl_id_file,
       "per-rank mode: file (shared by all ranks) through which rank 0 hands the NCCL unique id to the "
       "others; or BS_NCCL_ID_FILE");
   sub.add_option("--scaling-out", a.out, "write the scaling plot as <prefix>.svg, .csv and .json");
   sub.add_option("--mg-reps", a.reps, "with --gpus: timed repetitions per GPU count")
-      ->check(CLI::Range(1, 1000));
+      ->check(in_range(1, 1000, "repetitions"));
   if (!heat)
     sub.add_option(
            "--mc-chunks", a.mc_chunks,
            "with --gpus: fixed chunks the samples are cut into (default 24; the price is the same for every "
            "GPU count at one chunk count)")
-        ->check(CLI::Range(1, 4096));
+        ->check(in_range(1, 4096, "chunks"));
   if (heat) {
-    sub.add_option("--halo", a.halo, "with --gpus: halo rows = steps per exchange")->check(CLI::Range(1, 64));
+    sub.add_option("--halo", a.halo, "with --gpus: halo rows = steps per exchange")->check(in_range(1, 64, "halo rows"));
     sub.add_flag("--weak", a.weak, "with --gpus: also weak scaling (the --size field per GPU, stacked)");
     sub.add_flag("--no-overlap", a.no_overlap,
                  "with --gpus: exchange first, then the whole step (no overlap)");
@@ -65,6 +67,29 @@ void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat) {
 
 bool multigpu_requested(const MultiGpuArgs& a) {
   return !a.gpus.empty() || a.per_rank || a.rank >= 0;
+}
+
+std::optional<std::string> check_multigpu_args(const MultiGpuArgs& a) {
+  const MultiGpuArgs d;
+  if (a.rank < -1 || (a.rank == -1 && a.given_rank))
+    return "--rank " + std::to_string(a.rank) + ": ranks run from 0 to --nranks - 1";
+  if (a.nranks < 0 || (a.nranks == 0 && a.given_nranks))
+    return "--nranks " + std::to_string(a.nranks) + ": give the number of ranks, 1 or more";
+  if (a.rank >= 0 && a.nranks > 0 && a.rank >= a.nranks)
+    return "--rank " + std::to_string(a.rank) + ": ranks run from 0 to --nranks - 1 = " +
+           std::to_string(a.nranks - 1);
+  if (a.rank >= 0 && a.nranks == 0 && a.rank != 0)
+    return "--rank " + std::to_string(a.rank) + ": give --nranks (more than " + std::to_string(a.rank) + ")";
+  if (multigpu_requested(a)) return std::nullopt;
+  // The multi-GPU options alone would be ignored: say so rather than run the single-GPU bench.
+  const std::pair<bool, const char*> alone[] = {
+      {!a.out.empty(), "--scaling-out"}, {a.weak, "--weak"},         {a.no_overlap, "--no-overlap"},
+      {a.virtual_slabs, "--virtual"},     {a.halo != d.halo, "--halo"}, {a.reps != d.reps, "--mg-reps"},
+      {a.mc_chunks != d.mc_chunks, "--mc-chunks"}, {a.nranks != d.nranks, "--nranks"},
+      {!a.nccl_id_file.empty(), "--nccl-id-file"}};
+  for (const auto& [given, name] : alone)
+    if (given) return std::string(name) + " applies to the multi-GPU runs: add --gpus (e.g. --gpus 1,2) or --per-rank";
+  return std::nullopt;
 }
 
 namespace {
@@ -79,6 +104,10 @@ struct Setup {
 std::optional<Setup> setup(const MultiGpuArgs& a, int* code) {
   Setup s;
   // Bad input first, so that it is reported the same with or without a GPU.
+  if (auto bad = check_multigpu_args(a)) {
+    *code = print_error(*bad, 2);
+    return std::nullopt;
+  }
   std::string err;
   auto counts = mg::parse_gpu_list(a.gpus.empty() ? "1" : a.gpus, &err);
   if (!counts) {
@@ -220,11 +249,18 @@ bool parse_size(const std::string& text, int64_t* nx, int64_t* ny) {
 }  // namespace
 
 int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& size_text, int steps) {
+  // The field first: a bad --size is refused with or without a GPU (setup() skips the rows without one).
+  if (!parse_size(size_text, &p.nx, &p.ny))
+    return print_error("--size '" + printable(size_text) + "': expected N or WxH with positive integers", 2);
+  {
+    mg::HeatConfig cfg;
+    cfg.params = p;
+    cfg.halo = a.halo;
+    if (auto err = mg::validate(cfg, 1)) return print_error("--size: " + *err, 2);
+  }
   int code = 0;
   auto s = setup(a, &code);
   if (!s) return code;
-  if (!parse_size(size_text, &p.nx, &p.ny))
-    return print_error("--size '" + size_text + "': expected N or WxH with positive integers", 2);
   const bool root = is_root(*s);
   if (root)
     std::printf(
@@ -364,11 +400,11 @@ void register_multigpu_bench(CLI::App& bench, BenchContext& ctx) {
   sub->add_option("--workload", a->workload, "heat or montecarlo")
       ->check(CLI::IsMember({"heat", "montecarlo"}));
   sub->add_option("--size", a->size, "heat field: N or WxH (default 16384)");
-  sub->add_option("--steps", a->steps, "heat steps per timed repetition")->check(CLI::Range(1, 100000));
+  sub->add_option("--steps", a->steps, "heat steps per timed repetition")->check(in_range(1, 100000, "steps"));
   sub->add_option("--paths", a->paths, "Monte Carlo paths")
-      ->check(CLI::Range(int64_t{24}, montecarlo::k_max_paths));
+      ->check(in_range(int64_t{24}, montecarlo::k_max_paths, "paths"));
   sub->add_option("--mc-steps", a->mc_steps, "Monte Carlo steps per path")
-      ->check(CLI::Range(1, montecarlo::k_max_steps));
+      ->check(in_range(1, montecarlo::k_max_steps, "steps per path"));
   add_multigpu_options(*sub, a->multi, true);
   sub->callback([a, &ctx] {
     run_guarded(ctx, [&] {

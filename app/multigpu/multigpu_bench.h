@@ -2,6 +2,7 @@
 // here): strong and weak scaling over GPU counts, one process driving all GPUs or one process per rank.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "gpu/heat/heat.h"
@@ -25,9 +26,14 @@ struct MultiGpuArgs {
   std::string out;           // figure prefix: <out>.svg/.csv/.json of the scaling plot
   int reps = 5;
   int mc_chunks = 0;  // Monte Carlo: fixed chunks the samples are cut into (0: multigpu::k_mc_chunks)
+  bool given_rank = false, given_nranks = false;  // --rank / --nranks were on the command line
 };
 void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat);
 bool multigpu_requested(const MultiGpuArgs& a);
+// The multi-GPU options' own rules, checked before anything runs, with or without a GPU: ranks from 0 to
+// nranks - 1, a count of ranks of at least 1, and no multi-GPU option without --gpus or --per-rank (it
+// would be silently ignored). nullopt when they hold, else the message.
+std::optional<std::string> check_multigpu_args(const MultiGpuArgs& a);
 
 // size_text: "16384" or "WxH" as given (empty: 8192); steps: per repetition.
 int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& size_text, int steps);

@@ -501,7 +501,7 @@ const LabDescriptor& multigpu_lab_descriptor() {
     d.title = "Multi-GPU";
     d.short_title = "GPUs";
     d.schema = &ui::multigpu_schema();
-    d.make = [](LabEnv& env, const AppOptions&) -> std::unique_ptr<Lab> {
+    d.make = [](LabEnv& env) -> std::unique_ptr<Lab> {
       return std::make_unique<MultiGpuLab>(env);
     };
     d.check_state = [](const nlohmann::json& state) -> std::optional<std::string> {

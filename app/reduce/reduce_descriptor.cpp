@@ -9,6 +9,8 @@
 
 namespace bs {
 
+void reduce_roofline_runs(const LabEnv& env, bool gpu, bool quick);  // app/reduce/reduce_roofline.cpp
+
 const LabDescriptor& reduce_lab_descriptor() {
   static const LabDescriptor d = [] {
     LabDescriptor d;
@@ -17,11 +19,12 @@ const LabDescriptor& reduce_lab_descriptor() {
     d.short_title = "Reduce/scan";
     d.schema = &ui::reduce_schema();
     d.register_bench = cli::register_reduce_bench;
-    d.make = [](LabEnv& env, const AppOptions&) { return make_reduce_lab(env); };
+    d.make = [](LabEnv& env) { return make_reduce_lab(env); };
     d.check_state = check_reduce_state;
     d.sweep_target = &sweep::reduce_sweep_target();
     d.presets = {"reduce-ladder", "reduce-scan-ladder"};
     d.state_extras = {"anatomy_map", "anatomy_window"};
+    d.roofline_runs = reduce_roofline_runs;
     return d;
   }();
   return d;

@@ -11,14 +11,17 @@
 
 namespace bs {
 
+// Every form names the run it is about, so a stale run is never read as the live configuration.
 struct CeilingReadout {
-  std::string pct;      // "42" (presenter mode's big number)
-  std::string text;     // "roofline 42%" (the menu bar)
-  std::string tooltip;  // "<run label> (<device>): 42% of the DRAM bandwidth ceiling (...)\nceiling: ..."
+  std::string pct;         // "42" (presenter mode's big number)
+  std::string run;         // "warptile_db 4096x4096x4096, 14:03:12": the run's label (lab prefix dropped), when
+  std::string text;        // "roofline 42% (<run>)" (the menu bar, where it fits)
+  std::string short_text;  // "roofline 42% (14:03:12)" (the menu bar when the long form does not fit)
+  std::string tooltip;     // "<run label> (<device>), <when>: 42% of the DRAM bandwidth ceiling (...)\nceiling: ..."
 };
 
-// The newest run of `lab` in ch.runs placed under its side's ceilings; nullopt when the lab has no run or
-// that side's ceilings are not known.
+// The newest run of `lab` in ch.runs (by its time stamp; the later one in the log on a tie) placed under its
+// side's ceilings; nullopt when the lab has no run or that side's ceilings are not known.
 std::optional<CeilingReadout> ceiling_readout(const roofline::Chart& ch, const std::string& lab);
 
 }  // namespace bs

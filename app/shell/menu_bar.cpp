@@ -16,7 +16,7 @@ std::string MenuBar::draw(const ui::PathView& pv, const std::string& active,
   const auto item_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + st.ItemSpacing.x * 2; };
   const float bar_w = ImGui::GetMainViewport()->Size.x;
   const auto needed = [&](int level) {
-    float w = st.WindowPadding.x * 2 + item_w("Session") + item_w("Edit") + item_w("View") + item_w("Sweep") +
+    float w = st.WindowPadding.x * 2 + item_w("Session") + item_w("Edit") + item_w("View") + item_w("Sweep") + item_w("Help") +
               ui::path_status_min_width(pv);
     if (level == 0) w += item_w("blockscope");
     if (level < 2) {
@@ -54,14 +54,19 @@ std::string MenuBar::draw(const ui::PathView& pv, const std::string& active,
   m_overflow = std::max(0.0f, items_end - right) + (path_w > 0 ? 0.0f : ui::path_status_min_width(pv));
   // The roofline read-out just left of the path status, only where it fits (it never pushes the menus).
   m_roofline_shown = false;
+  m_roofline_text.clear();
+  // The long form names the run; the short one at least says when it ran (the tooltip has the rest).
   if (roofline && path_w > 0) {
-    const float w = ImGui::CalcTextSize(roofline->text.c_str()).x + st.ItemSpacing.x * 2;
-    const float x = right - path_w - w;
-    if (x > items_end + st.ItemSpacing.x) {
+    for (const std::string* text : {&roofline->text, &roofline->short_text}) {
+      const float w = ImGui::CalcTextSize(text->c_str()).x + st.ItemSpacing.x * 2;
+      const float x = right - path_w - w;
+      if (x <= items_end + st.ItemSpacing.x) continue;
       ImGui::SetCursorScreenPos(ImVec2(x, ImGui::GetWindowPos().y));
-      ImGui::TextUnformatted(roofline->text.c_str());
+      ImGui::TextUnformatted(text->c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", roofline->tooltip.c_str());
       m_roofline_shown = true;
+      m_roofline_text = *text;
+      break;
     }
   }
   ImGui::EndMainMenuBar();

@@ -22,6 +22,8 @@ class MenuBar {
                    const std::optional<CeilingReadout>& roofline = {});
   // Whether the roofline read-out fitted and was drawn in the last frame.
   bool roofline_shown() const { return m_roofline_shown; }
+  // The form drawn (long, or short where the long one does not fit); empty when none fitted.
+  const std::string& roofline_text() const { return m_roofline_text; }
   // How much the bar is shortened (0: not at all), and the pixels its items ran past its right end (0: they
   // fit), in the last frame.
   int level() const { return m_level; }
@@ -31,6 +33,7 @@ class MenuBar {
   int m_level = 0;
   float m_overflow = 0;
   bool m_roofline_shown = false;
+  std::string m_roofline_text;
 };
 
 }  // namespace bs

@@ -9,11 +9,11 @@
 
 namespace bs {
 
-void Toasts::show(std::string text, bool error) {
+void Toasts::show(std::string text, bool error, double seconds) {
   std::fprintf(stderr, "blockscope: %s\n", text.c_str());
   m_text = std::move(text);
   m_error = error;
-  m_until = ImGui::GetTime() + (error ? 8.0 : 4.0);
+  m_until = ImGui::GetTime() + (seconds > 0 ? seconds : error ? 8.0 : 4.0);
 }
 
 void Toasts::draw(const Rect& view) const {

@@ -10,8 +10,8 @@ namespace bs {
 
 class Toasts {
  public:
-  // Shown for 4 s (8 s for an error) from now; inside a frame or between frames.
-  void show(std::string text, bool error = false);
+  // Shown for 4 s (8 s for an error; `seconds` when given) from now; inside a frame or between frames.
+  void show(std::string text, bool error = false, double seconds = 0);
   // Centred over `view`, just above its bottom edge: over the field, not over the panel's controls.
   void draw(const Rect& view) const;
   const std::string& last() const { return m_text; }

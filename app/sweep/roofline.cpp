@@ -31,6 +31,7 @@ roofline::Chart roofline_chart(const Result& r, const Target& t, const FigureOpt
   ch.cpu = opt.cpu_ceilings;
   ch.datasheet = ch.gpu ? roofline::datasheet_for(ch.gpu->device) : std::nullopt;
   ch.series_per_variant = true;
+  ch.cpu_cache_bytes = roofline::cpu_last_level_cache_bytes();  // the GPU's L2 is not in a sweep's result
   const Definition& d = r.definition;
   std::string swept;
   for (const Param& p : d.params)

@@ -128,6 +128,14 @@ struct SweepWindow::Impl {
   }
 
   void show(const sweep::Definition& d) {
+    // A loaded session or preset shows its own set-up, never the figure of the sweep it replaces beside it
+    // (a sweep still running keeps its result: it is collected when it ends).
+    if (!running) {
+      result.reset();
+      model.export_message.clear();
+      model.notes.clear();
+      model.stopped.clear();
+    }
     const auto labs = sweep::lab_names();
     for (size_t i = 0; i < labs.size(); ++i)
       if (labs[i] == d.lab) set_lab(static_cast<int>(i));

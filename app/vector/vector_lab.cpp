@@ -12,6 +12,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include "app/lab.h"
 #include "app/labs.h"
@@ -72,7 +73,8 @@ class VectorLab final : public Lab {
     apply_params();
     // The schema's sweep_max (64M) shows the GPU's advantage; on 2 CPU cores 16M keeps the sweep short.
     if (!m_model.gpu) std::snprintf(m_model.sweep_max_text, sizeof m_model.sweep_max_text, "%s", "16M");
-    // A first picture without any clicks: a quick sweep up to 1M, then the CPU rows at N, then (GPU) one run.
+    // A first picture without any clicks: a quick sweep up to N (at least 1M), then the CPU rows at N, then
+    // (GPU) one run.
     m_queue = {Work::QuickSweep, Work::Cpu};
     if (m_model.gpu) m_queue.push_back(Work::Gpu);
   }
@@ -322,7 +324,8 @@ class VectorLab final : public Lab {
     o.gpu = m_model.gpu;
     o.min_n = 1024;
     if (quick) {
-      o.max_n = int64_t{1} << 20;
+      // Up to 1M, and on to the N in the box: the first figure covers the size the lab runs.
+      std::tie(o.min_n, o.max_n) = vec::quick_sweep_range(m_params.n);
       o.budget_ms_per_point = 8;
     } else {
       const vec::ParsedCount pc = vec::parse_count(m_model.sweep_max_text, "largest N");
@@ -675,6 +678,9 @@ namespace cli {
 void register_vector_bench(CLI::App& bench, BenchContext& ctx);  // app/vector/vector_bench.cpp
 }
 
+void vector_roofline_runs(const LabEnv& env, bool gpu, bool quick);  // app/vector/vector_roofline.cpp
+std::string vector_roofline_check(double dram_gbs);               // app/vector/vector_roofline.cpp
+
 const LabDescriptor& vector_lab_descriptor() {
   static const LabDescriptor d = [] {
     LabDescriptor d;
@@ -682,11 +688,13 @@ const LabDescriptor& vector_lab_descriptor() {
     d.title = "Vector";
     d.short_title = "Vector";
     d.schema = &ui::vector_schema();
-    d.make = [](LabEnv& env, const AppOptions&) { return make_vector_lab(env); };
+    d.make = [](LabEnv& env) { return make_vector_lab(env); };
     d.check_state = check_vector_state;
     d.sweep_target = &sweep::vector_sweep_target();
     d.register_bench = cli::register_vector_bench;
     d.presets = {"vector-crossover"};
+    d.roofline_runs = vector_roofline_runs;
+    d.roofline_check = vector_roofline_check;
     return d;
   }();
   return d;

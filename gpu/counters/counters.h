@@ -86,8 +86,9 @@ bool try_load_cupti(const std::vector<std::string>& names, std::string* why);
 // maps to. Pure: the not-allowed and unsupported paths are tested without a GPU.
 std::pair<Status, std::string> explain_cupti_error(int cupti_result, const std::string& step,
                                                    const std::string& cupti_text = "");
-// The message when there is no CUDA device; `reason` is DeviceInfo::reason.
-std::string no_device_message(const std::string& reason);
+// The message when there is no CUDA device; `reason` is DeviceInfo::reason. `model_values`: whether a table
+// of model values is shown beside it (only then does the message say they stay).
+std::string no_device_message(const std::string& reason, bool model_values = true);
 // The line every counters view prints: collection replays the kernel, so these runs are not timed.
 const char* replay_note();
 

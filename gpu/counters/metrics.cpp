@@ -146,9 +146,9 @@ const char* replay_note() {
          "timed runs, never part of a timing";
 }
 
-std::string no_device_message(const std::string& reason) {
-  return "no CUDA device, so no hardware counters (" + reason +
-         "); the model values stay, labelled \"model\"";
+std::string no_device_message(const std::string& reason, bool model_values) {
+  return "no CUDA device, so no hardware counters (" + reason + ")" +
+         (model_values ? "; the model values stay, labelled \"model\"" : "");
 }
 
 std::pair<Status, std::string> explain_cupti_error(int code, const std::string& step,

@@ -19,6 +19,7 @@ inline work::Work step_work(const Params& p, int steps = 1, int fused_steps = 1)
   w.flops = k_flops_per_cell_step * cells * steps;
   w.read_bytes = 4.0 * cells * passes;
   w.write_bytes = 4.0 * cells * passes;
+  w.footprint_bytes = 8.0 * cells;  // the two float fields (ping-pong)
   return w;
 }
 

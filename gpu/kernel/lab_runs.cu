@@ -8,6 +8,7 @@
 #include "gpu/common/cuda_check.h"
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/nvtx_range.h"
 #include "gpu/kernel/lab_runs.h"
 
 namespace bs::kernel {
@@ -25,6 +26,7 @@ Dim2 checked_grid(Target t, Dim2 block, std::optional<Dim2> grid, Dim2 domain) {
 template <class Body>
 std::vector<double> timed_runs(const LoadedKernel& k, cudaStream_t stream, const RunSettings& s, Body body) {
   Event start, stop;
+  const NvtxRange range("kernel/" + k.name() + " timed runs");
   for (int i = 0; i < s.warmup; ++i) {
     body();
     wait_with_deadline(stream, s.timeout_s, k.name());

@@ -7,6 +7,7 @@
 #include "gpu/common/cuda_check.h"
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/nvtx_range.h"
 #include "gpu/heat/stencil.h"
 #include "gpu/multigpu/multi_heat.h"
 #include "gpu/multigpu/nccl_api.h"
@@ -312,6 +313,8 @@ std::vector<float> MultiHeat::download() {
 
 void MultiHeat::step(int steps) {
   if (steps <= 0) return;
+  const NvtxRange range("multigpu/heat " + std::to_string(m->local.size()) + " slabs, " + std::to_string(steps) +
+                        " steps");
   for (auto& l : m->local) {
     BS_CUDA_CHECK(cudaSetDevice(l.device));
     if (!l.timing) l.t0.record(l.compute.get()), l.timing = true;

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "gpu/common/cuda_check.h"
+#include "gpu/common/nvtx_range.h"
 
 namespace bs::multigpu {
 
@@ -51,6 +52,8 @@ McRunResult MultiPricer::price(const mc::Params& p, int chunks) {
                          std::to_string(m_comm.size()) + " GPUs");
   McRunResult out;
   out.chunks = n_chunks;
+  const NvtxRange range("multigpu/montecarlo " + std::to_string(m_comm.size()) + " GPUs, " +
+                        std::to_string(n_chunks) + " chunks");
   const auto t0 = std::chrono::steady_clock::now();
   // Every local rank queues its chunks before any result is read, round robin: a pricer's enqueue waits once
   // it holds 8 batches in flight, and queueing one rank's chunks all at once would keep the next rank idle

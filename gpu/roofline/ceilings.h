@@ -43,6 +43,8 @@ std::string gpu_key();
 // Measures the CPU: `bytes` per array for the bandwidth copy (two arrays), about `flop_seconds` of FMA loops.
 Ceilings measure_cpu(size_t bytes = size_t{256} << 20, double flop_seconds = 0.3);
 std::string cpu_key();
+// The CPU's last-level cache in bytes (the highest cache level sysfs lists for cpu0), 0 when unknown.
+double cpu_last_level_cache_bytes();
 std::string utc_now();  // "2026-11-23T14:02:03Z"
 
 nlohmann::json to_json(const Ceilings& c);

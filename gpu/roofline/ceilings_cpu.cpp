@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/stats.h"
@@ -60,6 +62,23 @@ std::string utc_now() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
+}
+
+double cpu_last_level_cache_bytes() {
+  int best_level = 0;
+  double best = 0;
+  for (int i = 0; i < 16; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::ifstream level(dir + "level"), size(dir + "size");
+    int lv = 0;
+    std::string sz;
+    if (!(level >> lv) || !(size >> sz) || sz.empty()) continue;
+    double bytes = std::atof(sz.c_str());
+    if (sz.back() == 'K') bytes *= 1024;
+    if (sz.back() == 'M') bytes *= 1024 * 1024;
+    if (lv >= best_level && bytes > 0) best_level = lv, best = bytes;
+  }
+  return best;
 }
 
 std::string cpu_key() {

@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/cpu_job.h"
@@ -375,6 +376,9 @@ struct SweepResult {
 };
 // Sizes: powers of two from min_n up to max_n (max_n itself included). Progress and cancel through ctl.
 std::vector<int64_t> sweep_sizes(int64_t min_n, int64_t max_n);
+// The lab's first, quick sweep: 1K .. 1M, widened to take in n (the N in the lab's box), so the first figure
+// always shows the size the lab runs. {min_n, max_n}.
+std::pair<int64_t, int64_t> quick_sweep_range(int64_t n);
 SweepResult run_sweep(const SweepOptions& o, JobControl* ctl = nullptr);
 // Fills the crossovers of r from its points (run_sweep calls it; exposed for tests).
 void compute_crossovers(SweepResult& r);

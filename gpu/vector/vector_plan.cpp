@@ -404,6 +404,11 @@ NominalLink nominal_link(int cc_major, int cc_minor, bool integrated, bool host_
   return l;
 }
 
+std::pair<int64_t, int64_t> quick_sweep_range(int64_t n) {
+  const int64_t lo = 1024, hi = int64_t{1} << 20;
+  return {std::clamp<int64_t>(n, 1, lo), std::max(hi, n)};
+}
+
 std::vector<int64_t> sweep_sizes(int64_t min_n, int64_t max_n) {
   std::vector<int64_t> out;
   if (min_n < 1 || max_n < min_n) return out;

@@ -19,6 +19,7 @@ inline work::Work kernel_work(Op op, int64_t n) {
   w.flops = flops_per_element(op) * static_cast<double>(n);
   w.read_bytes = 8.0 * static_cast<double>(n);
   w.write_bytes = 4.0 * static_cast<double>(n);
+  w.footprint_bytes = 12.0 * static_cast<double>(n);  // a, b and c
   return w;
 }
 

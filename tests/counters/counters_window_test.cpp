@@ -8,6 +8,7 @@
 
 #include "app/app.h"
 #include "app/counters_window.h"
+#include "app/session.h"
 #include "gpu/common/device_info.h"
 
 namespace bs {
@@ -51,6 +52,34 @@ TEST(CountersWindow, LabWithoutTargetSaysSo) {
   EXPECT_FALSE(m.can_collect);
   EXPECT_NE(m.target.find("no kernel to measure"), std::string::npos) << m.target;
   EXPECT_TRUE(m.rows.empty());
+  // Over an empty table the window never says that model values stay.
+  EXPECT_NE(m.status.find("no CUDA device"), std::string::npos) << m.status;
+  EXPECT_EQ(m.status.find("model values"), std::string::npos) << m.status;
+}
+
+// Switching from a lab with model values to one without: the message follows the table shown.
+TEST(CountersWindow, TheStatusFollowsTheTableAcrossLabs) {
+  if (query_device().available) GTEST_SKIP() << "the no-GPU message comes first on the CPU machine only";
+  App app(headless("memory"));
+  for (int i = 0; i < 4; ++i)
+    app.frame();
+  CountersWindow& w = app.counters_window();
+  EXPECT_FALSE(w.start(*app.active_lab()));
+  EXPECT_NE(w.model().status.find("model values stay"), std::string::npos) << w.model().status;
+  ASSERT_FALSE(app.apply_session([] {
+    Session s;
+    s.active_lab = "montecarlo";
+    s.open_labs = {"montecarlo"};
+    return s;
+  }()));
+  for (int i = 0; i < 4; ++i)
+    app.frame();
+  EXPECT_TRUE(w.model().rows.empty());
+  EXPECT_EQ(w.model().status.find("model values"), std::string::npos) << w.model().status;
+  CounterTarget none;
+  EXPECT_FALSE(has_model_values(none));
+  none.model_dram_read = 1e6;
+  EXPECT_TRUE(has_model_values(none));
 }
 
 TEST(CountersWindow, MatmulShowsTheWorkModelsBytes) {

@@ -32,7 +32,7 @@ AppOptions headless_cpu() {
   o.width = 1280;
   o.height = 720;
   o.scene = "heat";
-  o.heat.nx = o.heat.ny = 128;  // small grids keep the CPU path quick
+  o.start_states["heat"] = {{"size", {128, 128}}};  // small grids keep the CPU path quick
   return o;
 }
 
@@ -97,6 +97,22 @@ TEST(HeatLabRules, AMeasurementBelongsOnlyToItsOwnSize) {
   EXPECT_FALSE(ui::measured_on(1000, 777, 777, 1000));  // same cell count, another field
   EXPECT_FALSE(ui::measured_on(1000, 777, 2048, 2048));
   EXPECT_FALSE(ui::measured_on(0, 0, 0, 0));  // never measured
+}
+
+// "floor division (the tutorial mistake)" on any field: where the block does not divide the field the floor
+// grid leaves cells without a thread (the hatching shows it); where it divides exactly the note says why
+// nothing is hatched, so the button never seems to do nothing.
+TEST(HeatLabRules, FloorDivisionShowsItsLessonOnAnyField) {
+  const ui::FloorLesson odd = ui::floor_lesson(1000, 777, Dim2{32, 8});
+  EXPECT_EQ(odd.grid, (Dim2{31, 97}));  // 31*32 = 992 < 1000, 97*8 = 776 < 777
+  EXPECT_TRUE(odd.note.empty());
+  const ui::FloorLesson even = ui::floor_lesson(1024, 1024, Dim2{32, 8});
+  EXPECT_EQ(even.grid, (Dim2{32, 128}));
+  EXPECT_NE(even.note.find("1024x1024"), std::string::npos) << even.note;
+  EXPECT_NE(even.note.find("32x8"), std::string::npos) << even.note;
+  EXPECT_NE(even.note.find("floor and ceil give the same grid"), std::string::npos) << even.note;
+  // A field smaller than a block: one block, never a grid of 0.
+  EXPECT_EQ(ui::floor_lesson(64, 64, Dim2{256, 1}).grid, (Dim2{1, 64}));
 }
 
 TEST(HeatLabRules, WideSpreadRule) {

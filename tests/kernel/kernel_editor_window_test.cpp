@@ -3,7 +3,8 @@
 // typed at the end of the file is a compile error, its line gets a marker and hovering the marker shows the
 // message, and the last good kernel stays published. Steps are read from the app's layout dump
 // (BLOCKSCOPE_LAYOUT_DUMP, its "kernel_editor" member); screenshots of each step are kept in
-// test-out/kernel_editor/ at 1920x1080 and 1280x720 to look at.
+// test-out/kernel_editor/ at 1920x1080 and 1280x720 to look at. The code stays where it is when the compile
+// status changes, and two quick Ctrl+Z taps between two frames undo two steps.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -73,6 +74,13 @@ mx=$(field "int(d['kernel_editor']['first_marker'][0])"); my=$(field "int(d['ker
 xdotool mousemove $mx $my
 wait_for '"hovered_marker_line":[1-9]'
 step e2_error_1920
+# Two quick Ctrl+Z taps (a few ms apart: one frame sees both) undo two steps: a new line and an "x" typed on
+# it, each its own step (more than a second apart).
+s2=$(field "d['kernel_editor']['source_size']")
+sleep 1.3; xdotool key Return; sleep 1.3; xdotool type x; sleep 0.3
+wait_for "\"source_size\":$((s2+2))"
+xdotool key ctrl+z ctrl+z; sleep 1; wait_for '"frame":'
+step e2b_two_undos
 xdotool windowsize $win 1280 720; wait_for '"display":\[1280.0,720.0\]'
 mx=$(field "int(d['kernel_editor']['first_marker'][0])"); my=$(field "int(d['kernel_editor']['first_marker'][1])")
 xdotool mousemove $mx $my
@@ -104,6 +112,12 @@ TEST(KernelEditorWindow, TypedErrorGetsAMarkerAndKeepsTheLastGoodKernel) {
   EXPECT_EQ(ok["target"], "heat");
   EXPECT_GT(ok["generation"].get<uint64_t>(), 0u) << "the heat template was not published";
   const auto gen = read("e1b_newline")["kernel_editor"]["generation"].get<uint64_t>();
+  // The compile status changed (ok -> failed, with the last-good line): the code did not move.
+  EXPECT_EQ(read("e1_compiled")["kernel_editor"]["editor_top"],
+            read("e2_error_1920")["kernel_editor"]["editor_top"]);
+  // Both quick Ctrl+Z taps were taken (ImGui's once-a-frame key state sees one).
+  EXPECT_EQ(read("e2b_two_undos")["kernel_editor"]["source_size"],
+            read("e2_error_1920")["kernel_editor"]["source_size"]);
   for (const char* step : {"e2_error_1920", "e3_error_1280"}) {
     SCOPED_TRACE(step);
     const auto d = read(step);

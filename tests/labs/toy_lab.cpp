@@ -131,7 +131,7 @@ LabDescriptor toy_lab_descriptor() {
   d.title = "Toy lab";
   d.short_title = "Toy";
   d.schema = &toy_schema();
-  d.make = [](LabEnv&, const AppOptions&) { return std::make_unique<ToyLab>(); };
+  d.make = [](LabEnv&) { return std::make_unique<ToyLab>(); };
   d.sweep_target = &target;
   d.register_bench = register_toy_bench;
   return d;

@@ -8,12 +8,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "app/roofline_figure.h"
 #include "app/shell/ceiling_readout.h"
 #include "core/roofline.h"
 #include "gpu/heat/heat_work.h"
 #include "gpu/matmul/matmul_work.h"
+#include "gpu/vector/vector_work.h"
 #include "gpu/roofline/ceilings.h"
 #include "test_util.h"
 
@@ -297,6 +299,31 @@ TEST(RooflineFigure, FilesWritten) {
   }
 }
 
+// Above 100% of the DRAM ceiling is explained where it shows: a footprint that fits in the cache says so
+// with both sizes; without a footprint or a cache size the placement still says a cache is the likely reason.
+TEST(RooflinePlacement, AboveTheCeilingSaysWhy) {
+  roofline::Roof r;
+  r.peak_gflops = 100;
+  r.gbs = 10;
+  work::RunRecord run;
+  run.seconds = 0.01;  // 210 GB/s of model traffic against a 10 GB/s roof
+  run.work = heat::step_work(heat::Params{.nx = 256, .ny = 256}, 4000);  // 256x256: 0.52 MB of fields
+  ASSERT_NEAR(run.work.footprint_bytes, 8.0 * 256 * 256, 1e-9);
+  roofline::Placement p = roofline::place(r, run);
+  ASSERT_GT(p.pct, 100);
+  EXPECT_EQ(p.note, "above the DRAM ceiling: the data is likely served from a cache, not DRAM");
+  r.cache_bytes = 50e6;
+  r.cache_name = "L2";
+  p = roofline::place(r, run);
+  EXPECT_EQ(p.note, "data fits in L2 (0.52 MB < 50.0 MB): served from the cache, not DRAM");
+  EXPECT_NE(p.text().find("; data fits in L2 (0.52 MB < 50.0 MB)"), std::string::npos) << p.text();
+  // At or below 100%: no note.
+  run.seconds = 1000;
+  EXPECT_TRUE(roofline::place(r, run).note.empty());
+  // A vector add's footprint is its three arrays.
+  EXPECT_DOUBLE_EQ(vector::kernel_work(vector::Op::Add, 1000).footprint_bytes, 12000.0);
+}
+
 // The shell's read-out (the menu bar, presenter mode): the active lab's newest run, only with its ceilings.
 TEST(CeilingReadout, NewestRunOfTheLabAgainstItsCeiling) {
   roofline::Chart ch;
@@ -324,7 +351,8 @@ TEST(CeilingReadout, NewestRunOfTheLabAgainstItsCeiling) {
   const auto r = ceiling_readout(ch, "heat");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->pct, "80");
-  EXPECT_EQ(r->text, "roofline 80%");
+  EXPECT_EQ(r->text, "roofline 80% (CPU, all threads, 4096x4096)") << "the read-out names its run";
+  EXPECT_EQ(r->short_text, "roofline 80%");
   EXPECT_EQ(r->tooltip,
             "heat: CPU, all threads, 4096x4096 (CPU): 80% of the DRAM bandwidth ceiling (memory bound, 0.88 "
             "FLOP/B, model)\nceiling: CPU memory copy 10 GB/s, measured 2026-11-23T14:02:03Z on Test CPU");
@@ -339,8 +367,49 @@ TEST(CeilingReadout, NewestRunOfTheLabAgainstItsCeiling) {
   ch.runs.push_back(run);
   const auto comp = ceiling_readout(ch, "heat");
   ASSERT_TRUE(comp);
-  EXPECT_EQ(comp->text, "roofline 50%");
+  EXPECT_EQ(comp->short_text, "roofline 50%");
   EXPECT_NE(comp->tooltip.find("FP32 100 GFLOP/s"), std::string::npos) << comp->tooltip;
+}
+
+// The newest run is the newest by time, not by its place in the log: a configuration run again keeps its
+// place (RunLog replaces it there), and the read-out then shows it, with when it ran.
+TEST(CeilingReadout, TheRunShownIsTheLatestByTimeAndSaysWhen) {
+  work::RunLog log;
+  work::RunRecord a;
+  a.lab = "heat";
+  a.label = "heat: CPU, all threads, 512x512";
+  a.variant = "CPU, all threads";
+  a.where = work::Where::Cpu;
+  a.device = "CPU";
+  a.seconds = 1;
+  a.work = {1e9, 4e9, 4e9, std::nullopt};
+  work::RunRecord b = a;
+  b.label = "heat: CPU, all threads, 4096x4096";
+  log.add(a);
+  log.add(b);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  a.seconds = 0.5;
+  log.add(a);  // 512x512 again: replaces the first record, in the first place
+  roofline::Chart ch;
+  ch.runs = log.snapshot();
+  ASSERT_EQ(ch.runs.size(), 2u);
+  EXPECT_EQ(ch.runs.back().label, b.label);
+  roofline::Ceilings c;
+  c.device = "Test CPU";
+  c.dram_gbs = 10;
+  c.fp32_gflops = 100;
+  ch.cpu = c;
+  const auto r = ceiling_readout(ch, "heat");
+  ASSERT_TRUE(r);
+  EXPECT_NE(r->run.find("512x512"), std::string::npos) << r->run;
+  EXPECT_EQ(r->run.find("4096"), std::string::npos) << r->run;
+  // The clock of the run: "hh:mm:ss" in every form.
+  const std::string clock = r->run.substr(r->run.size() - 8);
+  EXPECT_EQ(clock[2], ':');
+  EXPECT_EQ(clock[5], ':');
+  EXPECT_EQ(r->short_text, "roofline " + r->pct + "% (" + clock + ")");
+  EXPECT_NE(r->text.find(clock), std::string::npos);
+  EXPECT_NE(r->tooltip.find(clock), std::string::npos);
 }
 
 }  // namespace

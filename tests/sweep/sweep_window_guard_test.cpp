@@ -120,6 +120,13 @@ TEST_F(SweepWindowGuard, ExportsOneAtATimeAllListedInTheRecord) {
   EXPECT_TRUE(rec["export"]["svg"].get<bool>());
   EXPECT_FALSE(rec["export"]["png"].get<bool>());
   EXPECT_FALSE(fs::exists(dir / ".blockscope-lock"));
+  // A session or preset loads another set-up: the old figure goes with the old set-up.
+  win.load_definition(nlohmann::json::parse(R"({"lab":"heat","params":[{"name":"size","values":["256"]}],
+    "fixed":{"steps":"10"},"warmup":0,"repetitions":1,"device":"cpu"})"),
+                      false);
+  frame(win);
+  EXPECT_FALSE(win.has_result()) << "the previous sweep's figure stayed beside the loaded set-up";
+  EXPECT_EQ(win.definition_json()["params"][0]["values"], nlohmann::json::array({"256"}));
 }
 
 TEST_F(SweepWindowGuard, LongSweepWaitsForConfirmation) {

@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -200,6 +202,40 @@ TEST_F(FigurePng, ScreenWidgetDrawsEveryKind) {
     EXPECT_GT(c.distinct, 100u) << names[i];
     EXPECT_GT(c.non_white, 0.9) << names[i] << ": the widget is dark";
   }
+}
+
+// Slide-ready by default: a figure is never drawn with tick labels smaller than 1/50 of its height, so a
+// 1600x900 export at scale 1 is the export at the slide-ready scale, byte for byte; a larger scale stays.
+TEST_F(FigurePng, ExportsAreSlideReadyByDefault) {
+  EXPECT_NEAR(bs::ui::slide_ready_scale(900), 900.0 / (50 * 15 * 0.87), 1e-4);
+  EXPECT_LT(bs::ui::slide_ready_scale(400), 1.0f);
+  const auto bytes = [](const std::string& p) {
+    std::ifstream f(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  std::string err;
+  const std::string one = out_path("slide_default.png"), ready = out_path("slide_ready.png"),
+                    big = out_path("slide_2x.png");
+  ASSERT_TRUE(bs::ui::export_png(bs::test::sample_lines(), {1600, 900, 1.0f}, one, &err)) << err;
+  ASSERT_TRUE(bs::ui::export_png(bs::test::sample_lines(), {1600, 900, bs::ui::slide_ready_scale(900)}, ready,
+                                 &err))
+      << err;
+  ASSERT_TRUE(bs::ui::export_png(bs::test::sample_lines(), {1600, 900, 2.0f}, big, &err)) << err;
+  EXPECT_EQ(bytes(one), bytes(ready)) << "scale 1 was not raised to the slide-ready scale";
+  EXPECT_NE(bytes(one), bytes(big)) << "a scale above the slide-ready one was lowered";
+}
+
+// On a log axis the first and last data values are labelled where no tick is near them: a sweep from 1000 to
+// 3e7 reads "1k" and "30M" off the axis.
+TEST(FigureAxes, LogAxesLabelTheFirstAndLastDataValues) {
+  bs::fig::Range r;
+  r.add(1000, true);
+  r.add(3e7, true);
+  const bs::fig::Axis a = bs::fig::make_axis(r, true, 6, false, 0.05);
+  EXPECT_NE(std::find(a.ticks.begin(), a.ticks.end(), 3e7), a.ticks.end());
+  EXPECT_TRUE(std::is_sorted(a.ticks.begin(), a.ticks.end()));
+  // 1000 is a decade tick already: not doubled.
+  EXPECT_EQ(std::count_if(a.ticks.begin(), a.ticks.end(), [](double t) { return std::abs(t - 1000) < 300; }), 1);
 }
 
 TEST_F(FigurePng, ExtremeScalesStillRender) {

@@ -334,6 +334,19 @@ TEST(VectorSweep, Sizes) {
   EXPECT_TRUE(sweep_sizes(10, 5).empty());
 }
 
+// The lab's first sweep takes in the N in its box: the default 16M, a small N, and 1M itself.
+TEST(VectorSweep, TheQuickSweepCoversTheSizeInTheBox) {
+  for (int64_t n : {int64_t{16} << 20, int64_t{1000}, int64_t{1} << 20, int64_t{3}, int64_t{256} << 20}) {
+    const auto [lo, hi] = quick_sweep_range(n);
+    const std::vector<int64_t> sizes = sweep_sizes(lo, hi);
+    ASSERT_FALSE(sizes.empty()) << n;
+    EXPECT_LE(sizes.front(), n) << n;
+    EXPECT_GE(sizes.back(), n) << n;
+    EXPECT_GE(sizes.back(), int64_t{1} << 20) << "still at least the quick 1M";
+  }
+  EXPECT_EQ(quick_sweep_range(int64_t{16} << 20), (std::pair<int64_t, int64_t>{1024, int64_t{16} << 20}));
+}
+
 TEST(VectorLink, NominalRatesAreLabelledAssumed) {
   EXPECT_EQ(nominal_link(9, 0, false, false).name, "PCIe 5.0 x16");
   EXPECT_DOUBLE_EQ(nominal_link(9, 0, false, false).gbs, 63.0);

@@ -350,6 +350,34 @@ sleep 0.3
   EXPECT_EQ(n, 1);
 }
 
+// A first start (no saved layout) shows where help is, once; the Help menu, clicked with the real mouse, opens
+// the README's lab overview.
+TEST(Window, FirstStartHintAndTheHelpMenu) {
+  if (!have("xvfb-run") || !have("xdotool") || !have("python3"))
+    GTEST_SKIP() << "xvfb-run, xdotool or python3 missing";
+  const fs::path dir = out_dir("help");
+  const std::string steps = R"SH(
+at() { python3 -c "import json; d=json.load(open('$dump')); print(int(d['$1'][$2]))"; }
+wait_for '"frame":'; step h1_first_start
+xdotool mousemove $(at help_menu_at 0) $(at help_menu_at 1) click 1
+wait_for '"help_labs_item_at":\[[1-9]'
+xdotool mousemove $(at help_labs_item_at 0) $(at help_labs_item_at 1) click 1
+wait_for '"help_overview":true'; xdotool mousemove 200 300; sleep 0.5; wait_for '"frame":'; step h2_labs
+)SH";
+  auto r = run_script(dir, steps, "--scene heat --width 1280 --height 720", 16);
+  ASSERT_NE(r.find("\ndone"), std::string::npos) << r;
+  const json h1 = read_json(dir / "h1_first_start.json");
+  EXPECT_TRUE(h1["first_start_hint"].get<bool>());
+  EXPECT_NE(r.find("First start: the Help menu"), std::string::npos) << "the hint was not shown (app.log)";
+  const json h2 = read_json(dir / "h2_labs.json");
+  EXPECT_TRUE(window(h2, "The labs (Help)")) << h2.dump();
+  // Started again with the layout saved on quit: no hint.
+  r = run_script(dir, "wait_for '\"frame\":'; step h3_again\n", "--scene heat --width 1280 --height 720", 16);
+  ASSERT_NE(r.find("\ndone"), std::string::npos) << r;
+  EXPECT_FALSE(read_json(dir / "h3_again.json")["first_start_hint"].get<bool>());
+  EXPECT_EQ(r.find("First start"), std::string::npos);
+}
+
 // Pixels of row y, x in [x0, x1), of a screenshot that are the inferno colormap's hot end (painted heat).
 int hot_pixels_in_row(const fs::path& png, int y, int x0, int x1) {
   int w = 0, h = 0, n = 0;

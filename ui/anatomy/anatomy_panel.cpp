@@ -205,9 +205,9 @@ void draw_timeline_panel(const anatomy::Timeline& t, const std::string& title, T
       "waves observed:  %lld = max over SMs of ceil(blocks run on that SM / %d); blocks per SM %d..%d",
       static_cast<long long>(t.observed_waves), t.blocks_per_sm, t.min_blocks_on_sm, t.max_blocks_on_sm);
   if (t.observed_waves == t.predicted_waves)
-    ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "the chart agrees with the occupancy arithmetic");
+    ImGui::TextColored(tone_colour(Tone::Pass), "the chart agrees with the occupancy arithmetic");
   else
-    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1),
+    ImGui::TextColored(tone_colour(Tone::Warning),
                        "the chart differs from the arithmetic: the scheduler did not spread blocks evenly");
   // The tail: the last wave's blocks keep only some SMs busy.
   const int64_t per_wave = static_cast<int64_t>(t.sm_count) * t.blocks_per_sm;
@@ -356,7 +356,7 @@ void draw_occupancy_panel(OccupancyPanelModel& m, OccupancyPanelActions& a) {
               std::to_string(o.limit_blocks).c_str());
   if (m.runtime_blocks_per_sm) {
     const bool same = *m.runtime_blocks_per_sm == o.blocks_per_sm;
-    ImGui::TextColored(same ? ImVec4(0.5f, 0.9f, 0.5f, 1) : ImVec4(1, 0.4f, 0.4f, 1),
+    ImGui::TextColored(same ? tone_colour(Tone::Pass) : tone_colour(Tone::Error),
                        "cudaOccupancyMaxActiveBlocksPerMultiprocessor: %d blocks/SM (%s)",
                        *m.runtime_blocks_per_sm, same ? "the model agrees" : "THE MODEL DIFFERS");
   } else {

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ui/widgets.h"
+
 namespace bs::ui {
 
 const char* counters_replay_text() {
@@ -29,7 +31,7 @@ void draw_counters_panel(const CountersPanelModel& m, CountersPanelActions& a) {
   ImGui::TextWrapped("%s", counters_replay_text());
   ImGui::PopStyleColor();
   if (!m.status.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.7f, 0.3f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, tone_colour(Tone::Warning));
     ImGui::TextWrapped("%s", m.status.c_str());
     ImGui::PopStyleColor();
   }

@@ -46,6 +46,21 @@ HeatPanelModel::HeatPanelModel() {
   launch.cells_per_thread = cells_per_thread;
 }
 
+FloorLesson floor_lesson(int64_t nx, int64_t ny, Dim2 cells) {
+  cells.x = std::max<int64_t>(1, cells.x), cells.y = std::max<int64_t>(1, cells.y);
+  FloorLesson l;
+  l.grid = {std::max<int64_t>(1, nx / cells.x), std::max<int64_t>(1, ny / cells.y)};
+  if (nx % cells.x == 0 && ny % cells.y == 0) {
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "%s divides into blocks of %s cells exactly: floor and ceil give the same grid here, every "
+                  "cell has a thread. The mistake shows on a field the block does not divide:",
+                  size_label(nx, ny).c_str(), size_label(cells.x, cells.y).c_str());
+    l.note = buf;
+  }
+  return l;
+}
+
 namespace {
 
 void physics_section(HeatPanelModel& m, HeatPanelActions& a) {
@@ -114,13 +129,13 @@ void run_section(HeatPanelModel& m, HeatPanelActions& a) {
   ImGui::SliderInt("steps/frame", &m.steps_per_frame, 1, 500, "%d", ImGuiSliderFlags_Logarithmic);
   ImGui::Text("t = %.4g   steps = %lld", m.simulated_time, static_cast<long long>(m.steps_done));
   if (m.paused_for_baseline)
-    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "live run paused while the CPU baseline runs");
+    ImGui::TextColored(tone_colour(Tone::Warning), "live run paused while the CPU baseline runs");
 }
 
 void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
   bool changed = false;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-  changed |= ImGui::InputInt2("blockDim x, y", m.block);
+  changed |= input_ints_on_commit("blockDim x, y", m.block, 2);
   for (auto [bx, by] : {std::pair{32, 8}, std::pair{16, 16}, std::pair{32, 32}, std::pair{64, 4},
                         std::pair{8, 8}, std::pair{256, 1}}) {
     char label[16];
@@ -141,7 +156,7 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
           "Your heat_step from the Kernel editor replaces the lab's step: same field, timing and\n"
           "drawing; one thread per cell with the block and grid below.");
     if (m.kernel == 1 && !m.user_kernel_status.empty())
-      ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", m.user_kernel_status.c_str());
+      ImGui::TextColored(tone_colour(Tone::Warning), "%s", m.user_kernel_status.c_str());
     if (m.kernel == 1 && m.user_kernel_running) ImGui::TextDisabled("%s", m.user_kernel_figures.c_str());
   }
   if (m.kernel != 1) {
@@ -173,16 +188,40 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
     else if (m.fused_steps > 1 && !m.gpu)
       ImGui::TextDisabled("temporal blocking runs on the GPU only");
   }
-  changed |= ImGui::Checkbox("set grid by hand", &m.manual_grid);
+  if (ImGui::Checkbox("set grid by hand", &m.manual_grid)) {
+    changed = true;
+    m.floor_note.clear();
+    // From the covering grid in force: the first edit changes one thing, not the whole launch.
+    if (m.manual_grid) {
+      m.grid[0] = static_cast<int>(m.launch.grid.x);
+      m.grid[1] = static_cast<int>(m.launch.grid.y);
+    }
+  }
   if (m.manual_grid) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-    changed |= ImGui::InputInt2("gridDim x, y", m.grid);
+    if (input_ints_on_commit("gridDim x, y", m.grid, 2)) changed = true, m.floor_note.clear();
     if (ImGui::SmallButton("floor division (the tutorial mistake)")) {
-      // Of the field in force (the size box may hold a size not applied yet).
-      m.grid[0] = static_cast<int>(std::max<int64_t>(1, m.nx / std::max(1, m.block[0])));
-      m.grid[1] = static_cast<int>(std::max<int64_t>(1, m.ny / std::max(1, m.block[1] * m.cells_per_thread)));
+      // Of the field and the block in force (the boxes may hold values not applied yet).
+      const Dim2 cells = heat::cells_of(m.launch.block, m.launch.cells_per_thread);
+      const FloorLesson l = floor_lesson(m.nx, m.ny, cells);
+      m.grid[0] = static_cast<int>(l.grid.x), m.grid[1] = static_cast<int>(l.grid.y);
+      m.floor_note = l.note;
       changed = true;
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("grid = n / (block x cells), rounded down: the last partial block gets no thread");
+    if (!m.floor_note.empty() && m.coverage.full()) {
+      wrapped_text(m.floor_note, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      if (ImGui::SmallButton("floor division on 1000x777")) {
+        m.size[0] = 1000, m.size[1] = 777;
+        const FloorLesson l =
+            floor_lesson(1000, 777, heat::cells_of(m.launch.block, m.launch.cells_per_thread));
+        m.grid[0] = static_cast<int>(l.grid.x), m.grid[1] = static_cast<int>(l.grid.y);
+        m.floor_note = l.note;
+        a.apply_size = true;
+        changed = true;
+      }
     }
   } else if (m.launch_error.empty()) {
     ImGui::SameLine();
@@ -191,17 +230,17 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
   }
   if (changed) a.launch_changed = true;
   error_text(m.launch_error);
-  if (!m.launch_error.empty())
-    ImGui::TextDisabled("in force: block %s, grid %s, %d cell%s/thread", to_string(m.launch.block).c_str(),
-                        to_string(m.launch.grid).c_str(), m.launch.cells_per_thread,
-                        m.launch.cells_per_thread == 1 ? "" : "s");
+  // Always: what the kernel really runs (a rejected or not yet committed value is only in the boxes).
+  ImGui::TextDisabled("in force: block %s, grid %s, %d cell%s/thread", to_string(m.launch.block).c_str(),
+                      to_string(m.launch.grid).c_str(), m.launch.cells_per_thread,
+                      m.launch.cells_per_thread == 1 ? "" : "s");
   advice_text(m.launch_advice);
   // The coverage of the launch in force: the hatching, the CPU fallback and the GPU all follow it.
   if (m.coverage.full()) {
     ImGui::TextDisabled("every cell has a thread");
   } else {
     ImGui::TextColored(
-        ImVec4(1.0f, 0.4f, 0.8f, 1.0f), "%lld cells have no thread (hatched): the grid covers %lldx%lld",
+        tone_colour(Tone::Highlight), "%lld cells have no thread (hatched): the grid covers %lldx%lld",
         static_cast<long long>(m.coverage.uncovered_cells), static_cast<long long>(m.coverage.covered_x),
         static_cast<long long>(m.coverage.covered_y));
     if (!m.gpu)
@@ -240,11 +279,11 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
                 m.step_ms.p90, m.step_ms.count);
     if (spread_is_wide(m.step_ms)) {
       ImGui::SameLine();
-      ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "(!)");
+      ImGui::TextColored(tone_colour(Tone::Warning), "(!)");
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("p90 / p10 = %.1f > %.0f", m.step_ms.p90 / std::max(m.step_ms.p10, 1e-12),
                           k_wide_spread_ratio);
-      ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", k_wide_spread_warning);
+      ImGui::TextColored(tone_colour(Tone::Warning), "%s", k_wide_spread_warning);
     }
     ImGui::Text("%.0f Mcell/s   %.1f GB/s effective (8 B/cell/step) on %s%s", rates.mcells_per_s,
                 rates.gb_per_s, size_label(m.timing_nx, m.timing_ny).c_str(),
@@ -268,7 +307,7 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
   ImGui::InputInt("CPU steps", &m.cpu_steps);
   m.cpu_steps = std::clamp(m.cpu_steps, 1, 10000);
   if (m.paused_for_baseline)
-    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "live run paused while the CPU baseline runs");
+    ImGui::TextColored(tone_colour(Tone::Warning), "live run paused while the CPU baseline runs");
   for (int i = 0; i < 2; ++i) {
     CpuBaselineView& c = m.cpu[i];
     ImGui::PushID(i);
@@ -292,7 +331,7 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
                               size_label(c.measured_nx, c.measured_ny).c_str());
         if (current && m.step_ms.count > 0 && m.gpu && measured_on(m.timing_nx, m.timing_ny, m.nx, m.ny)) {
           ImGui::SameLine();
-          ImGui::TextColored(ImVec4(0.4f, 1.0f, 0.5f, 1.0f), "GPU speedup x%.1f",
+          ImGui::TextColored(tone_colour(Tone::Pass), "GPU speedup x%.1f",
                              *c.ms_per_step / m.step_ms.median);
         }
       }

@@ -55,6 +55,7 @@ struct HeatPanelModel {
   int cpu_steps = 0;
 
   // Shown by the panel.
+  std::string floor_note;  // after "floor division" on a field the block divides: why nothing is hatched
   bool gpu = true;               // compute runs on the GPU (false: CPU fallback path)
   int64_t nx = 1024, ny = 1024;  // the field in force (size may hold a typed size not applied yet)
   HeatLaunch launch;             // the launch in force
@@ -102,6 +103,15 @@ struct HeatPanelActions {
 };
 
 void draw_heat_panel(HeatPanelModel& m, HeatPanelActions& a);
+
+// "floor division (the tutorial mistake)": grid = n / cells per block, rounded down (at least 1). When the
+// block divides the field exactly, floor and ceil agree and nothing is hatched: the note says so and why,
+// so the lesson shows on any field size (empty when the floor grid leaves cells without a thread).
+struct FloorLesson {
+  Dim2 grid{1, 1};
+  std::string note;
+};
+FloorLesson floor_lesson(int64_t nx, int64_t ny, Dim2 cells_per_block);
 
 // --- The rules behind the timing read-outs (pure; the panel and the presenter's read-outs use them) ---
 // Cell updates and effective bandwidth (8 bytes per cell per step: one read, one write) of a step of

@@ -68,7 +68,12 @@ int callback(ImGuiInputTextCallbackData* data) {
   }
   std::optional<int> back;  // an undo or redo: where the cursor goes
   const bool ctrl = io.KeyCtrl && !io.KeyAlt;
-  if (ctrl && key_pressed(ImGuiKey_Z)) {
+  if (st.chords_queued) {
+    for (; st.queued_undo > 0; --st.queued_undo)
+      if (std::optional<int> b = doc.undo()) back = b;
+    for (; st.queued_redo > 0; --st.queued_redo)
+      if (std::optional<int> b = doc.redo()) back = b;
+  } else if (ctrl && key_pressed(ImGuiKey_Z)) {
     back = io.KeyShift ? doc.redo() : doc.undo();
   } else if (ctrl && key_pressed(ImGuiKey_Y)) {
     back = doc.redo();
@@ -184,6 +189,7 @@ bool draw_code_editor(const char* id, CodeDocument& doc, CodeEditorState& st, Im
 
   ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+  st.top_y = ImGui::GetCursorScreenPos().y;
   ImGui::BeginChild(id, size, true, ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoMove);
   ImGui::PopStyleVar();
   ImGui::PopStyleColor();

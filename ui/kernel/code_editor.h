@@ -38,6 +38,12 @@ struct CodeEditorState {
   int indent_width = 2;
   int hovered_marker_line = 0;  // the line whose marker the mouse is over this frame (tests)
   ImVec2 first_marker{-1, -1};  // the first visible marker dot's centre on screen this frame (tests)
+  float top_y = 0;              // the editor's top edge on screen this frame (tests: it never moves)
+  // Ctrl+Z / Ctrl+Y from the app's key queue (every press, in order, however slow the frames): when
+  // `chords_queued`, the editor applies these counts and never polls ImGui's once-a-frame key state for them
+  // (which sees two quick presses between frames as one).
+  bool chords_queued = false;
+  int queued_undo = 0, queued_redo = 0;
 };
 
 // Draws the editor filling `size` (0: the rest of the window). `now_s` is the clock for grouping typing into

@@ -144,7 +144,17 @@ void draw_toolbar(KernelPanelModel& m, CodeDocument& doc, KernelPanelActions& a)
   if (changed) a.options_changed = true;
 }
 
+void draw_status_lines(const KernelPanelModel& m);
+
+// In a box of fixed height (three lines; more scrolls inside it): the editor below never moves when the
+// status, the last-good line or the resources change with a compile.
 void draw_status(const KernelPanelModel& m) {
+  ImGui::BeginChild("##status", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 3), false);
+  draw_status_lines(m);
+  ImGui::EndChild();
+}
+
+void draw_status_lines(const KernelPanelModel& m) {
   if (!m.nvrtc_available) {
     error_text("compiling is unavailable: " + m.nvrtc_message);
     return;

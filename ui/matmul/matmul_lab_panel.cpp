@@ -107,9 +107,10 @@ ImU32 block_colour(int64_t linear_index, int alpha) {
 // --- Panel -------------------------------------------------------------------------------------------------
 namespace {
 
-const ImVec4 k_red(1.0f, 0.45f, 0.4f, 1.0f);
-const ImVec4 k_green(0.4f, 1.0f, 0.5f, 1.0f);
-const ImVec4 k_amber(1.0f, 0.8f, 0.3f, 1.0f);
+// Message colours of the theme in force (readable on both themes).
+ImVec4 k_red() { return tone_colour(Tone::Error); }
+ImVec4 k_green() { return tone_colour(Tone::Pass); }
+ImVec4 k_amber() { return tone_colour(Tone::Warning); }
 
 const LadderRow* find_row(const std::vector<LadderRow>& rows, const std::string& name) {
   for (const auto& r : rows)
@@ -232,8 +233,8 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   ImGui::SameLine();
   if (ImGui::Button("Clear")) a.clear = true;
   if (!m.gpu)
-    ImGui::TextColored(k_amber, "GPU variants need a GPU; the overlay still shows each variant's tiling.");
-  if (!m.gpu_status.empty()) ImGui::TextColored(k_amber, "%s", m.gpu_status.c_str());
+    ImGui::TextColored(k_amber(), "GPU variants need a GPU; the overlay still shows each variant's tiling.");
+  if (!m.gpu_status.empty()) ImGui::TextColored(k_amber(), "%s", m.gpu_status.c_str());
 
   // Read-outs of the selected variant, when measured.
   const LadderRow* r = find_row(m.rows, vi.name);
@@ -257,12 +258,12 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
                 r->attr.regs_per_thread, r->attr.static_smem_bytes, r->attr.blocks_per_sm,
                 r->attr.warps_per_sm);
     if (r->attr.local_bytes > 0)
-      ImGui::TextColored(k_amber, "%zu B local memory per thread: registers spilled", r->attr.local_bytes);
+      ImGui::TextColored(k_amber(), "%zu B local memory per thread: registers spilled", r->attr.local_bytes);
   } else if (r->cublas) {
     ImGui::TextDisabled("registers / shared memory: chosen inside cuBLAS (%s)", r->note.c_str());
   }
   if (r->check) {
-    ImGui::TextColored(r->check->pass ? k_green : k_red, "||C - ref|| / ||ref||: %s",
+    ImGui::TextColored(r->check->pass ? k_green() : k_red(), "||C - ref|| / ||ref||: %s",
                        r->check->summary().c_str());
     ImGui::TextDisabled("reference: %s; C poisoned with NaN before the run", r->check->reference.c_str());
   }
@@ -275,7 +276,7 @@ void user_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  ImGui::InputInt2("its block (x, y)", m.user_block);
+  input_ints_on_commit("its block (x, y)", m.user_block, 2);
   m.user_block[0] = std::clamp(m.user_block[0], 1, 1024);
   m.user_block[1] = std::clamp(m.user_block[1], 1, 1024);
   if (m.user_running) {
@@ -335,7 +336,7 @@ void ladder_section(MatmulPanelModel& m) {
         ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
       if (r.check) {
-        ImGui::TextColored(r.check->pass ? k_green : k_red, "%s %.0e", r.check->pass ? "ok" : "FAIL",
+        ImGui::TextColored(r.check->pass ? k_green() : k_red(), "%s %.0e", r.check->pass ? "ok" : "FAIL",
                            r.check->rel_error);
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s\nreference: %s", r.check->summary().c_str(), r.check->reference.c_str());
@@ -373,7 +374,7 @@ void cpu_section(MatmulPanelModel& m, MatmulPanelActions& a) {
         ImGui::Text("%.2f ms, %.1f GFLOP/s", r->ms.median, r->gflops);
         if (r->check) {
           ImGui::SameLine();
-          ImGui::TextColored(r->check->pass ? k_green : k_red, "%s",
+          ImGui::TextColored(r->check->pass ? k_green() : k_red(), "%s",
                              r->check->pass ? "check pass" : "check FAIL");
         }
         // Speed-ups against the other CPU rows and the best GPU row.
@@ -388,13 +389,13 @@ void cpu_section(MatmulPanelModel& m, MatmulPanelActions& a) {
         }
         if (!ups.empty()) ImGui::TextDisabled("%s", ups.c_str());
         if (best_gpu && r->gflops > 0)
-          ImGui::TextColored(k_green, "GPU %s is x%.1f faster", best_gpu->name.c_str(),
+          ImGui::TextColored(k_green(), "GPU %s is x%.1f faster", best_gpu->name.c_str(),
                              best_gpu->gflops / r->gflops);
         ImGui::Unindent();
       }
       if (!c.status.empty()) ImGui::TextDisabled("(%s)", c.status.c_str());
     }
-    if (!c.warning.empty()) ImGui::TextColored(k_amber, "%s", c.warning.c_str());
+    if (!c.warning.empty()) ImGui::TextColored(k_amber(), "%s", c.warning.c_str());
     ImGui::PopID();
   }
 }
@@ -645,10 +646,10 @@ void draw_ab_diagram(const mm::Problem& p, mm::Variant v, const OverlayState& st
   ImGui::Dummy(ImVec2(size.x - fs, static_cast<float>(total_h * s) + 2 * label));
   if (st.shown) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.67f, 0.24f, 1.0f),
+    ImGui::TextColored(light_theme() ? ImVec4(0.62f, 0.33f, 0.0f, 1.0f) : ImVec4(1.0f, 0.67f, 0.24f, 1.0f),
                        "orange: the A row-panel and B column-panel that feed the white C tile");
     if (steps > 0)
-      ImGui::TextColored(ImVec4(0.31f, 0.9f, 1.0f, 1.0f),
+      ImGui::TextColored(light_theme() ? ImVec4(0.0f, 0.42f, 0.58f, 1.0f) : ImVec4(0.31f, 0.9f, 1.0f, 1.0f),
                          "cyan: the A and B tiles in shared memory at this k step");
     ImGui::PopTextWrapPos();
   } else {

@@ -208,7 +208,7 @@ void results_table(const char* id, const std::vector<MemoryResultRow>& rows) {
     if (r.check_passed)
       ImGui::TextUnformatted(r.check.c_str());
     else
-      ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "FAILED");
+      ImGui::TextColored(tone_colour(Tone::Error), "FAILED");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.check.c_str());
   }
   ImGui::EndTable();

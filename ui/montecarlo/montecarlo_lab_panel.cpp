@@ -118,7 +118,7 @@ DensityCurve density_in_counts(const mcl::Histogram& h, const mcl::Params& p, in
 namespace {
 
 const ImVec4 k_error_colour(1.0f, 0.45f, 0.4f, 1.0f);
-const ImVec4 k_note_colour(1.0f, 0.8f, 0.3f, 1.0f);
+ImVec4 k_note_colour() { return tone_colour(Tone::Warning); }
 
 // The message of check() goes right after the control it names.
 void param_message(const PanelModel& m, const char* param) {
@@ -208,7 +208,7 @@ void params_section(PanelModel& m, PanelActions& a) {
   error_text(m.options_error);
   if (m.param_error && m.param_error->param.empty()) error_text(m.param_error->message);
   if (m.param_error || !m.options_error.empty())
-    ImGui::TextColored(k_note_colour, "the previous valid run stays on screen");
+    ImGui::TextColored(k_note_colour(), "the previous valid run stays on screen");
   if (changed) a.params_changed = true;
   if (ImGui::Button("Restart run")) a.restart = true;
   ImGui::SameLine();
@@ -229,7 +229,7 @@ void price_section(const PanelModel& m) {
     ImGui::Text("Black-Scholes      %.4f", *m.reference);
     if (e.samples > 1) {
       const bool inside = *m.reference >= e.ci_low && *m.reference <= e.ci_high;
-      ImGui::TextColored(inside ? ImVec4(0.5f, 0.9f, 0.5f, 1) : k_note_colour,
+      ImGui::TextColored(inside ? tone_colour(Tone::Pass) : k_note_colour(),
                          "error %+.4f = %+.2f std errors (%s)", e.price - *m.reference,
                          mcl::error_in_std_errors(e, *m.reference),
                          inside ? "closed form inside the CI" : "outside the CI: expected 1 time in 20");
@@ -259,7 +259,7 @@ void launch_section(PanelModel& m, PanelActions& a) {
   bool changed = false;
   const float w = ImGui::GetFontSize() * 6;
   ImGui::SetNextItemWidth(w);
-  changed |= ImGui::InputInt("block size", &m.block, 32, 128);
+  changed |= input_ints_on_commit("block size", &m.block, 1, 32, 128);
   const char* layouts[] = {"grid-stride loop", "one path per thread"};
   ImGui::SetNextItemWidth(w * 2);
   changed |= ImGui::Combo("layout", &m.layout, layouts, 2);
@@ -317,7 +317,7 @@ void cpu_section(PanelModel& m, PanelActions& a) {
     ImGui::TextUnformatted(v.label.c_str());
     if (!v.status.empty()) {
       ImGui::SameLine();
-      ImGui::TextColored(k_note_colour, "(%s)", v.status.c_str());
+      ImGui::TextColored(k_note_colour(), "(%s)", v.status.c_str());
     }
     ImGui::PopID();
   }

@@ -230,7 +230,7 @@ void problem_section(ReducePanelModel& m, ReducePanelActions& a) {
     changed |= ImGui::RadioButton("exclusive", &m.scan_kind, static_cast<int>(red::ScanKind::Exclusive));
   }
   ImGui::SetNextItemWidth(fs * 6);
-  changed |= ImGui::InputText("n", m.n_text, sizeof m.n_text);
+  changed |= input_text_on_commit("n", m.n_text, sizeof m.n_text);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("elements; K, M, G = 1024, 1024^2, 1024^3 (e.g. 1000, 16M, 256M)");
   for (const char* s : {"1", "1000", "1M", "16M", "256M"}) {

@@ -122,7 +122,7 @@ void setup_column(SweepPanelModel& m, SweepPanelActions& a) {
     ImGui::ProgressBar(static_cast<float>(m.progress), ImVec2(-1, 0), eta_text(m.eta_s).c_str());
     if (ImGui::Button("Cancel", ImVec2(-1, 0))) a.cancel = true;
   }
-  if (!m.progress_line.empty()) wrapped_text(m.progress_line, ImVec4(0.7f, 0.7f, 0.7f, 1));
+  if (!m.progress_line.empty()) wrapped_text(m.progress_line, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   error_text(m.error);
   error_text(m.stopped);
   for (const std::string& n : m.notes)
@@ -169,7 +169,7 @@ void setup_column(SweepPanelModel& m, SweepPanelActions& a) {
   if (m.export_failed)
     error_text(m.export_message);
   else if (!m.export_message.empty())
-    wrapped_text(m.export_message, ImVec4(0.6f, 0.85f, 0.6f, 1));
+    wrapped_text(m.export_message, tone_colour(Tone::Pass));
 }
 
 }  // namespace

@@ -225,7 +225,7 @@ void controls_section(VectorPanelModel& m, VectorPanelActions& a) {
   }
 
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  changed |= ImGui::InputText("N elements", m.n_text, sizeof m.n_text);
+  changed |= input_text_on_commit("N elements", m.n_text, sizeof m.n_text);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("1 .. 512M; K, M, G = 1024, 1024^2, 1024^3 (e.g. 10M, 256M)");
   for (const char* s : {"1K", "64K", "1M", "16M", "256M", "512M"}) {
     ImGui::SameLine();
@@ -248,7 +248,7 @@ void controls_section(VectorPanelModel& m, VectorPanelActions& a) {
   ImGui::SameLine();
   changed |= ImGui::RadioButton("float4", &m.width, 1);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  changed |= ImGui::InputInt("block size", &m.block, 32, 128);
+  changed |= input_ints_on_commit("block size", &m.block, 1, 32, 128);
   ImGui::SameLine();
   changed |= ImGui::Checkbox("pinned host memory", &m.pinned);
   if (ImGui::IsItemHovered())
