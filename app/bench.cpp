@@ -7,6 +7,7 @@
 
 #include "app/counters_bench.h"
 #include "app/kernel/kernel_bench.h"
+#include "app/kernel/kernel_check.h"
 #include "app/labs.h"
 #include "core/error.h"
 
@@ -17,6 +18,7 @@ void register_all_benches(CLI::App& bench, BenchContext& ctx) {
     if (lab.register_bench) lab.register_bench(bench, ctx);
   register_interop_bench(bench, ctx);
   register_kernel_bench(bench, ctx);
+  register_sim_bench(bench, ctx);
   for (CLI::App* sub : bench.get_subcommands([](CLI::App*) { return true; }))
     add_counters_flag(*sub, ctx);
 }

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -90,8 +91,13 @@ CLI::Validator enum_choice(const EnumNames<E, N>& names, bool ignore_case = fals
 template <class T>
 CLI::Validator in_range(T lo, T hi, const std::string& unit) {
   const auto text = [](T v) {
-    if constexpr (std::is_integral_v<T>) return std::to_string(v);
-    else return fmt_fixed(static_cast<double>(v), v == static_cast<T>(static_cast<long long>(v)) ? 0 : 2);
+    if constexpr (std::is_integral_v<T>) {
+      return std::to_string(v);
+    } else {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));  // 0.5, 600, 0.75
+      return std::string(buf);
+    }
   };
   const std::string range = text(lo) + ".." + text(hi) + (unit.empty() ? "" : " " + unit);
   return CLI::Validator(

@@ -1,6 +1,7 @@
 // labs.h: the lab registry. Each lab exports one LabDescriptor (app/<lab>/<lab>_descriptor.cpp): its id and
 // titles, how to build it, its parameter schema, its session checker, its sweep target, its bench command and
-// its presets, and its hooks for the cross-cutting tools (the roofline's runs). The built-in labs are listed once, in app/lab_list.inc; everything that knows about labs (the
+// its presets, and its hooks for the cross-cutting tools (the roofline's runs, the anatomy commands, the
+// app's start flags). The built-in labs are listed once, in app/lab_list.inc; everything that knows about labs (the
 // lab bar and --scene, sessions, the sweep runner and window, `blockscope bench`) asks this registry, so
 // adding a lab is adding its folders and one line there. Tests (or a later plug-in) add more at run time
 // with LabRegistration.
@@ -63,6 +64,13 @@ struct LabDescriptor {
   // command's output ("the vector bench's float4 copy kernel reaches ..."), given the ceiling in GB/s. Empty:
   // none from this lab.
   std::function<std::string(double dram_gbs)> roofline_check;
+  // Adds this lab's `blockscope anatomy <...>` subcommands (its kernel's instrumented run written as
+  // blocks.csv and a timeline; app/anatomy/anatomy_cli.h has what they share). The lab's window shows the
+  // same kernel through an AnatomyWindow fed with its own AnatomyTarget (app/anatomy/anatomy_target.h).
+  // Empty: `blockscope anatomy` does not offer the lab (its help names it).
+  std::function<void(CLI::App& anatomy, cli::BenchContext& ctx)> register_anatomy;
+  // The keys the lab adds to the shell's shortcut list (F1), e.g. {"Space / R", "heat lab: pause ..."}.
+  std::vector<ui::Shortcut> shortcuts;
 };
 // The lab bar and the menus read the same records.
 using LabEntry = LabDescriptor;

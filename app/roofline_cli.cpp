@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "app/bench.h"
 #include "app/labs.h"
@@ -13,6 +15,7 @@
 #include "app/roofline_cli.h"
 #include "app/roofline_figure.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "gpu/common/device_info.h"
 
 namespace bs::cli {
@@ -25,7 +28,27 @@ struct RooflineOptions {
   bool remeasure = false;
   bool quick = false;
   std::string cache_dir;
+  std::vector<std::string> labs;  // --labs: only these (empty: every lab with roofline runs)
 };
+
+// The labs to run: those named by --labs (each must have roofline runs), else every lab that has them.
+// Throws InvalidRequest naming the flag.
+std::vector<const LabDescriptor*> labs_to_run(const RooflineOptions& o) {
+  std::vector<const LabDescriptor*> out;
+  std::string with_runs;
+  for (const LabDescriptor& d : lab_entries())
+    if (d.roofline_runs) with_runs += (with_runs.empty() ? "" : ", ") + std::string(d.id);
+  for (const std::string& id : o.labs) {
+    const LabDescriptor* d = find_lab(id);
+    if (!d || !d->roofline_runs)
+      throw InvalidRequest("--labs: '" + printable(id) + "' is not a lab with roofline runs (" + with_runs + ")");
+    out.push_back(d);
+  }
+  if (o.labs.empty())
+    for (const LabDescriptor& d : lab_entries())
+      if (d.roofline_runs) out.push_back(&d);
+  return out;
+}
 
 void say(const std::string& s) {
   std::printf("%s\n", s.c_str());
@@ -34,6 +57,7 @@ void say(const std::string& s) {
 
 int run_roofline(const RooflineOptions& o) {
   using namespace roofline;
+  const std::vector<const LabDescriptor*> labs = labs_to_run(o);  // before any measuring
   const DeviceInfo dev = query_device(0);
   Chart chart;
   chart.gpu_cache_bytes = dev.available ? static_cast<double>(dev.l2_bytes) : 0.0;
@@ -67,15 +91,13 @@ int run_roofline(const RooflineOptions& o) {
   say("CPU ceilings (" + chart.cpu->device + "): " + msg);
   say("  memory copy " + fmt_fixed(chart.cpu->dram_gbs, 1) + " GB/s, FP32 " +
       fmt_fixed(chart.cpu->fp32_gflops, 1) + " GFLOP/s");
-  std::string skipped;
-  for (const LabDescriptor& d : lab_entries()) {
-    if (!d.roofline_runs) {
-      skipped += (skipped.empty() ? "" : ", ") + std::string(d.id);
-      continue;
-    }
-    say(std::string("running ") + d.id + (dev.available ? " (GPU and CPU)" : " (CPU)"));
-    d.roofline_runs(env, dev.available, o.quick);
+  for (const LabDescriptor* d : labs) {
+    say(std::string("running ") + d->id + (dev.available ? " (GPU and CPU)" : " (CPU)"));
+    d->roofline_runs(env, dev.available, o.quick);
   }
+  std::string skipped;
+  for (const LabDescriptor& d : lab_entries())
+    if (!d.roofline_runs) skipped += (skipped.empty() ? "" : ", ") + std::string(d.id);
   if (!skipped.empty()) say("not on the roofline (no roofline runs): " + skipped);
   chart.runs = log.snapshot();
   Table t;
@@ -115,6 +137,8 @@ void register_roofline_command(CLI::App& app, BenchContext& ctx) {
   sub->add_option("--height", opt->height, "PNG height in pixels")->check(in_range(64, 16384, "pixels"));
   sub->add_flag("--remeasure", opt->remeasure, "Measure the ceilings even when cached");
   sub->add_flag("--quick", opt->quick, "Small sizes (a first look; tests)");
+  sub->add_option("--labs", opt->labs, "Only these labs (ids, comma-separated; default every lab with runs)")
+      ->delimiter(',');
   sub->add_option("--cache-dir", opt->cache_dir,
                   "Where the ceilings are cached (default ~/.cache/blockscope)")
       ->group("");

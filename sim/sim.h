@@ -170,7 +170,8 @@ struct LaunchResult {
   std::vector<uint64_t> buffer_base;  // per buffer: its virtual address
   uint64_t thread_instructions = 0;   // lanes executed, summed
   uint64_t warp_instructions = 0;
-  double seconds = 0;  // wall time of the run
+  double seconds = 0;      // wall time of the run
+  double cpu_seconds = 0;  // CPU time of the workers, summed (thread-instructions / cpu_seconds: per core)
   int workers = 0;
   // The buffer holding virtual address `addr` and the offset in it; -1 when none.
   int locate(uint64_t addr, uint64_t* offset = nullptr) const;

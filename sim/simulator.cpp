@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <map>
 #include <optional>
@@ -158,6 +159,7 @@ class Worker {
   uint64_t m_thread_instructions = 0, m_warp_instructions = 0;
   uint64_t m_scratch[32] = {};
   uint64_t m_addr[32] = {};
+  size_t m_last_buf = 0;
 
   bool stopped() const;
   void run_warp(Warp& w);
@@ -906,11 +908,19 @@ void Worker::exec_setp(Warp& w, const Instr& in, uint32_t exec) {
 // Memory
 uint8_t* Worker::global_ptr(const Warp& w, int lane, uint32_t pc, uint64_t addr, int bytes, bool write, int* buf) {
   *buf = -1;
+  if (m_last_buf < E.bufs.size()) {  // most accesses hit the buffer the previous one hit
+    const BufferRec& b = E.bufs[m_last_buf];
+    if (addr >= b.base && addr - b.base + static_cast<uint64_t>(bytes) <= b.bytes) {
+      *buf = static_cast<int>(m_last_buf);
+      return b.host + (addr - b.base);
+    }
+  }
   for (size_t i = 0; i < E.bufs.size(); ++i) {
     const BufferRec& b = E.bufs[i];
     if (addr >= b.base && addr - b.base < b.bytes) {
       if (addr - b.base + static_cast<uint64_t>(bytes) > b.bytes) break;
       *buf = static_cast<int>(i);
+      m_last_buf = i;
       return b.host + (addr - b.base);
     }
   }
@@ -1025,8 +1035,18 @@ bool Worker::shared_check(const Warp& w, int lane, uint32_t pc, uint64_t off, in
 }
 
 namespace {
+// Sorts (insertion sort: a warp's addresses mostly come in order, so this is near linear) and counts the
+// distinct values.
 int distinct(uint64_t* v, int n) {
-  std::sort(v, v + n);
+  for (int i = 1; i < n; ++i) {
+    const uint64_t x = v[i];
+    int j = i - 1;
+    while (j >= 0 && v[j] > x) {
+      v[j + 1] = v[j];
+      --j;
+    }
+    v[j + 1] = x;
+  }
   return static_cast<int>(std::unique(v, v + n) - v);
 }
 }  // namespace
@@ -1867,7 +1887,13 @@ void Engine::run() {
   if (C.observer) C.observer->on_start(n);
   std::vector<std::unique_ptr<Worker>> workers;
   for (int i = 0; i < n; ++i) workers.push_back(std::make_unique<Worker>(*this, i));
-  auto body = [&](int i) {
+  std::vector<double> cpu(static_cast<size_t>(n), 0.0);
+  auto thread_cpu = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  };
+  auto work = [&](int i) {
     Worker& w = *workers[static_cast<size_t>(i)];
     while (!stop.load(std::memory_order_relaxed)) {
       if (C.cancel && C.cancel->load(std::memory_order_relaxed)) {
@@ -1881,10 +1907,16 @@ void Engine::run() {
       w.run_block(b);
     }
   };
+  auto body = [&](int i) {
+    const double c0 = thread_cpu();
+    work(i);
+    cpu[static_cast<size_t>(i)] = thread_cpu() - c0;
+  };
   std::vector<std::thread> threads;
   for (int i = 1; i < n; ++i) threads.emplace_back(body, i);
   body(0);
   for (std::thread& t : threads) t.join();
+  for (double c : cpu) R.cpu_seconds += c;
   R.instr.assign(M.code.size(), InstrStats{});
   for (const auto& w : workers) {
     for (size_t pc = 0; pc < M.code.size(); ++pc) {

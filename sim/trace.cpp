@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <bit>
-#include <fstream>
+#include <sstream>
 
 namespace bs::sim {
 
@@ -87,13 +87,8 @@ std::string csv_field(const std::string& s) {
 }
 }  // namespace
 
-bool write_access_csv(const std::string& path, const Recorder& rec, const Module& m, const LaunchConfig& cfg,
-                      const LaunchResult& r, std::string* error) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    if (error) *error = "cannot write " + path;
-    return false;
-  }
+std::string access_csv(const Recorder& rec, const Module& m, const LaunchConfig& cfg, const LaunchResult& r) {
+  std::ostringstream out;
   out << "block_x,block_y,block_z,thread_x,thread_y,thread_z,warp,lane,space,access,buffer,element,offset,bytes,"
          "file,line,instruction\n";
   const Dim3 g = cfg.grid, bd = cfg.block;
@@ -125,12 +120,7 @@ bool write_access_csv(const std::string& path, const Recorder& rec, const Module
           << ',' << text << '\n';
     }
   }
-  out.flush();
-  if (!out) {
-    if (error) *error = "writing " + path + " failed";
-    return false;
-  }
-  return true;
+  return out.str();
 }
 
 }  // namespace bs::sim

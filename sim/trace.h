@@ -64,10 +64,9 @@ class Recorder final : public Observer {
   std::vector<Store> m_stores;
 };
 
-// Writes the recorded accesses as CSV, one row per lane: block and thread coordinates, warp, lane, space,
-// access, buffer name and element (global; shared/local: the byte offset), bytes, source file and line, PTX
-// text. Returns false with *error set when the file cannot be written.
-bool write_access_csv(const std::string& path, const Recorder& rec, const Module& m, const LaunchConfig& cfg,
-                      const LaunchResult& r, std::string* error);
+// The recorded accesses as CSV, one row per lane: block and thread coordinates, warp, lane, space, access,
+// buffer name and element (global; shared/local: the byte offset), bytes, source file and line, PTX text.
+// (The caller writes it: blockscope writes every file through core/text.h's atomic writer.)
+std::string access_csv(const Recorder& rec, const Module& m, const LaunchConfig& cfg, const LaunchResult& r);
 
 }  // namespace bs::sim

@@ -40,6 +40,10 @@ std::vector<std::string> temporal_hover_lines(const heat::TemporalTile& t, int64
 // float, as a double (0.2f gives 0.2, not 0.20000000298023224). Sessions save every float this way.
 double float_for_json(float v);
 
+// Checks a saved heat state without a lab: the schema, then the rules across members (a block that fits, a
+// grid that covers the field); "labs.heat.<field>: ..." on error.
+std::optional<std::string> check_heat_state(const nlohmann::json& state);
+
 class HeatLab final : public Lab {
  public:
   // At the schema's defaults (ui/heat/heat_schema.h); the command line's --size, --block, ... arrive as a

@@ -40,19 +40,6 @@ std::string figures(const kernel::KernelFigures& f) {
 }
 
 // "MxNxK", or "N" for N x N x N.
-std::optional<matmul::Problem> parse_problem(const std::string& s) {
-  matmul::Problem p;
-  long long m = 0, n = 0, k = 0;
-  char x1 = 0, x2 = 0, extra = 0;
-  if (std::sscanf(s.c_str(), "%lld%c%lld%c%lld%c", &m, &x1, &n, &x2, &k, &extra) == 5 && x1 == 'x' &&
-      x2 == 'x') {
-    p = {m, n, k};
-    return p;
-  }
-  if (std::sscanf(s.c_str(), "%lld%c", &m, &extra) == 1) return matmul::Problem{m, m, m};
-  return std::nullopt;
-}
-
 int run(const KernelBenchArgs& a) {
   {
     std::string text, err;  // refused before any other work (a pipe, a device, over the limit, not UTF-8)
@@ -61,46 +48,17 @@ int run(const KernelBenchArgs& a) {
   const std::string target_name(kernel::k_target_names.name_of(a.target));
 
   // Lab options, checked before anything is compiled or run.
-  heat::Params hp;
-  matmul::Problem mp;
-  int64_t n = 0;
-  Dim2 block{};
-  std::optional<Dim2> grid;
-  vector::Op reference = vector::Op::Formula;
-  if (a.target == kernel::Target::Heat) {
-    const ParsedDim2 s = parse_size2(a.size.empty() ? "2048" : a.size, "--size");
-    if (!s.value) return print_error(s.error, 2);
-    hp.nx = s.value->x;
-    hp.ny = s.value->y;
-    if (auto e = heat::validate(hp)) return print_error("--size: " + *e, 2);
-    if (a.steps < 1) return print_error("--steps must be at least 1", 2);
-  } else if (a.target == kernel::Target::Vector) {
-    const vector::ParsedCount c = vector::parse_count(a.size.empty() ? "16M" : a.size, "--size");
-    if (!c.value) return print_error(c.error, 2);
-    n = *c.value;
-    const auto op = vector::parse_op(a.reference);
-    if (!op) return print_error("--reference " + a.reference + ": give add or formula", 2);
-    reference = *op;
-  } else {
-    const auto p = parse_problem(a.size.empty() ? "1024" : a.size);
-    if (!p) return print_error("--size " + a.size + ": give MxNxK (e.g. 1000x777x333) or N", 2);
-    mp = *p;
-    if (auto e = matmul::validate(mp)) return print_error("--size: " + *e, 2);
-  }
-  const kernel::Contract& c = kernel::contract(a.target);
-  const ParsedDim2 b = parse_dim2(
-      a.block.empty() ? std::to_string(c.default_block_x) + "x" + std::to_string(c.default_block_y) : a.block,
-      "--block");
-  if (!b.value) return print_error(b.error, 2);
-  block = *b.value;
-  if (!a.grid.empty()) {
-    const ParsedDim2 g = parse_dim2(a.grid, "--grid");
-    if (!g.value) return print_error(g.error, 2);
-    grid = g.value;
-  }
-  const Dim2 domain = a.target == kernel::Target::Heat     ? Dim2{hp.nx, hp.ny}
-                      : a.target == kernel::Target::Vector ? Dim2{n, 1}
-                                                           : Dim2{mp.n, mp.m};
+  std::string error;
+  const auto lp = parse_lab_problem(a.target, {a.size, a.block, a.grid, a.reference, a.steps, "2048", "16M", "1024"},
+                                    &error);
+  if (!lp) return print_error(error, 2);
+  const heat::Params& hp = lp->heat;
+  const matmul::Problem& mp = lp->matmul;
+  const int64_t n = lp->n;
+  const Dim2 block = lp->block;
+  const std::optional<Dim2> grid = lp->grid;
+  const vector::Op reference = lp->reference;
+  const Dim2 domain = lp->domain(a.target);
   const DeviceInfo dev = query_device();
   const DeviceLimits limits = dev.available ? dev.limits : DeviceLimits{};
   if (auto e = kernel::validate_launch(
@@ -194,6 +152,62 @@ int run(const KernelBenchArgs& a) {
 
 }  // namespace
 
+std::optional<LabProblem> parse_lab_problem(kernel::Target t, const LabProblemText& in, std::string* error) {
+  auto fail = [&](const std::string& m) -> std::optional<LabProblem> {
+    *error = m;
+    return std::nullopt;
+  };
+  LabProblem out;
+  if (t == kernel::Target::Heat) {
+    const ParsedDim2 s = parse_size2(in.size.empty() ? in.heat_default : in.size, "--size");
+    if (!s.value) return fail(s.error);
+    out.heat.nx = s.value->x;
+    out.heat.ny = s.value->y;
+    if (auto e = heat::validate(out.heat)) return fail("--size: " + *e);
+    if (in.steps < 1) return fail("--steps must be at least 1");
+  } else if (t == kernel::Target::Vector) {
+    const vector::ParsedCount c = vector::parse_count(in.size.empty() ? in.vector_default : in.size, "--size");
+    if (!c.value) return fail(c.error);
+    out.n = *c.value;
+    const auto op = vector::parse_op(in.reference);
+    if (!op) return fail("--reference " + in.reference + ": give add or formula");
+    out.reference = *op;
+  } else {
+    const auto p = parse_matmul_size(in.size.empty() ? in.matmul_default : in.size);
+    if (!p) return fail("--size " + in.size + ": give MxNxK (e.g. 1000x777x333) or N");
+    out.matmul = *p;
+    if (auto e = matmul::validate(out.matmul)) return fail("--size: " + *e);
+  }
+  const kernel::Contract& c = kernel::contract(t);
+  const ParsedDim2 b = parse_dim2(
+      in.block.empty() ? std::to_string(c.default_block_x) + "x" + std::to_string(c.default_block_y) : in.block,
+      "--block");
+  if (!b.value) return fail(b.error);
+  out.block = *b.value;
+  if (!in.grid.empty()) {
+    const ParsedDim2 g = parse_dim2(in.grid, "--grid");
+    if (!g.value) return fail(g.error);
+    out.grid = g.value;
+  }
+  return out;
+}
+
+Dim2 LabProblem::domain(kernel::Target t) const {
+  return t == kernel::Target::Heat     ? Dim2{heat.nx, heat.ny}
+         : t == kernel::Target::Vector ? Dim2{n, 1}
+                                       : Dim2{matmul.n, matmul.m};
+}
+
+std::optional<matmul::Problem> parse_matmul_size(const std::string& s) {
+  long long m = 0, n = 0, k = 0;
+  char x1 = 0, x2 = 0, extra = 0;
+  if (std::sscanf(s.c_str(), "%lld%c%lld%c%lld%c", &m, &x1, &n, &x2, &k, &extra) == 5 && x1 == 'x' &&
+      x2 == 'x')
+    return matmul::Problem{m, n, k};
+  if (std::sscanf(s.c_str(), "%lld%c", &m, &extra) == 1) return matmul::Problem{m, m, m};
+  return std::nullopt;
+}
+
 SourceCompile compile_source_file(const std::string& path, kernel::Target target, int arch,
                                   const kernel::CompileOptions& options, double timeout_s) {
   SourceCompile out;
@@ -208,8 +222,8 @@ SourceCompile compile_source_file(const std::string& path, kernel::Target target
   kernel::CompileResult r = kernel::compile_cached(cache, out.request);
   if (!r.ok()) {
     for (const kernel::Diagnostic& d : r.diagnostics)
-      std::fprintf(stderr, "%s\n", kernel::format_diagnostic(d, path).c_str());
-    if (r.diagnostics.empty() && !r.log.empty()) std::fprintf(stderr, "%s\n", r.log.c_str());
+      std::fprintf(stderr, "%s\n", printable(kernel::format_diagnostic(d, path), 2000).c_str());
+    if (r.diagnostics.empty() && !r.log.empty()) std::fprintf(stderr, "%s\n", printable(r.log, 8000).c_str());
     out.error = kernel::failure_line(r, path);
     return out;
   }

@@ -12,6 +12,7 @@
 
 #include "core/stats.h"
 #include "core/text.h"
+#include "app/kernel/kernel_check.h"
 #include "gpu/common/device_info.h"
 #include "gpu/kernel/compiler.h"
 #include "gpu/kernel/kernel_cache.h"
@@ -262,7 +263,7 @@ void register_kernel_commands(CLI::App& app, BenchContext& ctx) {
   // Runs after a subcommand's callback (CLI11 calls the parent last): only "kernel" alone comes here empty.
   kernel->callback([kernel, &ctx] {
     if (kernel->get_subcommands().empty())
-      ctx.exit_code = print_error("kernel: name a command (template, compile)", 2);
+      ctx.exit_code = print_error("kernel: name a command (template, compile, check)", 2);
   });
 
   auto tmpl_id = std::make_shared<std::string>();
@@ -304,6 +305,7 @@ void register_kernel_commands(CLI::App& app, BenchContext& ctx) {
                    "Benchmark: N rounds of first compile, disk-cache and memory-cache hits")
       ->check(in_range(1, 1000, "rounds"));
   comp->callback([o, &ctx] { run_guarded(ctx, [&] { return run_compile(*o); }); });
+  register_kernel_check(*kernel, ctx);
 }
 
 }  // namespace bs::cli

@@ -1,5 +1,5 @@
-// memory_descriptor.cpp: the memory lab's entry in the lab registry (app/labs.h): id, titles, schema and
-// bench. The window (make), the sweep target and the presets are added by the lab's app side.
+// memory_descriptor.cpp: the memory lab's entry in the lab registry (app/labs.h): id, titles, schema, how to
+// build it, its session checks, sweep target, bench, presets and roofline runs.
 #include "app/labs.h"
 #include "app/memory/memory_bench.h"
 #include "app/memory/memory_lab.h"

@@ -1,5 +1,6 @@
 // reduce_descriptor.cpp: the reduction and scan lab's entry in the lab registry (app/labs.h): id, titles,
-// schema and bench commands (`bench reduce`, `bench scan`).
+// schema, how to build it, its session checks, bench commands (`bench reduce`, `bench scan`), sweep target,
+// presets, roofline runs and anatomy commands.
 #include "app/bench.h"
 #include "app/labs.h"
 #include "app/reduce/reduce_bench.h"
@@ -8,6 +9,10 @@
 #include "ui/reduce/reduce_schema.h"
 
 namespace bs {
+
+namespace cli {
+void register_reduce_anatomy(CLI::App& anatomy, BenchContext& ctx);  // app/reduce/reduce_anatomy.cpp
+}
 
 void reduce_roofline_runs(const LabEnv& env, bool gpu, bool quick);  // app/reduce/reduce_roofline.cpp
 
@@ -25,6 +30,7 @@ const LabDescriptor& reduce_lab_descriptor() {
     d.presets = {"reduce-ladder", "reduce-scan-ladder"};
     d.state_extras = {"anatomy_map", "anatomy_window"};
     d.roofline_runs = reduce_roofline_runs;
+    d.register_anatomy = cli::register_reduce_anatomy;
     return d;
   }();
   return d;

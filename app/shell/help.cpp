@@ -52,7 +52,8 @@ std::vector<HelpTopic> lab_overview(std::string_view readme) {
       if (!title.empty() && title.back() == '.') title.pop_back();
       out.push_back({title, trimmed(plain(line.substr(close + 2)))});
     } else if (!out.empty() && line.starts_with("  ")) {
-      out.back().text += " " + trimmed(plain(line));
+      out.back().text += ' ';  // (two appends: GCC 12 warns wrongly about " " + std::string here)
+      out.back().text += trimmed(plain(line));
     }
   }
   return out;

@@ -222,9 +222,9 @@ int run_and_export(const sweep::Definition& d, const record::ExportRequest& requ
   for (const std::string& e : o.errors)
     code = fail(e, 1);
   if (!r.stopped.empty()) code = fail(r.stopped, 1);
-  // A point that could not run is a failure of the sweep, even though the other points' files are written.
-  const auto failed = std::count_if(r.points.begin(), r.points.end(),
-                                    [](const sweep::Point& p) { return !p.error.empty(); });
+  // A point that failed while it ran is a failure of the sweep, even though the other points' files are
+  // written. A combination the lab's rules exclude ("skipped: 256x8 is more than 1024 threads") is not.
+  const size_t failed = sweep::failed_points(r);
   if (failed > 0)
     code = fail(std::to_string(failed) + " of " + std::to_string(r.points.size()) +
                     " points failed (the notes above say why; the files hold every point)",

@@ -57,6 +57,10 @@ bool write_all(int fd, std::string_view data) {
   ::signal(SIGINT, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);
   ::signal(SIGPIPE, SIG_DFL);
+  // Only the reply's pipe stays open: another thread's compile child must not hold this one's pipe (its
+  // parent would wait for that child too before it saw the end of the reply), nor this one theirs.
+  if (out_fd > 3) ::close_range(3, static_cast<unsigned>(out_fd) - 1, 0);
+  ::close_range(static_cast<unsigned>(out_fd) + 1, ~0u, 0);
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
   if (address_limit > 0) {

@@ -10,10 +10,12 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
+#include "app/sweep/export.h"
 #include "gpu/kernel/nvrtc_loader.h"
 #include "run_util.h"
 #include "test_util.h"
@@ -128,7 +130,7 @@ TEST(TrustCli, SourceProblemsAreMessagesAboutTheSource) {
   };
   const fs::path self = dir / "self.cu";
   const std::vector<Case> cases = {
-      {"latin1.cu", std::string(k_heat_kernel) + "// caf\xe9\n", "latin1.cu:11:8: byte 0xe9 is not UTF-8"},
+      {"latin1.cu", std::string(k_heat_kernel) + "// caf\xe9\n", "latin1.cu:11:7: byte 0xe9 is not UTF-8"},
       {"self.cu", "#include \"" + self.string() + "\"\n" + k_heat_kernel, "includes itself"},
       {"line.cu", std::string(k_heat_kernel) + "#line 7 \"other.cu\"\n__device__ int y = ;\n",
        "other.cu(7): expected an expression"},
@@ -163,7 +165,7 @@ TEST(TrustCli, AMacroBombIsStoppedWithAMessageNamingTheFile) {
   const fs::path dir = fresh("bomb");
   const fs::path f = write(dir / "bomb.cu", macro_bomb());
   const auto t0 = Clock::now();
-  const RunResult r = run_blockscope("kernel compile --no-cache --compile-timeout 2 " + q(f));
+  const RunResult r = run_blockscope("kernel compile --no-cache --compile-timeout 2 " + q(f), "timeout 60");
   EXPECT_LT(seconds_since(t0), 15.0);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(last_line(r.output).find(f.string() + ": compile stopped after 2.0 s (the time limit)"),
@@ -184,10 +186,11 @@ TEST(TrustCli, ASessionHoldingAMacroBombExitsPromptlyAfterItsLastFrame) {
       {"kernel", {{"target", "heat"}, {"auto_compile", true}, {"documents", {{"heat", {{"source", macro_bomb()}}}}}}}};
   const fs::path f = write(dir / "bomb.json", s.dump());
   const auto t0 = Clock::now();
+  // (timeout 60: without abandonment the process waited on NVRTC for as long as the bomb took.)
   const RunResult r = run_blockscope("--headless --frames 3 --width 320 --height 240 --session " + q(f),
-                                     "BLOCKSCOPE_CACHE_DIR=" + (dir / "cache").string());
+                                     "BLOCKSCOPE_CACHE_DIR=" + (dir / "cache").string() + " timeout 60");
   // The compile would take 20 s to hit its time limit: an exit well before that means it was abandoned.
-  EXPECT_LT(seconds_since(t0), 12.0) << r.output;
+  EXPECT_LT(seconds_since(t0), 15.0) << r.output;
   EXPECT_EQ(r.exit_code, 0) << r.output;
 }
 
@@ -303,8 +306,48 @@ TEST(TrustCli, AFailedExportLeavesTheEarlierRunsFilesAllOfThem) {
   const RunResult again = run_blockscope(k_tiny_sweep + " --out " + q(out));
   EXPECT_EQ(again.exit_code, 0) << again.output;
   const auto after = folder_contents(out);
-  EXPECT_EQ(after.size(), 6u);
-  EXPECT_NE(after.at("record.json"), before.at("record.json"));
+  EXPECT_EQ(after.size(), 6u);  // the six files, no temporaries
+  for (const auto& [name, text] : after)
+    EXPECT_NE(text, "<not a file>") << name;
+}
+
+// NVTX stays behind the C++ wall: nvtx3 only through gpu/common/nvtx_range.h, that header only in gpu/'s .cu
+// and .cpp files (never a header ui/ could include), and every lab's GPU timing file names its ranges.
+// (Whether the ranges show in Nsight Systems needs a GPU: see the report's nsys command.)
+TEST(TrustCli, NvtxStaysInGpuSourcesAndEveryLabTimesInARange) {
+  const fs::path root = BS_SOURCE_DIR;
+  for (const char* top : {"app", "core", "gpu", "ui"}) {
+    for (const auto& e : fs::recursive_directory_iterator(root / top)) {
+      if (!e.is_regular_file()) continue;
+      const std::string rel = fs::relative(e.path(), root).string();
+      const std::string ext = e.path().extension().string();
+      if (ext != ".h" && ext != ".cuh" && ext != ".cpp" && ext != ".cu") continue;
+      const std::string text = read_text(e.path());
+      if (rel != "gpu/common/nvtx_range.h")
+        EXPECT_EQ(text.find("nvtx3/"), std::string::npos) << rel << " includes NVTX directly";
+      if (text.find("gpu/common/nvtx_range.h") != std::string::npos) {
+        EXPECT_EQ(rel.rfind("gpu/", 0), 0u) << rel << ": NVTX outside gpu/";
+        EXPECT_TRUE(ext == ".cu" || ext == ".cpp") << rel << ": a header includes nvtx_range.h";
+      }
+    }
+  }
+  for (const char* f : {"gpu/heat/heat_gpu.cu", "gpu/matmul/matmul_gpu.cu", "gpu/vector/vector_gpu.cu",
+                        "gpu/memory/memory_gpu.cu", "gpu/reduce/reduce_gpu.cu", "gpu/montecarlo/montecarlo_gpu.cu",
+                        "gpu/multigpu/multi_heat.cu", "gpu/multigpu/multi_mc.cpp", "gpu/kernel/kernel_runner.cu",
+                        "gpu/kernel/lab_runs.cu"})
+    EXPECT_NE(read_text(root / f).find("const NvtxRange range("), std::string::npos) << f;
+}
+
+TEST(TrustCli, PointsThatFailedWhileRunningMakeTheSweepFail) {
+  bs::sweep::Result r;
+  r.points.resize(3);
+  EXPECT_EQ(bs::sweep::failed_points(r), 0u);
+  r.points[1].error = "skipped: block 256x8 is more than 1024 threads";  // the lab's rule, not a failure
+  EXPECT_EQ(bs::sweep::failed_points(r), 0u);
+  r.points[2].error = "std::bad_alloc";
+  EXPECT_EQ(bs::sweep::failed_points(r), 1u);
+  r.points[0].error = "GPU error: an illegal memory access";
+  EXPECT_EQ(bs::sweep::failed_points(r), 2u);
 }
 
 TEST(TrustCli, ReplayOfAUserKernelSweepCompilesTheRecordedSource) {
@@ -313,12 +356,13 @@ TEST(TrustCli, ReplayOfAUserKernelSweepCompilesTheRecordedSource) {
   const RunResult first = run_blockscope(k_tiny_sweep + " --out " + q(dir / "a"));
   ASSERT_EQ(first.exit_code, 0) << first.output;
   // The record a user-kernel sweep writes: the sweep as it was, and the kernel's source and options.
+  const nlohmann::json k_defines = nlohmann::json::array({nlohmann::json::array({"UNUSED", "1"})});
   nlohmann::json rec = nlohmann::json::parse(read_text(dir / "a" / "record.json"));
   rec["user_kernels"] = {{"heat",
                           {{"kernel", "heat_step"},
                            {"source", k_heat_kernel},
                            {"options", {{"fast_math", false}, {"maxrregcount", 0}, {"lineinfo", true},
-                                        {"device_debug", false}, {"defines", {{"UNUSED", "1"}}}}},
+                                        {"device_debug", false}, {"defines", k_defines}}},
                            {"arch", "sm_90"},
                            {"name", "my_heat.cu"}}}};
   write(dir / "user.json", rec.dump(1));
@@ -328,7 +372,7 @@ TEST(TrustCli, ReplayOfAUserKernelSweepCompilesTheRecordedSource) {
   const nlohmann::json again = nlohmann::json::parse(read_text(dir / "b" / "record.json"));
   ASSERT_TRUE(again.contains("user_kernels")) << again.dump(1);
   EXPECT_EQ(again["user_kernels"]["heat"]["source"], k_heat_kernel);
-  EXPECT_EQ(again["user_kernels"]["heat"]["options"]["defines"], nlohmann::json({{"UNUSED", "1"}}));
+  EXPECT_EQ(again["user_kernels"]["heat"]["options"]["defines"], k_defines);
   // A recorded source that does not compile is refused, naming the field.
   rec["user_kernels"]["heat"]["source"] = "extern \"C\" __global__ void heat_step() { int x = ; }\n";
   write(dir / "broken.json", rec.dump(1));

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -300,7 +301,8 @@ TEST(KernelHostile, DefinesOfAnyIdentifierReachOnlyTheUsersCode) {
   const CompileResult res = compile_kernel(r);
   ASSERT_EQ(res.status, CompileStatus::CompileError) << all_messages(res);
   ASSERT_EQ(res.diagnostics.size(), 1u) << all_messages(res);
-  const int lines = static_cast<int>(std::count(heat_template().begin(), heat_template().end(), '\n'));
+  const std::string tmpl = heat_template();
+  const int lines = static_cast<int>(std::count(tmpl.begin(), tmpl.end(), '\n'));
   EXPECT_EQ(res.diagnostics[0].line, lines + 2) << all_messages(res);
 }
 

@@ -4,10 +4,9 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "gpu/kernel/contracts.h"
 #include "sim/trace.h"
 #include "sim_util.h"
 
@@ -267,10 +266,7 @@ TEST(SimTrace, RecorderSamplesWholeBlocksIncludingTheLastAndWritesCsv) {
   std::set<uint64_t> blocks;
   for (const RecordedAccess& a : rec.accesses()) blocks.insert(a.block);
   EXPECT_EQ(blocks, (std::set<uint64_t>{0, 11, 22, 31}));
-  const std::string path = (std::filesystem::temp_directory_path() / "bs_sim_trace_test.csv").string();
-  std::string err;
-  ASSERT_TRUE(write_access_csv(path, rec, m, cfg, r, &err)) << err;
-  std::ifstream f(path);
+  std::istringstream f(access_csv(rec, m, cfg, r));
   std::string header, line;
   std::getline(f, header);
   EXPECT_EQ(header.rfind("block_x,block_y,block_z,thread_x,thread_y,thread_z,warp,lane,space,access,buffer,element", 0),
@@ -282,9 +278,38 @@ TEST(SimTrace, RecorderSamplesWholeBlocksIncludingTheLastAndWritesCsv) {
   }
   EXPECT_EQ(rows, 4 * 32 * 2);
   EXPECT_EQ(past_end, 24);
-  std::filesystem::remove(path);
-  EXPECT_FALSE(write_access_csv("/nonexistent-dir/x.csv", rec, m, cfg, r, &err));
-  EXPECT_EQ(err, "cannot write /nonexistent-dir/x.csv");
+}
+
+}  // namespace
+}  // namespace bs::sim::test
+
+namespace bs::sim::test {
+namespace {
+
+// A measurement, not a check (timing on a shared machine): run with --gtest_also_run_disabled_tests.
+// `blockscope bench sim` is the reported figure.
+TEST(SimPerf, DISABLED_HeatStep1024Traced) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(std::string(kernel::template_source(*kernel::find_template("heat"))));
+  const int nx = 1024, ny = 1024;
+  std::vector<float> in(static_cast<size_t>(nx) * ny, 1.0f), out(in.size());
+  for (int traced = 0; traced < 2; ++traced) {
+    LaunchConfig cfg;
+    cfg.block = dim(32, 8);
+    cfg.grid = dim(nx / 32, ny / 8);
+    cfg.buffers = {buffer("in", in), buffer("out", out, true)};
+    cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::value(nx), Arg::value(ny), Arg::value(0.2f),
+                Arg::value(0.0f), Arg::value(1)};
+    Recorder rec(cfg.grid.count(), Recorder::Options{1u << 20, uint64_t{1} << 30});
+    if (traced) cfg.observer = &rec;
+    cfg.diagnostics = traced;
+    const LaunchResult r = launch(m, "heat_step", cfg);
+    ASSERT_TRUE(r.ok);
+    std::printf("%s: %llu thread-instructions in %.3f s = %.1f M/s on %d workers; %.3f CPU s = %.1f M/s per core\n",
+                traced ? "traced" : "untraced", static_cast<unsigned long long>(r.thread_instructions), r.seconds,
+                r.thread_instructions / r.seconds / 1e6, r.workers, r.cpu_seconds,
+                r.thread_instructions / r.cpu_seconds / 1e6);
+  }
 }
 
 }  // namespace

@@ -43,6 +43,13 @@ Buffer buffer(const char* name, std::vector<T>& v, bool output = false) {
 
 inline Dim3 dim(uint32_t x, uint32_t y = 1, uint32_t z = 1) { return Dim3{x, y, z}; }
 
+// n integers in 0..100, no pattern a bug could hide behind.
+inline std::vector<int> ints(int n) {
+  std::vector<int> v(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = (i * 37 + 11) % 101;
+  return v;
+}
+
 inline std::string all_diagnostics(const LaunchResult& r) {
   std::string s = r.ok ? "" : "failure: " + r.failure.message + "\n";
   for (const Diagnostic& d : r.diagnostics) s += format_diagnostic(d) + "\n";
