@@ -69,7 +69,7 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   // "simulate": open on the Simulator tab and simulate the template once it has compiled (tests, demos).
   if (const char* k = std::getenv("BLOCKSCOPE_KERNEL_EDITOR"); k && std::string_view(k) == "simulate") {
     m_kernel_bench->open() = true;
-    m_kernel_bench->tab() = 1;
+    m_kernel_bench->show_tab(1);
     m_kernel_bench->simulate_when_compiled();
   }
   // ImGui needs a frame begun before labs lay out anything; the first lab is built outside a frame.

@@ -399,22 +399,27 @@ void KernelWorkbench::draw(Layout& layout, double now_s) {
     Doc& d = doc(m_target);
     // Two tabs: the editor, and the simulator's pictures of the kernel it compiled.
     if (ImGui::BeginTabBar("##kernel_tabs")) {
-      const bool force = m_tab != m_shown_tab;
-      if (ImGui::BeginTabItem("Editor", nullptr, force && m_tab == 0 ? ImGuiTabItemFlags_SetSelected : 0)) {
-        m_tab = m_shown_tab = 0;
+      // A requested tab stays requested until it is the one shown (ImGui selects it a frame later).
+      auto flags = [&](int t) { return m_request_tab == t ? ImGuiTabItemFlags_SetSelected : 0; };
+      auto shown = [&](int t) {
+        m_tab = t;
+        if (m_request_tab == t) m_request_tab = -1;
+      };
+      if (ImGui::BeginTabItem("Editor", nullptr, flags(0))) {
+        shown(0);
         ui::KernelPanelActions a;
         ui::draw_kernel_panel(m_model, d.doc, d.editor, a, now_s);
         act(a, now_s);
         ImGui::EndTabItem();
       }
-      if (ImGui::BeginTabItem("Simulator", nullptr, force && m_tab == 1 ? ImGuiTabItemFlags_SetSelected : 0)) {
-        m_tab = m_shown_tab = 1;
+      if (ImGui::BeginTabItem("Simulator", nullptr, flags(1))) {
+        shown(1);
         std::shared_ptr<const kernel::CompileResult> r =
             d.result && d.result->ok() ? d.result : m_kernels.current(m_target).result;
         if (const int line = m_sim->draw(m_target, r, d.doc.revision(), d.doc.text()); line > 0) {
           d.doc.request_jump(line);
           d.editor.highlight_line = line;
-          m_tab = 0;
+          m_request_tab = 0;
         }
         ImGui::EndTabItem();
       }

@@ -65,8 +65,10 @@ class KernelWorkbench {
   // Simulates the current target's last good compile now (the tab's Simulate button); false with the reason
   // in the tab's status.
   bool simulate_now();
-  // Which tab of the window is shown: 0 the editor, 1 the simulator (tests and the Simulate shortcut set it).
-  int& tab() { return m_tab; }
+  // Which tab of the window is shown: 0 the editor, 1 the simulator; show_tab brings one to the front at the
+  // next frame (BLOCKSCOPE_KERNEL_EDITOR=simulate, a diagnostic's jump to its line).
+  int tab() const { return m_tab; }
+  void show_tab(int t) { m_request_tab = t; }
   // Simulates the current target as soon as its source has compiled (BLOCKSCOPE_KERNEL_EDITOR=simulate).
   void simulate_when_compiled() { m_simulate_pending = true; }
   // The last finished compile of `t` (good or not), null before the first.
@@ -124,7 +126,7 @@ class KernelWorkbench {
   UserKernels& m_kernels;
   std::unique_ptr<kernel::KernelCache> m_cache;
   std::unique_ptr<KernelSimulator> m_sim;
-  int m_tab = 0, m_shown_tab = -1;
+  int m_tab = 0, m_request_tab = -1;
   bool m_simulate_pending = false;
   std::unique_ptr<kernel::CompileService> m_service;
   std::optional<std::string> m_nvrtc_error;
