@@ -63,8 +63,15 @@ App::App(const AppOptions& opt) : m_opt(opt) {
       decide_path(opt.render_path, m_env.device.available, m_env.device.reason, m_gl->info().renderer);
   init_imgui();
   m_kernel_bench = std::make_unique<KernelWorkbench>(m_user_kernels, kernel::default_cache_dir());
+  m_kernel_bench->simulator().set_gpu(m_env.device.available, m_env.device.reason);
   m_kernel_bench->chords_from_queue(m_gl->window() != nullptr);  // a real window has the key queue
   if (const char* k = std::getenv("BLOCKSCOPE_KERNEL_EDITOR"); k && *k == '1') m_kernel_bench->open() = true;
+  // "simulate": open on the Simulator tab and simulate the template once it has compiled (tests, demos).
+  if (const char* k = std::getenv("BLOCKSCOPE_KERNEL_EDITOR"); k && std::string_view(k) == "simulate") {
+    m_kernel_bench->open() = true;
+    m_kernel_bench->show_tab(1);
+    m_kernel_bench->simulate_when_compiled();
+  }
   // ImGui needs a frame begun before labs lay out anything; the first lab is built outside a frame.
   m_labs.open(opt.scene.empty() ? std::string(lab_entries().front().id) : opt.scene);
   m_presenter.show_shortcuts(opt.show_shortcuts);

@@ -52,7 +52,9 @@ std::string bytes_text(int b) {
 KernelWorkbench::KernelWorkbench(UserKernels& kernels, std::string cache_dir,
                                  kernel::CompileService::CompileFn compile,
                                  std::optional<std::string> nvrtc_error)
-    : m_kernels(kernels), m_cache(std::make_unique<kernel::KernelCache>(std::move(cache_dir))) {
+    : m_kernels(kernels),
+      m_cache(std::make_unique<kernel::KernelCache>(std::move(cache_dir))),
+      m_sim(std::make_unique<KernelSimulator>()) {
   if (nvrtc_error) {
     m_nvrtc_error = std::move(nvrtc_error);
   } else if (!compile && !kernel::nvrtc().ok()) {
@@ -126,7 +128,7 @@ void KernelWorkbench::take_result(const kernel::CompileProgress& p) {
   const kernel::CompileResult& r = *p.result;
   if (r.status != kernel::CompileStatus::NvrtcMissing && r.status != kernel::CompileStatus::InternalError)
     m_compiled.insert(request_id(m_ticket_request));
-  d.doc.set_markers(markers_from(r.diagnostics));
+  apply_markers(m_ticket_target);
   if (r.ok()) {
     m_kernels.publish(m_ticket_request, p.result, d.name);
   } else {
@@ -134,8 +136,28 @@ void KernelWorkbench::take_result(const kernel::CompileProgress& p) {
   }
 }
 
+void KernelWorkbench::apply_markers(kernel::Target t) {
+  Doc& d = doc(t);
+  std::vector<ui::LineMarker> m = d.result ? markers_from(d.result->diagnostics) : std::vector<ui::LineMarker>{};
+  for (ui::LineMarker& s : m_sim->markers(t, d.doc.revision())) m.push_back(std::move(s));
+  d.doc.set_markers(std::move(m));
+}
+
+bool KernelWorkbench::simulate_now() {
+  const Doc& d = doc(m_target);
+  // The simulator runs the kernel that compiled from the text as it is now, or the last good one published.
+  std::shared_ptr<const kernel::CompileResult> r = d.result && d.result->ok() ? d.result : m_kernels.current(m_target).result;
+  return m_sim->simulate(m_target, r, d.doc.revision());
+}
+
 void KernelWorkbench::update(double now_s) {
   take_result(m_service->poll());
+  if (m_sim->update())
+    for (kernel::Target t : k_targets) apply_markers(t);
+  if (m_simulate_pending && doc(m_target).result && doc(m_target).result->ok() && !m_sim->running()) {
+    m_simulate_pending = false;
+    simulate_now();
+  }
   Doc& d = doc(m_target);
   if (d.doc.revision() != d.seen_revision) {
     d.seen_revision = d.doc.revision();
@@ -374,10 +396,35 @@ void KernelWorkbench::draw(Layout& layout, double now_s) {
   ImGui::SetNextWindowBgAlpha(1.0f);  // over the lab's view: the field must not show through the code
   if (layout.begin("Kernel editor", Slot::Editor, &m_open)) {
     refresh_model(now_s);
-    ui::KernelPanelActions a;
     Doc& d = doc(m_target);
-    ui::draw_kernel_panel(m_model, d.doc, d.editor, a, now_s);
-    act(a, now_s);
+    // Two tabs: the editor, and the simulator's pictures of the kernel it compiled.
+    if (ImGui::BeginTabBar("##kernel_tabs")) {
+      // A requested tab stays requested until it is the one shown (ImGui selects it a frame later).
+      auto flags = [&](int t) { return m_request_tab == t ? ImGuiTabItemFlags_SetSelected : 0; };
+      auto shown = [&](int t) {
+        m_tab = t;
+        if (m_request_tab == t) m_request_tab = -1;
+      };
+      if (ImGui::BeginTabItem("Editor", nullptr, flags(0))) {
+        shown(0);
+        ui::KernelPanelActions a;
+        ui::draw_kernel_panel(m_model, d.doc, d.editor, a, now_s);
+        act(a, now_s);
+        ImGui::EndTabItem();
+      }
+      if (ImGui::BeginTabItem("Simulator", nullptr, flags(1))) {
+        shown(1);
+        std::shared_ptr<const kernel::CompileResult> r =
+            d.result && d.result->ok() ? d.result : m_kernels.current(m_target).result;
+        if (const int line = m_sim->draw(m_target, r, d.doc.revision(), d.doc.text()); line > 0) {
+          d.doc.request_jump(line);
+          d.editor.highlight_line = line;
+          m_request_tab = 0;
+        }
+        ImGui::EndTabItem();
+      }
+      ImGui::EndTabBar();
+    }
   }
   ImGui::End();
 }
@@ -401,7 +448,9 @@ nlohmann::json KernelWorkbench::dump() const {
           {"editor_top", d.editor.top_y},
           {"source_size", d.doc.text().size()},
           {"revision", d.doc.revision()},
-          {"generation", m_kernels.generation(m_target)}};
+          {"generation", m_kernels.generation(m_target)},
+          {"tab", m_tab == 1 ? "simulator" : "editor"},
+          {"simulator", m_sim->dump(m_target)}};
 }
 
 // --- Sessions

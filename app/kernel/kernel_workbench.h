@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/kernel/kernel_simulator.h"
 #include "app/kernel/user_kernels.h"
 #include "gpu/kernel/compile_service.h"
 #include "gpu/kernel/kernel_cache.h"
@@ -59,6 +60,17 @@ class KernelWorkbench {
   bool nvrtc_available() const { return !m_nvrtc_error; }
   const std::string& nvrtc_error() const;
   kernel::CompileService& service() { return *m_service; }
+  // The Simulator tab (the kernel run thread by thread on the CPU, its pictures and diagnostics).
+  KernelSimulator& simulator() { return *m_sim; }
+  // Simulates the current target's last good compile now (the tab's Simulate button); false with the reason
+  // in the tab's status.
+  bool simulate_now();
+  // Which tab of the window is shown: 0 the editor, 1 the simulator; show_tab brings one to the front at the
+  // next frame (BLOCKSCOPE_KERNEL_EDITOR=simulate, a diagnostic's jump to its line).
+  int tab() const { return m_tab; }
+  void show_tab(int t) { m_request_tab = t; }
+  // Simulates the current target as soon as its source has compiled (BLOCKSCOPE_KERNEL_EDITOR=simulate).
+  void simulate_when_compiled() { m_simulate_pending = true; }
   // The last finished compile of `t` (good or not), null before the first.
   std::shared_ptr<const kernel::CompileResult> last_result(kernel::Target t) { return doc(t).result; }
   // Undo / redo presses from the app's key queue for the editor that has the keyboard (true when it took
@@ -108,8 +120,14 @@ class KernelWorkbench {
   void take_result(const kernel::CompileProgress& p);
   void act(const ui::KernelPanelActions& a, double now_s);
 
+  // The editor's markers: the compile's, plus the simulator's for the revision it simulated.
+  void apply_markers(kernel::Target t);
+
   UserKernels& m_kernels;
   std::unique_ptr<kernel::KernelCache> m_cache;
+  std::unique_ptr<KernelSimulator> m_sim;
+  int m_tab = 0, m_request_tab = -1;
+  bool m_simulate_pending = false;
   std::unique_ptr<kernel::CompileService> m_service;
   std::optional<std::string> m_nvrtc_error;
   std::array<Doc, 3> m_docs;

@@ -1,0 +1,283 @@
+// kernel_sim.cpp: see kernel_sim.h.
+#include "app/kernel/kernel_sim.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "gpu/heat/heat.h"
+#include "gpu/kernel/lab_runs.h"
+#include "gpu/matmul/matmul.h"
+#include "gpu/vector/vector.h"
+#include "sim/trace.h"
+
+namespace bs {
+
+namespace {
+
+// Caps that keep one simulated launch within seconds on a laptop core (docs/PERFORMANCE.md has the rate).
+constexpr int64_t k_max_heat_side = 2048;
+constexpr int64_t k_max_vector = int64_t{1} << 22;
+constexpr int64_t k_max_matmul_side = 1024;
+constexpr double k_max_matmul_fmas = 256.0 * 256.0 * 256.0;
+
+// Forwards to the recorder, counts blocks for the progress bar and turns the job's cancel into the launch's.
+class Progress final : public sim::Observer {
+ public:
+  Progress(sim::Recorder& rec, JobControl* ctl, uint64_t blocks, std::atomic<bool>& cancel)
+      : m_rec(rec), m_ctl(ctl), m_blocks(std::max<uint64_t>(1, blocks)), m_cancel(cancel) {}
+  bool wants_block(uint64_t block) override {
+    poll();
+    const uint64_t started = ++m_started;
+    if (m_ctl) m_ctl->set_progress(static_cast<double>(started) / static_cast<double>(m_blocks));
+    return m_rec.wants_block(block);
+  }
+  void on_access(int worker, const sim::WarpAccess& a) override {
+    poll();
+    m_rec.on_access(worker, a);
+  }
+  void on_barrier(int worker, uint64_t block, uint32_t pc, uint64_t epoch) override {
+    m_rec.on_barrier(worker, block, pc, epoch);
+  }
+  void on_step(int, uint64_t, uint32_t, uint32_t, uint32_t) override {}
+  void on_start(int workers) override { m_rec.on_start(workers); }
+
+ private:
+  void poll() {
+    if (m_ctl && m_ctl->cancelled()) m_cancel.store(true, std::memory_order_relaxed);
+  }
+  sim::Recorder& m_rec;
+  JobControl* m_ctl;
+  uint64_t m_blocks;
+  std::atomic<uint64_t> m_started{0};
+  std::atomic<bool>& m_cancel;
+};
+
+template <class T>
+sim::Buffer buffer_of(const char* name, std::vector<T>& v, bool output, uint32_t cols) {
+  sim::Buffer b;
+  b.name = name;
+  b.data = v.data();
+  b.bytes = v.size() * sizeof(T);
+  b.elem_bytes = sizeof(T);
+  b.output = output;
+  b.cols = cols;
+  return b;
+}
+
+sim::Dim3 grid_for(Dim2 block, Dim2 domain) {
+  const Dim2 g = covering_grid(block, domain);
+  return {static_cast<uint32_t>(g.x), static_cast<uint32_t>(g.y), 1};
+}
+
+std::string count_text(double v) {
+  char b[32];
+  if (v >= 1e9)
+    std::snprintf(b, sizeof b, "%.2f G", v / 1e9);
+  else if (v >= 1e6)
+    std::snprintf(b, sizeof b, "%.2f M", v / 1e6);
+  else if (v >= 1e3)
+    std::snprintf(b, sizeof b, "%.1f k", v / 1e3);
+  else
+    std::snprintf(b, sizeof b, "%.0f", v);
+  return b;
+}
+
+Dim2 block_of(kernel::Target t, const SimSettings& s) {
+  const kernel::Contract& c = kernel::contract(t);
+  return {s.block_x > 0 ? s.block_x : c.default_block_x, s.block_y > 0 ? s.block_y : c.default_block_y};
+}
+
+}  // namespace
+
+SimSettings SimSettings::defaults(kernel::Target t) {
+  switch (t) {
+    case kernel::Target::Heat:
+      return {67, 45, 0, 0, 0};
+    case kernel::Target::Vector:
+      return {1000, 0, 0, 0, 0};
+    case kernel::Target::Matmul:
+      return {37, 41, 23, 0, 0};
+  }
+  return {};
+}
+
+std::optional<std::string> check_settings(kernel::Target t, const SimSettings& s) {
+  const Dim2 b = block_of(t, s);
+  if (b.x < 1 || b.y < 1 || b.x * b.y > 1024)
+    return "block " + std::to_string(b.x) + " x " + std::to_string(b.y) +
+           ": give 1..1024 threads per block (x * y)";
+  if (t == kernel::Target::Vector && b.y != 1) return "block: the vector contract is 1-D (y = 1)";
+  switch (t) {
+    case kernel::Target::Heat:
+      if (s.size_x < 1 || s.size_y < 1 || s.size_x > k_max_heat_side || s.size_y > k_max_heat_side)
+        return "size: the simulator takes heat fields of 1..2048 cells a side";
+      break;
+    case kernel::Target::Vector:
+      if (s.size_x < 1 || s.size_x > k_max_vector) return "size: the simulator takes 1..4194304 elements";
+      break;
+    case kernel::Target::Matmul:
+      if (s.size_x < 1 || s.size_y < 1 || s.size_z < 1 || s.size_x > k_max_matmul_side ||
+          s.size_y > k_max_matmul_side || s.size_z > k_max_matmul_side)
+        return "size: the simulator takes M, N and K of 1..1024";
+      if (double(s.size_x) * double(s.size_y) * double(s.size_z) > k_max_matmul_fmas)
+        return "size: M x N x K above 256^3 multiply-adds takes the simulator too long; try smaller";
+      break;
+  }
+  return std::nullopt;
+}
+
+std::string settings_text(kernel::Target t, const SimSettings& s) {
+  const Dim2 b = block_of(t, s);
+  Dim2 domain{s.size_x, 1};
+  std::string size = std::to_string(s.size_x);
+  if (t == kernel::Target::Heat) {
+    domain = {s.size_x, s.size_y};
+    size += " x " + std::to_string(s.size_y);
+  } else if (t == kernel::Target::Matmul) {
+    domain = {s.size_y, s.size_x};  // x along the columns of C (N), y along its rows (M)
+    size = std::to_string(s.size_x) + " x " + std::to_string(s.size_y) + " x " + std::to_string(s.size_z);
+  }
+  const Dim2 g = covering_grid(b, domain);
+  if (t == kernel::Target::Vector)
+    return "vector n = " + size + ", block " + std::to_string(b.x) + ", grid " + std::to_string(g.x);
+  return std::string(kernel::k_target_names.name_of(t)) + " " + size + ", block " + std::to_string(b.x) + " x " +
+         std::to_string(b.y) + ", grid " + std::to_string(g.x) + " x " + std::to_string(g.y);
+}
+
+SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std::string& kernel_name,
+                             const SimSettings& s, JobControl* ctl) {
+  SimOutcome out;
+  if (auto e = check_settings(t, s)) {
+    out.failure = *e;
+    return out;
+  }
+  std::shared_ptr<sim::Module> module;
+  try {
+    module = std::make_shared<sim::Module>(sim::parse_ptx(ptx));
+  } catch (const std::exception& e) {
+    out.failure = std::string("the simulator cannot read this PTX: ") + e.what();
+    return out;
+  }
+  const Dim2 block = block_of(t, s);
+  sim::LaunchConfig cfg;
+  cfg.block = {static_cast<uint32_t>(block.x), static_cast<uint32_t>(block.y), 1};
+  // The lab's inputs (never zeros), and its outputs poisoned so an unwritten cell cannot pass by luck.
+  std::vector<float> in, in2, outv;
+  heat::Params hp;
+  matmul::Problem mp;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  switch (t) {
+    case kernel::Target::Heat: {
+      hp.nx = s.size_x;
+      hp.ny = s.size_y;
+      in = heat::make_initial(hp, heat::InitialPattern::HotSpots);
+      outv.assign(in.size(), nan);
+      const auto cols = static_cast<uint32_t>(hp.nx);
+      cfg.buffers = {buffer_of("in", in, false, cols), buffer_of("out", outv, true, cols)};
+      cfg.args = {sim::Arg::pointer(0),
+                  sim::Arg::pointer(1),
+                  sim::Arg::value<int>(static_cast<int>(hp.nx)),
+                  sim::Arg::value<int>(static_cast<int>(hp.ny)),
+                  sim::Arg::value<float>(hp.r()),
+                  sim::Arg::value<float>(hp.boundary_temp),
+                  sim::Arg::value<int>(hp.boundary == heat::Boundary::Fixed ? 1 : 0)};
+      cfg.grid = grid_for(block, {hp.nx, hp.ny});
+      break;
+    }
+    case kernel::Target::Vector: {
+      const int64_t n = s.size_x;
+      in.resize(static_cast<size_t>(n));
+      in2.resize(static_cast<size_t>(n));
+      vector::fill_inputs(in.data(), in2.data(), n);
+      outv.assign(static_cast<size_t>(n), nan);
+      cfg.buffers = {buffer_of("a", in, false, 0), buffer_of("b", in2, false, 0), buffer_of("c", outv, true, 0)};
+      cfg.args = {sim::Arg::pointer(0), sim::Arg::pointer(1), sim::Arg::pointer(2),
+                  sim::Arg::value<long long>(n)};
+      cfg.grid = grid_for(block, {n, 1});
+      break;
+    }
+    case kernel::Target::Matmul: {
+      mp = {s.size_x, s.size_y, s.size_z};
+      in = matmul::make_matrix(mp.m, mp.k, 1);
+      in2 = matmul::make_matrix(mp.k, mp.n, 2);
+      outv.assign(static_cast<size_t>(mp.m * mp.n), nan);
+      cfg.buffers = {buffer_of("A", in, false, static_cast<uint32_t>(mp.k)),
+                     buffer_of("B", in2, false, static_cast<uint32_t>(mp.n)),
+                     buffer_of("C", outv, true, static_cast<uint32_t>(mp.n))};
+      cfg.args = {sim::Arg::pointer(0),
+                  sim::Arg::pointer(1),
+                  sim::Arg::pointer(2),
+                  sim::Arg::value<int>(static_cast<int>(mp.m)),
+                  sim::Arg::value<int>(static_cast<int>(mp.n)),
+                  sim::Arg::value<int>(static_cast<int>(mp.k))};
+      cfg.grid = grid_for(block, {mp.n, mp.m});
+      break;
+    }
+  }
+  sim::Recorder rec(cfg.grid.count());
+  std::atomic<bool> cancel{false};
+  Progress progress(rec, ctl, cfg.grid.count(), cancel);
+  cfg.observer = &progress;
+  cfg.cancel = &cancel;
+  sim::LaunchResult r = sim::launch(*module, kernel_name, cfg);
+  if (ctl && ctl->cancelled()) throw JobCancelled{};
+  out.ran = r.ok;
+  if (!r.ok) out.failure = r.failure.message;
+  out.summary = "simulated (no GPU involved): " + std::to_string(cfg.grid.count()) + " blocks x " +
+                std::to_string(cfg.block.count()) + " threads, " + count_text(double(r.thread_instructions)) +
+                " thread-instructions in " + [&] {
+                  char b[32];
+                  std::snprintf(b, sizeof b, "%.2f s", r.seconds);
+                  return std::string(b);
+                }() + " of CPU time on " + std::to_string(r.workers) + " threads";
+  if (r.ok) {
+    switch (t) {
+      case kernel::Target::Heat: {
+        std::vector<float> ref(in.size());
+        heat::step_cpu(in.data(), ref.data(), hp, heat::CpuMode::OneThread);
+        double err = 0, scale = 0;
+        bool finite = true;
+        for (size_t i = 0; i < ref.size(); ++i) {
+          finite = finite && std::isfinite(outv[i]);
+          err = std::max(err, std::abs(double(outv[i]) - double(ref[i])));
+          scale = std::max(scale, std::abs(double(ref[i])));
+        }
+        const double rel = scale > 0 ? err / scale : err;
+        const double tol = kernel::heat_tolerance(1);
+        out.passed = finite && rel <= tol;
+        char b[160];
+        std::snprintf(b, sizeof b, "one step against the lab's CPU step: max rel err %.1e %s %.1e%s: %s", rel,
+                      rel <= tol ? "<=" : ">", tol, finite ? "" : " (cells never written hold NaN)",
+                      out.passed ? "pass" : "FAIL");
+        out.check = b;
+        break;
+      }
+      case kernel::Target::Vector: {
+        const int64_t n = s.size_x;
+        const vector::Check f = vector::check_result(vector::Op::Formula, in.data(), in2.data(), outv.data(), n);
+        const vector::Check a = vector::check_result(vector::Op::Add, in.data(), in2.data(), outv.data(), n);
+        out.passed = f.passed || a.passed;
+        out.check = a.passed   ? "matches the lab's op add (c = a + b): " + a.text + ": pass"
+                    : f.passed ? "matches the lab's op formula: " + f.text + ": pass"
+                               : "matches neither of the lab's ops: formula " + f.text + "; add " + a.text + ": FAIL";
+        break;
+      }
+      case kernel::Target::Matmul: {
+        const std::vector<double> ref = matmul::reference_cpu(in, in2, mp);
+        const matmul::CheckResult c = matmul::check_result(outv, ref, mp.k, "float64 CPU reference");
+        out.passed = c.pass;
+        out.check = "against the " + c.reference + ": " + c.summary();
+        break;
+      }
+    }
+  }
+  auto trace = std::make_shared<ui::SimTrace>(
+      ui::make_trace(module, kernel_name, cfg, std::move(r), rec));
+  out.trace = std::move(trace);
+  return out;
+}
+
+}  // namespace bs

@@ -1,0 +1,47 @@
+// kernel_sim.h: a user kernel of a lab's contract (heat, vector, matmul) run in the PTX simulator (sim/) on
+// the lab's own inputs, recorded for the pictures (ui/kernel/access_map.h) and checked against the lab's CPU
+// reference. No GPU is involved: the result is labelled "simulated" and never timed as a GPU run (the wall
+// time shown is the simulator's own). The kernel editor's Simulator tab runs it on a worker thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/cpu_job.h"
+#include "core/launch.h"
+#include "gpu/kernel/contracts.h"
+#include "ui/kernel/access_map.h"
+
+namespace bs {
+
+// The launch to simulate. Sizes: heat nx x ny cells; vector n elements (size_x); matmul M x N x K (size_y =
+// N, size_z = K). block: 0 takes the contract's default.
+struct SimSettings {
+  int64_t size_x = 0, size_y = 0, size_z = 0;
+  int block_x = 0, block_y = 0;
+  static SimSettings defaults(kernel::Target t);  // odd sizes, so the last block shows its bugs
+};
+// nullopt when it can run; otherwise one sentence naming the field and the limit (the simulator runs every
+// thread on the CPU: sizes are capped so a run stays within seconds).
+std::optional<std::string> check_settings(kernel::Target t, const SimSettings& s);
+// "heat 67 x 45, block 32 x 8, grid 3 x 6"
+std::string settings_text(kernel::Target t, const SimSettings& s);
+
+struct SimOutcome {
+  std::shared_ptr<const ui::SimTrace> trace;  // null when nothing ran (bad PTX, bad settings)
+  bool ran = false;                           // the launch ran to its end (diagnostics may be present)
+  std::string failure;                        // why it did not run or stopped (names line, thread and block)
+  std::string check;                          // the comparison with the lab's reference
+  bool passed = false;
+  std::string summary;  // "simulated (no GPU): 18 blocks x 256 threads, 1.2 M thread-instructions in 0.31 s"
+};
+
+// Parses `ptx`, runs `kernel_name` (the lowered name) for target `t` with `s` on the lab's inputs, records
+// the accesses and checks the output. Reports progress (blocks started) and honours cancel through `ctl`
+// (throws JobCancelled). Never throws for a bad kernel: the outcome says what happened.
+SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std::string& kernel_name,
+                             const SimSettings& s, JobControl* ctl = nullptr);
+
+}  // namespace bs
