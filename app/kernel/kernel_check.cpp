@@ -17,6 +17,8 @@
 #include "gpu/kernel/kernel_runner.h"
 #include "gpu/kernel/sim_runs.h"
 #include "sim/trace.h"
+#include "ui/kernel/access_map.h"
+#include "ui/kernel/access_map_export.h"
 
 namespace bs::cli {
 
@@ -101,6 +103,12 @@ int write_trace(const std::string& dir, const sim::Module& m, const kernel::SimR
   if (!write_text_file((std::filesystem::path(dir) / "threads.csv").string(), th.str(), &err))
     return print_error("--trace: " + err, 2);
   std::printf("trace: %s/accesses.csv (%s), instructions.csv, threads.csv\n", dir.c_str(), rec.sampled().c_str());
+  // The access maps the editor's Simulator tab draws: the whole launch, the first thread, the last block.
+  const ui::SimTrace trace =
+      ui::make_trace(std::make_shared<const sim::Module>(m), r.kernel, r.config, r.result, rec);
+  std::vector<std::string> maps;
+  if (!ui::write_access_maps(dir, trace, {}, &maps, &err)) return print_error("--trace: " + err, 2);
+  std::printf("access maps: %zu files (SVG per selection, PNG per buffer)\n", maps.size());
   return 0;
 }
 

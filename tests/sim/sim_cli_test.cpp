@@ -108,6 +108,17 @@ TEST_F(SimCli, TraceWritesAccessesInstructionsAndThreads) {
   EXPECT_NE(ins.find("bar.sync"), std::string::npos);
   const std::string th = test::read_text(out / "threads.csv");
   EXPECT_EQ(std::count(th.begin(), th.end(), '\n'), 1 + 9 * 256);
+  // The access maps: one SVG per default selection (launch, first thread, last block), a PNG per buffer each.
+  int svgs = 0, pngs = 0;
+  for (const auto& e : fs::directory_iterator(out)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("access-", 0) != 0) continue;
+    svgs += e.path().extension() == ".svg";
+    pngs += e.path().extension() == ".png" && fs::file_size(e.path()) > 0;
+  }
+  EXPECT_EQ(svgs, 3) << r.output;
+  EXPECT_EQ(pngs, 9) << r.output;
+  EXPECT_NE(r.output.find("access maps: 12 files"), std::string::npos) << r.output;
 }
 
 TEST_F(SimCli, BenchSimReportsItsSpeed) {
