@@ -279,15 +279,16 @@ void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& s
           ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
           // At most k_hint_lines whole lines (the strip keeps to its height); a longer hint ends in "..." and
           // shows whole on hover.
-          const std::vector<std::string> lines =
-              wrap_at_spaces(r.hint, ImGui::GetContentRegionAvail().x, text_width);
+          const float avail = ImGui::GetContentRegionAvail().x;
+          std::vector<std::string> lines = wrap_at_spaces(r.hint, avail, text_width);
+          const bool cut = lines.size() > static_cast<size_t>(k_hint_lines);
+          if (cut) lines = wrap_at_spaces(r.hint, avail - text_width(" ..."), text_width);  // room for "..."
           const size_t shown = std::min(lines.size(), static_cast<size_t>(k_hint_lines));
           ImGui::BeginGroup();
           for (size_t l = 0; l < shown; ++l)
-            ImGui::TextUnformatted(l + 1 == shown && shown < lines.size() ? (lines[l] + " ...").c_str()
-                                                                        : lines[l].c_str());
+            ImGui::TextUnformatted(cut && l + 1 == shown ? (lines[l] + " ...").c_str() : lines[l].c_str());
           ImGui::EndGroup();
-          if (shown < lines.size() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.hint.c_str());
+          if (cut && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.hint.c_str());
           ImGui::PopStyleColor();
         }
       }
