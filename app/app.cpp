@@ -66,7 +66,7 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   m_kernel_bench->chords_from_queue(m_gl->window() != nullptr);  // a real window has the key queue
   if (const char* k = std::getenv("BLOCKSCOPE_KERNEL_EDITOR"); k && *k == '1') m_kernel_bench->open() = true;
   // ImGui needs a frame begun before labs lay out anything; the first lab is built outside a frame.
-  m_labs.open(opt.scene);
+  m_labs.open(opt.scene.empty() ? std::string(lab_entries().front().id) : opt.scene);
   m_presenter.show_shortcuts(opt.show_shortcuts);
   if (opt.session) {
     if (auto err = apply_session(*opt.session)) throw InvalidRequest(*err);

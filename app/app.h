@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "app/counters_window.h"
-#include "app/heat/heat_lab.h"
 #include "app/kernel/kernel_workbench.h"
 #include "app/kernel/user_kernels.h"
 #include "app/lab.h"
@@ -37,12 +36,14 @@ namespace bs {
 
 struct AppOptions {
   bool headless = false;
-  std::string scene = "heat";
+  std::string scene;  // the lab opened first; empty: the first in the registry (app/lab_list.inc)
   int frames = -1;         // stop after this many frames (-1: until the window closes)
   std::string screenshot;  // written after the last frame
   PathRequest render_path = PathRequest::Auto;
   int width = 1600, height = 900;
-  HeatLabOptions heat;
+  // Each lab's start state (lab id -> members of its saved state), from the app's lab flags (--size, --block,
+  // ...: app/lab_start_flags.h); applied when the lab opens, before a session.
+  std::map<std::string, nlohmann::json> start_states;
   int debug_fault_frame = -1;      // testing: poison the CUDA context in this frame
   float ui_scale = 1.0f;           // --ui-scale (times the monitor's content scale)
   bool presenter = false;          // --presenter

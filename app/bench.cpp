@@ -7,6 +7,7 @@
 
 #include "app/counters_bench.h"
 #include "app/kernel/kernel_bench.h"
+#include "app/kernel/kernel_check.h"
 #include "app/labs.h"
 #include "core/error.h"
 
@@ -17,6 +18,7 @@ void register_all_benches(CLI::App& bench, BenchContext& ctx) {
     if (lab.register_bench) lab.register_bench(bench, ctx);
   register_interop_bench(bench, ctx);
   register_kernel_bench(bench, ctx);
+  register_sim_bench(bench, ctx);
   for (CLI::App* sub : bench.get_subcommands([](CLI::App*) { return true; }))
     add_counters_flag(*sub, ctx);
 }
@@ -77,7 +79,7 @@ void Table::print(std::ostream& out) const {
 
 void add_device_option(CLI::App& sub, BenchDevice& device) {
   sub.add_option("--device", device, k_bench_device_names.list())
-      ->transform(CLI::CheckedTransformer(k_bench_device_names.by_name(), CLI::ignore_case));
+      ->transform(enum_choice(k_bench_device_names, true));
 }
 
 }  // namespace bs::cli

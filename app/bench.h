@@ -4,10 +4,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/enum_names.h"
@@ -59,6 +61,55 @@ struct Table {
   void print(std::ostream& out) const;
 };
 using ::bs::fmt_fixed;  // core/text.h
+
+// The check of an enum option (CLI11's CheckedTransformer also accepts the mapped numbers, "--device 1", and
+// its message shows the mapping): accepts exactly the names of `names` (in any case with ignore_case) and
+// turns a name into the number CLI11 stores; anything else, a number included, is refused with the names.
+template <class E, std::size_t N>
+CLI::Validator enum_choice(const EnumNames<E, N>& names, bool ignore_case = false) {
+  const auto lower = [](std::string s) {
+    for (char& c : s)
+      c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return s;
+  };
+  return CLI::Validator(
+      [names, ignore_case, lower](std::string& v) -> std::string {
+        for (std::size_t i = 0; i < N; ++i) {
+          const std::string name(names.names()[i]);
+          if (v == name || (ignore_case && lower(v) == lower(name))) {
+            v = std::to_string(static_cast<long long>(names.values()[i]));
+            return {};
+          }
+        }
+        return "'" + printable(v) + "' is not one of " + names.list(", ", " or ");
+      },
+      names.list("|"), "choice");
+}
+
+// A range check whose message names the range in the option's own units ("--frames: 0 is outside
+// 1..100000 frames"; CLI11's Range says "Value 0 not in range 1 to 100000").
+template <class T>
+CLI::Validator in_range(T lo, T hi, const std::string& unit) {
+  const auto text = [](T v) {
+    if constexpr (std::is_integral_v<T>) {
+      return std::to_string(v);
+    } else {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));  // 0.5, 600, 0.75
+      return std::string(buf);
+    }
+  };
+  const std::string range = text(lo) + ".." + text(hi) + (unit.empty() ? "" : " " + unit);
+  return CLI::Validator(
+      [lo, hi, range](std::string& v) -> std::string {
+        const std::optional<double> x = parse_double(v);
+        if (!x) return "'" + printable(v) + "' is not a number (give " + range + ")";
+        if (!(*x >= static_cast<double>(lo) && *x <= static_cast<double>(hi)))
+          return printable(v) + " is outside " + range;
+        return {};
+      },
+      "[" + range + "]", "range");
+}
 
 // "--device gpu|cpu|all" shared by the benches.
 enum class BenchDevice { All, Gpu, Cpu };

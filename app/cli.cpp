@@ -20,6 +20,7 @@
 #include "app/bench.h"
 #include "app/info.h"
 #include "app/kernel/kernel_cli.h"
+#include "app/lab_start_flags.h"
 #include "app/labs.h"
 #include "app/roofline_cli.h"
 #include "app/param_flags.h"
@@ -27,7 +28,6 @@
 #include "app/session.h"
 #include "core/error.h"
 #include "core/text.h"
-#include "ui/heat/heat_schema.h"
 
 namespace bs {
 
@@ -147,6 +147,27 @@ void make_strict(CLI::App& app, const std::vector<std::string>& skip) {
     if (std::find(skip.begin(), skip.end(), sub->get_name()) == skip.end()) make_strict(*sub, skip);
 }
 
+// Every option that takes one value takes it once, here and in every subcommand (sweep and replay too): a
+// second "--size" is a mistake to report, not a value that silently wins. Flags and lists (--param, -D) are
+// left as they are.
+void refuse_repeats(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options([](CLI::Option* o) {
+         return o->get_type_size_max() > 0 && o->get_expected_max() == 1 && o->get_items_expected_max() == 1;
+       }))
+    opt->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    refuse_repeats(*sub);
+}
+
+// CLI11's message for a repeated option ("--size: At Most 1 required but received 2") in the user's words.
+std::string repeated_message(const std::string& what) {
+  const std::string mark = ": At Most 1 required but received ";
+  const size_t at = what.find(mark);
+  if (at == std::string::npos) return what;
+  return what.substr(0, at) + ": given more than once (" + what.substr(at + mark.size()) +
+         " times); give it once";
+}
+
 // The command path of what was parsed: "bench heat", "anatomy matmul", "" for the app itself.
 std::string parsed_path(const CLI::App& app) {
   for (const CLI::App* sub : app.get_subcommands()) {
@@ -212,19 +233,14 @@ int run_cli(int argc, char** argv) {
   cli.set_version_flag("--version", version_text(),
                        "Print the version and the CUDA runtime it was built with");
   AppOptions opt;
-  std::string render_path = "auto", scene = "heat";
+  std::string render_path = "auto", scene = lab_entries().front().id;
   cli.add_flag("--headless", opt.headless, "Render offscreen through EGL (no window, no X server)");
   cli.add_option("--scene", scene, "Lab to open first: " + lab_ids_text());
-  cli.add_option("--frames", opt.frames, "Exit after this many frames")->check(CLI::PositiveNumber);
+  cli.add_option("--frames", opt.frames, "Exit after this many frames")->check(cli::in_range(1, 1000000000, "frames"));
   cli.add_option("--screenshot", opt.screenshot, "Write a PNG of the last frame (with --frames)");
   cli.add_option("--render-path", render_path, k_path_request_names.list());
-  // The heat lab's flags, from its parameter schema (ui/heat/heat_schema.h): help, defaults and checks.
-  cli::ParamFlags heat_flags(cli, ui::heat_schema(),
-                             {"size", "block", "cells_per_thread", "grid", "steps_per_frame", "fused_steps"},
-                             "Heat: ");
-  cli.add_option("--overlay", opt.heat.overlay,
-                 "Heat anatomy overlay: " + anatomy::k_overlay_mode_names.list("|"))
-      ->transform(CLI::CheckedTransformer(anatomy::k_overlay_mode_names.by_name()));
+  // The labs' own flags (--size, --block, ...: each lab's start_flags, from its schema) and --overlay.
+  const cli::LabStartFlags lab_flags(cli);
   cli.add_option("--debug-fault-frame", opt.debug_fault_frame, "Testing: make an illegal address in frame N")
       ->group("");  // hidden: for the recovery tests
   std::string session_file, preset;
@@ -232,7 +248,7 @@ int run_cli(int argc, char** argv) {
   cli.add_option("--preset", preset, "Start from a shipped preset (Session > Presets lists them)");
   cli.add_option("--ui-scale", opt.ui_scale,
                  "UI scale, 0.75..3 (fonts re-rasterized; times the monitor's scale)")
-      ->check(CLI::Range(0.75, 3.0));
+      ->check(cli::in_range(0.75, 3.0, "(times the monitor's scale)"));
   cli.add_flag("--presenter", opt.presenter, "Presenter mode: larger UI and big read-outs (key P)");
   cli.add_flag("--show-shortcuts", opt.show_shortcuts, "Testing: open the F1 shortcut list")->group("");
   cli.add_flag("--show-counters", opt.show_counters, "Testing: open the hardware-counters window")->group("");
@@ -246,8 +262,8 @@ int run_cli(int argc, char** argv) {
           },
           "", "capture"))
       ->group("");
-  cli.add_option("--width", opt.width, "Window or image width")->check(CLI::Range(64, 16384));
-  cli.add_option("--height", opt.height, "Window or image height")->check(CLI::Range(64, 16384));
+  cli.add_option("--width", opt.width, "Window or image width")->check(cli::in_range(64, 16384, "pixels"));
+  cli.add_option("--height", opt.height, "Window or image height")->check(cli::in_range(64, 16384, "pixels"));
 
   InfoOptions info_opt;
   CLI::App* info =
@@ -269,6 +285,7 @@ int run_cli(int argc, char** argv) {
   // options and commands are errors everywhere (no allow_extras), reported before any command runs: CLI11
   // checks for left-over arguments before it calls the subcommands' callbacks.
   make_strict(cli, {"sweep", "replay"});
+  refuse_repeats(cli);
   // Runs once parsing succeeded and before the commands' callbacks: names the command for messages.
   cli.parse_complete_callback([&] { bench_ctx.command = parsed_path(cli); });
 
@@ -277,7 +294,7 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return cli.exit(e);  // --help, --version: printed on stdout, exit 0
     const std::string extras = extras_message(cli, "");
-    std::string what = e.what();
+    std::string what = repeated_message(e.what());
     if (what.rfind(": ", 0) == 0) what.erase(0, 2);  // a hidden option's error: CLI11 leaves its name empty
     return fail(extras.empty() ? what : extras);
   } catch (const std::bad_alloc&) {
@@ -302,24 +319,7 @@ int run_cli(int argc, char** argv) {
   if (!is_lab(scene))
     return fail("--scene: unknown scene " + echo_value(scene) + " (known: " + lab_ids_text() + ")");
   opt.scene = scene;
-  if (auto err = heat_flags.read()) return fail(*err);
-  const auto pair_of = [](const nlohmann::json& v) { return Dim2{v[0].get<int64_t>(), v[1].get<int64_t>()}; };
-  const Dim2 sz = pair_of(heat_flags.value("size"));
-  if (sz.x < heat::k_ui_min_size || sz.y < heat::k_ui_min_size)
-    return fail("--size: " + to_string(sz) + " is outside 64x64 .. 8192x8192 (the app's smallest field)");
-  opt.heat.nx = sz.x;
-  opt.heat.ny = sz.y;
-  opt.heat.block = pair_of(heat_flags.value("block"));
-  if (auto err = validate_block(opt.heat.block, DeviceLimits{})) return fail("--block: " + *err);
-  opt.heat.cells_per_thread = heat_flags.value("cells_per_thread").get<int>();
-  if (auto err = heat::validate_cells_per_thread(opt.heat.cells_per_thread))
-    return fail("--cells-per-thread: " + *err);
-  if (heat_flags.value("grid").is_array()) {
-    opt.heat.grid = pair_of(heat_flags.value("grid"));
-    if (auto err = validate_grid(*opt.heat.grid, DeviceLimits{})) return fail("--grid: " + *err);
-  }
-  opt.heat.steps_per_frame = heat_flags.value("steps_per_frame").get<int>();
-  opt.heat.fused_steps = heat_flags.value("fused_steps").get<int>();
+  if (auto err = lab_flags.read(opt.start_states)) return fail(*err);
   if (!opt.screenshot.empty()) {
     if (auto err = check_screenshot_path(opt.screenshot)) return fail(*err);
     if (opt.frames <= 0) opt.frames = 30;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/layout.h"
+#include "core/error.h"
 
 namespace bs {
 
@@ -61,10 +62,13 @@ std::optional<std::string> check_lab_state(std::string_view id, const nlohmann::
   return std::nullopt;
 }
 
-std::unique_ptr<Lab> make_lab(std::string_view id, LabEnv& env, const AppOptions& opt) {
+std::unique_ptr<Lab> make_lab(std::string_view id, LabEnv& env, const nlohmann::json& start) {
   const LabDescriptor* d = find_lab(id);
   if (!d || !d->make) return nullptr;
-  return d->make(env, opt);
+  std::unique_ptr<Lab> lab = d->make(env);
+  if (lab && start.is_object() && !start.empty())
+    if (auto err = lab->load_state(start)) throw InvalidRequest(*err);
+  return lab;
 }
 
 LabRegistration::LabRegistration(LabDescriptor d) : m_id(d.id ? d.id : "") {

@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -159,12 +161,29 @@ ExportOutcome write_exports(const sweep::Result& r, const std::string& dir, cons
   fs::create_directories(d, ec);
   if (ec || !fs::is_directory(d))
     throw std::runtime_error("cannot create directory " + dir + ": " + ec.message());
-  std::string err;
-  auto text = [&](const char* name, const std::string& body) {
-    if (write_text_file((d / name).string(), body, &err))
-      out.files.emplace_back(name);
-    else
+  // Two phases, so the folder never mixes two runs: every file is written to a hidden temporary beside it
+  // (".NAME.new"), and only when all were written are they renamed into place, record.json last. A write that
+  // fails (a full disk, a folder in the way) removes the temporaries: the earlier run's files stay, all of
+  // them. (A rename within one folder needs no space.)
+  std::vector<std::string> staged;
+  bool write_failed = false;
+  const auto temp_of = [&](const std::string& name) { return (d / ("." + name + ".new")).string(); };
+  const auto stage = [&](const char* name, const std::function<bool(const std::string&, std::string*)>& write) {
+    if (write_failed) return;
+    std::string err;
+    const std::string final_path = (d / name).string();
+    if (!check_write_target(final_path, &err) || !write(temp_of(name), &err) ||
+        !test_hooks::export_write_allowed(name, final_path, &err)) {
+      std::error_code rm;
+      fs::remove(temp_of(name), rm);
+      write_failed = true;
       out.errors.push_back(err);
+      return;
+    }
+    staged.emplace_back(name);
+  };
+  const auto text = [&](const char* name, const std::string& body) {
+    stage(name, [&](const std::string& path, std::string* err) { return write_text_file(path, body, err); });
   };
   if (req.csv) {
     text(k_csv, sweep::to_csv(r));
@@ -178,21 +197,24 @@ ExportOutcome write_exports(const sweep::Result& r, const std::string& dir, cons
   }
   const fig::Figure figure = sweep::figure_for(r, req.figure);
   if (req.svg) text(k_svg, fig::to_svg(figure, req.width, req.height));
-  if (req.png) {
+  bool png_skipped = false;
+  if (req.png && !write_failed) {
     std::unique_ptr<gl::Context> own;
     std::string gl_error;
     if (!gl_current) own = gl::create_headless(64, 64, &gl_error);
     if (!gl_current && !own) {
+      png_skipped = true;
       out.errors.push_back(std::string(k_png) + " skipped: no GL context for rendering (" + gl_error + ")");
     } else {
       ui::PngOptions po;
       po.width = req.width;
       po.height = req.height;
       po.scale = req.scale;
-      if (ui::export_png(figure, po, (d / k_png).string(), &err))
-        out.files.emplace_back(k_png);
-      else
-        out.errors.push_back(std::string(k_png) + ": " + err);
+      stage(k_png, [&](const std::string& path, std::string* err) {
+        if (ui::export_png(figure, po, path, err)) return true;
+        *err = std::string(k_png) + ": " + *err;
+        return false;
+      });
     }
   }
   // Every file of this result in the directory, in the fixed order, record.json last.
@@ -201,12 +223,37 @@ ExportOutcome write_exports(const sweep::Result& r, const std::string& dir, cons
     const auto has = [&](const std::vector<std::string>& v) {
       return std::find(v.begin(), v.end(), name) != v.end();
     };
-    if (has(out.files) || (has(earlier) && fs::exists(d / name))) listed.emplace_back(name);
+    if (has(staged) || (has(earlier) && fs::exists(d / name))) listed.emplace_back(name);
   }
   listed.emplace_back(k_record);
   text(k_record, make_record(r, req, listed).dump(1) + "\n");
+  if (write_failed) {
+    for (const std::string& name : staged)
+      fs::remove(temp_of(name), ec);
+    out.errors.back() += "; nothing was replaced: the folder holds the earlier files, all of them";
+    return out;
+  }
+  for (const std::string& name : staged) {
+    if (::rename(temp_of(name).c_str(), (d / name).c_str()) == 0) {
+      out.files.push_back(name);
+    } else {
+      out.errors.push_back("cannot write " + (d / name).string() + ": " + std::strerror(errno));
+      fs::remove(temp_of(name), ec);
+    }
+  }
+  // A PNG that could not be rendered: an earlier run's figure.png would sit beside this run's files.
+  if (png_skipped && std::find(earlier.begin(), earlier.end(), k_png) == earlier.end()) fs::remove(d / k_png, ec);
   return out;
 }
+
+namespace test_hooks {
+bool export_write_allowed(const std::string& name, const std::string& path, std::string* error) {
+  const char* fail = std::getenv("BLOCKSCOPE_TEST_FAIL_EXPORT");
+  if (!fail || name != fail) return true;
+  *error = "cannot write " + path + ": No space left on device (disk full?) [injected by BLOCKSCOPE_TEST_FAIL_EXPORT]";
+  return false;
+}
+}  // namespace test_hooks
 
 std::optional<std::string> check_request(const ExportRequest& req) {
   const std::string range = std::to_string(k_min_png_px) + ".." + std::to_string(k_max_png_px) + " px";
@@ -334,6 +381,8 @@ Loaded load_record(const std::string& path) {
       for (const auto& x : j["files"])
         if (x.is_string()) l.files.push_back(x.get<std::string>());
     l.request.render_path = j.value("render_path", "");
+    // A sweep of the user's kernel (kernel=user) keeps its source: the replay compiles it again.
+    if (j.contains("user_kernels") && !j["user_kernels"].is_null()) l.request.user_kernels = j["user_kernels"];
   } catch (const json::exception& e) {
     throw InvalidRequest(path + ": a field has the wrong type (" + e.what() + ")");
   } catch (const InvalidRequest& e) {

@@ -42,10 +42,19 @@ struct ExportOutcome {
 // headless EGL context is made for the PNG, and if none can be made the PNG is skipped with an error.
 // `earlier`: files an earlier export of the same result wrote into `dir` (the Sweep window exports one
 // button at a time): record.json lists them too, and its "export" flags cover them, so the record lists
-// every file of the result, not only the last one. Throws std::runtime_error when the directory cannot be
-// created.
+// every file of the result, not only the last one. All or nothing: the files are written beside their
+// targets first and renamed into place only when every one was written, so a failed write (a full disk)
+// leaves the folder's earlier files, all of them, and `files` empty. Throws std::runtime_error when the
+// directory cannot be created.
 ExportOutcome write_exports(const sweep::Result& r, const std::string& dir, const ExportRequest& req,
                             bool gl_current, const std::vector<std::string>& earlier = {});
+
+namespace test_hooks {
+// Tests: with BLOCKSCOPE_TEST_FAIL_EXPORT=NAME in the environment, writing export file NAME fails as on a full
+// disk (after its temporary was written), so the all-or-nothing export is tested without filling a disk.
+// True (and nothing else) otherwise.
+bool export_write_allowed(const std::string& name, const std::string& path, std::string* error);
+}  // namespace test_hooks
 
 // --- Before a sweep runs (so a long sweep cannot fail at its end and lose its samples)
 // ----------------------

@@ -18,8 +18,6 @@
 
 namespace bs {
 
-namespace mm = matmul;
-
 namespace {
 
 // Key codes as the GLFW backend fills io.KeysDown (GLFW_KEY_O / GLFW_KEY_A are their ASCII capitals).
@@ -40,113 +38,13 @@ const std::array<uint32_t, 256>& time_ramp() {
   return ramp;
 }
 
-std::string heat_kernel_label(const HeatAnatomyTarget& h) {
-  return "heat stencil, block " + to_string(h.block) + ", " + std::to_string(h.cells_per_thread) +
-         (h.cells_per_thread == 1 ? " cell/thread" : " cells/thread");
-}
-
-// Shared memory a matmul variant's tiles take, from its geometry (CPU path: no compiler numbers to ask).
-int64_t matmul_smem_estimate(mm::Variant v) {
-  const mm::TileGeometry g = mm::tile_geometry(v);
-  if (!g.known || g.bk == 0) return 0;
-  const int pad = g.wm > 0 ? 4 : 0;
-  return int64_t{4} * (int64_t{g.bk} * (g.bm + pad) + int64_t{g.bk} * g.bn) * std::max(g.stages, 1);
-}
-
-bool same_target(const AnatomyTarget& a, const AnatomyTarget& b) {
-  if (a.index() != b.index()) return false;
-  if (const auto* h = std::get_if<HeatAnatomyTarget>(&a)) {
-    const auto& o = std::get<HeatAnatomyTarget>(b);
-    return h->params.nx == o.params.nx && h->params.ny == o.params.ny && h->block == o.block &&
-           h->grid == o.grid && h->cells_per_thread == o.cells_per_thread;
-  }
-  if (const auto* r = std::get_if<ReduceAnatomyTarget>(&a)) {
-    const reduce::Params &p = r->params, &q = std::get<ReduceAnatomyTarget>(b).params;
-    return p.n == q.n && p.op == q.op && p.type == q.type && p.reduce_variant == q.reduce_variant &&
-           p.scan_variant == q.scan_variant && p.scan_kind == q.scan_kind && p.block == q.block;
-  }
-  const auto& m = std::get<MatmulAnatomyTarget>(a);
-  const auto& o = std::get<MatmulAnatomyTarget>(b);
-  return m.problem == o.problem && m.variant == o.variant;
-}
-
-std::string reduce_kernel_label(const reduce::Params& p, const reduce::KernelShape& s) {
-  std::string label = std::string(p.op == reduce::Op::Reduce ? "reduce " : "scan ") + reduce::variant_name(p);
-  if (s.known) label += " (" + s.kernel + ", block " + std::to_string(p.block) + ")";
-  return label;
-}
-
 }  // namespace
 
-std::optional<anatomy::CellMapping> anatomy_mapping(const AnatomyTarget& t) {
-  if (const auto* h = std::get_if<HeatAnatomyTarget>(&t))
-    return anatomy::heat_mapping(h->block, h->grid, h->cells_per_thread);
-  if (std::holds_alternative<ReduceAnatomyTarget>(t)) return std::nullopt;
-  const auto& m = std::get<MatmulAnatomyTarget>(t);
-  return anatomy::matmul_mapping(m.variant, m.problem);
-}
-
-std::optional<reduce::KernelShape> anatomy_array_shape(const AnatomyTarget& t, const DeviceInfo& device) {
-  const auto* r = std::get_if<ReduceAnatomyTarget>(&t);
-  if (!r || !anatomy::is_instrumented_reduce(r->params) || reduce::validate(r->params)) return std::nullopt;
-  if (device.available && device.sm_count > 0)
-    return anatomy::reduce_launch_shape(r->params, device.sm_count, device.max_threads_per_sm,
-                                        device.max_blocks_per_sm,
-                                        static_cast<int64_t>(device.smem_per_block_optin));
-  return anatomy::reduce_launch_shape_model(r->params);
-}
-
-AnatomyRecord record_anatomy(const AnatomyTarget& t) {
-  AnatomyRecord out;
-  if (const auto* red = std::get_if<ReduceAnatomyTarget>(&t)) {
-    const anatomy::ReduceRecord r = anatomy::record_reduce_blocks(red->params);
-    out.title = "instrumented " + reduce::describe(r.params) + " on " + r.device_name;
-    out.kernel_note = "SM / time colours: instrumented copy of " + r.shape.kernel +
-                      " (same code), the launch over the input - instrumented run: not used for timing";
-    out.grid = r.grid;
-    out.blocks = r.blocks;
-    out.sm_count = r.sm_count;
-    out.blocks_per_sm = std::max(r.runtime_blocks_per_sm, 1);
-    out.array_shape = r.shape;
-  } else if (const auto* h = std::get_if<HeatAnatomyTarget>(&t)) {
-    if (h->grid != covering_grid(heat::cells_of(h->block, h->cells_per_thread), {h->params.nx, h->params.ny}))
-      throw InvalidRequest("the instrumented run uses the covering grid; set the grid back to automatic");
-    anatomy::HeatRecordRequest req;
-    req.nx = h->params.nx;
-    req.ny = h->params.ny;
-    req.block = h->block;
-    req.cells_per_thread = h->cells_per_thread;
-    const anatomy::HeatRecord r = anatomy::record_heat_blocks(req);
-    out.title = "instrumented heat stencil " + to_string({r.nx, r.ny}) + ", block " + to_string(r.block) +
-                ", " + std::to_string(r.cells_per_thread) + " cell(s)/thread on " + r.device_name;
-    out.kernel_note = "SM / time colours: instrumented copy of the heat stencil (same code, " +
-                      std::to_string(r.cells_per_thread) +
-                      " cells/thread) - instrumented run: not used for timing";
-    out.grid = r.grid;
-    out.blocks = r.blocks;
-    out.sm_count = r.sm_count;
-    out.blocks_per_sm = std::max(r.runtime_blocks_per_sm, 1);
-  } else {
-    const auto& m = std::get<MatmulAnatomyTarget>(t);
-    anatomy::MatmulRecordRequest req;
-    req.m = m.problem.m;
-    req.n = m.problem.n;
-    req.k = m.problem.k;
-    req.variant = mm::info(m.variant).name;
-    const anatomy::MatmulRecord r = anatomy::record_matmul_blocks(req);
-    out.title = "instrumented matmul " + r.variant + " " + mm::to_string(m.problem) + " on " + r.device_name;
-    out.kernel_note = "SM / time colours: instrumented copy of " + r.variant +
-                      " (same code) - instrumented run: not used for timing";
-    out.grid = r.grid;
-    out.blocks = r.blocks;
-    out.sm_count = r.sm_count;
-    out.blocks_per_sm = std::max(r.runtime_blocks_per_sm, 1);
-  }
-  if (static_cast<int64_t>(out.blocks.size()) != out.grid.count())
-    throw InvalidRequest("the instrumented run recorded " + std::to_string(out.blocks.size()) + " of " +
-                         std::to_string(out.grid.count()) + " blocks");
-  out.timeline = anatomy::build_timeline(out.blocks, out.sm_count, out.blocks_per_sm);
-  return out;
+void finish_record(AnatomyRecord& r) {
+  if (static_cast<int64_t>(r.blocks.size()) != r.grid.count())
+    throw InvalidRequest("the instrumented run recorded " + std::to_string(r.blocks.size()) + " of " +
+                         std::to_string(r.grid.count()) + " blocks");
+  r.timeline = anatomy::build_timeline(r.blocks, r.sm_count, std::max(r.blocks_per_sm, 1));
 }
 
 AnatomyWindow::AnatomyWindow(LabEnv& env) : m_env(env) {}
@@ -172,12 +70,12 @@ void AnatomyWindow::set_mode(anatomy::OverlayMode m) {
 }
 
 void AnatomyWindow::set_target(const AnatomyTarget& t, int64_t field_nx, int64_t field_ny) {
-  if (m_target && same_target(*m_target, t) && field_nx == m_nx && field_ny == m_ny) return;
-  m_target = t;
+  if (m_target && m_target->same_as(t) && field_nx == m_nx && field_ny == m_ny) return;
+  m_target = t.clone();
   m_nx = field_nx;
   m_ny = field_ny;
-  m_mapping = anatomy_mapping(t);
-  m_array_shape = anatomy_array_shape(t, gpu() ? m_env.device : DeviceInfo{});
+  m_mapping = t.mapping();
+  m_array_shape = t.array_launch(gpu() ? m_env.device : DeviceInfo{});
   m_record.reset();
   m_record_error.clear();
   m_timeline_view = {};
@@ -186,7 +84,7 @@ void AnatomyWindow::set_target(const AnatomyTarget& t, int64_t field_nx, int64_t
   m_frames_unchanged = 0;
   // A new launch: the old record says nothing about it. Re-record when something shows it.
   if (gpu() && (anatomy::overlay_needs_record(m_mode) || m_open)) m_record_requested = true;
-  if (gpu() && reduce_target() && anatomy::array_map_needs_record(m_array_mode)) m_record_requested = true;
+  if (gpu() && array_target() && anatomy::array_map_needs_record(m_array_mode)) m_record_requested = true;
 }
 
 void AnatomyWindow::set_array_mode(anatomy::ArrayMapMode m) {
@@ -239,7 +137,7 @@ void AnatomyWindow::handle_keys() {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
   if (ImGui::IsKeyPressed(k_key_overlay, false)) {
-    if (reduce_target())
+    if (array_target())
       set_array_mode(anatomy::next_array_map_mode(m_array_mode));
     else
       set_mode(anatomy::next_overlay_mode(m_mode));
@@ -254,9 +152,9 @@ void AnatomyWindow::rebuild_overlay() {
   m_overlay_dirty = false;
   m_texture_stale = true;
   m_image = {};
-  if (reduce_target()) {
+  if (array_target()) {
     if (!m_array_shape) {
-      m_image.error = "cub picks its own kernels and launches: there is no launch to map";
+      m_image.error = m_target->no_launch_reason();
       return;
     }
     if (anatomy::array_map_needs_record(m_array_mode) && !m_record) {
@@ -266,13 +164,13 @@ void AnatomyWindow::rebuild_overlay() {
     }
     std::span<const anatomy::BlockRecord> rec;
     if (m_record) rec = m_record->blocks;
-    m_image = anatomy::make_array_map(m_array_mode, *m_array_shape,
-                                      std::get<ReduceAnatomyTarget>(*m_target).params.n, rec, time_ramp());
+    m_image = anatomy::make_array_map(m_array_mode, *m_array_shape, m_target->array_elements(), rec,
+                                      time_ramp());
     return;
   }
   if (m_mode == anatomy::OverlayMode::Off || !m_target) return;
   if (!m_mapping) {
-    m_image.error = "cuBLAS picks its own kernel: there is no launch shape to draw";
+    m_image.error = m_target->no_launch_reason();
     return;
   }
   if (anatomy::overlay_needs_record(m_mode) && !m_record) {
@@ -299,7 +197,7 @@ void AnatomyWindow::update() {
     m_record_requested = false;
     if (gpu()) {
       try {
-        m_record = record_anatomy(*m_target);
+        m_record = m_target->record();
         m_record_error.clear();
       } catch (const InvalidRequest& e) {
         m_record.reset();
@@ -385,15 +283,14 @@ void AnatomyWindow::draw_array_map(ImVec2 size) {
   ImGui::GetWindowDrawList()->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y),
                                       ImGui::GetColorU32(ImGuiCol_Border));
   if (!ImGui::IsItemHovered() || size.x <= 0 || size.y <= 0) return;
-  const reduce::Params& p = std::get<ReduceAnatomyTarget>(*m_target).params;
-  const anatomy::ArrayLayout l = anatomy::array_layout(*m_array_shape, p.n);
+  const anatomy::ArrayLayout l = anatomy::array_layout(*m_array_shape, m_target->array_elements());
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const auto col = static_cast<int64_t>((mouse.x - p0.x) / size.x * static_cast<float>(m_image.w));
   const auto row = static_cast<int64_t>((mouse.y - p0.y) / size.y * static_cast<float>(m_image.h));
   const int64_t chunk = anatomy::chunk_at(l, col, row);
   if (chunk < 0) return;
   const anatomy::ElementRange e = anatomy::chunk_elements(*m_array_shape, l, chunk);
-  const int64_t b = reduce::block_of_element(*m_array_shape, e.first);
+  const int64_t b = anatomy::block_of_element(*m_array_shape, e.first);
   ImGui::BeginTooltip();
   ImGui::Text("elements %lld .. %lld", static_cast<long long>(e.first), static_cast<long long>(e.last - 1));
   ImGui::Text("taken by block %lld of %lld", static_cast<long long>(b),
@@ -427,38 +324,46 @@ void AnatomyWindow::anatomy_button() {
   }
 }
 
-void AnatomyWindow::draw_controls() {
-  if (reduce_target()) {
-    ui::section_title("Anatomy: which block takes which elements");
-    array_mode_combo("colour by (O)");
-    ImGui::SameLine();
-    anatomy_button();
-    if (m_array_shape) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("%s", m_array_shape->note.c_str());
-      ImGui::PopStyleColor();
-    }
-    const float w = ImGui::GetContentRegionAvail().x;
-    if (m_image.w > 0 && m_image.h > 0) {
-      const float h = std::clamp(w * static_cast<float>(m_image.h) / static_cast<float>(m_image.w),
-                                 ImGui::GetFontSize(), ImGui::GetFontSize() * 6);
-      draw_array_map(ImVec2(w, h));
-    } else if (!m_image.error.empty()) {
-      ui::advice_text(m_image.error);
-    }
-    if (m_image.rgba.empty()) return;
-    ui::OverlayLegend l;
-    l.categorical = m_array_mode == anatomy::ArrayMapMode::Block || m_array_mode == anatomy::ArrayMapMode::Sm;
-    l.period = m_array_mode == anatomy::ArrayMapMode::Sm ? 12 : m_image.period;
-    l.palette = anatomy::categorical_palette();
-    l.ramp = time_ramp();
-    l.lo = m_image.lo_us;
-    l.hi = m_image.hi_us;
-    l.text = m_image.legend;
-    if (anatomy::array_map_needs_record(m_array_mode) && m_record) l.source = m_record->kernel_note;
-    ui::draw_overlay_legend(l);
-    return;
+void AnatomyWindow::draw_legend(bool categorical, int period, bool needs_record) {
+  ui::OverlayLegend l;
+  l.categorical = categorical;
+  l.period = period;
+  l.palette = anatomy::categorical_palette();
+  l.ramp = time_ramp();
+  l.lo = m_image.lo_us;
+  l.hi = m_image.hi_us;
+  l.text = m_image.legend;
+  if (needs_record && m_record) l.source = m_record->kernel_note;
+  ui::draw_overlay_legend(l);
+}
+
+void AnatomyWindow::draw_array_controls() {
+  ui::section_title("Anatomy: which block takes which elements");
+  array_mode_combo("colour by (O)");
+  ImGui::SameLine();
+  anatomy_button();
+  if (m_array_shape) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", m_array_shape->note.c_str());
+    ImGui::PopStyleColor();
   }
+  const float w = ImGui::GetContentRegionAvail().x;
+  if (m_image.w > 0 && m_image.h > 0) {
+    const float h = std::clamp(w * static_cast<float>(m_image.h) / static_cast<float>(m_image.w),
+                               ImGui::GetFontSize(), ImGui::GetFontSize() * 6);
+    draw_array_map(ImVec2(w, h));
+  } else if (!m_image.error.empty()) {
+    ui::advice_text(m_image.error);
+  }
+  if (m_image.rgba.empty()) return;
+  const bool categorical =
+      m_array_mode == anatomy::ArrayMapMode::Block || m_array_mode == anatomy::ArrayMapMode::Sm;
+  draw_legend(categorical, m_array_mode == anatomy::ArrayMapMode::Sm ? 12 : m_image.period,
+              anatomy::array_map_needs_record(m_array_mode));
+}
+
+void AnatomyWindow::draw_controls() {
+  if (array_target()) return draw_array_controls();
   ui::section_title("Anatomy: who computes which cell");
   int mode = static_cast<int>(m_mode);
   const char* names[anatomy::k_overlay_mode_count];
@@ -477,16 +382,9 @@ void AnatomyWindow::draw_controls() {
     ui::advice_text(m_image.error);
     return;
   }
-  ui::OverlayLegend l;
-  l.categorical = m_mode != anatomy::OverlayMode::BlockTime;
-  l.period = m_mode == anatomy::OverlayMode::Sm || m_mode == anatomy::OverlayMode::Warp ? 12 : m_image.period;
-  l.palette = anatomy::categorical_palette();
-  l.ramp = time_ramp();
-  l.lo = m_image.lo_us;
-  l.hi = m_image.hi_us;
-  l.text = m_image.legend;
-  if (anatomy::overlay_needs_record(m_mode) && m_record) l.source = m_record->kernel_note;
-  ui::draw_overlay_legend(l);
+  draw_legend(m_mode != anatomy::OverlayMode::BlockTime,
+              m_mode == anatomy::OverlayMode::Sm || m_mode == anatomy::OverlayMode::Warp ? 12 : m_image.period,
+              anatomy::overlay_needs_record(m_mode));
 }
 
 void AnatomyWindow::refresh_occupancy() {
@@ -510,97 +408,15 @@ void AnatomyWindow::refresh_occupancy() {
   const std::optional<anatomy::ArchSpec> picked = ui::occupancy_arch(o.arch_choice, gpu());
   const bool this_gpu = gpu() && !picked;  // the device itself: measured registers and the CUDA API
   anatomy::ArchSpec arch = picked ? *picked : *anatomy::find_arch("sm_90");
-  std::string device_kernel;  // a kernel anatomy can query on the device
-  std::optional<mm::KernelAttributes> mm_attr;
-  const auto* red = std::get_if<ReduceAnatomyTarget>(&*m_target);
-  if (red) {
-    const reduce::KernelShape s =
-        m_array_shape ? *m_array_shape : reduce::KernelShape{.note = "cub picks its own kernels"};
-    o.kernel = reduce_kernel_label(red->params, s);
-    o.threads = red->params.block;
-    o.static_smem = s.static_smem;
-    o.dynamic_smem = s.dynamic_smem;
-    o.can_sweep = gpu() && s.known;
-    o.sweep_unavailable = s.known ? "needs a GPU" : "CUB: no block size to choose";
-    if (!s.known) o.kernel += " (the library picks its kernels: no launch shape)";
-  } else if (const auto* h = std::get_if<HeatAnatomyTarget>(&*m_target)) {
-    o.kernel = heat_kernel_label(*h);
-    o.threads = static_cast<int>(h->block.count());
-    o.static_smem = 0;
-    device_kernel = anatomy::heat_kernel_name(h->cells_per_thread);
-    o.can_sweep = gpu();
-    o.sweep_unavailable = "needs a GPU";
-  } else {
-    const auto& m = std::get<MatmulAnatomyTarget>(*m_target);
-    o.kernel = std::string("matmul ") + mm::info(m.variant).name;
-    const mm::LaunchShape s = mm::launch_shape(m.variant, m.problem);
-    o.threads = static_cast<int>(std::max<int64_t>(s.block.count(), 1));
-    o.static_smem = matmul_smem_estimate(m.variant);
-    o.can_sweep = gpu();
-    o.sweep_unavailable = "needs a GPU";
-    if (m.variant == mm::Variant::Cublas) {
-      o.kernel += " (the library picks its kernel: no launch shape)";
-      o.can_sweep = false;
-      o.sweep_unavailable = "cuBLAS: no block size to choose";
-    }
-    if (gpu() && m.variant != mm::Variant::Cublas) {
-      try {
-        // A small runner whose K and N share the lab's divisibility by 4, so it picks the same (float4 or
-        // scalar) kernel flavour as the lab's runner.
-        mm::GpuRunner probe(mm::Problem{64, m.problem.n % 4 == 0 ? 64 : 65, m.problem.k % 4 == 0 ? 64 : 65});
-        mm_attr = probe.attributes(m.variant);
-      } catch (const InvalidRequest&) {
-      }
-    }
-  }
+  OccupancyQuery q;
+  q.gpu = gpu();
+  if (q.gpu) q.device = m_env.device;
+  q.array_launch = m_array_shape;
+  m_target->describe_occupancy(o, q);
   try {
     if (this_gpu) {
       arch = anatomy::device_arch();
-      if (std::holds_alternative<HeatAnatomyTarget>(*m_target)) {
-        const anatomy::KernelAttributes ka = anatomy::kernel_attributes(device_kernel);
-        o.regs_per_thread = ka.regs_per_thread;
-        o.static_smem = ka.static_smem;
-        o.measured_regs = true;
-        o.runtime_blocks_per_sm = anatomy::runtime_blocks_per_sm(device_kernel, o.threads, 0);
-        for (int t = 32; t <= std::min(arch.max_threads_per_block, ka.max_threads_per_block); t += 32) {
-          const int b = anatomy::runtime_blocks_per_sm(device_kernel, t, 0);
-          o.runtime_threads.push_back(t);
-          o.runtime_occupancy.push_back(100.0 * b * ((t + arch.warp_size - 1) / arch.warp_size) /
-                                        arch.max_warps_per_sm);
-        }
-        o.source = "GPU: " + m_env.device.name +
-                   " (registers from cudaFuncGetAttributes of this lab's copy of the "
-                   "stencil; cudaOccupancyMaxActiveBlocksPerMultiprocessor)";
-      } else if (red && m_array_shape) {
-        const anatomy::DeviceOccupancy d = anatomy::reduce_device_occupancy(red->params);
-        o.regs_per_thread = d.attrs.regs_per_thread;
-        o.static_smem = d.attrs.static_smem;
-        o.measured_regs = true;
-        o.runtime_blocks_per_sm = d.runtime_blocks_per_sm;
-        // The lab's block sizes (powers of two the variant takes), each with its own shared memory.
-        for (int t = reduce::k_min_block; t <= reduce::k_max_block; t *= 2) {
-          reduce::Params q = red->params;
-          q.block = t;
-          if (reduce::validate(q)) continue;
-          const anatomy::DeviceOccupancy dq = anatomy::reduce_device_occupancy(q);
-          o.runtime_threads.push_back(t);
-          o.runtime_occupancy.push_back(100.0 * dq.runtime_blocks_per_sm *
-                                        ((t + arch.warp_size - 1) / arch.warp_size) / arch.max_warps_per_sm);
-        }
-        o.source = "GPU: " + m_env.device.name +
-                   " (the lab's own kernel: cudaFuncGetAttributes, "
-                   "cudaOccupancyMaxActiveBlocksPerMultiprocessor with the launch's dynamic shared memory)";
-      } else if (mm_attr && mm_attr->known) {
-        o.regs_per_thread = mm_attr->regs_per_thread;
-        o.static_smem = static_cast<int64_t>(mm_attr->static_smem_bytes);
-        o.measured_regs = true;
-        o.runtime_blocks_per_sm = mm_attr->blocks_per_sm;
-        o.source =
-            "GPU: " + m_env.device.name +
-            " (the variant's own kernel: cudaFuncGetAttributes, "
-            "cudaOccupancyMaxActiveBlocksPerMultiprocessor). Its block size is compiled in: the curve is "
-            "the model's what-if";
-      }
+      m_target->measure_occupancy(o, arch, q);
     }
   } catch (const GpuError& e) {
     o.source = std::string("GPU query failed: ") + e.what();
@@ -610,94 +426,10 @@ void AnatomyWindow::refresh_occupancy() {
   if (!o.measured_regs) {
     o.regs_per_thread = keep_assumed && keep_regs > 0 ? keep_regs : 32;
     o.source = "model, not a measurement: " + arch.name + " (" + arch.family +
-               ") from the table; registers assumed, shared memory " +
-               (red ? "as the kernel declares it and the launch passes" : "estimated from the tiles");
+               ") from the table; registers assumed, shared memory " + m_target->model_smem_source();
   }
   ui::compute_occupancy_model(o, arch);
-  if (red && m_array_shape) {
-    // The reduce kernels' shared memory follows the block (one value per thread, the tile scans' buffer): the
-    // curve takes each block size the variant allows with its own, not this block's.
-    o.curve_threads.clear();
-    o.curve_occupancy.clear();
-    for (int t = reduce::k_min_block; t <= reduce::k_max_block; t *= 2) {
-      reduce::Params q = red->params;
-      q.block = t;
-      if (reduce::validate(q)) continue;
-      const reduce::KernelShape qs = gpu() ? *anatomy_array_shape(ReduceAnatomyTarget{q}, m_env.device)
-                                           : anatomy::reduce_launch_shape_model(q);
-      anatomy::KernelUsage u;
-      u.threads_per_block = t;
-      u.regs_per_thread = std::clamp(o.regs_per_thread, 0, arch.max_regs_per_thread);
-      u.static_smem = qs.static_smem;
-      u.dynamic_smem = qs.dynamic_smem;
-      try {
-        const anatomy::Occupancy occ = anatomy::compute_occupancy(arch, u);
-        o.curve_threads.push_back(t);
-        o.curve_occupancy.push_back(100.0 * occ.occupancy);
-      } catch (const InvalidRequest&) {
-        // Beyond this architecture's limits: no point.
-      }
-    }
-  }
-}
-
-BlockSizeTimes measure_block_sizes(const AnatomyTarget& t, JobControl& ctl) {
-  BlockSizeTimes result;
-  if (const auto* red = std::get_if<ReduceAnatomyTarget>(&t)) {
-    // The lab's block sizes the variant takes, each a warm-up and 5 timed runs (median), unchecked.
-    std::vector<int> sizes;
-    for (int b = reduce::k_min_block; b <= reduce::k_max_block; b *= 2) {
-      reduce::Params q = red->params;
-      q.block = b;
-      if (!reduce::validate(q)) sizes.push_back(b);
-    }
-    result.label = reduce::describe(red->params) + ": ms per run against threads per block";
-    reduce::GpuRunner runner;
-    for (size_t i = 0; i < sizes.size(); ++i) {
-      if (ctl.cancelled()) throw JobCancelled{};
-      reduce::Params q = red->params;
-      q.block = sizes[i];
-      const reduce::Row r = runner.run(q, 5, false);
-      result.threads.push_back(sizes[i]);
-      result.ms.push_back(r.ms.median);
-      ctl.set_progress(static_cast<double>(i + 1) / static_cast<double>(sizes.size()));
-    }
-    return result;
-  }
-  if (const auto* h = std::get_if<HeatAnatomyTarget>(&t)) {
-    // Block shapes 32 x (threads / 32): whole warps along x, as the heat lab's default shapes.
-    std::vector<int> sizes = {32};
-    for (int s = 64; s <= 1024; s += 64)
-      sizes.push_back(s);
-    result.label = "heat stencil, " + std::to_string(h->cells_per_thread) +
-                   " cells/thread, blocks 32 x (threads/32): ms per step";
-    for (size_t i = 0; i < sizes.size(); ++i) {
-      if (ctl.cancelled()) throw JobCancelled{};
-      const Dim2 block{32, sizes[i] / 32};
-      const heat::GpuBench b = heat::bench_gpu(h->params, block, 10, 5, h->cells_per_thread);
-      result.threads.push_back(sizes[i]);
-      result.ms.push_back(b.stencil.ms_per_step);
-      ctl.set_progress(static_cast<double>(i + 1) / static_cast<double>(sizes.size()));
-    }
-    return result;
-  }
-  // Matmul kernels compile their block size in: the shared-memory tile kernels are the same algorithm at 64,
-  // 256 and 1024 threads.
-  const auto& m = std::get<MatmulAnatomyTarget>(t);
-  result.label = "matmul smem_tile8 / 16 / 32 (T x T threads): ms per launch";
-  mm::GpuRunner runner(m.problem);
-  runner.set_inputs(mm::make_matrix(m.problem.m, m.problem.k, 1),
-                    mm::make_matrix(m.problem.k, m.problem.n, 2));
-  const mm::Variant vs[] = {mm::Variant::SmemTile8, mm::Variant::SmemTile16, mm::Variant::SmemTile32};
-  for (size_t i = 0; i < 3; ++i) {
-    if (ctl.cancelled()) throw JobCancelled{};
-    const Summary s = summarize(runner.time_runs(vs[i], 2, 5));
-    const int tile = mm::tile_geometry(vs[i]).bm;
-    result.threads.push_back(tile * tile);
-    result.ms.push_back(s.median);
-    ctl.set_progress(static_cast<double>(i + 1) / 3.0);
-  }
-  return result;
+  m_target->adjust_model_curve(o, arch, q);
 }
 
 void AnatomyWindow::start_sweep() {
@@ -706,8 +438,8 @@ void AnatomyWindow::start_sweep() {
   m_sweep_result = result;
   m_sweep_collected = false;
   m_occ.sweep_status.clear();
-  const AnatomyTarget t = *m_target;
-  m_sweep.start("block-size sweep", [t, result](JobControl& ctl) { *result = measure_block_sizes(t, ctl); });
+  const std::shared_ptr<const AnatomyTarget> t = m_target;
+  m_sweep.start("block-size sweep", [t, result](JobControl& ctl) { *result = t->measure_block_sizes(ctl); });
 }
 
 void AnatomyWindow::poll_sweep() {
@@ -772,7 +504,7 @@ void AnatomyWindow::draw_window() {
         }
         ImGui::EndTabItem();
       }
-      if (reduce_target() && ImGui::BeginTabItem("Array map")) {
+      if (array_target() && ImGui::BeginTabItem("Array map")) {
         ImGui::TextWrapped(
             "The input array as a strip, read left to right and top to bottom: one texel per chunk of "
             "elements a block takes (%s). Hover for the elements, the block and where and when it ran.",

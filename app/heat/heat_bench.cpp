@@ -1,5 +1,6 @@
 // bench_heat.cpp: `blockscope bench heat --size N --steps S [--block XxY] [--device gpu|cpu|all]`.
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <iterator>
 #include <iostream>
@@ -73,12 +74,17 @@ Table run_temporal(const HeatBenchArgs& a, const heat::Params& p, double one_ms,
 }
 
 int run(HeatBenchArgs& a, BenchContext& ctx) {
+  if (auto bad = check_multigpu_args(a.multi)) return print_error(*bad, 2);
   if (multigpu_requested(a.multi)) {
     // Sizes beyond one GPU's lab limit are allowed here (the limit is memory), so --size is read as text.
     const std::string steps = a.flags->text("steps");
     int n = 100;
-    if (!steps.empty() && (std::sscanf(steps.c_str(), "%d", &n) != 1 || n < 1))
-      return print_error("--steps '" + steps + "': expected a positive whole number", 2);
+    const auto whole = [](const std::string& t, int* v) {
+      const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), *v);
+      return ec == std::errc() && end == t.data() + t.size();
+    };
+    if (!steps.empty() && (!whole(steps, &n) || n < 1 || n > 100000))
+      return print_error("--steps '" + printable(steps) + "': expected a whole number of steps, 1..100000", 2);
     return run_heat_multigpu(a.multi, heat::Params{}, a.flags->text("size"), n);
   }
   if (auto err = a.flags->read()) return print_error(*err, 2);
@@ -190,7 +196,7 @@ void register_heat_bench(CLI::App& bench, BenchContext& ctx) {
   sub->add_option(
          "--fused-steps", args->fused_steps,
          "Temporal blocking: only this many steps per pass (0: no temporal rows); default: 2, 4, 6, 8")
-      ->check(CLI::Range(0, heat::k_max_fused_steps));
+      ->check(in_range(0, heat::k_max_fused_steps, "steps per pass"));
   sub->add_flag("--tune", args->tune, "Temporal blocking: time every tile shape with 2 to 8 steps per pass");
   add_device_option(*sub, args->device);
   add_multigpu_options(*sub, args->multi, true);

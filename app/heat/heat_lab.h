@@ -25,19 +25,6 @@ class LoadedKernel;  // gpu/kernel/kernel_runner.h
 
 namespace bs {
 
-// What the command line sets before the heat lab opens (--size, --block, ...): the schema's defaults
-// (ui/heat/heat_schema.h) unless given.
-struct HeatLabOptions {
-  HeatLabOptions();
-  int64_t nx = 0, ny = 0;
-  Dim2 block;
-  int cells_per_thread = 0;
-  std::optional<Dim2> grid;
-  int steps_per_frame = 0;
-  int fused_steps = 1;  // temporal blocking: steps per pass (--fused-steps)
-  anatomy::OverlayMode overlay = anatomy::OverlayMode::Off;  // --overlay: the anatomy overlay at start
-};
-
 // The hover read-out for cell (x, y) of an nx x ny field: the cell and its value (nullopt: not read yet), and
 // which blockIdx / threadIdx (and which of the thread's cells) computes it under `launch`, through the
 // anatomy module's cell mapping; "no thread (outside the grid)" when the grid does not cover it. `gpu` false:
@@ -53,9 +40,15 @@ std::vector<std::string> temporal_hover_lines(const heat::TemporalTile& t, int64
 // float, as a double (0.2f gives 0.2, not 0.20000000298023224). Sessions save every float this way.
 double float_for_json(float v);
 
+// Checks a saved heat state without a lab: the schema, then the rules across members (a block that fits, a
+// grid that covers the field); "labs.heat.<field>: ..." on error.
+std::optional<std::string> check_heat_state(const nlohmann::json& state);
+
 class HeatLab final : public Lab {
  public:
-  HeatLab(LabEnv& env, const HeatLabOptions& opt);
+  // At the schema's defaults (ui/heat/heat_schema.h); the command line's --size, --block, ... arrive as a
+  // start state through load_state (LabDescriptor::start_flags).
+  explicit HeatLab(LabEnv& env);
   ~HeatLab() override;
   const char* id() const override { return "heat"; }
   const char* title() const override { return "Heat diffusion"; }

@@ -117,7 +117,7 @@ void register_interop_bench(CLI::App& bench, BenchContext& ctx) {
   CLI::App* sub =
       bench.add_subcommand("interop", "Field to GL texture: interop vs host copy (needs CUDA and EGL)");
   sub->add_option("--size", args->size, "Field: N or NXxNY");
-  sub->add_option("--frames", args->frames, "Timed frames per path")->check(CLI::Range(1, 100000));
+  sub->add_option("--frames", args->frames, "Timed frames per path")->check(in_range(1, 100000, "frames"));
   sub->callback([args, &ctx] { run_guarded(ctx, [&] { return run(*args); }); });
 }
 

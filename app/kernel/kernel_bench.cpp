@@ -4,7 +4,6 @@
 #include "app/kernel/kernel_bench.h"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -14,6 +13,7 @@
 #include "gpu/common/device_info.h"
 #include "gpu/kernel/kernel_cache.h"
 #include "gpu/kernel/lab_runs.h"
+#include "gpu/kernel/source_file.h"
 
 namespace bs::cli {
 
@@ -27,6 +27,7 @@ struct KernelBenchArgs {
   double timeout_s = kernel::k_default_timeout_s;
   bool fast_math = false;
   int maxrregcount = 0;
+  double compile_timeout_s = kernel::k_default_compile_timeout_s;
 };
 
 std::string ms(double v) {
@@ -39,65 +40,25 @@ std::string figures(const kernel::KernelFigures& f) {
 }
 
 // "MxNxK", or "N" for N x N x N.
-std::optional<matmul::Problem> parse_problem(const std::string& s) {
-  matmul::Problem p;
-  long long m = 0, n = 0, k = 0;
-  char x1 = 0, x2 = 0, extra = 0;
-  if (std::sscanf(s.c_str(), "%lld%c%lld%c%lld%c", &m, &x1, &n, &x2, &k, &extra) == 5 && x1 == 'x' &&
-      x2 == 'x') {
-    p = {m, n, k};
-    return p;
-  }
-  if (std::sscanf(s.c_str(), "%lld%c", &m, &extra) == 1) return matmul::Problem{m, m, m};
-  return std::nullopt;
-}
-
 int run(const KernelBenchArgs& a) {
-  if (!std::ifstream(a.source, std::ios::binary))
-    return print_error("--source " + a.source + ": cannot read the file", 2);
+  {
+    std::string text, err;  // refused before any other work (a pipe, a device, over the limit, not UTF-8)
+    if (!kernel::read_kernel_source(a.source, &text, &err)) return print_error("--source " + err, 2);
+  }
   const std::string target_name(kernel::k_target_names.name_of(a.target));
 
   // Lab options, checked before anything is compiled or run.
-  heat::Params hp;
-  matmul::Problem mp;
-  int64_t n = 0;
-  Dim2 block{};
-  std::optional<Dim2> grid;
-  vector::Op reference = vector::Op::Formula;
-  if (a.target == kernel::Target::Heat) {
-    const ParsedDim2 s = parse_size2(a.size.empty() ? "2048" : a.size, "--size");
-    if (!s.value) return print_error(s.error, 2);
-    hp.nx = s.value->x;
-    hp.ny = s.value->y;
-    if (auto e = heat::validate(hp)) return print_error("--size: " + *e, 2);
-    if (a.steps < 1) return print_error("--steps must be at least 1", 2);
-  } else if (a.target == kernel::Target::Vector) {
-    const vector::ParsedCount c = vector::parse_count(a.size.empty() ? "16M" : a.size, "--size");
-    if (!c.value) return print_error(c.error, 2);
-    n = *c.value;
-    const auto op = vector::parse_op(a.reference);
-    if (!op) return print_error("--reference " + a.reference + ": give add or formula", 2);
-    reference = *op;
-  } else {
-    const auto p = parse_problem(a.size.empty() ? "1024" : a.size);
-    if (!p) return print_error("--size " + a.size + ": give MxNxK (e.g. 1000x777x333) or N", 2);
-    mp = *p;
-    if (auto e = matmul::validate(mp)) return print_error("--size: " + *e, 2);
-  }
-  const kernel::Contract& c = kernel::contract(a.target);
-  const ParsedDim2 b = parse_dim2(
-      a.block.empty() ? std::to_string(c.default_block_x) + "x" + std::to_string(c.default_block_y) : a.block,
-      "--block");
-  if (!b.value) return print_error(b.error, 2);
-  block = *b.value;
-  if (!a.grid.empty()) {
-    const ParsedDim2 g = parse_dim2(a.grid, "--grid");
-    if (!g.value) return print_error(g.error, 2);
-    grid = g.value;
-  }
-  const Dim2 domain = a.target == kernel::Target::Heat     ? Dim2{hp.nx, hp.ny}
-                      : a.target == kernel::Target::Vector ? Dim2{n, 1}
-                                                           : Dim2{mp.n, mp.m};
+  std::string error;
+  const auto lp = parse_lab_problem(a.target, {a.size, a.block, a.grid, a.reference, a.steps, "2048", "16M", "1024"},
+                                    &error);
+  if (!lp) return print_error(error, 2);
+  const heat::Params& hp = lp->heat;
+  const matmul::Problem& mp = lp->matmul;
+  const int64_t n = lp->n;
+  const Dim2 block = lp->block;
+  const std::optional<Dim2> grid = lp->grid;
+  const vector::Op reference = lp->reference;
+  const Dim2 domain = lp->domain(a.target);
   const DeviceInfo dev = query_device();
   const DeviceLimits limits = dev.available ? dev.limits : DeviceLimits{};
   if (auto e = kernel::validate_launch(
@@ -108,8 +69,8 @@ int run(const KernelBenchArgs& a) {
   kernel::CompileOptions opts;
   opts.fast_math = a.fast_math;
   opts.maxrregcount = a.maxrregcount;
-  const SourceCompile sc =
-      compile_source_file(a.source, a.target, dev.available ? dev.cc_major * 10 + dev.cc_minor : 0, opts);
+  const SourceCompile sc = compile_source_file(
+      a.source, a.target, dev.available ? dev.cc_major * 10 + dev.cc_minor : 0, opts, a.compile_timeout_s);
   if (!sc.result) return print_error(sc.error, 2);
   const kernel::CompileResult& r = *sc.result;
   std::printf("%s: %s (%s, NVRTC %.1f ms)\n", a.source.c_str(), r.message.c_str(),
@@ -191,27 +152,79 @@ int run(const KernelBenchArgs& a) {
 
 }  // namespace
 
-SourceCompile compile_source_file(const std::string& path, kernel::Target target, int arch,
-                                  const kernel::CompileOptions& options) {
-  SourceCompile out;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    out.error = path + ": cannot read the file";
-    return out;
+std::optional<LabProblem> parse_lab_problem(kernel::Target t, const LabProblemText& in, std::string* error) {
+  auto fail = [&](const std::string& m) -> std::optional<LabProblem> {
+    *error = m;
+    return std::nullopt;
+  };
+  LabProblem out;
+  if (t == kernel::Target::Heat) {
+    const ParsedDim2 s = parse_size2(in.size.empty() ? in.heat_default : in.size, "--size");
+    if (!s.value) return fail(s.error);
+    out.heat.nx = s.value->x;
+    out.heat.ny = s.value->y;
+    if (auto e = heat::validate(out.heat)) return fail("--size: " + *e);
+    if (in.steps < 1) return fail("--steps must be at least 1");
+  } else if (t == kernel::Target::Vector) {
+    const vector::ParsedCount c = vector::parse_count(in.size.empty() ? in.vector_default : in.size, "--size");
+    if (!c.value) return fail(c.error);
+    out.n = *c.value;
+    const auto op = vector::parse_op(in.reference);
+    if (!op) return fail("--reference " + in.reference + ": give add or formula");
+    out.reference = *op;
+  } else {
+    const auto p = parse_matmul_size(in.size.empty() ? in.matmul_default : in.size);
+    if (!p) return fail("--size " + in.size + ": give MxNxK (e.g. 1000x777x333) or N");
+    out.matmul = *p;
+    if (auto e = matmul::validate(out.matmul)) return fail("--size: " + *e);
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  out.request.source = text.str();
+  const kernel::Contract& c = kernel::contract(t);
+  const ParsedDim2 b = parse_dim2(
+      in.block.empty() ? std::to_string(c.default_block_x) + "x" + std::to_string(c.default_block_y) : in.block,
+      "--block");
+  if (!b.value) return fail(b.error);
+  out.block = *b.value;
+  if (!in.grid.empty()) {
+    const ParsedDim2 g = parse_dim2(in.grid, "--grid");
+    if (!g.value) return fail(g.error);
+    out.grid = g.value;
+  }
+  return out;
+}
+
+Dim2 LabProblem::domain(kernel::Target t) const {
+  return t == kernel::Target::Heat     ? Dim2{heat.nx, heat.ny}
+         : t == kernel::Target::Vector ? Dim2{n, 1}
+                                       : Dim2{matmul.n, matmul.m};
+}
+
+std::optional<matmul::Problem> parse_matmul_size(const std::string& s) {
+  long long m = 0, n = 0, k = 0;
+  char x1 = 0, x2 = 0, extra = 0;
+  if (std::sscanf(s.c_str(), "%lld%c%lld%c%lld%c", &m, &x1, &n, &x2, &k, &extra) == 5 && x1 == 'x' &&
+      x2 == 'x')
+    return matmul::Problem{m, n, k};
+  if (std::sscanf(s.c_str(), "%lld%c", &m, &extra) == 1) return matmul::Problem{m, m, m};
+  return std::nullopt;
+}
+
+SourceCompile compile_source_file(const std::string& path, kernel::Target target, int arch,
+                                  const kernel::CompileOptions& options, double timeout_s) {
+  SourceCompile out;
+  std::string text;
+  if (!kernel::read_kernel_source(path, &text, &out.error)) return out;
+  out.request.source = std::move(text);
   out.request.target = target;
   out.request.options = options;
+  out.request.control.timeout_s = timeout_s;
   if (arch > 0) out.request.arch = arch;
   kernel::KernelCache cache(kernel::default_cache_dir());
   kernel::CompileResult r = kernel::compile_cached(cache, out.request);
   if (!r.ok()) {
     for (const kernel::Diagnostic& d : r.diagnostics)
-      std::fprintf(stderr, "%s\n", kernel::format_diagnostic(d, path).c_str());
-    if (r.diagnostics.empty() && !r.log.empty()) std::fprintf(stderr, "%s\n", r.log.c_str());
-    out.error = path + ": " + r.message;
+      std::fprintf(stderr, "%s\n", printable(kernel::format_diagnostic(d, path), 2000).c_str());
+    if (r.diagnostics.empty() && !r.log.empty()) std::fprintf(stderr, "%s\n", printable(r.log, 8000).c_str());
+    out.error = kernel::failure_line(r, path);
     return out;
   }
   out.result = std::move(r);
@@ -224,7 +237,7 @@ void register_kernel_bench(CLI::App& bench, BenchContext& ctx) {
       "kernel", "Your kernel (a .cu file for a lab's contract) run, checked and timed beside the lab's own");
   sub->add_option("--target", args->target, "The lab's contract: " + kernel::k_target_names.list())
       ->required()
-      ->transform(CLI::CheckedTransformer(kernel::k_target_names.by_name(), CLI::ignore_case));
+      ->transform(enum_choice(kernel::k_target_names, true));
   sub->add_option("--source", args->source, "The kernel's .cu file")->required();
   sub->add_option("--size", args->size,
                   "heat: NxM or N cells (default 2048); vector: n (e.g. 16M, default); matmul: MxNxK or N "
@@ -235,10 +248,14 @@ void register_kernel_bench(CLI::App& bench, BenchContext& ctx) {
   sub->add_option("--reference", args->reference, "vector: the lab's op to check against (add | formula)")
       ->capture_default_str();
   sub->add_option("--repetitions", args->repetitions, "Timed runs")
-      ->check(CLI::Range(1, 1000))
+      ->check(in_range(1, 1000, "timed runs"))
       ->capture_default_str();
   sub->add_option("--timeout", args->timeout_s, "Seconds a run may take before it is reported as hung")
-      ->check(CLI::Range(0.1, 600.0))
+      ->check(in_range(0.1, 600.0, "seconds"))
+      ->capture_default_str();
+  sub->add_option("--compile-timeout", args->compile_timeout_s,
+                  "Seconds the compile may take before it is stopped (a macro that expands without end)")
+      ->check(in_range(0.5, 600.0, "seconds"))
       ->capture_default_str();
   sub->add_flag("--use-fast-math", args->fast_math, "Compile with -use_fast_math");
   sub->add_option("--maxrregcount", args->maxrregcount, "Compile with -maxrregcount=N (0: no limit)");

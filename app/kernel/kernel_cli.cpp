@@ -12,11 +12,13 @@
 
 #include "core/stats.h"
 #include "core/text.h"
+#include "app/kernel/kernel_check.h"
 #include "gpu/common/device_info.h"
 #include "gpu/kernel/compiler.h"
 #include "gpu/kernel/kernel_cache.h"
 #include "gpu/kernel/nvrtc_loader.h"
 #include "gpu/kernel/ptx_lines.h"
+#include "gpu/kernel/source_file.h"
 
 namespace bs::cli {
 
@@ -36,9 +38,8 @@ struct CompileCliOptions {
   bool ptx = false;
   bool no_cache = false;
   int repeat = 0;
+  double compile_timeout_s = k_default_compile_timeout_s;
 };
-
-constexpr size_t k_max_source_bytes = size_t{1} << 20;
 
 std::vector<std::string_view> source_lines(std::string_view s) {
   std::vector<std::string_view> out;
@@ -120,6 +121,7 @@ int exit_code_of(CompileStatus s) {
     case CompileStatus::CompileError:
     case CompileStatus::SignatureError:
     case CompileStatus::InvalidRequest:
+    case CompileStatus::LimitExceeded:  // a source that never finishes compiling is bad input
       return 2;
     default:
       return 1;
@@ -191,10 +193,10 @@ int run_repeat(const CompileRequest& req, const std::string& cache_dir, int repe
 
 int run_compile(const CompileCliOptions& o) {
   std::string source, err;
-  if (!read_file_limited(o.file, k_max_source_bytes, &source, &err))
-    return print_error("kernel compile: " + err, 2);
+  if (!read_kernel_source(o.file, &source, &err)) return print_error("kernel compile: " + err, 2);
   CompileRequest req;
   req.source = std::move(source);
+  req.control.timeout_s = o.compile_timeout_s;
   if (!o.target.empty()) {
     const auto t = k_target_names.parse(o.target);
     if (!t)
@@ -249,7 +251,8 @@ int run_compile(const CompileCliOptions& o) {
                 << " (lowered name " << r.lowered_name << ")\n";
   }
   if (!cache.last_error().empty()) std::cerr << "blockscope: note: " << printable(cache.last_error()) << "\n";
-  return exit_code_of(r.status);
+  if (!r.ok()) return print_error("kernel compile: " + failure_line(r, o.file), exit_code_of(r.status));
+  return 0;
 }
 
 }  // namespace
@@ -260,7 +263,7 @@ void register_kernel_commands(CLI::App& app, BenchContext& ctx) {
   // Runs after a subcommand's callback (CLI11 calls the parent last): only "kernel" alone comes here empty.
   kernel->callback([kernel, &ctx] {
     if (kernel->get_subcommands().empty())
-      ctx.exit_code = print_error("kernel: name a command (template, compile)", 2);
+      ctx.exit_code = print_error("kernel: name a command (template, compile, check)", 2);
   });
 
   auto tmpl_id = std::make_shared<std::string>();
@@ -288,16 +291,21 @@ void register_kernel_commands(CLI::App& app, BenchContext& ctx) {
   comp->add_option("--target", o->target, "Check the contract of a lab: " + k_target_names.list());
   comp->add_flag("--fast-math", o->fast_math, "-use_fast_math");
   comp->add_option("--maxrregcount", o->maxrregcount, "Registers per thread at most, 16..255")
-      ->check(CLI::Range(16, 255));
+      ->check(in_range(16, 255, "registers per thread"));
   comp->add_flag("--no-lineinfo", o->no_lineinfo, "Compile without -lineinfo (no source lines in the PTX)");
   comp->add_flag("-G,--device-debug", o->device_debug, "Device debug code (-G: slow; off by default)");
   comp->add_option("-D,--define", o->defines, "A macro NAME or NAME=VALUE (repeatable)");
   comp->add_flag("--ptx", o->ptx, "Print the PTX, each block headed by the source line it comes from");
   comp->add_flag("--no-cache", o->no_cache, "Neither read nor write the disk cache");
+  comp->add_option("--compile-timeout", o->compile_timeout_s,
+                   "Seconds the compile may take before it is stopped (a macro that expands without end)")
+      ->check(in_range(0.5, 600.0, "seconds"))
+      ->capture_default_str();
   comp->add_option("--repeat", o->repeat,
                    "Benchmark: N rounds of first compile, disk-cache and memory-cache hits")
-      ->check(CLI::Range(1, 1000));
+      ->check(in_range(1, 1000, "rounds"));
   comp->callback([o, &ctx] { run_guarded(ctx, [&] { return run_compile(*o); }); });
+  register_kernel_check(*kernel, ctx);
 }
 
 }  // namespace bs::cli

@@ -12,6 +12,7 @@
 #include "gpu/anatomy/occupancy.h"
 #include "gpu/kernel/nvrtc_loader.h"
 #include "gpu/kernel/ptx_lines.h"
+#include "gpu/kernel/source_file.h"
 
 namespace bs {
 
@@ -161,9 +162,8 @@ bool KernelWorkbench::load_file(const std::string& path, std::string* error) {
   std::string text, err;
   if (path.empty())
     err = "name a .cu file to load";
-  else if (!read_file_limited(path, k_max_source_bytes, &text, &err))
+  else if (!kernel::read_kernel_source(path, &text, &err))
     err = "cannot load " + err;
-  if (err.empty() && text.find('\0') != std::string::npos) err = "cannot load " + path + ": not a text file";
   if (!err.empty()) {
     if (error) *error = err;
     m_file_message = err;
@@ -450,9 +450,8 @@ std::optional<std::string> read_state(const nlohmann::json& j, kernel::Target& t
     std::string source;
     if (d.has("source")) {
       d.text("source", source);
-      if (d.ok() && source.size() > KernelWorkbench::k_max_source_bytes)
-        d.fail("source", "longer than 1 MiB (a kernel source is a few KiB)");
-      if (d.ok() && source.find('\0') != std::string::npos) d.fail("source", "contains a NUL character");
+      if (d.ok())
+        if (auto p = kernel::check_source_text(source)) d.fail("source", p->text());
       if (d.ok()) sources[i] = source;
     }
     d.boolean("fast_math", options[i].fast_math);

@@ -17,6 +17,7 @@
 #include "app/kernel/user_kernels.h"
 #include "gpu/kernel/compile_service.h"
 #include "gpu/kernel/kernel_cache.h"
+#include "gpu/kernel/source_file.h"
 #include "ui/kernel/kernel_panel.h"
 
 namespace bs {
@@ -85,7 +86,7 @@ class KernelWorkbench {
   static std::vector<ui::LineMarker> markers_from(const std::vector<kernel::Diagnostic>& d);
 
   static constexpr double k_pause_s = 0.4;               // auto-compile after this long without typing
-  static constexpr size_t k_max_source_bytes = 1 << 20;  // a kernel source is a few KiB
+  static constexpr size_t k_max_source_bytes = kernel::k_max_source_bytes;  // gpu/kernel/source_file.h
 
  private:
   struct Doc {

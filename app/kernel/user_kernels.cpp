@@ -168,6 +168,16 @@ bool UserKernels::in_use(kernel::Target t) const {
   return m_in_use[i];
 }
 
+namespace {
+// [["NAME", "VALUE"], ...]: -D defines in their order (a replay compiles with the same).
+nlohmann::json defines_json(const std::vector<std::pair<std::string, std::string>>& defines) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [name, value] : defines)
+    out.push_back({name, value});
+  return out;
+}
+}  // namespace
+
 nlohmann::json UserKernels::record_of(const UserKernel& k) {
   if (!k) return nullptr;
   return {{"kernel", k.result->kernel_name},
@@ -176,7 +186,8 @@ nlohmann::json UserKernels::record_of(const UserKernel& k) {
            {{"fast_math", k.options.fast_math},
             {"maxrregcount", k.options.maxrregcount},
             {"lineinfo", k.options.lineinfo},
-            {"device_debug", k.options.device_debug}}},
+            {"device_debug", k.options.device_debug},
+            {"defines", defines_json(k.options.defines)}}},
           {"arch", "sm_" + std::to_string(k.arch)},
           {"compiled_at", k.compiled_at_text()},
           {"nvrtc_version", k.result->nvrtc_version},

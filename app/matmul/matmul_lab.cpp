@@ -19,6 +19,7 @@
 #include "app/lab.h"
 #include "app/labs.h"
 #include "app/kernel/user_kernels.h"
+#include "app/matmul/matmul_anatomy.h"
 #include "app/matmul/matmul_sweep_target.h"
 #include "app/session.h"
 #include "app/layout.h"
@@ -746,11 +747,10 @@ void MatmulLab::update() {
 
 }  // namespace
 
-namespace {
+// The lab's factory (its descriptor, app/matmul/matmul_descriptor.cpp, builds it through this).
 std::unique_ptr<Lab> make_matmul_lab(LabEnv& env) {
   return std::make_unique<MatmulLab>(env);
 }
-}  // namespace
 
 // --- Sessions and presenter mode --------------------------------------------------------------------------
 
@@ -857,28 +857,6 @@ std::vector<ui::Readout> MatmulLab::readouts() const {
 std::optional<std::string> check_matmul_state(const nlohmann::json& state) {
   ui::MatmulPanelModel m;
   return read_matmul_state(state, m);
-}
-
-namespace cli {
-void register_matmul_bench(CLI::App& bench, BenchContext& ctx);  // app/matmul/matmul_bench.cpp
-}
-
-const LabDescriptor& matmul_lab_descriptor() {
-  static const LabDescriptor d = [] {
-    LabDescriptor d;
-    d.id = "matmul";
-    d.title = "Matmul";
-    d.short_title = "Matmul";
-    d.schema = &ui::matmul_schema();
-    d.make = [](LabEnv& env, const AppOptions&) { return make_matmul_lab(env); };
-    d.check_state = check_matmul_state;
-    d.sweep_target = &sweep::matmul_sweep_target();
-    d.register_bench = cli::register_matmul_bench;
-    d.presets = {"matmul-coalescing", "matmul-ladder"};
-    d.state_extras = {"anatomy_overlay"};
-    return d;
-  }();
-  return d;
 }
 
 }  // namespace bs

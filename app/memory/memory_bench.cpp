@@ -76,6 +76,26 @@ int run(MemoryBenchArgs& a) {
   for (const char* name : {"kernel", "size", "n", "stride", "bank_stride", "block", "threads"})
     state[name] = a.flags->value(name);
   const mem::Params p = ui::memory_params_from(state);
+  // A flag the chosen kernel does not read would be silently ignored: every kernel checks what it is given.
+  const struct {
+    const char* name;
+    bool applies;
+  } uses[] = {{"size", p.kernel == mem::Kernel::Transpose},
+              {"block", p.kernel == mem::Kernel::Transpose},
+              {"n", p.kernel != mem::Kernel::Transpose},
+              {"threads", p.kernel != mem::Kernel::Transpose},
+              {"stride", p.kernel == mem::Kernel::Stride},
+              {"bank_stride", p.kernel == mem::Kernel::Banks}};
+  for (const auto& u : uses)
+    if (a.flags->given(u.name) && !u.applies)
+      return print_error(ParamFlags::flag_of(u.name) + ": the " + mem::to_string(p.kernel) +
+                             " kernel does not use it (" +
+                             (p.kernel == mem::Kernel::Transpose
+                                  ? "transpose takes --size and --block"
+                                  : "stride, banks and aos take --n and --threads; stride --stride, banks "
+                                    "--bank-stride") +
+                             ")",
+                         2);
   const std::optional<mem::Device> device =
       mem::k_device_names.parse(a.flags->value("device").get<std::string>());
   std::optional<mem::Variant> only;

@@ -87,6 +87,7 @@ std::vector<std::string> row_cells(const mc::BenchRow& r, double fastest_gpu_ms)
 
 int run_bench(McOptions& o) {
   if (auto err = read_flags(o)) return print_error(*err, 2);
+  if (auto bad = check_multigpu_args(o.multi)) return print_error(*bad, 2);
   const mc::Params p = o.p;
   if (auto err = mc::check(p)) {
     return print_error("--" + err->param + ": " + err->message, 2);

@@ -533,11 +533,10 @@ class MonteCarloLab final : public Lab {
 
 }  // namespace
 
-namespace {
+// The lab's factory (its descriptor, app/montecarlo/montecarlo_descriptor.cpp, builds it through this).
 std::unique_ptr<Lab> make_montecarlo_lab(LabEnv& env) {
   return std::make_unique<MonteCarloLab>(env);
 }
-}  // namespace
 
 // --- Sessions and presenter mode --------------------------------------------------------------------------
 
@@ -662,27 +661,6 @@ std::vector<ui::Readout> MonteCarloLab::readouts() const {
 std::optional<std::string> check_montecarlo_state(const nlohmann::json& state) {
   ui::mc::PanelModel m;
   return read_montecarlo_state(state, m);
-}
-
-namespace cli {
-void register_montecarlo_bench(CLI::App& bench, BenchContext& ctx);  // app/montecarlo/montecarlo_bench.cpp
-}
-
-const LabDescriptor& montecarlo_lab_descriptor() {
-  static const LabDescriptor d = [] {
-    LabDescriptor d;
-    d.id = "montecarlo";
-    d.title = "Monte Carlo";
-    d.short_title = "M. Carlo";
-    d.schema = &ui::montecarlo_schema();
-    d.make = [](LabEnv& env, const AppOptions&) { return make_montecarlo_lab(env); };
-    d.check_state = check_montecarlo_state;
-    d.sweep_target = &sweep::montecarlo_sweep_target();
-    d.register_bench = cli::register_montecarlo_bench;
-    d.presets = {"montecarlo-convergence"};
-    return d;
-  }();
-  return d;
 }
 
 }  // namespace bs

@@ -40,31 +40,82 @@ void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat) {
       "--per-rank", a.per_rank,
       "one process per GPU: this process is one NCCL rank (rank and count from --rank/--nranks or from "
       "mpirun/srun's environment); see docs/SCALING.md");
-  sub.add_option("--rank", a.rank, "per-rank mode: this process's rank (0 .. nranks-1)");
-  sub.add_option("--nranks", a.nranks, "per-rank mode: number of ranks");
+  sub.add_option("--rank", a.rank, "per-rank mode: this process's rank (0 .. nranks-1)")
+      ->each([&a](const std::string&) { a.given_rank = true; });
+  sub.add_option("--nranks", a.nranks, "per-rank mode: number of ranks")
+      ->each([&a](const std::string&) { a.given_nranks = true; });
   sub.add_option(
       "--nccl-id-file", a.nccl_id_file,
       "per-rank mode: file (shared by all ranks) through which rank 0 hands the NCCL unique id to the "
       "others; or BS_NCCL_ID_FILE");
   sub.add_option("--scaling-out", a.out, "write the scaling plot as <prefix>.svg, .csv and .json");
   sub.add_option("--mg-reps", a.reps, "with --gpus: timed repetitions per GPU count")
-      ->check(CLI::Range(1, 1000));
+      ->check(in_range(1, 1000, "repetitions"));
   if (!heat)
     sub.add_option(
            "--mc-chunks", a.mc_chunks,
-           "with --gpus: fixed chunks the samples are cut into (default 24; the price is the same for every "
+           "with --gpus: fixed chunks the samples are cut into (default 48; the price is the same for every "
            "GPU count at one chunk count)")
-        ->check(CLI::Range(1, 4096));
+        ->check(in_range(1, 4096, "chunks"));
+  if (!heat)
+    sub.add_option("--mc-streams", a.mc_streams,
+                   "with --gpus: pricers (each with its stream) per GPU, which take the chunks in turn (default "
+                   "2; the price does not depend on it)")
+        ->check(in_range(1, 8, "pricers per GPU"));
   if (heat) {
-    sub.add_option("--halo", a.halo, "with --gpus: halo rows = steps per exchange")->check(CLI::Range(1, 64));
+    sub.add_option("--halo", a.halo,
+                   "with --gpus: halo rows = steps per exchange (default: chosen by the bandwidth model for the "
+                   "field and GPU count, and printed)")
+        ->check(in_range(1, 64, "halo rows"));
+    sub.add_option("--overlap", a.overlap,
+                   "with --gpus: update the interior while the halos travel: on, off or auto (default: the "
+                   "bandwidth model's choice)")
+        ->check(CLI::IsMember({"auto", "on", "off"}));
     sub.add_flag("--weak", a.weak, "with --gpus: also weak scaling (the --size field per GPU, stacked)");
+    sub.add_flag("--predict", a.predict,
+                 "print the bandwidth model's prediction for the --gpus counts (default 1,2,4,8) with the "
+                 "halo and overlap it would pick; runs nothing, needs no GPU (docs/SCALING.md)");
+    sub.add_option("--link-gbs", a.link_gbs, "with --predict: link bandwidth per GPU in GB/s (default 300, NVLink)")
+        ->check(in_range(0.1, 1e5, "GB/s"));
+    sub.add_option("--latency-us", a.latency_us, "with --predict: one exchange's latency in us (default 20)")
+        ->check(in_range(0.0, 1e6, "us"));
+    sub.add_option("--dram-gbs", a.dram_gbs,
+                   "with --predict: one GPU's DRAM bandwidth in GB/s for its step time (default: GPU 0's peak, "
+                   "or an H100's 3352 without a GPU)")
+        ->check(in_range(1.0, 1e5, "GB/s"));
+    sub.add_option("--t1-ms", a.t1_ms, "with --predict: one GPU's measured ms per step (instead of the estimate)")
+        ->check(in_range(1e-6, 1e6, "ms"));
     sub.add_flag("--no-overlap", a.no_overlap,
-                 "with --gpus: exchange first, then the whole step (no overlap)");
+                 "with --gpus: exchange first, then the whole step (the same as --overlap off)");
   }
 }
 
 bool multigpu_requested(const MultiGpuArgs& a) {
-  return !a.gpus.empty() || a.per_rank || a.rank >= 0;
+  return !a.gpus.empty() || a.per_rank || a.rank >= 0 || a.predict;
+}
+
+std::optional<std::string> check_multigpu_args(const MultiGpuArgs& a) {
+  const MultiGpuArgs d;
+  if (a.rank < -1 || (a.rank == -1 && a.given_rank))
+    return "--rank " + std::to_string(a.rank) + ": ranks run from 0 to --nranks - 1";
+  if (a.nranks < 0 || (a.nranks == 0 && a.given_nranks))
+    return "--nranks " + std::to_string(a.nranks) + ": give the number of ranks, 1 or more";
+  if (a.rank >= 0 && a.nranks > 0 && a.rank >= a.nranks)
+    return "--rank " + std::to_string(a.rank) + ": ranks run from 0 to --nranks - 1 = " +
+           std::to_string(a.nranks - 1);
+  if (a.rank >= 0 && a.nranks == 0 && a.rank != 0)
+    return "--rank " + std::to_string(a.rank) + ": give --nranks (more than " + std::to_string(a.rank) + ")";
+  if (multigpu_requested(a)) return std::nullopt;
+  // The multi-GPU options alone would be ignored: say so rather than run the single-GPU bench.
+  const std::pair<bool, const char*> alone[] = {
+      {!a.out.empty(), "--scaling-out"}, {a.weak, "--weak"},         {a.no_overlap, "--no-overlap"},
+      {a.virtual_slabs, "--virtual"},     {a.halo != d.halo, "--halo"}, {a.reps != d.reps, "--mg-reps"},
+      {a.mc_chunks != d.mc_chunks, "--mc-chunks"}, {a.nranks != d.nranks, "--nranks"},
+      {!a.nccl_id_file.empty(), "--nccl-id-file"}, {a.overlap != d.overlap, "--overlap"},
+      {a.mc_streams != d.mc_streams, "--mc-streams"}};
+  for (const auto& [given, name] : alone)
+    if (given) return std::string(name) + " applies to the multi-GPU runs: add --gpus (e.g. --gpus 1,2) or --per-rank";
+  return std::nullopt;
 }
 
 namespace {
@@ -79,6 +130,10 @@ struct Setup {
 std::optional<Setup> setup(const MultiGpuArgs& a, int* code) {
   Setup s;
   // Bad input first, so that it is reported the same with or without a GPU.
+  if (auto bad = check_multigpu_args(a)) {
+    *code = print_error(*bad, 2);
+    return std::nullopt;
+  }
   std::string err;
   auto counts = mg::parse_gpu_list(a.gpus.empty() ? "1" : a.gpus, &err);
   if (!counts) {
@@ -217,22 +272,104 @@ bool parse_size(const std::string& text, int64_t* nx, int64_t* ny) {
   }
 }
 
+// The halo depth and overlap of a run on `comm`: the user's where set, else the model's (plan_heat, agreed
+// among the ranks in per-rank mode). `how` says what runs and who chose it.
+mg::HeatConfig heat_config(const MultiGpuArgs& a, mg::Communicator& comm, const heat::Params& p, std::string* how) {
+  const mg::HeatPlan plan = mg::agree_on_plan(comm, mg::plan_heat(p, comm.size(), comm.device(0)));
+  mg::HeatConfig cfg;
+  cfg.params = p;
+  cfg.halo = a.halo > 0 ? a.halo : plan.halo;
+  const bool overlap_set = a.no_overlap || a.overlap != "auto";
+  cfg.overlap = overlap_set ? !(a.no_overlap || a.overlap == "off") : plan.overlap;
+  const std::string runs = std::to_string(cfg.halo) + (cfg.halo == 1 ? " step" : " steps") + " per exchange, " +
+                           (cfg.overlap ? "overlapped" : "not overlapped");
+  if (a.halo > 0 && overlap_set)
+    *how = runs + " (set by --halo and --overlap)";
+  else if (a.halo > 0 || overlap_set)
+    *how = runs + " (" + (a.halo > 0 ? "halo set by --halo" : "overlap set by --overlap") +
+           "; the model alone: " + mg::describe_plan(plan, comm.size()) + ")";
+  else
+    *how = "the model's plan: " + mg::describe_plan(plan, comm.size());
+  return cfg;
+}
+
+}  // namespace
+
+namespace {
+
+// `bench heat --predict`: the model's plan and step for each GPU count; nothing runs.
+int predict_heat_table(const MultiGpuArgs& a, heat::Params p, const std::string& size_text) {
+  std::string err;
+  auto counts = mg::parse_gpu_list(a.gpus.empty() ? "1,2,4,8" : a.gpus, &err);
+  if (!counts) return print_error(err, 2);
+  if (!parse_size(size_text, &p.nx, &p.ny))
+    return print_error("--size '" + size_text + "': expected N or WxH with positive integers", 2);
+  double dram = a.dram_gbs;
+  std::string dram_from = "--dram-gbs";
+  if (dram <= 0) {
+    const DeviceInfo d = query_device();
+    dram = d.available ? peak_dram_gbs(d) : 3352.0;
+    dram_from = d.available ? d.name + "'s peak" : "an H100's peak (no GPU here)";
+  }
+  mg::HaloModelInput in;
+  in.nx = p.nx;
+  in.ny = p.ny;
+  in.one_gpu_ms_per_step = a.t1_ms > 0 ? a.t1_ms : mg::estimate_heat_step_ms(p.nx, p.ny, dram);
+  if (a.link_gbs > 0) in.link_gb_per_s = a.link_gbs;
+  if (a.latency_us > 0) in.latency_us = a.latency_us;
+  std::printf(
+      "PREDICTION (the bandwidth model of docs/SCALING.md; nothing was run): heat %lldx%lld, one GPU %s ms/step "
+      "(%s), link %s GB/s, %s us per exchange, %s us per round, %s us of edge launches, %s us per step\n",
+      static_cast<long long>(p.nx), static_cast<long long>(p.ny), fmt_fixed(in.one_gpu_ms_per_step, 4).c_str(),
+      a.t1_ms > 0 ? "--t1-ms" : ("from " + fmt_fixed(dram, 0) + " GB/s DRAM, " + dram_from).c_str(),
+      fmt_fixed(in.link_gb_per_s, 0).c_str(), fmt_fixed(in.latency_us, 0).c_str(),
+      fmt_fixed(in.round_us, 0).c_str(), fmt_fixed(in.edge_us, 0).c_str(), fmt_fixed(in.step_us, 1).c_str());
+  Table t;
+  t.header = {"GPUs", "halo", "overlap", "predicted ms/step", "efficiency", "at halo 1", "exchange ms",
+              "exposed share"};
+  for (int k : *counts) {
+    in.gpus = k;
+    mg::HeatPlan plan = mg::choose_heat_plan(in);
+    if (auto bad = mg::validate_decomposition(p.ny, k, plan.halo)) return print_error(*bad, 2);
+    const double ideal = in.one_gpu_ms_per_step / k;
+    t.rows.push_back({std::to_string(k), std::to_string(plan.halo), plan.overlap ? "on" : "off",
+                      fmt_fixed(plan.predicted.step_ms, 4), fmt_fixed(100.0 * ideal / plan.predicted.step_ms, 1) + "%",
+                      fmt_fixed(100.0 * ideal / plan.halo1_step_ms, 1) + "%", fmt_fixed(plan.predicted.exchange_ms, 4),
+                      fmt_fixed(100.0 * plan.predicted.comm_share, 1) + "%"});
+  }
+  t.print(std::cout);
+  return 0;
+}
+
 }  // namespace
 
 int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& size_text, int steps) {
+  // The field first: a bad --size is refused with or without a GPU (setup() skips the rows without one).
+  if (!parse_size(size_text, &p.nx, &p.ny))
+    return print_error("--size '" + printable(size_text) + "': expected N or WxH with positive integers", 2);
+  {
+    mg::HeatConfig cfg;
+    cfg.params = p;
+    cfg.halo = a.halo > 0 ? a.halo : 1;
+    if (auto err = mg::validate(cfg, 1)) return print_error("--size: " + *err, 2);
+  }
+  if (a.predict) return predict_heat_table(a, p, size_text);
   int code = 0;
   auto s = setup(a, &code);
   if (!s) return code;
-  if (!parse_size(size_text, &p.nx, &p.ny))
-    return print_error("--size '" + size_text + "': expected N or WxH with positive integers", 2);
   const bool root = is_root(*s);
-  if (root)
+  if (root) {
+    const std::string plan =
+        a.halo > 0 && (a.no_overlap || a.overlap != "auto")
+            ? std::to_string(a.halo) + " step" + (a.halo == 1 ? "" : "s") + " per exchange, " +
+                  (a.no_overlap || a.overlap == "off" ? "no overlap" : "halo exchange overlapped with the interior")
+            : "steps per exchange and overlap from the bandwidth model per GPU count unless set";
     std::printf(
-        "heat across GPUs, %lldx%lld cells, float32, %s boundary, %d step%s per exchange, %s; %d steps x %d "
-        "repetitions (host clock around all GPUs, median)\n",
+        "heat across GPUs, %lldx%lld cells, float32, %s boundary, %s; %d steps x %d repetitions (host clock "
+        "around all GPUs, median)\n",
         static_cast<long long>(p.nx), static_cast<long long>(p.ny),
-        p.boundary == heat::Boundary::Fixed ? "fixed" : "insulated", a.halo, a.halo == 1 ? "" : "s",
-        a.no_overlap ? "no overlap" : "halo exchange overlapped with the interior", steps, a.reps);
+        p.boundary == heat::Boundary::Fixed ? "fixed" : "insulated", plan.c_str(), steps, a.reps);
+  }
   std::vector<mg::ScalingSample> samples;
   std::vector<std::vector<std::string>> extra;
   std::vector<float> first_field;
@@ -240,14 +377,18 @@ int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& 
   for (int k : s->counts) {
     mg::Communicator comm = make_comm(a, *s, k);
     transport = comm.describe();
-    mg::HeatConfig cfg;
-    cfg.params = p;
-    cfg.halo = a.halo;
-    cfg.overlap = !a.no_overlap;
+    std::string how;
+    const mg::HeatConfig cfg = heat_config(a, comm, p, &how);
     if (auto err = mg::validate(cfg, comm.size())) return print_error(*err, 2);
     const mg::HeatTiming r = mg::time_heat(comm, cfg, steps, a.reps, !s->rank && s->counts.size() > 1);
     samples.push_back({k, r.ms_per_step});
-    mg::HaloModelInput in{p.nx, p.ny, k, a.halo, samples.front().ms * samples.front().gpus, 300, 20};
+    mg::HaloModelInput in;
+    in.nx = p.nx;
+    in.ny = p.ny;
+    in.gpus = k;
+    in.halo = cfg.halo;
+    in.overlap = cfg.overlap;
+    in.one_gpu_ms_per_step = samples.front().ms * samples.front().gpus;
     const mg::HaloModelOutput model = mg::predict_heat(in);
     std::string same = "-";
     if (!r.field.empty()) {
@@ -258,14 +399,15 @@ int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& 
                    ? "bitwise"
                    : "DIFFERS";
     }
-    extra.push_back(
-        {fmt_fixed(r.exchange_ms, 4), fmt_fixed(model.step_ms, 4), fmt_fixed(r.total_heat, 1), same});
-    if (root) std::printf("%d: %s\n", k, transport.c_str());
+    extra.push_back({std::to_string(cfg.halo), cfg.overlap ? "on" : "off", fmt_fixed(r.exchange_ms, 4),
+                     fmt_fixed(model.step_ms, 4), fmt_fixed(r.total_heat, 1), same});
+    if (root) std::printf("%d: %s; %s\n", k, transport.c_str(), how.c_str());
   }
   if (!root) return 0;
   const auto rows = mg::strong_scaling(samples);
   print_scaling(rows, true,
-                {"exchange ms", "model ms (NVLink 300 GB/s, 20 us)", "total heat", "field vs first row"},
+                {"halo", "overlap", "exchange ms", "model ms (t1 measured)", "total heat",
+                 "field vs first row"},
                 extra);
   if (a.virtual_slabs)
     std::printf(
@@ -279,20 +421,20 @@ int run_heat_multigpu(const MultiGpuArgs& a, heat::Params p, const std::string& 
     std::vector<std::vector<std::string>> wextra;
     for (int k : s->counts) {
       mg::Communicator comm = make_comm(a, *s, k);
-      mg::HeatConfig cfg;
-      cfg.params = p;
-      cfg.params.ny = p.ny * k;
-      cfg.halo = a.halo;
-      cfg.overlap = !a.no_overlap;
+      heat::Params q = p;
+      q.ny = p.ny * k;
+      std::string how;
+      const mg::HeatConfig cfg = heat_config(a, comm, q, &how);
       if (auto err = mg::validate(cfg, comm.size())) return print_error(*err, 2);
       const mg::HeatTiming r = mg::time_heat(comm, cfg, steps, a.reps, false);
       weak.push_back({k, r.ms_per_step});
-      wextra.push_back({std::to_string(cfg.params.nx) + "x" + std::to_string(cfg.params.ny)});
+      wextra.push_back({std::to_string(cfg.params.nx) + "x" + std::to_string(cfg.params.ny), std::to_string(cfg.halo),
+                        cfg.overlap ? "on" : "off"});
     }
     std::printf("weak scaling: %lldx%lld cells per GPU\n", static_cast<long long>(p.nx),
                 static_cast<long long>(p.ny));
     const auto wrows = mg::weak_scaling(weak);
-    print_scaling(wrows, false, {"field"}, wextra);
+    print_scaling(wrows, false, {"field", "halo", "overlap"}, wextra);
     write_figure(a, wrows, ui::ScalingKind::Weak, what + " per GPU", transport);
   }
   return 0;
@@ -303,12 +445,15 @@ int run_montecarlo_multigpu(const MultiGpuArgs& a, const montecarlo::Params& p, 
   auto s = setup(a, &code);
   if (!s) return code;
   const bool root = is_root(*s);
+  const int chunks = a.mc_chunks > 0 ? a.mc_chunks : mg::k_mc_chunks;
+  const int streams = a.mc_streams > 0 ? a.mc_streams : mg::k_mc_streams;
   if (root)
     std::printf(
         "Monte Carlo across GPUs: %s, %lld paths x %d steps, seed %llu; samples in %d fixed chunks (same "
-        "price for every GPU count); %d timed runs after one warm-up (host clock, median)\n",
+        "price for every GPU count), %d pricer%s per GPU; %d timed runs after one warm-up (host clock, "
+        "median)\n",
         montecarlo::option_long_label(p.option), static_cast<long long>(p.paths), p.steps,
-        static_cast<unsigned long long>(p.seed), a.mc_chunks > 0 ? a.mc_chunks : mg::k_mc_chunks, a.reps);
+        static_cast<unsigned long long>(p.seed), chunks, streams, streams == 1 ? "" : "s", a.reps);
   std::vector<mg::ScalingSample> samples;
   std::vector<std::vector<std::string>> extra;
   std::optional<double> first_price;
@@ -316,8 +461,7 @@ int run_montecarlo_multigpu(const MultiGpuArgs& a, const montecarlo::Params& p, 
   for (int k : s->counts) {
     mg::Communicator comm = make_comm(a, *s, k);
     transport = comm.describe();
-    mg::MultiPricer pricer(comm, l);  // set up once, outside the timed runs
-    const int chunks = a.mc_chunks > 0 ? a.mc_chunks : mg::k_mc_chunks;
+    mg::MultiPricer pricer(comm, l, streams);  // set up once, outside the timed runs
     (void)pricer.price(p, chunks);  // warm-up
     std::vector<double> ms;
     mg::McRunResult r;
@@ -364,11 +508,11 @@ void register_multigpu_bench(CLI::App& bench, BenchContext& ctx) {
   sub->add_option("--workload", a->workload, "heat or montecarlo")
       ->check(CLI::IsMember({"heat", "montecarlo"}));
   sub->add_option("--size", a->size, "heat field: N or WxH (default 16384)");
-  sub->add_option("--steps", a->steps, "heat steps per timed repetition")->check(CLI::Range(1, 100000));
+  sub->add_option("--steps", a->steps, "heat steps per timed repetition")->check(in_range(1, 100000, "steps"));
   sub->add_option("--paths", a->paths, "Monte Carlo paths")
-      ->check(CLI::Range(int64_t{24}, montecarlo::k_max_paths));
+      ->check(in_range(int64_t{24}, montecarlo::k_max_paths, "paths"));
   sub->add_option("--mc-steps", a->mc_steps, "Monte Carlo steps per path")
-      ->check(CLI::Range(1, montecarlo::k_max_steps));
+      ->check(in_range(1, montecarlo::k_max_steps, "steps per path"));
   add_multigpu_options(*sub, a->multi, true);
   sub->callback([a, &ctx] {
     run_guarded(ctx, [&] {

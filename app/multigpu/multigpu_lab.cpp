@@ -204,7 +204,7 @@ class MultiGpuLab final : public Lab {
         const auto& s = *std::max_element(m_model.slabs.begin(), m_model.slabs.end(),
                                           [](const auto& a, const auto& b) { return a.step_ms < b.step_ms; });
         out.push_back({"exchanging",
-                       fmt_fixed(100 * umg::exchange_share(s.exchange_ms, s.step_ms, m_model.halo), 1), "%",
+                       fmt_fixed(100 * umg::exchange_share(s.exchange_ms, s.step_ms, m_model.halo_used), 1), "%",
                        "of a round, slowest slab"});
       }
     }
@@ -217,6 +217,19 @@ class MultiGpuLab final : public Lab {
   }
 
  private:
+  // The halo and overlap the live field runs with: as set, or (halo 0) the bandwidth model's for the field on
+  // `gpus` GPUs like `device`, said in the panel.
+  void use_plan(const heat::Params& p, int gpus, int device) {
+    m_model.plan_text.clear();
+    m_model.halo_used = std::max(m_model.halo, 1);
+    m_model.overlap_used = m_model.overlap;
+    if (m_model.halo > 0) return;
+    const mg::HeatPlan plan = mg::plan_heat(p, gpus, device);
+    m_model.halo_used = plan.halo;
+    m_model.overlap_used = plan.overlap;
+    m_model.plan_text = "halo 0, so the bandwidth model chose: " + mg::describe_plan(plan, gpus);
+  }
+
   // (Re)builds the slabs for the current parameters (and the CPU field without a GPU).
   void configure() {
     m_model.error.clear();
@@ -234,10 +247,11 @@ class MultiGpuLab final : public Lab {
       m_next.assign(m_field.size(), 0.0f);
       m_model.transport_text = heat::cpu_mode_label(heat::CpuMode::AllThreads);
       m_model.field_path = "CPU field -> GL";
-      if (auto err = mg::validate_decomposition(p.ny, m_model.gpus, m_model.halo)) {
+      use_plan(p, m_model.gpus, 0);
+      if (auto err = mg::validate_decomposition(p.ny, m_model.gpus, m_model.halo_used)) {
         m_model.error = *err;
       } else {
-        for (const mg::Slab& s : mg::decompose(p.ny, m_model.gpus, m_model.halo))
+        for (const mg::Slab& s : mg::decompose(p.ny, m_model.gpus, m_model.halo_used))
           m_model.slabs.push_back({s, -1, 0, 0});
       }
       m_presenter.present_host(m_field.data());
@@ -259,10 +273,11 @@ class MultiGpuLab final : public Lab {
       m_model.transport_text = m_comm->size() == 1 && m_model.transport == umg::Transport::Auto
                                    ? "one GPU, one slab: no exchange"
                                    : m_comm->describe() + (why.empty() ? "" : "; " + why);
+      use_plan(p, m_comm->size(), devices.front());
       mg::HeatConfig cfg;
       cfg.params = p;
-      cfg.halo = m_model.halo;
-      cfg.overlap = m_model.overlap;
+      cfg.halo = m_model.halo_used;
+      cfg.overlap = m_model.overlap_used;
       if (auto err = mg::validate(cfg, m_comm->size())) throw InvalidRequest(*err);
       m_heat = std::make_unique<mg::MultiHeat>(*m_comm, cfg);
       m_heat->upload(m_initial);
@@ -355,6 +370,11 @@ class MultiGpuLab final : public Lab {
           cfg.params = field_params(m.scaling_nx, weak ? m.scaling_ny * k : m.scaling_ny);
           cfg.halo = m.halo;
           cfg.overlap = m.overlap;
+          if (m.halo == 0) {  // the model's choice for each GPU count
+            const mg::HeatPlan plan = mg::plan_heat(cfg.params, k, sets[i].front());
+            cfg.halo = plan.halo;
+            cfg.overlap = plan.overlap;
+          }
           if (auto err = mg::validate(cfg, comm.size())) throw InvalidRequest(*err);
           int rep = 0;
           const mg::HeatTiming t = mg::time_heat(comm, cfg, k_scaling_steps, k_scaling_reps, false, [&] {
@@ -494,33 +514,8 @@ class MultiGpuLab final : public Lab {
 
 }  // namespace
 
-const LabDescriptor& multigpu_lab_descriptor() {
-  static const LabDescriptor d = [] {
-    LabDescriptor d;
-    d.id = "multigpu";
-    d.title = "Multi-GPU";
-    d.short_title = "GPUs";
-    d.schema = &ui::multigpu_schema();
-    d.make = [](LabEnv& env, const AppOptions&) -> std::unique_ptr<Lab> {
-      return std::make_unique<MultiGpuLab>(env);
-    };
-    d.check_state = [](const nlohmann::json& state) -> std::optional<std::string> {
-      if (!state.contains("devices")) return std::nullopt;
-      const auto& d = state["devices"];
-      if (!d.is_array()) return "labs.multigpu.devices: expected a list of GPU indices, e.g. [0, 1]";
-      if (d.size() > static_cast<size_t>(ui::k_mg_max_gpus))
-        return "labs.multigpu.devices: at most " + std::to_string(ui::k_mg_max_gpus) + " GPUs";
-      for (const auto& v : d)
-        if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() >= 1024)
-          return "labs.multigpu.devices: " + params::shown(v) + " is not a GPU index (0..1023)";
-      return std::nullopt;
-    };
-    d.sweep_target = &sweep::multigpu_sweep_target();
-    d.register_bench = cli::register_multigpu_bench;
-    d.state_extras = {"devices"};
-    return d;
-  }();
-  return d;
+std::unique_ptr<Lab> make_multigpu_lab(LabEnv& env) {
+  return std::make_unique<MultiGpuLab>(env);
 }
 
 }  // namespace bs

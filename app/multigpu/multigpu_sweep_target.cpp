@@ -3,6 +3,7 @@
 // the repetitions. The CPU series (all threads) ignores the GPU count.
 #include "app/multigpu/multigpu_sweep_target.h"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -58,9 +59,10 @@ MgPoint mg_point(const Values& v) {
     bad("size", size, "each side must be 64..32768");
   m.p.nx = sz.value->x;
   m.p.ny = sz.value->y;
-  m.halo = static_cast<int>(get_int(v, "halo", 1, 16));
+  m.halo = static_cast<int>(get_int(v, "halo", 0, 16));  // 0: the bandwidth model's choice
   if (m.heat)
-    if (auto err = mg::validate_decomposition(m.p.ny, m.gpus, m.halo)) bad("gpus", get(v, "gpus"), *err);
+    if (auto err = mg::validate_decomposition(m.p.ny, m.gpus, std::max(m.halo, 1)))
+      bad("gpus", get(v, "gpus"), *err);
   m.mc.paths = get_int(v, "paths", 24, montecarlo::k_max_paths);
   return m;
 }
@@ -125,6 +127,11 @@ class MultiGpuTarget final : public Target {
         mg::HeatConfig cfg;
         cfg.params = m.p;
         cfg.halo = m.halo;
+        if (m.halo == 0) {
+          const mg::HeatPlan plan = mg::plan_heat(m.p, m.gpus, devices_of(m).front());
+          cfg.halo = plan.halo;
+          cfg.overlap = plan.overlap;
+        }
         if (auto err = mg::validate(cfg, comm.size())) throw InvalidRequest(*err);
         mg::MultiHeat h(comm, cfg);
         h.upload(heat::make_initial(m.p, heat::InitialPattern::HotSpots));

@@ -82,6 +82,14 @@ int run(ReduceBenchArgs& a) {
     if (auto err = red::validate(any)) return print_error(std::string("bench ") + verb + ": " + *err, 2);
     if (!o.all_variants)
       if (auto err = red::validate(p)) return print_error(std::string("bench ") + verb + ": " + *err, 2);
+    // The whole ladder runs the tree kernels, which the help says need a power of two: refused here, with or
+    // without a GPU, rather than rows silently skipped.
+    if (o.all_variants && (p.block & (p.block - 1)) != 0)
+      return print_error("--block " + std::to_string(p.block) +
+                             " is not a power of two: the tree kernels of the ladder halve the active threads "
+                             "at every step (use 32, 64, 128, 256, 512 or 1024, or one --variant that takes "
+                             "any multiple of 32)",
+                         2);
   }
   const DeviceInfo dev = a.device == BenchDevice::Cpu ? DeviceInfo{} : query_device();
   if (a.device == BenchDevice::Gpu && !dev.available)

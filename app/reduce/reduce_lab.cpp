@@ -17,13 +17,14 @@
 #include <string>
 
 #include "app/anatomy/anatomy_window.h"
+#include "app/reduce/reduce_anatomy.h"
 #include "app/layout.h"
 #include "app/session.h"
 #include "core/cpu_job.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "gpu/anatomy/occupancy.h"
-#include "gpu/anatomy/reduce_anatomy.h"
+#include "gpu/reduce/reduce_anatomy.h"
 #include "gpu/reduce/reduce.h"
 #include "app/roofline_report.h"
 #include "gpu/reduce/reduce_work.h"

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "app/app.h"
 #include "app/labs.h"
 #include "app/shell/gpu_recovery.h"
 #include "core/error.h"
@@ -12,14 +13,16 @@ namespace bs {
 void LabHost::open(const std::string& id) {
   if (activate(id)) return;
   std::unique_ptr<Lab> lab;
+  const auto start = m_opt.start_states.find(id);
+  const nlohmann::json& state = start == m_opt.start_states.end() ? nlohmann::json() : start->second;
   try {
-    lab = make_lab(id, m_env, m_opt);
+    lab = make_lab(id, m_env, state);
   } catch (const GpuError& e) {
     // The GPU cannot even build the lab (out of memory, broken device): run everything on the CPU instead.
     abandon_gpu();
     m_gpu.fall_back_to_cpu(e.what());
     rebuild();
-    lab = make_lab(id, m_env, m_opt);
+    lab = make_lab(id, m_env, state);
   }
   if (!lab) throw std::runtime_error("unknown lab '" + id + "'");
   m_labs.emplace_back(id, std::move(lab));

@@ -4,6 +4,10 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <iterator>
+#include <vector>
+
+#include "app/labs.h"
 
 namespace bs {
 
@@ -49,7 +53,8 @@ void PresenterView::draw_windows(Layout& layout, std::span<const ui::Readout> re
                               });
   }
   if (m_show_shortcuts) {
-    static const ui::Shortcut k_shortcuts[] = {
+    // The shell's keys, then each lab's (its descriptor's shortcuts).
+    static const ui::Shortcut k_shell_shortcuts[] = {
         {"F1", "show / hide this list"},
         {"F11", "full screen"},
         {"P", "presenter mode: larger UI and big read-outs"},
@@ -60,12 +65,13 @@ void PresenterView::draw_windows(Layout& layout, std::span<const ui::Readout> re
         {"Ctrl+S", "save the session (labs, parameters, UI scale)"},
         {"Ctrl+O", "load a session"},
         {"Ctrl+Z", "undo a parameter change (Ctrl+Shift+Z or Ctrl+Y: redo)"},
-        {"O", "anatomy overlay: next mode (heat, matmul)"},
+        {"O", "anatomy: next overlay or array-map mode (labs with an anatomy view)"},
         {"A", "anatomy window: show / hide"},
-        {"left / right drag", "heat field: paint hot / cold"},
-        {"Space / R", "heat lab: pause or run / reset the field"},
     };
-    ui::Presenter::draw_shortcuts(k_shortcuts, &m_show_shortcuts,
+    std::vector<ui::Shortcut> shortcuts(std::begin(k_shell_shortcuts), std::end(k_shell_shortcuts));
+    for (const LabDescriptor& d : lab_entries())
+      shortcuts.insert(shortcuts.end(), d.shortcuts.begin(), d.shortcuts.end());
+    ui::Presenter::draw_shortcuts(shortcuts, &m_show_shortcuts,
                                   [&](const char* name, bool* open, ImGuiWindowFlags flags) {
                                     return layout.begin_free(name, open, flags);
                                   });

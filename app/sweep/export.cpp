@@ -294,4 +294,10 @@ Result result_from_json(const nlohmann::json& j) {
   return r;
 }
 
+size_t failed_points(const Result& r) {
+  return static_cast<size_t>(std::count_if(r.points.begin(), r.points.end(), [](const Point& p) {
+    return !p.error.empty() && p.error.rfind("skipped: ", 0) != 0;
+  }));
+}
+
 }  // namespace bs::sweep

@@ -59,6 +59,10 @@ Result result_from_csv(const std::string& csv, const Definition& d);
 
 // {"blockscope_sweep":1,"definition":...,"unit":...,"points":[{"values":{...},"series":[{"name","gpu",
 // "time_ms":[...],"throughput":[...],"summary":{...}}],"notes":[...],"error":""}],"notes":[...],...}
+// Points that failed while they ran (an error other than "skipped: ...", the lab's rules excluding a
+// combination): a sweep with any is a failure (the CLI's exit status), though every point is exported.
+size_t failed_points(const Result& r);
+
 nlohmann::json to_json(const Result& r);
 Result result_from_json(const nlohmann::json& j);  // throws bs::InvalidRequest
 

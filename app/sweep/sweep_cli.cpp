@@ -23,6 +23,8 @@
 #include "app/bench.h"
 #include "app/kernel/kernel_bench.h"
 #include "app/kernel/user_kernels.h"
+#include "gpu/kernel/kernel_cache.h"
+#include "gpu/kernel/source_file.h"
 #include "app/record.h"
 #include "app/sweep/roofline.h"
 #include "app/sweep/sweep.h"
@@ -58,8 +60,7 @@ struct ReplayArgs {
 };
 
 int fail(const std::string& msg, int code) {
-  std::fprintf(stderr, "blockscope: %s\n", msg.c_str());
-  return code;
+  return print_error(msg, code);  // one line, control characters escaped
 }
 
 std::string fmt(double v) {
@@ -100,6 +101,79 @@ void print_summary(const sweep::Result& r) {
     std::cout << "note: " << n << "\n";
   std::cout << r.time_label << ": median of " << r.definition.repetitions << " timed runs after "
             << r.definition.warmup << " warm-up runs (GPU: CUDA events; CPU: host clock)\n";
+}
+
+// The user's kernels a CLI sweep or replay runs for kernel=user: they live for this command.
+UserKernels& cli_user_kernels() {
+  static UserKernels kernels;
+  return kernels;
+}
+
+// Publishes a good compile of `request` as the kernel that kernel=user runs for its target.
+void use_user_kernel(const kernel::CompileRequest& request, const kernel::CompileResult& result,
+                     const std::string& name) {
+  UserKernels& k = cli_user_kernels();
+  k.publish(request, std::make_shared<const kernel::CompileResult>(result), name);
+  k.set_in_use(*request.target, true);
+  set_active_user_kernels(&k);
+}
+
+// A replayed record's user kernels ({"heat": {"source", "options", ...}}, UserKernels::record_of): each source
+// checked and compiled again (for this machine's GPU, else the compiler's default) and published. An error
+// names the record's field.
+std::optional<std::string> compile_recorded_kernels(const nlohmann::json& kernels, sweep::Device device) {
+  if (!kernels.is_object()) return std::string("user_kernels: expected an object (heat, vector)");
+  const DeviceInfo dev = device == sweep::Device::Cpu ? DeviceInfo{} : query_device();
+  for (const auto& [key, rec] : kernels.items()) {
+    const std::string field = "user_kernels." + printable(key);
+    const auto target = kernel::k_target_names.parse(key);
+    if (!target) return field + ": not a kernel target (" + kernel::k_target_names.list(", ") + ")";
+    if (!rec.is_object() || !rec.contains("source") || !rec["source"].is_string())
+      return field + ".source: the record holds no kernel source (a string)";
+    kernel::CompileRequest req;
+    req.source = rec["source"].get<std::string>();
+    if (auto p = kernel::check_source_text(req.source)) return field + ".source: " + p->text();
+    req.target = *target;
+    if (dev.available) req.arch = dev.cc_major * 10 + dev.cc_minor;
+    if (rec.contains("options")) {
+      const nlohmann::json& o = rec["options"];
+      if (!o.is_object()) return field + ".options: expected an object";
+      const auto flag = [&](const char* name, bool& out) -> std::optional<std::string> {
+        if (!o.contains(name)) return std::nullopt;
+        if (!o[name].is_boolean()) return field + ".options." + name + ": expected true or false";
+        out = o[name].get<bool>();
+        return std::nullopt;
+      };
+      for (auto [name, out] : {std::pair<const char*, bool*>{"fast_math", &req.options.fast_math},
+                               {"lineinfo", &req.options.lineinfo},
+                               {"device_debug", &req.options.device_debug}})
+        if (auto e = flag(name, *out)) return e;
+      if (o.contains("maxrregcount")) {
+        const nlohmann::json& m = o["maxrregcount"];
+        if (!m.is_number_integer() || m.get<int64_t>() < 0 || m.get<int64_t>() > 255)
+          return field + ".options.maxrregcount: expected a whole number 0..255";
+        req.options.maxrregcount = m.get<int>();
+      }
+      if (o.contains("defines")) {
+        const nlohmann::json& ds = o["defines"];
+        if (!ds.is_array()) return field + ".options.defines: expected [[NAME, VALUE], ...]";
+        for (const nlohmann::json& d : ds) {
+          if (!d.is_array() || d.size() != 2 || !d[0].is_string() || !d[1].is_string())
+            return field + ".options.defines: expected [[NAME, VALUE], ...]";
+          req.options.defines.emplace_back(d[0].get<std::string>(), d[1].get<std::string>());
+        }
+      }
+    }
+    kernel::KernelCache cache(kernel::default_cache_dir());
+    const kernel::CompileResult r = kernel::compile_cached(cache, req);
+    if (!r.ok()) {
+      for (const kernel::Diagnostic& d : r.diagnostics)
+        std::fprintf(stderr, "%s\n", printable(kernel::format_diagnostic(d, field + ".source"), 2000).c_str());
+      return field + ".source: the recorded kernel does not compile here: " + r.message;
+    }
+    use_user_kernel(req, r, rec.value("name", std::string("the recorded ") + key + " kernel"));
+  }
+  return std::nullopt;
 }
 
 // Plans the sweep (notes, estimate), prepares and locks the output directory, runs, writes the files, prints
@@ -148,6 +222,13 @@ int run_and_export(const sweep::Definition& d, const record::ExportRequest& requ
   for (const std::string& e : o.errors)
     code = fail(e, 1);
   if (!r.stopped.empty()) code = fail(r.stopped, 1);
+  // A point that failed while it ran is a failure of the sweep, even though the other points' files are
+  // written. A combination the lab's rules exclude ("skipped: 256x8 is more than 1024 threads") is not.
+  const size_t failed = sweep::failed_points(r);
+  if (failed > 0)
+    code = fail(std::to_string(failed) + " of " + std::to_string(r.points.size()) +
+                    " points failed (the notes above say why; the files hold every point)",
+                1);
   return code;
 }
 
@@ -195,7 +276,6 @@ int run_sweep_command(const SweepArgs& a) {
   req.render_path = "headless CLI (figure.png through an EGL context)";
   // --kernel: the user's kernel for kernel=user, compiled for this lab's contract (the app's Sweep window
   // uses the Kernel editor's instead). It lives for this command; the record keeps its source.
-  static UserKernels cli_kernels;
   if (!a.kernel.empty()) {
     const auto target = kernel::k_target_names.parse(d.lab);
     if (!target || *target == kernel::Target::Matmul)
@@ -204,10 +284,8 @@ int run_sweep_command(const SweepArgs& a) {
     const SourceCompile sc =
         compile_source_file(a.kernel, *target, dev.available ? dev.cc_major * 10 + dev.cc_minor : 0);
     if (!sc.result) return fail("--kernel " + sc.error, 2);
-    cli_kernels.publish(sc.request, std::make_shared<const kernel::CompileResult>(*sc.result), a.kernel);
-    cli_kernels.set_in_use(*target, true);
-    set_active_user_kernels(&cli_kernels);
-    req.user_kernels = cli_kernels.record_json();
+    use_user_kernel(sc.request, *sc.result, a.kernel);
+    req.user_kernels = cli_user_kernels().record_json();
   }
   try {
     sweep::validate(d);
@@ -234,6 +312,11 @@ int run_replay_command(const ReplayArgs& a) {
   }
   record::ExportRequest req = l.request;
   req.render_path = "headless CLI replay of " + a.record;
+  if (!req.user_kernels.is_null()) {
+    if (auto err = compile_recorded_kernels(req.user_kernels, l.definition.device))
+      return fail(a.record + ": " + *err, 2);
+    req.user_kernels = cli_user_kernels().record_json();  // as compiled now (this machine's architecture)
+  }
   std::cerr << "replaying the " << l.definition.lab << " sweep of " << a.record << " into " << out
             << (a.out.empty() ? " (a new folder: the original files stay; --out chooses another)" : "")
             << "\n";

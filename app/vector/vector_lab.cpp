@@ -531,11 +531,10 @@ class VectorLab final : public Lab {
 
 }  // namespace
 
-namespace {
+// The lab's factory (its descriptor, app/vector/vector_descriptor.cpp, builds it through this).
 std::unique_ptr<Lab> make_vector_lab(LabEnv& env) {
   return std::make_unique<VectorLab>(env);
 }
-}  // namespace
 
 // --- Sessions and presenter mode --------------------------------------------------------------------------
 
@@ -672,27 +671,6 @@ std::vector<ui::Readout> VectorLab::readouts() const {
 std::optional<std::string> check_vector_state(const nlohmann::json& state) {
   ui::VectorPanelModel m;
   return read_vector_state(state, m);
-}
-
-namespace cli {
-void register_vector_bench(CLI::App& bench, BenchContext& ctx);  // app/vector/vector_bench.cpp
-}
-
-const LabDescriptor& vector_lab_descriptor() {
-  static const LabDescriptor d = [] {
-    LabDescriptor d;
-    d.id = "vector";
-    d.title = "Vector";
-    d.short_title = "Vector";
-    d.schema = &ui::vector_schema();
-    d.make = [](LabEnv& env, const AppOptions&) { return make_vector_lab(env); };
-    d.check_state = check_vector_state;
-    d.sweep_target = &sweep::vector_sweep_target();
-    d.register_bench = cli::register_vector_bench;
-    d.presets = {"vector-crossover"};
-    return d;
-  }();
-  return d;
 }
 
 }  // namespace bs

@@ -1,14 +1,14 @@
-// anatomy.h: the "kernel anatomy" lab's host interface (pure C++; ui/ and app/ include it).
-// - An instrumented copy of the heat stencil records, per block, which SM ran it and when (%smid,
-// %globaltimer
-//   read by thread 0 after a __syncthreads at entry and at exit). The instrumented variant is for looking at
-//   scheduling only and is never used for timing.
+// anatomy.h: the kernel-anatomy tools' shared host interface (pure C++; ui/ and app/ include it).
+// - A lab's instrumented kernel (its own code between the probes of record.cuh: gpu/<lab>/<lab>_anatomy.*)
+//   records, per block, which SM ran it and when (%smid, %globaltimer read by thread 0 after a __syncthreads
+//   at entry and at exit). Instrumented kernels are for looking at scheduling only and are never timed.
 // - From such a record: the per-SM block timeline, predicted vs observed waves, idle SMs, CSV and SVG.
 // - Per-cell maps for colouring a field by blockIdx, threadIdx, warp, SM or block run time.
 // - Occupancy on the real device (cudaOccupancyMaxActiveBlocksPerMultiprocessor) next to the model.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -89,76 +89,21 @@ std::string blocks_csv(std::span<const BlockRecord> record);
 // One row per SM, one rect per block, x = time; colour alternates with the block's wave on its SM.
 std::string timeline_svg(const Timeline& t, std::string_view title);
 
-// --- Recording on the GPU
-// ---------------------------------------------------------------------------------------
-struct HeatRecordRequest {
-  int64_t nx = 1024;
-  int64_t ny = 1024;
-  Dim2 block{32, 8};
-  // 1, 2, 4 or 8: the instrumented kernel is gpu/heat's coarsened stencil (each thread cells_per_thread cells
-  // down its column), so a block covers block.x x block.y*cells_per_thread cells, as in the heat lab.
-  int cells_per_thread = 1;
-};
-
-struct HeatRecord {
-  int64_t nx = 0, ny = 0;
-  Dim2 block, grid;
-  int cells_per_thread = 1;
-  std::vector<BlockRecord> blocks;  // one per block, in completion order (as appended on the device)
-  uint32_t appended = 0;  // how many records the kernel appended (== blocks.size() when all ran once)
-  std::string device_name;
-  int sm_count = 0;
-  uint32_t nsmid = 0;             // %nsmid: the SM id range the hardware reports (may exceed sm_count)
-  int runtime_blocks_per_sm = 0;  // cudaOccupancyMaxActiveBlocksPerMultiprocessor of the instrumented kernel
-  int regs_per_thread = 0;        // of the instrumented kernel
-  ArchSpec arch;                  // the device's limits
-  Occupancy model;                // the model for the instrumented kernel on this device
-};
-
-// One warm-up launch, then one recorded launch of the instrumented stencil on a HotSpots field (never zeros).
-// Throws bs::GpuError (no device: "no CUDA device: <reason>") and bs::InvalidRequest (bad block, too many
-// blocks).
-HeatRecord record_heat_blocks(const HeatRecordRequest& req);
-
-// Instrumented copies of matmul kernels: the same code as gpu/matmul's naive and shared-memory-tile kernels
-// (C = A x B, row-major, one output per thread), plus the per-block probe. The register-blocked variants are
-// not instrumented. Never timed.
-std::vector<std::string>
-instrumented_matmul_variants();  // naive_uncoalesced, naive_coalesced, smem_tile8/16/32
-bool is_instrumented_matmul_variant(std::string_view variant);
-
-struct MatmulRecordRequest {
-  int64_t m = 1024, n = 1024, k = 1024;
-  std::string variant = "smem_tile32";
-};
-struct MatmulRecord {
-  int64_t m = 0, n = 0, k = 0;
-  std::string variant;
-  Dim2 block, grid;                 // matmul::launch_shape of the variant
-  std::vector<BlockRecord> blocks;  // one per block, in completion order
-  uint32_t appended = 0;
-  std::string device_name;
-  int sm_count = 0;
-  uint32_t nsmid = 0;
-  int runtime_blocks_per_sm = 0;  // of the instrumented copy
-  int regs_per_thread = 0;
-  int64_t static_smem = 0;
-  ArchSpec arch;
-  Occupancy model;
-};
-// One warm-up launch and one recorded launch on random A and B (never zeros). Throws bs::InvalidRequest for a
-// bad size, an uninstrumented variant or too many blocks, bs::GpuError without a device.
-MatmulRecord record_matmul_blocks(const MatmulRecordRequest& req);
-
 // --- Device occupancy
-// ------------------------------------------------------------------------------------------- Kernels whose
-// attributes and occupancy can be queried by name: "heat" (this lab's copy of the plain stencil),
-// "heat_instrumented", "heat_c2" / "heat_c4" / "heat_c8" (the coarsened stencil, as gpu/heat's kernel), the
-// instrumented matmul copies "matmul_<variant>_instrumented", and test kernels "demo_regs" (many registers),
-// "demo_smem_static" (40 KiB __shared__), "demo_smem_dynamic" (dynamic shared memory only).
+// -------------------------------------------------------------------------------------------
+// Kernels whose attributes and occupancy can be queried by name: the test kernels "demo_regs" (many
+// registers), "demo_smem_static" (40 KiB __shared__), "demo_smem_dynamic" (dynamic shared memory only), and
+// those the labs register (e.g. gpu/heat/heat_anatomy.cu: "heat", "heat_c2", ..., "heat_instrumented").
+struct NamedKernel {
+  const char* name;
+  const void* func;  // the __global__ function
+};
+// Adds device functions to the by-name queries. A lab's anatomy .cu registers its kernels at static
+// initialization, in the object file that also defines its record function, so that a program that can
+// record a lab's kernel can query it by name. Returns true (for a namespace-scope initializer).
+bool register_kernels(std::initializer_list<NamedKernel> kernels);
+// The registered labs' kernels in name order, then the test kernels.
 std::vector<std::string> kernel_names();
-// "heat" for 1 cell per thread, else "heat_c<N>".
-std::string heat_kernel_name(int cells_per_thread);
 
 struct KernelAttributes {
   std::string name;

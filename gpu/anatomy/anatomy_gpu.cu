@@ -1,6 +1,6 @@
-// anatomy_gpu.cu: this lab's kernels and their host side: a copy of the heat stencil (plain and instrumented
-// with per-block SM id and start/end times), small demo kernels with different register and shared-memory use
-// for the occupancy comparison, and the device-side occupancy queries.
+// anatomy_gpu.cu: the anatomy tools' device side: small demo kernels with different register and
+// shared-memory use for the occupancy comparison, the by-name kernel registry the labs add to, and the
+// device-side occupancy queries.
 #include <algorithm>
 #include <type_traits>
 
@@ -9,72 +9,12 @@
 #include "gpu/anatomy/record.cuh"
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
-#include "gpu/heat/heat.h"
-#include "gpu/heat/stencil_column.cuh"
-#include "gpu/matmul/matmul.h"
-#include "gpu/matmul/matmul_bodies.cuh"
 
 namespace bs::anatomy {
 
-using detail::BlockProbe;
-using detail::check_record_size;
-using detail::record_launches;
 using detail::require_device;
 
 namespace {
-
-using heat::stencil_column;  // the heat lab's own per-thread code (gpu/heat/stencil_column.cuh)
-
-// The plain stencil (thread (x, y) -> cells (x, y*C) .. (x, y*C + C - 1)), for occupancy queries of "the heat
-// kernel" at each cells-per-thread setting.
-template <bool Fixed, int C>
-__global__ void heat_step_kernel(const float* __restrict__ in, float* __restrict__ out, int nx, int ny,
-                                 float r, float bt) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * C;
-  if (x >= nx || y0 >= ny) return;
-  stencil_column<Fixed, C>(in, out, x, y0, nx, ny, r, bt);
-}
-
-// INSTRUMENTED heat stencil: gpu/heat's coarsened kernel plus the probe.
-template <bool Fixed, int C>
-__global__ void heat_step_instrumented_kernel(const float* __restrict__ in, float* __restrict__ out, int nx,
-                                              int ny, float r, float bt, BlockRecord* __restrict__ rec,
-                                              uint32_t* __restrict__ meta, uint32_t capacity) {
-  BlockProbe probe;
-  probe.begin();
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * C;
-  if (x < nx && y0 < ny) stencil_column<Fixed, C>(in, out, x, y0, nx, ny, r, bt);
-  probe.end(rec, meta, capacity);
-}
-
-// INSTRUMENTED versions of gpu/matmul's naive and tiled kernels: the lab's own kernel bodies
-// (gpu/matmul/matmul_bodies.cuh) between the probe's start and end.
-template <bool RowsAlongX>
-__global__ void matmul_naive_instrumented(const float* __restrict__ a, const float* __restrict__ b,
-                                          float* __restrict__ c, int m, int n, int k,
-                                          BlockRecord* __restrict__ rec, uint32_t* __restrict__ meta,
-                                          uint32_t capacity) {
-  BlockProbe probe;
-  probe.begin();
-  matmul::kernels::naive_body<RowsAlongX>(a, b, c, m, n, k);
-  probe.end(rec, meta, capacity);
-}
-
-template <int T>
-__global__ void matmul_smem_instrumented(const float* __restrict__ a, const float* __restrict__ b,
-                                         float* __restrict__ c, int m, int n, int k,
-                                         BlockRecord* __restrict__ rec, uint32_t* __restrict__ meta,
-                                         uint32_t capacity) {
-  BlockProbe probe;
-  probe.begin();
-  matmul::kernels::smem_tile_body<T>(a, b, c, m, n, k);
-  probe.end(rec, meta, capacity);
-}
-
-using MatmulInstrumentedFn = void (*)(const float*, const float*, float*, int, int, int, BlockRecord*,
-                                      uint32_t*, uint32_t);
 
 // Demo: many live values per thread, so the compiler assigns many registers (the exact count is read back
 // with cudaFuncGetAttributes; the test needs only that it differs from the stencil's). Never launched.
@@ -121,33 +61,25 @@ __global__ void demo_smem_dynamic_kernel(const float* __restrict__ in, float* __
   if (i < n && floats > 0) out[i] = buf[(i * 7) % floats];
 }
 
-struct NamedKernel {
-  const char* name;
-  const void* func;
-};
-
-const std::vector<NamedKernel>& registry() {
+const std::vector<NamedKernel>& demo_kernels() {
   static const std::vector<NamedKernel> kernels = {
-      {"heat", reinterpret_cast<const void*>(&heat_step_kernel<true, 1>)},
-      {"heat_c2", reinterpret_cast<const void*>(&heat_step_kernel<true, 2>)},
-      {"heat_c4", reinterpret_cast<const void*>(&heat_step_kernel<true, 4>)},
-      {"heat_c8", reinterpret_cast<const void*>(&heat_step_kernel<true, 8>)},
-      {"heat_instrumented", reinterpret_cast<const void*>(&heat_step_instrumented_kernel<true, 1>)},
-      {"heat_instrumented_c2", reinterpret_cast<const void*>(&heat_step_instrumented_kernel<true, 2>)},
-      {"heat_instrumented_c4", reinterpret_cast<const void*>(&heat_step_instrumented_kernel<true, 4>)},
-      {"heat_instrumented_c8", reinterpret_cast<const void*>(&heat_step_instrumented_kernel<true, 8>)},
-      {"matmul_naive_uncoalesced_instrumented",
-       reinterpret_cast<const void*>(&matmul_naive_instrumented<true>)},
-      {"matmul_naive_coalesced_instrumented",
-       reinterpret_cast<const void*>(&matmul_naive_instrumented<false>)},
-      {"matmul_smem_tile8_instrumented", reinterpret_cast<const void*>(&matmul_smem_instrumented<8>)},
-      {"matmul_smem_tile16_instrumented", reinterpret_cast<const void*>(&matmul_smem_instrumented<16>)},
-      {"matmul_smem_tile32_instrumented", reinterpret_cast<const void*>(&matmul_smem_instrumented<32>)},
       {"demo_regs", reinterpret_cast<const void*>(&demo_regs_kernel)},
       {"demo_smem_static", reinterpret_cast<const void*>(&demo_smem_static_kernel)},
       {"demo_smem_dynamic", reinterpret_cast<const void*>(&demo_smem_dynamic_kernel)},
   };
   return kernels;
+}
+
+// The labs' kernels (register_kernels), kept in name order.
+std::vector<NamedKernel>& lab_kernels() {
+  static std::vector<NamedKernel> kernels;
+  return kernels;
+}
+
+std::vector<NamedKernel> registry() {
+  std::vector<NamedKernel> all = lab_kernels();
+  all.insert(all.end(), demo_kernels().begin(), demo_kernels().end());
+  return all;
 }
 
 const void* find_kernel(std::string_view name) {
@@ -160,6 +92,14 @@ const void* find_kernel(std::string_view name) {
 }
 
 }  // namespace
+
+bool register_kernels(std::initializer_list<NamedKernel> kernels) {
+  std::vector<NamedKernel>& all = lab_kernels();
+  all.insert(all.end(), kernels.begin(), kernels.end());
+  std::stable_sort(all.begin(), all.end(),
+                   [](const NamedKernel& a, const NamedKernel& b) { return std::string_view(a.name) < b.name; });
+  return true;
+}
 
 std::vector<std::string> kernel_names() {
   std::vector<std::string> out;
@@ -272,165 +212,6 @@ DeviceOccupancy device_occupancy(std::string_view kernel, int threads_per_block,
   d.model = compute_occupancy(d.arch, d.usage);
   d.runtime_blocks_per_sm = runtime_blocks_per_sm(kernel, threads_per_block, dynamic_smem);
   return d;
-}
-
-std::string heat_kernel_name(int cells_per_thread) {
-  return cells_per_thread <= 1 ? std::string("heat") : "heat_c" + std::to_string(cells_per_thread);
-}
-
-namespace {
-
-using HeatInstrumentedFn = void (*)(const float*, float*, int, int, float, float, BlockRecord*, uint32_t*,
-                                    uint32_t);
-HeatInstrumentedFn heat_instrumented_for(int cells_per_thread) {
-  switch (cells_per_thread) {
-    case 1:
-      return heat_step_instrumented_kernel<true, 1>;
-    case 2:
-      return heat_step_instrumented_kernel<true, 2>;
-    case 4:
-      return heat_step_instrumented_kernel<true, 4>;
-    default:
-      return heat_step_instrumented_kernel<true, 8>;
-  }
-}
-
-// Fills the fields every record shares (attributes, arch, model, runtime occupancy) for kernel `name`.
-template <class Record>
-void fill_occupancy(Record& out, const std::string& name, int threads) {
-  const KernelAttributes attrs = kernel_attributes(name);
-  out.regs_per_thread = attrs.regs_per_thread;
-  out.arch = device_arch();
-  KernelUsage u;
-  u.threads_per_block = threads;
-  u.regs_per_thread = attrs.regs_per_thread;
-  u.static_smem = attrs.static_smem;
-  out.model = compute_occupancy(out.arch, u);
-  out.runtime_blocks_per_sm = runtime_blocks_per_sm(name, threads, 0);
-}
-
-}  // namespace
-
-HeatRecord record_heat_blocks(const HeatRecordRequest& req) {
-  heat::Params p;
-  p.nx = req.nx;
-  p.ny = req.ny;
-  if (auto err = heat::validate(p)) throw InvalidRequest(*err);
-  if (auto err = heat::validate_cells_per_thread(req.cells_per_thread)) throw InvalidRequest(*err);
-  if (auto err = validate_block(req.block, DeviceLimits{})) throw InvalidRequest(*err);
-  // Checked before looking for a device, so that the answer does not depend on having one.
-  const Dim2 grid = covering_grid(heat::cells_of(req.block, req.cells_per_thread), {p.nx, p.ny});
-  check_record_size(grid, "a " + to_string({p.nx, p.ny}) + " field with block " + to_string(req.block));
-  const DeviceInfo info = require_device();
-  if (auto err = validate_block(req.block, info.limits)) throw InvalidRequest(*err);
-  if (auto err = validate_grid(grid, info.limits)) throw InvalidRequest(*err);
-  const size_t cells = static_cast<size_t>(p.cells());
-  const size_t need = 2 * cells * sizeof(float) + static_cast<size_t>(grid.count()) * sizeof(BlockRecord);
-  if (need > info.free_mem)
-    throw InvalidRequest("recording needs " + std::to_string(need >> 20) + " MiB of device memory; " +
-                         std::to_string(info.free_mem >> 20) + " MiB are free");
-
-  HeatRecord out;
-  out.nx = p.nx;
-  out.ny = p.ny;
-  out.block = req.block;
-  out.grid = grid;
-  out.cells_per_thread = req.cells_per_thread;
-  out.device_name = info.name;
-  out.sm_count = info.sm_count;
-
-  const std::vector<float> field = heat::make_initial(p, heat::InitialPattern::HotSpots);
-  DeviceBuffer<float> in(cells), dst(cells);
-  Stream stream;
-  BS_CUDA_CHECK(cudaMemcpyAsync(in.data(), field.data(), in.bytes(), cudaMemcpyHostToDevice, stream.get()));
-  const dim3 b(static_cast<unsigned>(req.block.x), static_cast<unsigned>(req.block.y));
-  const dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y));
-  const HeatInstrumentedFn kernel = heat_instrumented_for(req.cells_per_thread);
-  out.blocks = record_launches(
-      grid, stream.get(), out.appended, out.nsmid, [&](BlockRecord* rec, uint32_t* meta, uint32_t capacity) {
-        kernel<<<g, b, 0, stream.get()>>>(in.data(), dst.data(), static_cast<int>(p.nx),
-                                          static_cast<int>(p.ny), p.r(), p.boundary_temp, rec, meta,
-                                          capacity);
-      });
-  const std::string name = req.cells_per_thread == 1
-                               ? std::string("heat_instrumented")
-                               : "heat_instrumented_c" + std::to_string(req.cells_per_thread);
-  fill_occupancy(out, name, static_cast<int>(req.block.count()));
-  return out;
-}
-
-std::vector<std::string> instrumented_matmul_variants() {
-  return {"naive_uncoalesced", "naive_coalesced", "smem_tile8", "smem_tile16", "smem_tile32"};
-}
-
-bool is_instrumented_matmul_variant(std::string_view variant) {
-  for (const auto& v : instrumented_matmul_variants())
-    if (v == variant) return true;
-  return false;
-}
-
-MatmulRecord record_matmul_blocks(const MatmulRecordRequest& req) {
-  const matmul::Problem p{req.m, req.n, req.k};
-  if (auto err = matmul::validate(p)) throw InvalidRequest(*err);
-  const auto v = matmul::parse_variant(req.variant);
-  if (!v || !is_instrumented_matmul_variant(req.variant)) {
-    std::string names;
-    for (const auto& n : instrumented_matmul_variants())
-      names += (names.empty() ? "" : ", ") + n;
-    throw InvalidRequest("variant '" + req.variant + "' has no instrumented copy; instrumented: " + names);
-  }
-  const matmul::LaunchShape shape = matmul::launch_shape(*v, p);
-  check_record_size(shape.grid,
-                    "C " + std::to_string(p.m) + "x" + std::to_string(p.n) + " with " + req.variant);
-  const DeviceInfo info = require_device();
-  if (auto err = validate_grid(shape.grid, info.limits)) throw InvalidRequest(*err);
-  if (auto err = matmul::validate_memory(p, info.free_mem)) throw InvalidRequest(*err);
-
-  MatmulRecord out;
-  out.m = p.m;
-  out.n = p.n;
-  out.k = p.k;
-  out.variant = req.variant;
-  out.block = shape.block;
-  out.grid = shape.grid;
-  out.device_name = info.name;
-  out.sm_count = info.sm_count;
-
-  const std::vector<float> a = matmul::make_matrix(p.m, p.k, 1), bm = matmul::make_matrix(p.k, p.n, 2);
-  DeviceBuffer<float> da(a.size()), db(bm.size()), dc(p.c_count());
-  Stream stream;
-  BS_CUDA_CHECK(cudaMemcpyAsync(da.data(), a.data(), da.bytes(), cudaMemcpyHostToDevice, stream.get()));
-  BS_CUDA_CHECK(cudaMemcpyAsync(db.data(), bm.data(), db.bytes(), cudaMemcpyHostToDevice, stream.get()));
-  MatmulInstrumentedFn kernel = nullptr;
-  switch (*v) {
-    case matmul::Variant::NaiveUncoalesced:
-      kernel = matmul_naive_instrumented<true>;
-      break;
-    case matmul::Variant::NaiveCoalesced:
-      kernel = matmul_naive_instrumented<false>;
-      break;
-    case matmul::Variant::SmemTile8:
-      kernel = matmul_smem_instrumented<8>;
-      break;
-    case matmul::Variant::SmemTile16:
-      kernel = matmul_smem_instrumented<16>;
-      break;
-    default:
-      kernel = matmul_smem_instrumented<32>;
-      break;
-  }
-  const dim3 b(static_cast<unsigned>(shape.block.x), static_cast<unsigned>(shape.block.y));
-  const dim3 g(static_cast<unsigned>(shape.grid.x), static_cast<unsigned>(shape.grid.y));
-  out.blocks = record_launches(shape.grid, stream.get(), out.appended, out.nsmid,
-                               [&](BlockRecord* rec, uint32_t* meta, uint32_t capacity) {
-                                 kernel<<<g, b, 0, stream.get()>>>(
-                                     da.data(), db.data(), dc.data(), static_cast<int>(p.m),
-                                     static_cast<int>(p.n), static_cast<int>(p.k), rec, meta, capacity);
-                               });
-  const std::string name = "matmul_" + req.variant + "_instrumented";
-  out.static_smem = kernel_attributes(name).static_smem;
-  fill_occupancy(out, name, static_cast<int>(shape.block.count()));
-  return out;
 }
 
 }  // namespace bs::anatomy

@@ -7,58 +7,8 @@
 #include <cstdio>
 
 #include "core/error.h"
-#include "gpu/matmul/matmul.h"
 
 namespace bs::anatomy {
-
-CellMapping heat_mapping(Dim2 block, Dim2 grid, int cells_per_thread) {
-  CellMapping m;
-  m.block = block;
-  m.grid = grid;
-  m.tile = {block.x, block.y * std::max(cells_per_thread, 1)};
-  m.thread_rows = std::max(cells_per_thread, 1);
-  m.kernel = "heat stencil, " + std::to_string(m.thread_rows) +
-             (m.thread_rows == 1 ? " cell/thread" : " cells/thread (down y)");
-  return m;
-}
-
-std::optional<CellMapping> matmul_mapping(matmul::Variant v, const matmul::Problem& p) {
-  if (v == matmul::Variant::Cublas) return std::nullopt;
-  const matmul::TileGeometry g = matmul::tile_geometry(v, p);
-  const matmul::LaunchShape s = matmul::launch_shape(v, p);
-  CellMapping m;
-  m.block = s.block;
-  m.grid = s.grid;
-  m.tile = {g.bn, g.bm};
-  m.kernel = std::string("matmul ") + matmul::info(v).name;
-  switch (v) {
-    case matmul::Variant::NaiveUncoalesced:
-      m.swap_xy = true;  // threadIdx.x / blockIdx.x walk the rows of C
-      break;
-    case matmul::Variant::NaiveCoalesced:
-    case matmul::Variant::SmemTile8:
-    case matmul::Variant::SmemTile16:
-    case matmul::Variant::SmemTile32:
-      break;
-    case matmul::Variant::RegBlock1D:
-      // Thread t owns column t % BN and the TM rows (t / BN) * TM ...
-      m.thread_rows = g.tm;
-      break;
-    case matmul::Variant::RegBlock2D:
-      // Plain layout: thread t owns the contiguous TM x TN micro-tile at rows TM * (t / (BN/TN)), columns
-      // TN * (t % (BN/TN)).
-      m.thread_rows = g.tm;
-      m.thread_cols = g.tn;
-      break;
-    default:
-      m.threads_known = false;
-      m.why_threads_unknown = std::string(matmul::info(v).name) + ": each thread owns " +
-                              std::to_string(g.tm) + "x" + std::to_string(g.tn) +
-                              " outputs in strided 4x4 pieces of its warp's tile; only blockIdx is drawn";
-      break;
-  }
-  return m;
-}
 
 CellOwner cell_owner(const CellMapping& m, int64_t x, int64_t y) {
   CellOwner o;

@@ -1,7 +1,7 @@
 // overlay.h: which block, thread and warp owns each cell of a lab's field, for colouring the live view by
 // blockIdx, threadIdx, warp, the SM that ran the block or the block's run time (pure C++; app/ and ui/
-// include it). A CellMapping describes a kernel's launch the way its code assigns cells: the heat stencil
-// with cells_per_thread coarsening, and the matmul variants (naive, shared-memory tiles, register blocking).
+// include it). A CellMapping describes a kernel's launch the way its code assigns cells; each lab makes its
+// own (gpu/heat/heat_anatomy.h: the coarsened stencil; gpu/matmul/matmul_anatomy.h: the matmul variants).
 #pragma once
 
 #include <array>
@@ -15,11 +15,6 @@
 #include "gpu/anatomy/anatomy.h"
 #include "core/enum_names.h"
 #include "core/launch.h"
-
-namespace bs::matmul {
-enum class Variant;
-struct Problem;
-}  // namespace bs::matmul
 
 namespace bs::anatomy {
 
@@ -41,13 +36,6 @@ struct CellMapping {
   std::string kernel;  // "heat stencil, 4 cells/thread", "matmul smem_tile32", ...
   std::string why_threads_unknown;
 };
-
-// The heat stencil as gpu/heat launches it: each thread computes cells_per_thread cells down its column
-// (rows (blockIdx.y * blockDim.y + threadIdx.y) * cpt ...), so a block owns block.x x block.y*cpt cells.
-CellMapping heat_mapping(Dim2 block, Dim2 grid, int cells_per_thread);
-// The matmul variant's launch for problem p, on C (N columns x M rows). cuBLAS: nullopt (the library picks
-// its kernel).
-std::optional<CellMapping> matmul_mapping(matmul::Variant v, const matmul::Problem& p);
 
 struct CellOwner {
   bool covered = false;  // false: no thread of the grid owns the cell

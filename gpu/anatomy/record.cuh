@@ -1,6 +1,7 @@
-// record.cuh: the instrumented-run toolkit shared by gpu/anatomy's .cu files (include from .cu files only):
-// the per-block probe the instrumented kernels put around their body, and the host side that launches them
-// (a warm-up, then the recorded launch) and reads the record back.
+// record.cuh: the instrumented-run toolkit shared by the labs' anatomy .cu files (gpu/<lab>/<lab>_anatomy.cu;
+// include from .cu files only): the per-block probe the instrumented kernels put around their body, and the
+// host side that launches them (a warm-up, then the recorded launch), reads the record back and fills in the
+// kernel's occupancy.
 #pragma once
 
 #include <algorithm>
@@ -89,6 +90,21 @@ inline std::vector<BlockRecord> record_launches(Dim2 grid, cudaStream_t st, uint
   // Slots no block wrote still hold the 0xff fill; keep only the written ones so that a missing block shows.
   blocks.resize(std::min<size_t>(appended, blocks.size()));
   return blocks;
+}
+
+// Fills the fields every record shares (attributes, arch, model, runtime occupancy) for the instrumented
+// kernel `func` (named `name` in messages), launched with `threads` per block and no dynamic shared memory.
+template <class Record>
+void fill_occupancy(Record& out, const void* func, const std::string& name, int threads) {
+  const KernelAttributes attrs = kernel_attributes(func, name);
+  out.regs_per_thread = attrs.regs_per_thread;
+  out.arch = device_arch();
+  KernelUsage u;
+  u.threads_per_block = threads;
+  u.regs_per_thread = attrs.regs_per_thread;
+  u.static_smem = attrs.static_smem;
+  out.model = compute_occupancy(out.arch, u);
+  out.runtime_blocks_per_sm = runtime_blocks_per_sm(func, threads, 0);
 }
 
 inline void check_record_size(Dim2 grid, const std::string& what) {

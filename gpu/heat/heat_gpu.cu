@@ -6,6 +6,7 @@
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
 #include "gpu/common/gpu_timer.h"
+#include "gpu/common/nvtx_range.h"
 #include "core/stats.h"
 #include "gpu/heat/brush.h"
 #include "gpu/heat/heat.h"
@@ -459,7 +460,11 @@ GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions, int 
   cudaStream_t s = static_cast<cudaStream_t>(solver.stream_handle());
   Event e0, e1;
   BenchRow& row = out.stencil;
-  time_solver(solver, p, steps, repetitions, row);
+  {
+    const NvtxRange range("heat/stencil block " + to_string(block) + " cells/thread " +
+                          std::to_string(cells_per_thread));
+    time_solver(solver, p, steps, repetitions, row);
+  }
   row.variant = "GPU stencil, block " + to_string(block) + ", " + std::to_string(cells_per_thread) +
                 (cells_per_thread == 1 ? " cell/thread" : " cells/thread");
 
@@ -470,6 +475,7 @@ GpuBench bench_gpu(const Params& p, Dim2 block, int steps, int repetitions, int 
   const int threads = 256;
   const int blocks = info.sm_count * 8;
   std::vector<double> copy_ms;
+  const NvtxRange copy_range("heat/copy kernel");
   for (int r = 0; r < repetitions + 2; ++r) {
     e0.record(s);
     for (int i = 0; i < steps; ++i) {
@@ -495,6 +501,7 @@ TemporalBench bench_temporal(const Params& p, const TemporalTile& t, int steps, 
   solver.upload(make_initial(p, InitialPattern::HotSpots));
   // Whole passes only: a batch's shorter last pass would be timed with them.
   const int n = std::max(t.steps, steps / t.steps * t.steps);
+  const NvtxRange range("heat/temporal " + std::to_string(t.steps) + " steps/pass " + to_string(t.shape));
   time_solver(solver, p, n, repetitions, out.row);
   out.row.variant = "GPU temporal, " + std::to_string(t.steps) + " steps/pass, " + to_string(t.shape);
   return out;

@@ -19,6 +19,7 @@ CompileService::~CompileService() {
     std::lock_guard lock(m_mutex);
     m_stop = true;
     m_pending.reset();
+    m_abandon = true;
   }
   m_changed.notify_all();
   m_thread.join();
@@ -30,6 +31,7 @@ uint64_t CompileService::submit(CompileRequest r) {
     std::lock_guard lock(m_mutex);
     ticket = ++m_latest;
     if (m_pending) ++m_dropped;  // the stale queued request never runs
+    if (m_running) m_abandon = true;  // the running one is stale: stop it
     m_pending = std::move(r);
     m_state = CompileState::Queued;
     m_result.reset();
@@ -47,6 +49,7 @@ void CompileService::cancel() {
       m_pending.reset();
       ++m_dropped;
     }
+    if (m_running) m_abandon = true;
     m_state = CompileState::Cancelled;
   }
   m_changed.notify_all();
@@ -93,6 +96,8 @@ void CompileService::worker() {
     m_pending.reset();
     const uint64_t ticket = m_latest;
     m_running = ticket;
+    m_abandon = false;
+    req.control.abandon = &m_abandon;
     m_state = CompileState::Compiling;
     m_started = std::chrono::steady_clock::now();
     lock.unlock();

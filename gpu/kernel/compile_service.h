@@ -1,10 +1,13 @@
 // compile_service.h: compiles on a worker thread for the editor, so the UI never waits on NVRTC. The UI
 // submits a request (each edit), gets a ticket, and polls the state once a frame. Only the newest request
 // matters: a newer submission supersedes a queued or running one, whose result is dropped and never
-// delivered (NVRTC cannot be interrupted mid-call; its result is discarded when it returns). Destruction
-// waits for a running compile to return, then joins.
+// delivered. A superseded, cancelled or destroyed service abandons the running compile: the request's
+// CompileControl::abandon is the service's flag, and compile_kernel (isolated_compile.h) kills the compiler's
+// process at once, so Cancel and closing the app never wait on NVRTC (a fake `compile` may ignore the flag).
+// Destruction abandons, waits for the compile function to return, then joins.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <chrono>
 #include <cstdint>
@@ -76,6 +79,7 @@ class CompileService {
   std::shared_ptr<const CompileResult> m_result;
   uint64_t m_delivered = 0, m_dropped = 0;
   bool m_stop = false;
+  std::atomic<bool> m_abandon{false};  // set to stop the running compile; cleared when the next one starts
   std::thread m_thread;  // last: starts after every member above is ready
 };
 

@@ -6,8 +6,12 @@
 #include <chrono>
 #include <memory>
 
+#include <sys/stat.h>
+
+#include "gpu/kernel/isolated_compile.h"
 #include "gpu/kernel/nvrtc_api.h"
 #include "gpu/kernel/nvrtc_loader.h"
+#include "gpu/kernel/source_file.h"
 
 namespace bs::kernel {
 
@@ -60,6 +64,66 @@ std::string plural(int n, const char* noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
+// The -D defines as #define lines, then "#line 1" so the user's lines keep their numbers. "-D NAME" alone
+// defines NAME as 1, as compilers do.
+std::string define_lines(const std::vector<std::pair<std::string, std::string>>& defines) {
+  if (defines.empty()) return {};
+  std::string out;
+  for (const auto& [name, value] : defines)
+    out += "#define " + name + " " + (value.empty() ? "1" : value) + "\n";
+  return out + "#line 1 \"" + k_user_file + "\"\n";
+}
+
+// The file an "#include" line names (quotes or angle brackets), or nullopt for any other line.
+std::optional<std::string> include_target(std::string_view line) {
+  size_t i = line.find_first_not_of(" \t");
+  if (i == std::string_view::npos || line[i] != '#') return std::nullopt;
+  i = line.find_first_not_of(" \t", i + 1);
+  if (i == std::string_view::npos || line.compare(i, 7, "include") != 0) return std::nullopt;
+  i = line.find_first_not_of(" \t", i + 7);
+  if (i == std::string_view::npos || (line[i] != '"' && line[i] != '<')) return std::nullopt;
+  const size_t end = line.find(line[i] == '"' ? '"' : '>', i + 1);
+  if (end == std::string_view::npos) return std::nullopt;
+  return std::string(line.substr(i + 1, end - i - 1));
+}
+
+// An #include of something that is not a source file (a pipe would block NVRTC forever, a device never
+// ends) or of a file over the source limit: a diagnostic on the #include line, before NVRTC opens it. A
+// relative name is looked up where NVRTC looks for it (the working folder); headers that do not exist are
+// NVRTC's to report.
+std::optional<Diagnostic> check_includes(std::string_view source) {
+  int line_no = 0;
+  size_t start = 0;
+  while (start <= source.size()) {
+    size_t end = source.find('\n', start);
+    if (end == std::string_view::npos) end = source.size();
+    ++line_no;
+    if (const auto target = include_target(source.substr(start, end - start))) {
+      struct stat st {};
+      if (!target->empty() && ::stat(target->c_str(), &st) == 0) {
+        std::string why;
+        if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+          why = "is a pipe or socket, not a source file (NVRTC would wait on it forever)";
+        else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+          why = "is a device, not a source file";
+        else if (S_ISDIR(st.st_mode))
+          why = "is a folder, not a source file";
+        else if (static_cast<uint64_t>(st.st_size) > k_max_source_bytes)
+          why = "is larger than 1 MiB, the limit for a source file";
+        if (!why.empty()) {
+          Diagnostic d;
+          d.line = line_no;
+          d.message = "#include \"" + *target + "\": " + why + "; blockscope does not read it";
+          return d;
+        }
+      }
+    }
+    if (end == source.size()) break;
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 const KernelResources* CompileResult::main_kernel() const {
@@ -88,8 +152,9 @@ std::vector<std::string> nvrtc_options(const CompileRequest& r) {
   // -G carries full debug info (lines included); ptxas warns when -lineinfo comes with it.
   if (r.options.lineinfo && !r.options.device_debug) opts.push_back("--generate-line-info");
   if (r.options.device_debug) opts.push_back("--device-debug");
-  for (const auto& [name, value] : r.options.defines)
-    opts.push_back("-D" + name + (value.empty() ? "" : "=" + value));
+  // -D NAME=VALUE is not an NVRTC option: the defines are lines before the user's text (define_lines), so
+  // they reach neither NVRTC's built-in header nor blockscope's prelude (both pre-included): any identifier
+  // can be defined (-D value=2 broke NVRTC 13's own header as an option). cache_key adds them.
   std::sort(opts.begin(), opts.end());
   opts.insert(opts.begin(), "--gpu-architecture=sm_" + std::to_string(r.arch));
   // Always: the prelude is pre-included (no include path is searched), and ptxas reports resources.
@@ -111,9 +176,17 @@ std::optional<std::string> check_request(const CompileRequest& r, const std::vec
   const int rr = r.options.maxrregcount;
   if (rr != 0 && (rr < 16 || rr > 255))
     return "-maxrregcount " + std::to_string(rr) + ": give 16..255 registers per thread (or 0 for no limit)";
-  for (const auto& [name, value] : r.options.defines) {
+  for (size_t i = 0; i < r.options.defines.size(); ++i) {
+    const auto& [name, value] = r.options.defines[i];
     if (!is_identifier(name)) return "-D" + name + ": a macro name is a C identifier (letters, digits, _)";
     if (value.find_first_of("\n\r") != std::string::npos) return "-D" + name + ": the value has a line break";
+    // The value becomes a #define line of its own: it must not continue onto, or comment out, what follows.
+    if (!value.empty() && value.back() == '\\') return "-D" + name + ": the value ends with a backslash";
+    const size_t open = value.rfind("/*");
+    if (open != std::string::npos && value.find("*/", open + 2) == std::string::npos)
+      return "-D" + name + ": the value opens a /* comment that it does not close";
+    for (size_t j = 0; j < i; ++j)
+      if (r.options.defines[j].first == name) return "-D" + name + ": the macro is defined twice";
   }
   if (r.source.find('\0') != std::string::npos) return "the source contains a NUL byte (not a text file?)";
   return std::nullopt;
@@ -140,7 +213,8 @@ void finish_result(const CompileRequest& r, CompileResult* out) {
   }
   const auto is_error = [](const Diagnostic& d) { return d.severity == Severity::Error; };
   const bool user_errors = std::any_of(kept.begin(), kept.end(), [&](const Diagnostic& d) {
-    return is_error(d) && (d.origin == Origin::User || d.origin == Origin::Prelude);
+    return is_error(d) &&
+           (d.origin == Origin::User || d.origin == Origin::Prelude || d.origin == Origin::Included);
   });
   const bool tool_errors = std::any_of(kept.begin(), kept.end(), [&](const Diagnostic& d) {
     return is_error(d) && d.origin == Origin::Compiler;
@@ -198,12 +272,23 @@ void finish_result(const CompileRequest& r, CompileResult* out) {
   }
 }
 
+std::string failure_line(const CompileResult& r, std::string_view file) {
+  std::string out = std::string(file) + ": " + r.message;
+  if (r.status != CompileStatus::CompileError) return out;
+  for (const Diagnostic& d : r.diagnostics)
+    if (d.severity == Severity::Error) return out + "; the first: " + format_diagnostic(d, file);
+  return out;
+}
+
 long long nvrtc_compile_calls() {
   return g_compile_calls.load();
 }
 
-CompileResult compile_kernel(const CompileRequest& r) {
-  const auto t0 = Clock::now();
+void count_nvrtc_compile() {
+  ++g_compile_calls;
+}
+
+std::optional<CompileResult> precheck_compile(const CompileRequest& r) {
   CompileResult out;
   out.arch = r.arch;
   const NvrtcLoad& nv = nvrtc();
@@ -212,15 +297,46 @@ CompileResult compile_kernel(const CompileRequest& r) {
     out.message = nv.error;
     return out;
   }
-  const NvrtcApi& api = *nv.api;
   out.nvrtc_version = nv.version();
+  // The text first: a NUL or a byte that is not UTF-8 is a problem of the source, on its line.
+  if (auto p = check_source_text(r.source)) {
+    out.status = CompileStatus::CompileError;
+    Diagnostic d;
+    d.line = p->line;
+    d.column = p->column;
+    d.message = p->message;
+    out.diagnostics.push_back(std::move(d));
+    out.message = "compile failed: 1 error, 0 warnings";
+    return out;
+  }
   if (auto err = check_request(r, nv.supported_archs, out.nvrtc_version)) {
     out.status = CompileStatus::InvalidRequest;
     out.message = *err;
     return out;
   }
+  if (auto bad = check_includes(r.source)) {
+    out.status = CompileStatus::CompileError;
+    out.diagnostics.push_back(*bad);
+    out.message = "compile failed: 1 error, 0 warnings";
+    return out;
+  }
+  return std::nullopt;
+}
+
+CompileResult compile_kernel(const CompileRequest& r) {
+  if (auto early = precheck_compile(r)) return *early;
+  return compile_kernel_isolated(r);
+}
+
+CompileResult compile_kernel_in_process(const CompileRequest& r) {
+  const auto t0 = Clock::now();
+  if (auto early = precheck_compile(r)) return *early;
+  CompileResult out;
+  out.arch = r.arch;
+  const NvrtcApi& api = *nvrtc().api;
+  out.nvrtc_version = nvrtc().version();
   const Contract* c = r.target ? &contract(*r.target) : nullptr;
-  std::string source = r.source;
+  std::string source = define_lines(r.options.defines) + std::string(strip_bom(r.source));
   if (c) {
     if (!source.empty() && source.back() != '\n') source += '\n';
     source += contract_check_source(*c);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,11 +33,26 @@ struct CompileOptions {
 // The architecture a compile targets when none is asked for and no device is there (Hopper).
 inline constexpr int k_default_arch = 90;
 
+// How long a compile may take and how much memory it may add before it is stopped (isolated_compile.h). A
+// normal kernel compiles in well under a second (docs/PERFORMANCE.md); 20 s leaves room for a loaded machine.
+inline constexpr double k_default_compile_timeout_s = 20.0;
+inline constexpr uint64_t k_default_compile_memory_bytes = uint64_t{2} << 30;
+
+// Limits and abandonment of one compile; not part of what is compiled (the cache key ignores it).
+struct CompileControl {
+  double timeout_s = k_default_compile_timeout_s;
+  uint64_t memory_bytes = k_default_compile_memory_bytes;
+  // When set and it becomes true, the compile is stopped at once (the editor's service: a newer edit, Cancel,
+  // closing the app). Must outlive the compile.
+  const std::atomic<bool>* abandon = nullptr;
+};
+
 struct CompileRequest {
   std::string source;
   std::optional<Target> target;  // the contract to check; none: any kernels
   CompileOptions options;
   int arch = k_default_arch;  // 90 = sm_90
+  CompileControl control;
 };
 
 enum class CompileStatus {
@@ -46,6 +62,7 @@ enum class CompileStatus {
   InvalidRequest,  // bad options or architecture (before NVRTC runs)
   NvrtcMissing,    // NVRTC cannot be loaded
   InternalError,   // NVRTC failed otherwise (out of memory, ...)
+  LimitExceeded,   // stopped: over the time or memory limit, or abandoned (never cached)
 };
 inline constexpr auto k_compile_status_names =
     enum_names<CompileStatus>({{CompileStatus::Ok, "ok"},
@@ -53,7 +70,8 @@ inline constexpr auto k_compile_status_names =
                                {CompileStatus::SignatureError, "wrong signature"},
                                {CompileStatus::InvalidRequest, "invalid request"},
                                {CompileStatus::NvrtcMissing, "NVRTC missing"},
-                               {CompileStatus::InternalError, "internal error"}});
+                               {CompileStatus::InternalError, "internal error"},
+                               {CompileStatus::LimitExceeded, "stopped"}});
 
 struct CompileResult {
   CompileStatus status = CompileStatus::InternalError;
@@ -90,8 +108,17 @@ std::optional<int> parse_arch(std::string_view text);
 // and message. compile_kernel calls it, and the cache does for an entry read back from disk.
 void finish_result(const CompileRequest& r, CompileResult* out);
 
-// Compiles with NVRTC (nvrtc() of nvrtc_loader.h). Never throws for bad input: the status says what happened.
+// Compiles with NVRTC (nvrtc() of nvrtc_loader.h) in a child process under r.control's limits
+// (isolated_compile.h). Never throws for bad input: the status says what happened. The source is checked
+// first (source_file.h: NUL, not UTF-8; a leading BOM is ignored) and so are its #include lines (a pipe, a
+// device or a folder is refused before NVRTC would open it).
 CompileResult compile_kernel(const CompileRequest& r);
+// The checks compile_kernel makes before NVRTC runs: the request (check_request) and the source's text and
+// #include lines. A result (CompileError with a diagnostic on the line, or InvalidRequest) when they fail.
+std::optional<CompileResult> precheck_compile(const CompileRequest& r);
+// One line for a failed compile of `file`, for the CLI's last message: "FILE: compile failed: 2 errors, 0
+// warnings; the first: FILE:3:5: error: ..." (the first error named when the message does not hold it).
+std::string failure_line(const CompileResult& r, std::string_view file);
 // How many times nvrtcCompileProgram has been called in this process (tests: a cache hit must not call it).
 long long nvrtc_compile_calls();
 

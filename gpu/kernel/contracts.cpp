@@ -81,7 +81,9 @@ std::string contract_check_source(const Contract& c) {
     if (ch == '"') ch = '\'';
   std::string out = "\n#line 1 \"";
   out += k_contract_file;
-  out += "\"\nstatic_assert(bs_contract::is_same<decltype(&";
+  // After the user's text: a macro of theirs (or a -D) named like the check's own names must not reach it.
+  out += "\"\n#undef bs_contract\n#undef is_same\n#undef value\n";
+  out += "static_assert(bs_contract::is_same<decltype(&";
   out += c.kernel_name;
   out += "), ";
   out += c.pointer_type;

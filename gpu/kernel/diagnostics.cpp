@@ -49,6 +49,8 @@ std::vector<Diagnostic> parse_nvrtc_log(std::string_view log, std::string_view u
   static const std::regex located(
       R"(^(.+)\((\d+)\): (catastrophic error|fatal error|error|warning|remark)(?: #([0-9A-Za-z-]+))?: (.*)$)");
   static const std::regex unlocated(R"(^(nvrtc|ptxas|nvlink)\s*:?\s*(fatal|error|warning)\s*:\s*(.*)$)");
+  // EDG's messages about the end of the text ("At end of source: error: expected a \"}\""): the user's last line.
+  static const std::regex at_end(R"(^At end of source: (catastrophic error|fatal error|error|warning|remark)(?: #([0-9A-Za-z-]+))?: (.*)$)");
   const std::vector<std::string_view> lines = split_lines(log);
   const std::vector<std::string_view> src = split_lines(source);
   std::vector<Diagnostic> out;
@@ -73,7 +75,7 @@ std::vector<Diagnostic> parse_nvrtc_log(std::string_view log, std::string_view u
         d.origin = Origin::Contract;
         d.origin_line = at;
       } else {
-        d.origin = Origin::Compiler;  // another file (none is given to NVRTC): keep the message, no line
+        d.origin = Origin::Included;  // another file: an #include, or a #line's name; no line of the user's
         std::string where = file;     // (appended piecewise: GCC 12 warns falsely on a + chain here)
         where.append("(").append(m[2].str()).append("): ");
         d.message.insert(0, where);
@@ -95,6 +97,13 @@ std::vector<Diagnostic> parse_nvrtc_log(std::string_view log, std::string_view u
         d.line = std::max(1, static_cast<int>(src.size()));  // e.g. "expected a }" past the last line
         d.column = 0;
       }
+      out.push_back(std::move(d));
+    } else if (std::regex_match(line, m, at_end)) {
+      Diagnostic d;
+      d.severity = severity_of(m[1].str());
+      d.code = m[2].str();
+      d.message = m[3].str() + " (at the end of the file)";
+      d.line = std::max(1, static_cast<int>(src.size()));
       out.push_back(std::move(d));
     } else if (std::regex_match(line, m, unlocated)) {
       const std::string kind = m[2].str();

@@ -22,6 +22,8 @@ enum class Origin {
   User,      // the user's file: line (and column) are the user's
   Prelude,   // blockscope's prelude (a bug in blockscope, or a name the user's code clashes with)
   Contract,  // the appended signature check (the compiler turns these into one message on the kernel's line)
+  Included,  // another source file: an #include of the user's, or a name a #line directive gave; the message
+             // starts "FILE(LINE): " (a problem of the source, never of the options)
   Compiler,  // NVRTC or ptxas itself, no line (e.g. an unknown option)
 };
 

@@ -4,6 +4,7 @@
 // cubin, ptx. Diagnostics and resources are derived again from the log (finish_result).
 #include "gpu/kernel/kernel_cache.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -70,7 +71,8 @@ std::string default_cache_dir() {
 }
 
 std::string cache_key(const CompileRequest& r, const std::string& nvrtc_version) {
-  std::string text = "blockscope kernel cache 1";
+  // 2: -D defines became lines before the source (compiler.cpp), the contract check #undefs its names.
+  std::string text = "blockscope kernel cache 2";
   const auto add = [&text](std::string_view name, std::string_view value) {
     text += '\0';
     text += name;
@@ -84,6 +86,12 @@ std::string cache_key(const CompileRequest& r, const std::string& nvrtc_version)
   add("prelude", std::to_string(k_prelude_version) + ":" + std::string(prelude_source()));
   for (const std::string& o : nvrtc_options(r))  // sorted, arch first
     add("option", o);
+  std::vector<std::string> defines;  // sorted: their order changes nothing (a name is defined once)
+  for (const auto& [name, value] : r.options.defines)
+    defines.push_back(name + "=" + value);
+  std::sort(defines.begin(), defines.end());
+  for (const std::string& d : defines)
+    add("define", d);
   add("arch", std::to_string(r.arch));
   add("nvrtc", nvrtc_version);
   return sha256_hex(text);
@@ -125,7 +133,7 @@ std::optional<CompileResult> parse_entry(const std::string& key, std::string_vie
   CompileResult r;
   try {
     const int status = std::stoi(f[0]);
-    if (status < 0 || status > static_cast<int>(CompileStatus::InternalError)) return std::nullopt;
+    if (status < 0 || status > static_cast<int>(CompileStatus::LimitExceeded)) return std::nullopt;
     r.status = static_cast<CompileStatus>(status);
     r.arch = std::stoi(f[1]);
     r.nvrtc_ms = std::stod(f[3]);
@@ -273,6 +281,9 @@ size_t KernelCache::memory_size() const {
 CompileResult compile_cached(KernelCache& cache, const CompileRequest& r) {
   const NvrtcLoad& nv = nvrtc();
   if (!nv.ok()) return compile_kernel(r);  // says NVRTC is missing
+  // The source's checks first, never cached: an #include's target (a pipe now, a file later) is not part of
+  // the key.
+  if (auto early = precheck_compile(r)) return *early;
   if (auto hit = cache.find(r, nv.version())) return *hit;
   CompileResult out = compile_kernel(r);
   cache.store(r, out);

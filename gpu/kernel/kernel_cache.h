@@ -79,7 +79,8 @@ class KernelCache {
 };
 
 // compile_kernel through a cache: a hit never calls NVRTC. With NVRTC missing, says so (nothing is looked up:
-// its version is part of the key).
+// its version is part of the key). The source's checks (precheck_compile) run first, hit or not, and their
+// refusals are never stored.
 CompileResult compile_cached(KernelCache& cache, const CompileRequest& r);
 
 // The entry format (exposed for tests): serialise / parse; parse returns nullopt for anything damaged.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpu/common/cuda_check.h"
+#include "gpu/common/nvtx_range.h"
 #include "gpu/kernel/kernel_runner.h"
 
 namespace bs::kernel {
@@ -120,6 +121,7 @@ KernelFigures LoadedKernel::figures(Dim2 block) const {
 void LoadedKernel::launch(Dim2 grid, Dim2 block, void** args, void* stream) const {
   const dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y));
   const dim3 b(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y));
+  const NvtxRange range("kernel/" + m_name + " grid " + to_string(grid) + " block " + to_string(block));
   cudaError_t err =
       cudaLaunchKernel(static_cast<const void*>(m_kernel), g, b, args, 0, static_cast<cudaStream_t>(stream));
   const cudaError_t last = cudaGetLastError();  // clears a launch error (a sticky one stays)

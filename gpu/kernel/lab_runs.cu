@@ -8,7 +8,10 @@
 #include "gpu/common/cuda_check.h"
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/nvtx_range.h"
 #include "gpu/kernel/lab_runs.h"
+
+#include "gpu/kernel/lab_checks.h"
 
 namespace bs::kernel {
 
@@ -25,6 +28,7 @@ Dim2 checked_grid(Target t, Dim2 block, std::optional<Dim2> grid, Dim2 domain) {
 template <class Body>
 std::vector<double> timed_runs(const LoadedKernel& k, cudaStream_t stream, const RunSettings& s, Body body) {
   Event start, stop;
+  const NvtxRange range("kernel/" + k.name() + " timed runs");
   for (int i = 0; i < s.warmup; ++i) {
     body();
     wait_with_deadline(stream, s.timeout_s, k.name());
@@ -42,12 +46,6 @@ std::vector<double> timed_runs(const LoadedKernel& k, cudaStream_t stream, const
   return ms;
 }
 
-std::string check_text(double err, double tol, bool pass, const char* what) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%s %.2e %s %.2e: %s", what, err, pass ? "<=" : ">", tol,
-                pass ? "pass" : "FAIL");
-  return buf;
-}
 
 // After a sticky fault (or a kernel still running past the deadline) freeing would wait for the device or
 // fail: the handles are forgotten instead (the recovery's device reset reclaims them) and the fault goes on.
@@ -87,7 +85,7 @@ void launch_matmul(const LoadedKernel& k, Dim2 grid, Dim2 block, const float* a,
 }
 
 double heat_tolerance(int steps) {
-  return std::max(1e-6, 4e-7 * steps);
+  return std::max(1e-6, 4e-7 * steps);  // lab_checks.cpp's heat_check applies it
 }
 
 UserRun run_heat(const LoadedKernel& k, const heat::Params& p, const std::vector<float>& initial, int steps,
@@ -123,18 +121,11 @@ UserRun run_heat(const LoadedKernel& k, const heat::Params& p, const std::vector
         BS_CUDA_CHECK(cudaMemcpy(out.output.data(), result, f0.bytes(), cudaMemcpyDeviceToHost));
         std::vector<float> ref = initial;
         heat::run_cpu(ref, p, steps, heat::CpuMode::AllThreads);
-        double max_diff = 0, max_ref = 0;
-        bool finite = true;
-        for (size_t i = 0; i < ref.size(); ++i) {
-          if (!std::isfinite(out.output[i])) finite = false;
-          max_diff = std::max(max_diff, std::fabs(double(out.output[i]) - ref[i]));
-          max_ref = std::max(max_ref, std::fabs(double(ref[i])));
-        }
-        out.error = finite ? max_diff / std::max(max_ref, 1e-30) : NAN;
-        out.tolerance = heat_tolerance(steps);
-        out.passed = finite && out.error <= out.tolerance;
-        out.check = check_text(out.error, out.tolerance, out.passed, "max rel err") +
-                    (finite ? "" : " (the field holds NaN or Inf)") + " vs the CPU step";
+        const HeatCheck hc = heat_check(out.output, ref, steps);
+        out.error = hc.error;
+        out.tolerance = hc.tolerance;
+        out.passed = hc.passed;
+        out.check = hc.text;
         const std::vector<double> ms = timed_runs(k, stream.get(), s, [&] { run(); });
         std::vector<double> per_step;
         for (double v : ms)

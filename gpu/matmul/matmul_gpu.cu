@@ -10,6 +10,7 @@
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
 #include "gpu/common/gpu_timer.h"
+#include "gpu/common/nvtx_range.h"
 #include "gpu/matmul/matmul.h"
 #include "gpu/matmul/matmul_kernels.cuh"
 
@@ -217,6 +218,7 @@ std::vector<double> GpuRunner::poll_ms() {
 }
 
 std::vector<double> GpuRunner::time_runs(Variant v, int warmup, int repetitions) {
+  const NvtxRange range(std::string("matmul/") + info(v).name);
   for (int i = 0; i < warmup; ++i)
     m->launch(v);
   repetitions = std::max(repetitions, 1);

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "gpu/common/cuda_check.h"
 #include "gpu/common/device_buffer.h"
+#include "gpu/common/nvtx_range.h"
 #include "gpu/memory/memory.h"
 #include "gpu/memory/memory_model.h"
 
@@ -262,6 +263,7 @@ RunResult GpuRunner::run(const Params& p, Variant v, int repetitions, bool check
   repetitions = std::max(repetitions, 1);
   m->ensure(p, v);
   const cudaStream_t st = m->stream.get();
+  const NvtxRange range("memory/" + std::string(k_variant_names.name_of(v)));
   launch(p, v, m->in.data(), m->out.data(), st);  // warm-up: first-launch costs stay out of the figures
   std::vector<double> ms;
   ms.reserve(static_cast<size_t>(repetitions));

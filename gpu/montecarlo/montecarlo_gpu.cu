@@ -13,6 +13,7 @@
 
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/nvtx_range.h"
 #include "core/stats.h"
 #include "gpu/montecarlo/gbm.h"
 #include "gpu/montecarlo/montecarlo.h"
@@ -457,6 +458,7 @@ void GpuPricer::enqueue(SampleRange r) {
   a.partials = m->partials.data();
 
   const PriceKernel kernel = pick_kernel(p);
+  const NvtxRange range("montecarlo/batch " + std::to_string(r.count) + " paths");
   sl.start.record(s);
   kernel<<<static_cast<unsigned>(shape.grid), static_cast<unsigned>(shape.block), m->hist_smem(), s>>>(a);
   BS_CUDA_CHECK_LAUNCH();

@@ -213,7 +213,9 @@ void Communicator::allreduce_sum(std::vector<std::vector<double>>& v) {
   const size_t n = v.empty() ? 0 : v[0].size();
   for (const auto& x : v)
     if (x.size() != n) throw InvalidRequest("allreduce_sum: vectors of different lengths");
-  if (m->kind == TransportKind::Virtual) {
+  // Every rank in this process: the values are on the host already, so they are added here in rank order
+  // (an NCCL all-reduce would copy them to each GPU and back for nothing). Per-rank mode: NCCL.
+  if (m->kind == TransportKind::Virtual || !m->per_rank) {
     std::vector<double> total(n, 0.0);
     for (const auto& x : v)
       for (size_t i = 0; i < n; ++i)

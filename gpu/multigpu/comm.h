@@ -62,7 +62,8 @@ class Communicator {
   void* nccl_comm(int local_index) const;  // ncclComm_t; nullptr for Virtual
 
   // Element-wise sum over all ranks of one vector per local slab (equal lengths); every local vector gets the
-  // total. Adding in rank order, so slots only one rank fills are exact.
+  // total. Slots only one rank fills are exact. All ranks in this process: added on the host in rank order;
+  // per-rank mode: ncclAllReduce.
   void allreduce_sum(std::vector<std::vector<double>>& local_values);
 
  private:

@@ -1,9 +1,12 @@
-// heat_timing.cpp: time_heat (multi_heat.h), shared by `bench heat --gpus` and the Multi-GPU lab's scaling
-// runs.
+// heat_timing.cpp: time_heat and the model's plan (multi_heat.h), shared by `bench heat --gpus` and the
+// Multi-GPU lab.
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <chrono>
 
 #include "core/stats.h"
+#include "gpu/common/device_info.h"
 #include "gpu/multigpu/multi_heat.h"
 
 namespace bs::multigpu {
@@ -32,4 +35,32 @@ HeatTiming time_heat(Communicator& comm, const HeatConfig& c, int steps, int rep
   return out;
 }
 
+HeatPlan plan_heat(const heat::Params& p, int gpus, int device) {
+  int current = 0;
+  const bool had = cudaGetDevice(&current) == cudaSuccess;
+  (void)cudaGetLastError();
+  const DeviceInfo d = query_device(device);
+  if (had) (void)cudaSetDevice(current);
+  (void)cudaGetLastError();
+  const double dram = d.available && peak_dram_gbs(d) > 0 ? peak_dram_gbs(d) : 3000.0;
+  HaloModelInput in;
+  in.nx = p.nx;
+  in.ny = p.ny;
+  in.gpus = gpus;
+  in.one_gpu_ms_per_step = estimate_heat_step_ms(p.nx, p.ny, dram);
+  return choose_heat_plan(in);
+}
+
+HeatPlan agree_on_plan(Communicator& comm, const HeatPlan& mine) {
+  if (!comm.per_rank() || comm.size() == 1) return mine;
+  std::vector<std::vector<double>> v(1, std::vector<double>(2, 0.0));
+  if (comm.local().at(0) == 0) v[0] = {static_cast<double>(mine.halo), mine.overlap ? 1.0 : 0.0};
+  comm.allreduce_sum(v);  // only rank 0 adds non-zeros
+  HeatPlan out = mine;
+  out.halo = static_cast<int>(v[0][0]);
+  out.overlap = v[0][1] != 0;
+  return out;
+}
+
 }  // namespace bs::multigpu
+

@@ -2,11 +2,13 @@
 // or device copies) and the overlap of the exchange with the interior update.
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/error.h"
 #include "gpu/common/cuda_check.h"
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/nvtx_range.h"
 #include "gpu/heat/stencil.h"
 #include "gpu/multigpu/multi_heat.h"
 #include "gpu/multigpu/nccl_api.h"
@@ -71,6 +73,30 @@ struct EventPair {
   Event a, b;
 };
 
+// A stream at the device's highest priority: the halo exchange's kernels (NCCL's) and copies are scheduled
+// ahead of the interior update's blocks waiting for an SM, so the exchange runs alongside the interior
+// instead of after it.
+class PriorityStream {
+ public:
+  PriorityStream() {
+    int least = 0, greatest = 0;
+    BS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    BS_CUDA_CHECK(cudaStreamCreateWithPriority(&m_stream, cudaStreamNonBlocking, greatest));
+  }
+  ~PriorityStream() {
+    if (m_stream) BS_CUDA_LOG(cudaStreamDestroy(m_stream));
+  }
+  PriorityStream(const PriorityStream&) = delete;
+  PriorityStream& operator=(const PriorityStream&) = delete;
+  PriorityStream(PriorityStream&& o) noexcept : m_stream(std::exchange(o.m_stream, nullptr)) {}
+  PriorityStream& operator=(PriorityStream&&) = delete;
+  cudaStream_t get() const { return m_stream; }
+  void sync() const { BS_CUDA_CHECK(cudaStreamSynchronize(m_stream)); }
+
+ private:
+  cudaStream_t m_stream = nullptr;
+};
+
 }  // namespace
 
 std::optional<std::string> validate(const HeatConfig& c, int slabs) {
@@ -89,8 +115,11 @@ struct LocalSlab {
   int device = 0;
   int local_index = 0;
   DeviceBuffer<float> buf[2];
-  Stream compute, comm;
-  Event ready, done;
+  Stream compute;
+  // comm: the exchange (NCCL's group, or the copy into the top halo); comm_down: the copy into the bottom
+  // halo with peer copies (a stream per neighbour, so both halos travel at once); joined back into comm.
+  PriorityStream comm, comm_down;
+  Event ready, done, fork, join;
   Event t0, t1;
   std::vector<EventPair> exchanges;  // timed exchanges since the last timings()
   size_t exchanges_used = 0;
@@ -145,13 +174,18 @@ struct MultiHeat::Impl {
     if (comm->kind() == TransportKind::Virtual) {
       for (auto& l : local) {
         BS_CUDA_CHECK(cudaSetDevice(l.device));
+        l.fork.record(l.comm.get());
+        BS_CUDA_CHECK(cudaStreamWaitEvent(l.comm_down.get(), l.fork.get(), 0));
         for (const auto& msg : halo_messages(slabs)) {
           if (msg.to != l.slab.index) continue;
           LocalSlab* src = find_local(msg.from);
-          BS_CUDA_CHECK(cudaStreamWaitEvent(l.comm.get(), src->ready.get(), 0));
+          const cudaStream_t st = msg.from < msg.to ? l.comm.get() : l.comm_down.get();
+          BS_CUDA_CHECK(cudaStreamWaitEvent(st, src->ready.get(), 0));
           BS_CUDA_CHECK(cudaMemcpyPeerAsync(row_ptr(l, cur, msg.row), l.device, row_ptr(*src, cur, msg.row),
-                                            src->device, msg.rows * row_bytes, l.comm.get()));
+                                            src->device, msg.rows * row_bytes, st));
         }
+        l.join.record(l.comm_down.get());
+        BS_CUDA_CHECK(cudaStreamWaitEvent(l.comm.get(), l.join.get(), 0));
       }
     } else {
       const NcclApi& api = nccl();
@@ -205,13 +239,14 @@ struct MultiHeat::Impl {
         }
       }
     }
-    // Step 0: the interior while the halos travel, then the edges.
+    // Step 0: the exchange is issued first (its stream has the higher priority, so its kernels and copies
+    // start at once), then the interior, which needs no halo; the edges after the halos arrive.
+    if (exchanging && cfg.overlap) exchange();
     for (auto& l : local) {
       BS_CUDA_CHECK(cudaSetDevice(l.device));
       const StepSplit split = split_first_step(l.slab, h);
       launch(l, split.interior, l.buf[cur].data(), l.buf[cur ^ 1].data());
     }
-    if (exchanging && cfg.overlap) exchange();
     for (auto& l : local) {
       BS_CUDA_CHECK(cudaSetDevice(l.device));
       if (exchanging && cfg.overlap) wait_exchange(l);
@@ -312,6 +347,8 @@ std::vector<float> MultiHeat::download() {
 
 void MultiHeat::step(int steps) {
   if (steps <= 0) return;
+  const NvtxRange range("multigpu/heat " + std::to_string(m->local.size()) + " slabs, " + std::to_string(steps) +
+                        " steps");
   for (auto& l : m->local) {
     BS_CUDA_CHECK(cudaSetDevice(l.device));
     if (!l.timing) l.t0.record(l.compute.get()), l.timing = true;
@@ -330,6 +367,7 @@ void MultiHeat::sync() {
     BS_CUDA_CHECK(cudaSetDevice(l.device));
     l.compute.sync();
     l.comm.sync();
+    l.comm_down.sync();
   }
 }
 

@@ -14,12 +14,13 @@
 #include "gpu/heat/heat.h"
 #include "gpu/multigpu/comm.h"
 #include "gpu/multigpu/decomposition.h"
+#include "gpu/multigpu/scaling.h"
 
 namespace bs::multigpu {
 
 struct HeatConfig {
   heat::Params params;  // the whole field; nx, ny may exceed heat::k_max_size (memory is checked per slab)
-  int halo = 1;         // rows per exchange = steps per exchange
+  int halo = 1;         // rows per exchange = steps per exchange (plan_heat picks one from the model)
   Dim2 block = heat::k_default_block;
   int cells_per_thread = heat::k_default_cells_per_thread;
   bool overlap = true;  // interior during the exchange; false: exchange, then the whole step
@@ -73,5 +74,13 @@ struct HeatTiming {
 };
 HeatTiming time_heat(Communicator& comm, const HeatConfig& c, int steps, int reps, bool keep_field,
                      const std::function<void()>& between = {});
+
+// The model's plan (scaling.h: choose_heat_plan) for the field of p on `gpus` GPUs of device `device`'s kind:
+// the one-GPU step estimated from that device's DRAM bandwidth (3000 GB/s where no device answers). Keeps the
+// current device.
+HeatPlan plan_heat(const heat::Params& p, int gpus, int device = 0);
+// Per-rank mode: every rank takes rank 0's halo and overlap (the ranks' messages must match even where their
+// GPUs differ). Other transports: the plan as it is.
+HeatPlan agree_on_plan(Communicator& comm, const HeatPlan& mine);
 
 }  // namespace bs::multigpu

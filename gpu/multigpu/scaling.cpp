@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 
 namespace bs::multigpu {
@@ -82,24 +83,97 @@ std::vector<ScalingRow> weak_scaling(const std::vector<ScalingSample>& samples) 
   return out;
 }
 
+// Fitted to 4 H200s (NV18), 16384^2, 2026-11-27 (docs/SCALING.md): overlapped, 17.3 / 13.7 / 8.9 / 8.6 / 8.4 us
+// per step above t1 / 4 at halo 1 / 2 / 4 / 8 / 16 give ~10 us per round (edge + round) and ~7 us per step
+// (3/4 of step_us); not overlapped, halo 1 and 4: ~31-39 us per round (latency + round).
+const double k_model_link_gb_per_s = 300;
+const double k_model_latency_us = 28;
+const double k_model_round_us = 6;
+const double k_model_edge_us = 4;
+const double k_model_step_us = 9.6;
+
 HaloModelOutput predict_heat(const HaloModelInput& in) {
   HaloModelOutput o;
   const int k = std::max(in.gpus, 1);
   const int64_t max_rows = (in.ny + k - 1) / k;
   const int h = std::max(in.halo, 1);
-  // Widened steps compute extra rows: on average (h - 1) extra rows per side per step.
+  // Widened steps compute extra rows: on average (h - 1) extra rows per step (h - 1 - j per side in step j).
   const double extra_rows = k > 1 ? (h - 1) : 0.0;
-  o.compute_ms = in.ny > 0 ? in.one_gpu_ms_per_step * (max_rows + extra_rows) / in.ny : 0;
-  const int neighbours = k == 1 ? 0 : (k == 2 ? 1 : 2);
+  const double fixed = std::min(in.step_us * 1e-3, in.one_gpu_ms_per_step);
+  o.compute_ms = in.ny > 0 ? (in.one_gpu_ms_per_step - fixed) * (max_rows + extra_rows) / in.ny + fixed : 0;
+  o.interior_ms = o.compute_ms * std::max<double>(max_rows - 2, 0) / std::max<double>(max_rows, 1);
+  if (k == 1) {
+    o.step_ms = o.compute_ms;
+    return o;
+  }
+  const int neighbours = k == 2 ? 1 : 2;
   const double bytes = static_cast<double>(neighbours) * h * in.nx * sizeof(float);
   o.halo_bytes_per_step = static_cast<int64_t>(bytes / h);
-  o.exchange_ms = neighbours == 0 ? 0 : in.latency_us * 1e-3 + bytes / (in.link_gb_per_s * 1e9) * 1e3;
-  // The exchange overlaps the interior of the first step of the round; what is longer than it is exposed.
-  const double interior_ms = o.compute_ms * std::max<double>(max_rows - 2, 0) / std::max<double>(max_rows, 1);
-  const double exposed = std::max(0.0, o.exchange_ms - interior_ms);
+  o.exchange_ms = in.latency_us * 1e-3 + bytes / (in.link_gb_per_s * 1e9) * 1e3;
+  // Exposed per round: with overlap what of the exchange outlasts the interior, and the edge launches after
+  // it; without, all of the exchange. The round's own cost either way.
+  const double exposed = (in.overlap ? std::max(0.0, o.exchange_ms - o.interior_ms) + in.edge_us * 1e-3
+                                     : o.exchange_ms) +
+                         in.round_us * 1e-3;
   o.step_ms = o.compute_ms + exposed / h;
   o.comm_share = o.step_ms > 0 ? (exposed / h) / o.step_ms : 0;
   return o;
+}
+
+double estimate_heat_step_ms(int64_t nx, int64_t ny, double peak_dram_gb_per_s) {
+  if (peak_dram_gb_per_s <= 0) return 0;
+  return static_cast<double>(nx) * static_cast<double>(ny) * 8.0 / (0.82 * peak_dram_gb_per_s * 1e9) * 1e3;
+}
+
+HeatPlan choose_heat_plan(const HaloModelInput& base) {
+  HeatPlan plan;
+  HaloModelInput in = base;
+  in.halo = 1;
+  in.overlap = true;
+  plan.halo1_step_ms = predict_heat(in).step_ms;
+  plan.predicted = predict_heat(in);
+  const int k = std::max(base.gpus, 1);
+  if (k == 1) return plan;
+  struct Candidate {
+    int halo;
+    bool overlap;
+    HaloModelOutput out;
+  };
+  std::vector<Candidate> all;
+  for (int h = 1; h <= k_plan_max_halo; h *= 2) {
+    if (base.ny / k < h) break;  // every slab must own at least h rows (validate_decomposition)
+    for (bool overlap : {true, false}) {
+      in.halo = h;
+      in.overlap = overlap;
+      all.push_back({h, overlap, predict_heat(in)});
+    }
+  }
+  if (all.empty()) return plan;
+  double best = all.front().out.step_ms;
+  for (const auto& c : all)
+    best = std::min(best, c.out.step_ms);
+  for (const auto& c : all)
+    if (c.out.step_ms <= best * 1.01) {
+      plan.halo = c.halo;
+      plan.overlap = c.overlap;
+      plan.predicted = c.out;
+      break;
+    }
+  return plan;
+}
+
+std::string describe_plan(const HeatPlan& plan, int gpus) {
+  auto ms = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.4f", v);
+    return std::string(b);
+  };
+  std::string s = std::to_string(plan.halo) + (plan.halo == 1 ? " step" : " steps") + " per exchange, " +
+                  (plan.overlap ? "overlapped" : "not overlapped");
+  if (gpus <= 1) return s + " (one GPU: nothing to exchange)";
+  s += " (model: " + ms(plan.predicted.step_ms) + " ms/step";
+  if (plan.halo != 1 || !plan.overlap) s += " against " + ms(plan.halo1_step_ms) + " at 1 step per exchange";
+  return s + ")";
 }
 
 std::optional<RankEnv> rank_from_env(const EnvMap& env) {

@@ -31,25 +31,59 @@ struct ScalingRow {
 std::vector<ScalingRow> strong_scaling(const std::vector<ScalingSample>& samples);
 std::vector<ScalingRow> weak_scaling(const std::vector<ScalingSample>& samples);
 
-// The heat step on k GPUs predicted from one GPU's step time, the link's bandwidth and latency:
-// per round of `halo` steps each slab sends and receives 2 * halo rows of nx floats (one halo each side),
-// overlapped with the interior of the first step.
+// The heat step on k GPUs predicted from one GPU's step time, the link's bandwidth and latency and the fixed
+// costs of a round: per round of `halo` steps each slab sends and receives `halo` rows of nx floats per
+// neighbour. With overlap the exchange runs while the interior of the first step is updated (what is longer
+// than the interior shows) and two edge launches follow it; without, the whole exchange shows. Every round
+// also costs `round_us` (issuing it to each GPU: events, stream waits, the NCCL group). Widened steps compute
+// h - 1 extra rows per step on average. Of one GPU's step, `step_us` (the gap between dependent launches and
+// the kernel's tail) does not shrink with the slab. See docs/SCALING.md.
+// The model's constants, fitted to the 4-GPU runs of docs/SCALING.md (defined in scaling.cpp).
+extern const double k_model_link_gb_per_s;  // NVLink bus bandwidth per GPU (the 2xH200 figure of issue 18)
+extern const double k_model_latency_us;     // one exchange: an NCCL group of sends and receives
+extern const double k_model_round_us;       // issuing a round to the GPUs and joining their streams
+extern const double k_model_edge_us;        // with overlap: the two edge launches after the halos arrive
+extern const double k_model_step_us;        // per step: the launch gap and tail a smaller slab does not shrink
 struct HaloModelInput {
   int64_t nx = 0, ny = 0;
   int gpus = 1;
   int halo = 1;
   double one_gpu_ms_per_step = 0;
-  double link_gb_per_s = 300;   // bus bandwidth (the 2xH200 NVLink figure of issue 18)
-  double latency_us = 20;       // one small NCCL operation
+  double link_gb_per_s = k_model_link_gb_per_s;
+  double latency_us = k_model_latency_us;
+  bool overlap = true;
+  double round_us = k_model_round_us;
+  double edge_us = k_model_edge_us;
+  double step_us = k_model_step_us;
 };
 struct HaloModelOutput {
   double compute_ms = 0;   // per step, the largest slab
   double exchange_ms = 0;  // per exchange (per slab: both neighbours)
-  double step_ms = 0;      // predicted per step with overlap
-  double comm_share = 0;   // exposed communication / step time
+  double interior_ms = 0;  // the interior of a round's first step, which the exchange can hide under
+  double step_ms = 0;      // predicted per step
+  double comm_share = 0;   // exposed communication and round costs / step time
   int64_t halo_bytes_per_step = 0;  // per slab, sent
 };
 HaloModelOutput predict_heat(const HaloModelInput& in);
+
+// One GPU's heat step estimated from its DRAM bandwidth (8 bytes per cell, at the 82% of the data sheet's
+// peak that the H100 measured: 2.76 of 3.35 TB/s), for choosing a plan before anything ran.
+double estimate_heat_step_ms(int64_t nx, int64_t ny, double peak_dram_gb_per_s);
+
+// The halo depth (steps per exchange) and the overlap the model picks for a field and GPU count: of halo 1, 2,
+// 4, 8, 16 (those the slabs allow) with and without overlap, the smallest halo whose predicted step is within
+// 1% of the best (wider halos hold more memory and compute more rows for little gain), overlap first on a tie.
+// One GPU: halo 1 with overlap (nothing is exchanged).
+struct HeatPlan {
+  int halo = 1;
+  bool overlap = true;
+  HaloModelOutput predicted;
+  double halo1_step_ms = 0;  // the prediction at one step per exchange with overlap, for comparison
+};
+constexpr int k_plan_max_halo = 16;
+HeatPlan choose_heat_plan(const HaloModelInput& base);
+// "8 steps per exchange, overlapped (model: 0.2031 ms/step against 0.2198 at 1 step per exchange)".
+std::string describe_plan(const HeatPlan& plan, int gpus);
 
 // Per-rank mode: rank, number of ranks and the local device index, from explicit values or from the
 // launcher's environment (OMPI_COMM_WORLD_*, SLURM_*, PMI_*, or BS_RANK / BS_NRANKS / BS_LOCAL_RANK).

@@ -38,6 +38,7 @@
 #include "core/cpu_job.h"
 #include "core/enum_names.h"
 #include "core/stats.h"
+#include "gpu/anatomy/array_launch.h"
 #include "gpu/common/device_info.h"
 
 namespace bs::reduce {
@@ -188,25 +189,15 @@ int64_t tile_scan_smem_bytes(int block);
 
 // The kernel of p's run that passes over the whole input (the first launch; scan-then-propagate: its tile
 // scan; later launches work on the per-block partial sums), as GpuRunner launches it: for the occupancy
-// read-out and the anatomy lab's instrumented copy.
-struct KernelShape {
-  bool known = false;        // false for CUB (the library picks its kernels and their launches)
-  std::string kernel;        // the kernel's name in reduce_gpu.cu: "k_sequential", "k_lookback", ...
-  int threads = 0;           // per block
-  int64_t grid = 0;          // blocks of that launch (plan.grid)
-  int64_t static_smem = 0;   // __shared__ bytes as the kernel declares them (the compiler may add a few)
-  int64_t dynamic_smem = 0;  // the launch's third parameter
-  int64_t chunk = 0;         // contiguous input elements one block takes at a time
-  bool grid_stride = false;  // a fixed grid strides over the input: block b takes chunks b, b + grid, ...
-  bool transposed = false;   // tile scans: tiles staged through shared memory (else direct loads)
-  int64_t tail_from = -1;    // warp shuffle: elements from here on (n mod 4 of them) go to block 0
-  std::string note;          // how the blocks own the input, one line
-};
+// read-out and the anatomy tools' instrumented copy and array map (gpu/anatomy/array_launch.h: kernel is the
+// name in reduce_gpu.cu, grid is plan.grid, transposed marks the tile scans' staging, tail_from the warp
+// shuffle's n mod 4 tail).
+using KernelShape = anatomy::ArrayLaunch;
 // `plan` is make_plan(p, ...) (its grid decides the grid-stride variants); `smem_optin` the device's opt-in
 // shared memory per block (the tile scans use their buffer only where it fits).
 KernelShape first_kernel_shape(const Params& p, const LaunchPlan& plan, int64_t smem_optin);
 // The block that takes input element i under `s` (i < p.n); -1 when none does.
-int64_t block_of_element(const KernelShape& s, int64_t i);
+using anatomy::block_of_element;
 
 // --- Inputs, reference, checks
 // --------------------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@
 #include "core/launch.h"
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/nvtx_range.h"
 #include "gpu/reduce/reduce.h"
 #include "gpu/reduce/reduce_inputs.h"
 #include "gpu/reduce/reduce_kernels.cuh"
@@ -513,6 +514,7 @@ Row GpuRunner::run(const Params& p, int repetitions, bool check) {
   row.variant =
       std::to_string(p.op == Op::Reduce ? rung(p.reduce_variant) : rung(p.scan_variant)) + " " + row.name;
   row.plan = m->plan(p);
+  const NvtxRange range((p.op == Op::Reduce ? "reduce/" : "scan/") + row.name);
   const void* result = m->issue(p);  // warm-up
   BS_CUDA_CHECK(cudaStreamSynchronize(s));
   std::vector<double> ms;
@@ -598,6 +600,7 @@ CopyKernel GpuRunner::copy_kernel(int64_t n, int repetitions) {
   const auto* src = reinterpret_cast<const float4*>(m->in.data());
   auto* dst = reinterpret_cast<float4*>(m->out.data());
   std::vector<double> ms;
+  const NvtxRange range("reduce/copy kernel");
   for (int r = 0; r < repetitions + 2; ++r) {  // the first two are warm-up
     m->e0.record(s);
     k_copy<<<static_cast<unsigned>(grid), block, 0, s>>>(src, dst, n4);

@@ -466,14 +466,6 @@ KernelShape first_kernel_shape(const Params& p, const LaunchPlan& plan, int64_t 
   return s;
 }
 
-int64_t block_of_element(const KernelShape& s, int64_t i) {
-  if (!s.known || i < 0 || s.chunk <= 0) return -1;
-  if (s.tail_from >= 0 && i >= s.tail_from) return 0;  // the scalar tail: threads 0.. of block 0
-  const int64_t c = i / s.chunk;
-  if (s.grid_stride) return c % s.grid;
-  return c < s.grid ? c : -1;
-}
-
 int64_t summation_depth(const Params& p, int sm_count, int blocks_per_sm) {
   return make_plan(p, sm_count, blocks_per_sm).depth;
 }

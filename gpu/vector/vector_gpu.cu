@@ -8,6 +8,7 @@
 
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/nvtx_range.h"
 #include "core/launch.h"
 #include "gpu/vector/elementwise.h"
 #include "gpu/vector/vector.h"
@@ -386,6 +387,7 @@ RunResult GpuRunner::run(const Params& p, int repetitions, bool check) {
       std::string("GPU ") + to_string(p.op) + ", " + to_string(p.width) + ", " + short_name(p.indexing);
   r.shape = shape(p);
 
+  const NvtxRange range("vector/" + r.variant);
   (void)m->issue(p);  // warm-up: module load, first touches of the copy paths, clocks ramping up
   std::vector<Timeline> runs;
   std::vector<double> h2d, kernel, d2h, total;
@@ -493,6 +495,7 @@ CopyKernel GpuRunner::copy_kernel(int64_t n, int repetitions) {
   auto* dst = reinterpret_cast<float4*>(m->dc.data());
   Event e0, e1;
   std::vector<double> ms;
+  const NvtxRange range("vector/copy kernel");
   for (int r = 0; r < repetitions + 2; ++r) {  // the first two are warm-up
     e0.record(s);
     copy_float4<<<static_cast<unsigned>(grid), block, 0, s>>>(in, dst, n4);
@@ -522,6 +525,7 @@ CopyRates GpuRunner::copy_rates(int64_t bytes, int repetitions) {
   std::fill(pageable.get(), pageable.get() + count, 0.75f);
   cudaStream_t s = m->streams[0].get();
   Event e0, e1;
+  const NvtxRange range("vector/copy rates");
   auto rate = [&](void* dst, const void* src, cudaMemcpyKind kind) {
     std::vector<double> ms;
     for (int r = 0; r < repetitions + 1; ++r) {  // the first is warm-up
@@ -545,6 +549,7 @@ LaunchOverhead GpuRunner::launch_overhead(int repetitions) {
   LaunchOverhead out;
   cudaStream_t s = m->streams[0].get();
   Event e0, e1;
+  const NvtxRange range("vector/launch overhead");
   for (int i = 0; i < 3; ++i)
     empty_kernel<<<1, 1, 0, s>>>();  // warm-up
   BS_CUDA_CHECK_LAUNCH();

@@ -7,9 +7,13 @@
 #include <algorithm>
 #include <iostream>
 #include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "gpu/anatomy/anatomy.h"
+#include "gpu/heat/heat_anatomy.h"
+#include "gpu/matmul/matmul_anatomy.h"
 #include "core/error.h"
 #include "gpu/matmul/matmul.h"
 #include "test_util.h"
@@ -49,6 +53,20 @@ TEST(AnatomyGpu, TableEntryMatchesTheDevice) {
   if (!find_arch(a.name)) GTEST_SKIP() << a.name << " is not in the table (" << arch_names() << ")";
   // device_arch() notes every field where the device disagrees with the table.
   EXPECT_EQ(a.note.find("differs"), std::string::npos) << a.note;
+}
+
+// No device needed: the labs' anatomy kernels are queryable by name because each lab registers its own
+// (gpu/heat/heat_anatomy.cu, gpu/matmul/matmul_anatomy.cu) next to the test kernels of gpu/anatomy.
+TEST(AnatomyKernels, TheLabsRegisterTheirKernelsByName) {
+  const std::vector<std::string> names = kernel_names();
+  ASSERT_FALSE(names.empty());
+  EXPECT_EQ(names.front(), "heat");  // the labs' kernels in name order first: `occupancy --kernel`'s default
+  for (const char* k : {"heat", "heat_c8", "heat_instrumented", "heat_instrumented_c4",
+                        "matmul_naive_uncoalesced_instrumented", "matmul_smem_tile32_instrumented", "demo_regs",
+                        "demo_smem_static", "demo_smem_dynamic"})
+    EXPECT_NE(std::find(names.begin(), names.end(), k), names.end()) << k;
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());  // each name once
+  EXPECT_EQ(names.back(), "demo_smem_dynamic");  // the test kernels last
 }
 
 TEST(AnatomyGpu, DemoKernelsUseDifferentResources) {

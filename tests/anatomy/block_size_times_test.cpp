@@ -4,7 +4,8 @@
 
 #include <algorithm>
 
-#include "app/anatomy/anatomy_window.h"
+#include "app/heat/heat_anatomy.h"
+#include "app/matmul/matmul_anatomy.h"
 #include "core/cpu_job.h"
 #include "test_util.h"
 
@@ -18,7 +19,7 @@ TEST(AnatomyGpu, BlockSizeTimesForTheHeatStencil) {
   t.params.ny = 777;
   t.cells_per_thread = 4;
   JobControl ctl;
-  const BlockSizeTimes r = measure_block_sizes(t, ctl);
+  const BlockSizeTimes r = t.measure_block_sizes(ctl);
   ASSERT_EQ(r.threads.size(), 17u);  // 32, then 64 .. 1024 in steps of 64
   ASSERT_EQ(r.ms.size(), r.threads.size());
   EXPECT_EQ(r.threads.front(), 32);
@@ -39,7 +40,7 @@ TEST(AnatomyGpu, BlockSizeTimesForTheMatmulTiles) {
   t.problem = {333, 257, 129};
   t.variant = matmul::Variant::SmemTile32;
   JobControl ctl;
-  const BlockSizeTimes r = measure_block_sizes(t, ctl);
+  const BlockSizeTimes r = t.measure_block_sizes(ctl);
   ASSERT_EQ(r.threads, (std::vector<double>{64, 256, 1024}));
   for (double ms : r.ms)
     EXPECT_GT(ms, 0.0);
@@ -51,7 +52,7 @@ TEST(AnatomyGpu, BlockSizeTimesStopWhenCancelled) {
   t.params.nx = t.params.ny = 256;
   JobControl ctl;
   ctl.cancel();
-  EXPECT_THROW(measure_block_sizes(t, ctl), JobCancelled);
+  EXPECT_THROW(t.measure_block_sizes(ctl), JobCancelled);
 }
 
 }  // namespace

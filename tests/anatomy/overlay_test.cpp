@@ -5,7 +5,8 @@
 
 #include <cmath>
 
-#include "app/anatomy/anatomy_window.h"
+#include "app/heat/heat_anatomy.h"
+#include "app/matmul/matmul_anatomy.h"
 #include "gpu/anatomy/overlay.h"
 #include "gpu/heat/heat.h"
 #include "gpu/matmul/matmul.h"
@@ -233,11 +234,11 @@ TEST(OverlayMapping, AppTargetsMapLikeTheLabs) {
   h.block = {64, 4};
   h.cells_per_thread = 8;
   h.grid = covering_grid(heat::cells_of(h.block, 8), {300, 200});
-  const auto m = anatomy_mapping(h);
+  const auto m = h.mapping();
   ASSERT_TRUE(m);
   EXPECT_EQ(m->tile, (Dim2{64, 32}));
   EXPECT_EQ(m->grid, (Dim2{5, 7}));
-  EXPECT_FALSE(anatomy_mapping(MatmulAnatomyTarget{{64, 64, 64}, matmul::Variant::Cublas}));
+  EXPECT_FALSE(MatmulAnatomyTarget({64, 64, 64}, matmul::Variant::Cublas).mapping());
 }
 
 }  // namespace

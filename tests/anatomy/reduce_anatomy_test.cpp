@@ -11,10 +11,10 @@
 #include <iostream>
 #include <set>
 
-#include "app/anatomy/anatomy_window.h"
+#include "app/reduce/reduce_anatomy.h"
 #include "core/cpu_job.h"
 #include "core/error.h"
-#include "gpu/anatomy/reduce_anatomy.h"
+#include "gpu/reduce/reduce_anatomy.h"
 #include "gpu/reduce/reduce.h"
 #include "test_util.h"
 
@@ -340,15 +340,15 @@ TEST(ReduceAnatomy, WindowTargetsHaveAShapeExceptCub) {
   t.params.op = red::Op::Scan;
   t.params.scan_variant = red::ScanVariant::HillisSteeleBlock;
   t.params.block = 1024;
-  auto s = anatomy_array_shape(t, DeviceInfo{});
+  auto s = t.array_launch(DeviceInfo{});
   ASSERT_TRUE(s);
   EXPECT_EQ(s->grid, 1);
-  EXPECT_FALSE(anatomy_mapping(t));  // no 2-D field
+  EXPECT_FALSE(t.mapping());  // no 2-D field
   t.params.scan_variant = red::ScanVariant::Cub;
-  EXPECT_FALSE(anatomy_array_shape(t, DeviceInfo{}));
+  EXPECT_FALSE(t.array_launch(DeviceInfo{}));
   t.params.scan_variant = red::ScanVariant::BlellochBlock;
   t.params.n = 5000;  // more than one block: not runnable, no shape
-  EXPECT_FALSE(anatomy_array_shape(t, DeviceInfo{}));
+  EXPECT_FALSE(t.array_launch(DeviceInfo{}));
 }
 
 TEST(ReduceAnatomyNoGpu, RecordingWithoutADeviceSaysWhy) {
@@ -430,7 +430,7 @@ TEST(ReduceAnatomyGpu, BlockSizeTimesForTheLabsVariant) {
   t.params.n = 1000003;
   t.params.reduce_variant = red::ReduceVariant::CompleteUnroll;  // 64 .. 1024 threads
   JobControl ctl;
-  const BlockSizeTimes r = measure_block_sizes(t, ctl);
+  const BlockSizeTimes r = t.measure_block_sizes(ctl);
   ASSERT_EQ(r.threads, (std::vector<double>{64, 128, 256, 512, 1024}));
   ASSERT_EQ(r.ms.size(), r.threads.size());
   for (const double ms : r.ms) {

@@ -10,7 +10,9 @@
 //           the message contains TEXT).
 //   ARGs are split on blanks; '...' quotes literally, "..." quotes with C escapes (\n \t \e \\ \" \xNN);
 //   "" is an empty argument. @TMP@ is the case's temporary folder, @HUGE@ a 100,000-character argument,
-//   @HUGE_NUM@ a 5,000-digit number. BLOCKSCOPE_FUZZ_TIMEOUT (seconds, default 30) bounds each case.
+//   @HUGE_NUM@ a 5,000-digit number, @KERNELS@ a folder of hostile kernel sources made for the case
+//   (make_kernel_files: a FIFO, an over-limit file, a macro bomb, a self-including file, ...).
+//   BLOCKSCOPE_FUZZ_TIMEOUT (seconds, default 30) bounds each case.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -237,12 +239,54 @@ Outcome run_case(const std::vector<std::string>& args, const fs::path& dir) {
   return o;
 }
 
+// A kernel that keeps the heat contract (fixed and insulated edges), for the cases that must compile.
+constexpr const char* k_heat_kernel =
+    "extern \"C\" __global__ void heat_step(const float* in, float* out, int nx, int ny, float r,\n"
+    "                                       float boundary_temp, int fixed_boundary) {\n"
+    "  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+    "  if (x >= nx || y >= ny) return;\n"
+    "  const float c = in[y * nx + x];\n"
+    "  const float o = fixed_boundary ? boundary_temp : c;\n"
+    "  const float l = x > 0 ? in[y * nx + x - 1] : o, rr = x + 1 < nx ? in[y * nx + x + 1] : o;\n"
+    "  const float d = y > 0 ? in[(y - 1) * nx + x] : o, u = y + 1 < ny ? in[(y + 1) * nx + x] : o;\n"
+    "  out[y * nx + x] = c + r * (l + rr + d + u - 4.0f * c);\n"
+    "}\n";
+
+// The hostile kernel sources @KERNELS@ names, made in each case's folder (a FIFO and absolute paths cannot
+// be committed): see CORPUS.md.
+void make_kernel_files(const fs::path& dir) {
+  fs::create_directories(dir);
+  const auto write = [&](const char* name, const std::string& text) {
+    std::ofstream(dir / name, std::ios::binary) << text;
+  };
+  write("heat.cu", k_heat_kernel);
+  write("bom_heat.cu", "\xEF\xBB\xBF" + std::string(k_heat_kernel));
+  write("bad_utf8.cu", std::string(k_heat_kernel) + "// caf\xe9 in Latin-1\n");
+  write("self.cu", "#include \"" + (dir / "self.cu").string() + "\"\n" + k_heat_kernel);
+  write("include_fifo.cu", "#include \"" + (dir / "fifo.cu").string() + "\"\n" + k_heat_kernel);
+  write("include_dev.cu", "#include \"/dev/zero\"\n" + std::string(k_heat_kernel));
+  write("line.cu", std::string(k_heat_kernel) + "#line 7 \"other.cu\"\n__device__ int y = ;\n");
+  std::string bomb = "#define A0 x x x x x x x x x x\n";
+  for (int i = 1; i <= 9; ++i) {
+    bomb += "#define A" + std::to_string(i);
+    for (int k = 0; k < 10; ++k)
+      bomb += " A" + std::to_string(i - 1);
+    bomb += "\n";
+  }
+  write("bomb.cu", bomb + "__device__ int v[] = { A9 };\n" + k_heat_kernel);
+  write("big.cu", "");
+  fs::resize_file(dir / "big.cu", (size_t{1} << 20) + 1);  // sparse: over the 1 MiB limit
+  mkfifo((dir / "fifo.cu").c_str(), 0600);
+}
+
 std::string expand(const std::string& a, const fs::path& dir) {
   if (a == "@HUGE@") return std::string(100000, 'x');
   if (a == "@HUGE_NUM@") return std::string(5000, '9');
   std::string s = a;
   for (size_t p; (p = s.find("@TMP@")) != std::string::npos;)
     s.replace(p, 5, dir.string());
+  for (size_t p; (p = s.find("@KERNELS@")) != std::string::npos;)
+    s.replace(p, 9, (dir / "kernels").string());
   return s;
 }
 
@@ -328,6 +372,7 @@ void run_and_check(const Case& c) {
   std::vector<std::string> args;
   for (const auto& a : c.args)
     args.push_back(expand(a, dir));
+  if (c.text.find("@KERNELS@") != std::string::npos) make_kernel_files(dir / "kernels");
   const Outcome o = run_case(args, dir);
   const std::string problem = judge(c, o);
   EXPECT_TRUE(problem.empty()) << "case (corpus line " << c.line << "): " << escape_for_log(c.text) << "\n"

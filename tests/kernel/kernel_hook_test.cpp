@@ -28,7 +28,7 @@ AppOptions headless_cpu() {
   o.width = 1280;
   o.height = 720;
   o.scene = "heat";
-  o.heat.nx = o.heat.ny = 128;
+  o.start_states["heat"] = {{"size", {128, 128}}};
   return o;
 }
 

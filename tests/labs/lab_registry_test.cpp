@@ -1,15 +1,21 @@
 // lab_registry_test.cpp: the lab registry (app/labs.h). The built-in labs' descriptors agree with their
 // schemas, sessions and presets; and a lab defined only in this directory (toy_lab.cpp), registered through
-// its descriptor, is seen by sessions (check, save and load through a real App), the sweep runner and the
-// bench dispatcher, with no edit anywhere else.
+// its descriptor, is seen by sessions (check, save and load through a real App), the sweep runner, the
+// bench dispatcher, `blockscope roofline` and the anatomy tools (the overlay and `blockscope anatomy`), with
+// no edit anywhere else.
 #include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "app/app.h"
 #include "app/bench.h"
 #include "app/labs.h"
+#include "app/roofline_cli.h"
 #include "app/session.h"
 #include "app/sweep/sweep.h"
 #include "core/cpu_job.h"
@@ -190,6 +196,87 @@ TEST(ToyLab, TheBenchDispatcherRunsIt) {
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_EQ(ctx2.exit_code, 2);
   EXPECT_NE(err.find("--n: '0': outside 1..1000"), std::string::npos) << err;
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(ToyLab, TheRooflineCommandRunsIt) {
+  LabRegistration toy(test::toy_lab_descriptor());
+  const std::filesystem::path out = std::filesystem::path(BS_TEST_OUT) / "toy_roofline";
+  std::filesystem::remove_all(out);
+  const std::string cache = (std::filesystem::path(BS_TEST_OUT) / "toy_roofline_cache").string();
+  CLI::App app;
+  cli::BenchContext ctx;
+  cli::register_roofline_command(app, ctx);
+  testing::internal::CaptureStdout();
+  // CLI11 reads the vector back to front: `roofline --quick --labs toy --out OUT --cache-dir CACHE`.
+  app.parse(std::vector<std::string>{cache, "--cache-dir", out.string(), "--out", "toy", "--labs", "--quick",
+                                     "roofline"});
+  const std::string said = testing::internal::GetCapturedStdout();
+  ASSERT_EQ(ctx.exit_code, 0) << said;
+  EXPECT_NE(said.find("running toy"), std::string::npos) << said;
+  EXPECT_EQ(said.find("running heat"), std::string::npos) << said;  // --labs: the toy alone
+  EXPECT_NE(read_file(out / "roofline.csv").find(",toy,"), std::string::npos) << read_file(out / "roofline.csv");
+
+  // A lab without roofline runs is refused by name before anything runs.
+  CLI::App app2;
+  cli::BenchContext ctx2;
+  cli::register_roofline_command(app2, ctx2);
+  testing::internal::CaptureStderr();
+  app2.parse(std::vector<std::string>{"multigpu", "--labs", "roofline"});
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(ctx2.exit_code, 2);
+  EXPECT_NE(err.find("--labs: 'multigpu' is not a lab with roofline runs"), std::string::npos) << err;
+  EXPECT_NE(err.find("toy"), std::string::npos) << err;
+}
+
+TEST(ToyLab, TheAnatomyCommandRecordsItsBlocks) {
+  LabRegistration toy(test::toy_lab_descriptor());
+  const std::filesystem::path out = std::filesystem::path(BS_TEST_OUT) / "toy_anatomy";
+  std::filesystem::remove_all(out);
+  CLI::App app;
+  cli::BenchContext ctx;
+  cli::register_anatomy_commands(app, ctx);
+  const CLI::App* anatomy = app.get_subcommand("anatomy");
+  EXPECT_NE(anatomy->get_description().find("toy"), std::string::npos) << anatomy->get_description();
+  // Labs without an anatomy target are named as such.
+  EXPECT_NE(anatomy->get_description().find("no instrumented kernel: montecarlo"), std::string::npos)
+      << anatomy->get_description();
+  testing::internal::CaptureStdout();
+  // `anatomy toy --n 100 --block 8x2 --out OUT`: 100 numbers, 16 a block: 7 blocks.
+  app.parse(std::vector<std::string>{out.string(), "--out", "8x2", "--block", "100", "--n", "toy", "anatomy"});
+  const std::string said = testing::internal::GetCapturedStdout();
+  ASSERT_EQ(ctx.exit_code, 0) << said;
+  const std::string csv = read_file(out / "blocks.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 7) << csv;
+  EXPECT_TRUE(std::filesystem::exists(out / "timeline.svg")) << said;
+}
+
+TEST(ToyLab, TheAnatomyOverlayDrawsItsLaunch) {
+  LabRegistration toy(test::toy_lab_descriptor());
+  AppOptions o;
+  o.headless = true;
+  o.render_path = PathRequest::Cpu;
+  o.width = 640;
+  o.height = 480;
+  o.scene = "toy";
+  // The start state, as the app's flags would give it: the overlay on from the first frame.
+  o.start_states["toy"] = {{"n", 100}, {"block", {8, 2}}, {"anatomy_overlay", "blockidx"}};
+  App app(o);
+  ASSERT_TRUE(app.frame());
+  ASSERT_TRUE(app.frame());
+  const AnatomyWindow* a = test::toy_anatomy(*app.active_lab());
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->mode(), anatomy::OverlayMode::BlockIdx);
+  EXPECT_TRUE(a->overlay().error.empty()) << a->overlay().error;
+  EXPECT_EQ(a->overlay().w, 100);  // one texel per number
+  EXPECT_EQ(a->overlay().h, 1);
+  EXPECT_EQ(app.current_session().labs["toy"]["anatomy_overlay"], "blockidx");
 }
 
 }  // namespace

@@ -9,10 +9,14 @@
 #include <numeric>
 #include <vector>
 
+#include "app/anatomy/anatomy_cli.h"
+#include "app/anatomy/anatomy_window.h"
 #include "app/bench.h"
 #include "app/param_flags.h"
+#include "app/roofline_report.h"
 #include "app/sweep/target.h"
 #include "core/error.h"
+#include "core/launch.h"
 
 namespace bs::test {
 
@@ -42,36 +46,100 @@ const params::Schema& toy_schema() {
   return s;
 }
 
-class ToyLab final : public Lab {
- public:
-  const char* id() const override { return "toy"; }
-  const char* title() const override { return "Toy"; }
-  void draw_ui() override {
-    ImGui::Begin("Toy view");
-    ImGui::Text("n = %d", m_n);
-    ImGui::End();
-  }
-  void update() override {}
-  void abandon_gpu() noexcept override {}
-  void rebuild() override {}
-  nlohmann::json save_state() const override { return {{"n", m_n}, {"mode", m_mode}}; }
-  std::optional<std::string> load_state(const nlohmann::json& state) override {
-    if (auto err = check_lab_state("toy", state)) return err;
-    if (state.contains("n")) m_n = state["n"].get<int>();
-    if (state.contains("mode")) m_mode = state["mode"].get<std::string>();
-    return std::nullopt;
-  }
-
- private:
-  int m_n = static_cast<int>(toy_schema().at("n").default_int());
-  std::string m_mode = toy_schema().at("mode").default_value.get<std::string>();
-};
-
 double sum_of(int n) {
   std::vector<double> v(static_cast<size_t>(n));
   std::iota(v.begin(), v.end(), 1.0);
   return std::accumulate(v.begin(), v.end(), 0.0);
 }
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The toy's "kernel" to the anatomy tools: n numbers in a row (an n x 1 field), blocks of block.x x block.y
+// threads, one number per thread, laid along the row. It has no GPU code: its record is of the same blocks
+// run one after another on a CPU thread (SM 0), timed with the host clock.
+class ToyAnatomyTarget final : public AnatomyTargetOf<ToyAnatomyTarget> {
+ public:
+  ToyAnatomyTarget(int n, Dim2 block) : m_n(n), m_block(block) {}
+  bool operator==(const ToyAnatomyTarget& o) const { return m_n == o.m_n && m_block == o.m_block; }
+  Dim2 grid() const { return {(m_n + m_block.count() - 1) / m_block.count(), 1}; }
+  std::optional<anatomy::CellMapping> mapping() const override {
+    anatomy::CellMapping m;
+    m.block = m_block;
+    m.grid = grid();
+    m.tile = {m_block.count(), 1};
+    m.kernel = "toy sum, one number per thread";
+    return m;
+  }
+  AnatomyRecord record() const override {
+    AnatomyRecord r;
+    r.title = "toy sum of " + std::to_string(m_n) + " numbers, blocks run on one CPU thread";
+    r.kernel_note = "host clock, one CPU thread";
+    r.grid = grid();
+    r.sm_count = 1;
+    const auto t0 = std::chrono::steady_clock::now();
+    volatile double sink = 0;
+    for (int64_t b = 0; b < r.grid.x; ++b) {
+      anatomy::BlockRecord rec;
+      rec.block_x = static_cast<uint32_t>(b);
+      rec.start_ns = static_cast<uint64_t>(ms_since(t0) * 1e6);
+      for (int64_t i = b * m_block.count(); i < std::min<int64_t>((b + 1) * m_block.count(), m_n); ++i)
+        sink = sink + static_cast<double>(i + 1);
+      rec.end_ns = static_cast<uint64_t>(ms_since(t0) * 1e6);
+      r.blocks.push_back(rec);
+    }
+    finish_record(r);
+    return r;
+  }
+  void describe_occupancy(ui::OccupancyPanelModel& o, const OccupancyQuery&) const override {
+    o.kernel = "toy sum";
+    o.threads = static_cast<int>(m_block.count());
+    o.sweep_unavailable = "the toy has no GPU kernel";
+  }
+  BlockSizeTimes measure_block_sizes(JobControl&) const override { return {}; }
+
+ private:
+  int m_n;
+  Dim2 m_block;
+};
+
+class ToyLab final : public Lab {
+ public:
+  explicit ToyLab(LabEnv& env) : m_anatomy(env) {}
+  const char* id() const override { return "toy"; }
+  const char* title() const override { return "Toy"; }
+  void draw_ui() override {
+    m_anatomy.set_target(ToyAnatomyTarget(m_n, m_block), m_n, 1);
+    ImGui::Begin("Toy view");
+    ImGui::Text("n = %d", m_n);
+    m_anatomy.draw_controls();
+    ImGui::End();
+  }
+  void update() override { m_anatomy.update(); }
+  void abandon_gpu() noexcept override { m_anatomy.abandon_gpu(); }
+  void rebuild() override {}
+  nlohmann::json save_state() const override {
+    nlohmann::json j = {{"n", m_n}, {"mode", m_mode}};
+    m_anatomy.save_state(j, "anatomy_overlay");
+    return j;
+  }
+  std::optional<std::string> load_state(const nlohmann::json& state) override {
+    if (auto err = check_lab_state("toy", state)) return err;
+    if (state.contains("n")) m_n = state["n"].get<int>();
+    if (state.contains("mode")) m_mode = state["mode"].get<std::string>();
+    if (state.contains("block")) m_block = {state["block"][0].get<int64_t>(), state["block"][1].get<int64_t>()};
+    m_anatomy.load_state(state, "anatomy_overlay");
+    return std::nullopt;
+  }
+  const AnatomyWindow& anatomy() const { return m_anatomy; }
+
+ private:
+  int m_n = static_cast<int>(toy_schema().at("n").default_int());
+  std::string m_mode = toy_schema().at("mode").default_value.get<std::string>();
+  Dim2 m_block{32, 4};
+  AnatomyWindow m_anatomy;
+};
 
 class ToyTarget final : public sweep::Target {
  public:
@@ -122,7 +190,41 @@ void register_toy_bench(CLI::App& bench, cli::BenchContext& ctx) {
   });
 }
 
+// `blockscope roofline` for the toy: the CPU sum of 1000 numbers (100 with --quick), one FLOP and 8 bytes
+// read per number.
+void toy_roofline_runs(const LabEnv& env, bool, bool quick) {
+  const int n = quick ? 100 : 1000;
+  const auto t0 = std::chrono::steady_clock::now();
+  volatile double sum = sum_of(n);
+  (void)sum;
+  const work::Work w{.flops = static_cast<double>(n), .read_bytes = 8.0 * n};
+  report_run(env, "toy", "CPU sum", false, ms_since(t0) + 1e-6, w, std::to_string(n));
+}
+
+// `blockscope anatomy toy [--n N] [--block XxY] --out DIR`: the toy target's record, written as every
+// lab's is (blocks.csv, timeline.svg/png).
+void register_toy_anatomy(CLI::App& anatomy, cli::BenchContext& ctx) {
+  CLI::App* sub = anatomy.add_subcommand("toy", "Toy: the blocks of the toy sum, run on one CPU thread");
+  auto flags = std::make_shared<cli::ParamFlags>(*sub, toy_schema(), std::vector<std::string>{"n", "block"});
+  auto out = std::make_shared<std::string>();
+  sub->add_option("--out", *out, "Directory for blocks.csv, timeline.svg and timeline.png")->required();
+  sub->callback([flags, out, &ctx] {
+    cli::anatomy_guarded(ctx, [&] {
+      if (auto err = flags->read()) throw InvalidRequest(*err);
+      const nlohmann::json& b = flags->value("block");
+      const ToyAnatomyTarget t(flags->value("n").get<int>(), {b[0].get<int64_t>(), b[1].get<int64_t>()});
+      const AnatomyRecord r = t.record();
+      cli::report_and_write(*out, r.blocks, r.timeline, r.sm_count, r.title);
+    });
+  });
+}
+
 }  // namespace
+
+const AnatomyWindow* toy_anatomy(const Lab& lab) {
+  const auto* toy = dynamic_cast<const ToyLab*>(&lab);
+  return toy ? &toy->anatomy() : nullptr;
+}
 
 LabDescriptor toy_lab_descriptor() {
   static const ToyTarget target;
@@ -131,9 +233,12 @@ LabDescriptor toy_lab_descriptor() {
   d.title = "Toy lab";
   d.short_title = "Toy";
   d.schema = &toy_schema();
-  d.make = [](LabEnv&, const AppOptions&) { return std::make_unique<ToyLab>(); };
+  d.make = [](LabEnv& env) { return std::make_unique<ToyLab>(env); };
   d.sweep_target = &target;
   d.register_bench = register_toy_bench;
+  d.state_extras = {"anatomy_overlay"};
+  d.roofline_runs = toy_roofline_runs;
+  d.register_anatomy = register_toy_anatomy;
   return d;
 }
 

@@ -70,9 +70,11 @@ TEST(MultiHeatGpu, VirtualSlabsEqualOneGpuBitwiseAfter1000Steps) {
     const heat::Params p = awkward(b);
     const auto init = heat::make_initial(p, heat::InitialPattern::Noise, 3);
     const auto ref = one_gpu(p, init, 1000);
-    for (int k : {1, 2, 3})
-      for (int halo : {1, 3})
+    // Up to 8 slabs (the 8-GPU decomposition, on one GPU) and the halos the model picks (up to 16).
+    for (int k : {1, 2, 3, 4, 8})
+      for (int halo : {1, 3, 8, 16})
         for (bool overlap : {true, false}) {
+          if (validate_decomposition(p.ny, k, halo)) continue;
           auto comm = Communicator::make_virtual(std::vector<int>(static_cast<size_t>(k), 0));
           const auto got = slabs(comm, p, init, 1000, halo, overlap);
           EXPECT_TRUE(bitwise(got, ref))
@@ -139,7 +141,8 @@ TEST(MultiMcGpu, VirtualRanksGiveTheIdenticalPrice) {
     const auto plain = montecarlo::run_gpu(p);
     EXPECT_NEAR(ref.estimate.price, plain.estimate.price, 1e-12 * std::abs(plain.estimate.price) + 1e-12);
     EXPECT_EQ(ref.moments.n, plain.estimate.samples);
-    for (int k : {2, 3}) {
+    EXPECT_THROW(MultiPricer(one, {}, 0), InvalidRequest);
+    for (int k = 2; k <= 8; ++k) {
       auto comm = Communicator::make_virtual(std::vector<int>(static_cast<size_t>(k), 0));
       const McRunResult r = price_multi(comm, p);
       EXPECT_EQ(r.estimate.price, ref.estimate.price) << "k " << k;
@@ -147,7 +150,8 @@ TEST(MultiMcGpu, VirtualRanksGiveTheIdenticalPrice) {
       EXPECT_EQ(r.moments.n, ref.moments.n);
       EXPECT_EQ(r.rank_ms.size(), static_cast<size_t>(k));
       // Pricers kept across runs (the bench's repetitions, the app's live runs) price the same, every time.
-      MultiPricer kept(comm);
+      // Any number of pricers (streams) per GPU, too.
+      MultiPricer kept(comm, {}, k % 3 + 1);
       for (int rep = 0; rep < 2; ++rep)
         EXPECT_EQ(kept.price(p).estimate.price, ref.estimate.price) << "k " << k << ", run " << rep;
     }
@@ -221,7 +225,7 @@ TEST(MultiGpuReal, KGpusEqualOneGpuBitwise) {
       const heat::Params p = awkward(b);
       const auto init = heat::make_initial(p, heat::InitialPattern::Noise, 5);
       const auto ref = one_gpu(p, init, 1000);
-      for (int halo : {1, 3})
+      for (int halo : {1, 3, 16})
         for (bool overlap : {true, false}) {
           const auto got = slabs(comm, p, init, 1000, halo, overlap);
           EXPECT_TRUE(bitwise(got, ref)) << comm.describe() << ", halo " << halo << ", overlap " << overlap
@@ -233,6 +237,47 @@ TEST(MultiGpuReal, KGpusEqualOneGpuBitwise) {
     mp.steps = 64;
     auto one = Communicator::make_virtual({0});
     EXPECT_EQ(price_multi(comm, mp).estimate.price, price_multi(one, mp).estimate.price) << comm.describe();
+  }
+  // The 8-slab decomposition spread over the GPUs there are (slab i on GPU i mod n), by peer copies.
+  std::vector<int> eight;
+  for (int i = 0; i < 8; ++i)
+    eight.push_back(i % n);
+  auto comm = Communicator::make_virtual(eight);
+  const heat::Params p = awkward(heat::Boundary::Insulated);
+  const auto init = heat::make_initial(p, heat::InitialPattern::Noise, 8);
+  const auto ref = one_gpu(p, init, 1000);
+  for (int halo : {1, 8}) {
+    const auto got = slabs(comm, p, init, 1000, halo, true);
+    EXPECT_TRUE(bitwise(got, ref)) << "8 slabs on " << n << " GPUs, halo " << halo << ": first difference at "
+                                   << first_difference(got, ref);
+  }
+}
+
+// Every GPU count from 2 to the machine's (k = 2, 3, 4 on a 4-GPU machine; up to 8 where there are 8), NCCL:
+// the field the model's plan computes equals one GPU's bitwise, and so does the price.
+TEST(MultiGpuReal, EveryGpuCountWithTheModelsPlan) {
+  BS_REQUIRE_GPU();
+  const int n = cuda_device_count();
+  if (n < 3) GTEST_SKIP() << "needs 3 GPUs or more; this machine has " << n;
+  if (auto why = nccl_unavailable()) GTEST_SKIP() << *why;
+  const heat::Params p = awkward(heat::Boundary::Fixed);
+  const auto init = heat::make_initial(p, heat::InitialPattern::Noise, 11);
+  const auto ref = one_gpu(p, init, 500);
+  montecarlo::Params mp;
+  mp.paths = 300'007;
+  mp.steps = 64;
+  auto one = Communicator::make_virtual({0});
+  const double price = price_multi(one, mp).estimate.price;
+  for (int k = 2; k <= std::min(n, 8); ++k) {
+    std::vector<int> devices;
+    for (int d = 0; d < k; ++d)
+      devices.push_back(d);
+    auto comm = Communicator::make_nccl(devices);
+    const HeatPlan plan = plan_heat(p, k, 0);
+    std::printf("%d GPUs: %s\n", k, describe_plan(plan, k).c_str());
+    const auto got = slabs(comm, p, init, 500, plan.halo, plan.overlap);
+    EXPECT_TRUE(bitwise(got, ref)) << k << " GPUs: first difference at " << first_difference(got, ref);
+    EXPECT_EQ(price_multi(comm, mp).estimate.price, price) << k << " GPUs";
   }
 }
 

@@ -32,6 +32,9 @@ TEST(RooflineCli, QuickRunWritesEveryFile) {
   ss << in.rdbuf();
   for (const char* lab : {",heat,", ",matmul,", ",vector,", ",montecarlo,", ",memory,", ",reduce,"})
     EXPECT_NE(ss.str().find(lab), std::string::npos) << lab;
+  // A lab without roofline runs in its descriptor is named, not run.
+  EXPECT_NE(r.output.find("not on the roofline (no roofline runs): multigpu"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("running multigpu"), std::string::npos) << r.output;
   // The second run reads the cached ceilings.
   const test::RunResult again =
       test::run_blockscope("roofline --quick --out " + (out / "again").string() + " --cache-dir " + cache);

@@ -19,7 +19,7 @@ AppOptions headless_cpu(const std::string& scene = "heat") {
   o.width = 800;
   o.height = 600;
   o.scene = scene;
-  o.heat.nx = o.heat.ny = 128;  // small grids keep the CPU path quick
+  o.start_states["heat"] = {{"size", {128, 128}}};  // small grids keep the CPU path quick
   return o;
 }
 

@@ -31,7 +31,7 @@ AppOptions headless(int w, int h, const std::string& scene = "heat") {
   o.width = w;
   o.height = h;
   o.scene = scene;
-  o.heat.nx = o.heat.ny = 128;  // small grids keep the CPU path quick
+  o.start_states["heat"] = {{"size", {128, 128}}};  // small grids keep the CPU path quick
   return o;
 }
 

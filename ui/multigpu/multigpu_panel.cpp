@@ -102,15 +102,15 @@ void draw_slab_bars(const PanelModel& m) {
   const SlabStat* slow = &m.slabs.front();
   for (const auto& s : m.slabs)
     if (s.step_ms > slow->step_ms) slow = &s;
-  const double share = exchange_share(slow->exchange_ms, slow->step_ms, m.halo);
+  const double share = exchange_share(slow->exchange_ms, slow->step_ms, m.halo_used);
   ImGui::Text("exchanging: %s%% of a round (%d step%s per exchange)%s", fmt_fixed(100.0 * share, 1).c_str(),
-              m.halo, m.halo == 1 ? "" : "s",
-              m.overlap ? ", overlapped with the interior" : ", not overlapped");
+              m.halo_used, m.halo_used == 1 ? "" : "s",
+              m.overlap_used ? ", overlapped with the interior" : ", not overlapped");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "exchange time / (exchange time + %d x compute time per step), slowest slab; blue: compute "
         "stream per step, orange: halo exchange per round (communication stream)",
-        m.halo);
+        m.halo_used);
 }
 
 void draw_picker(PanelModel& m, Actions& a) {
@@ -219,12 +219,16 @@ void draw_multigpu_panel(PanelModel& m, Actions& a) {
       m.ny = std::clamp<int64_t>(size[1], 64, k_mg_max_live_size);
       a.params_changed = true;
     }
-    if (ImGui::SliderInt("halo rows", &m.halo, 1, 16)) a.params_changed = true;
+    if (ImGui::SliderInt("halo rows", &m.halo, 0, 16, m.halo == 0 ? "0: model" : "%d")) a.params_changed = true;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "rows of each neighbour a slab keeps = steps between exchanges: wider halos send fewer, "
-          "larger messages and compute a few rows twice");
+          "larger messages and compute a few rows twice; 0: the bandwidth model picks the halo and the "
+          "overlap for this field and GPU count");
+    ImGui::BeginDisabled(m.halo == 0);
     if (ImGui::Checkbox("overlap the exchange with the interior", &m.overlap)) a.params_changed = true;
+    ImGui::EndDisabled();
+    if (!m.plan_text.empty()) ImGui::TextWrapped("%s", m.plan_text.c_str());
     ImGui::SliderInt("steps per frame", &m.steps_per_frame, 1, 200);
     if (ImGui::Button(m.paused ? "Run" : "Pause")) a.toggle_pause = true;
     ImGui::SameLine();
@@ -355,7 +359,7 @@ void draw_multigpu_view(PanelModel& m, Actions& a) {
     const int64_t row = static_cast<int64_t>(*r.cell_y);
     for (const auto& s : m.slabs)
       if (row >= s.slab.row0 && row < s.slab.row1()) {
-        const bool edge = row < s.slab.row0 + m.halo || row >= s.slab.row1() - m.halo;
+        const bool edge = row < s.slab.row0 + m.halo_used || row >= s.slab.row1() - m.halo_used;
         ImGui::SetTooltip("cell (%d, %lld): slab %d%s%s", static_cast<int>(*r.cell_x),
                           static_cast<long long>(row), s.slab.index,
                           s.device >= 0 ? (" on GPU " + std::to_string(s.device)).c_str() : "",

@@ -71,7 +71,7 @@ struct PanelModel {
   Transport transport = Transport::Auto;
   int gpus = 2;
   int64_t nx = 2048, ny = 2048;
-  int halo = 1;
+  int halo = 0;  // 0: the bandwidth model's choice (with the overlap)
   bool overlap = true;
   int steps_per_frame = 10;
   int64_t paths = 0;
@@ -87,6 +87,10 @@ struct PanelModel {
   std::string field_path;      // "slabs -> host -> GL (host copy)"
   std::string notice;          // e.g. "this machine has 1 GPU: ..."
   std::string error;           // the last refused parameter or failed run
+  // What the live field runs with: halo and overlap as set, or the model's choice (halo 0), said in plan_text.
+  int halo_used = 1;
+  bool overlap_used = true;
+  std::string plan_text;  // "model: 8 steps per exchange, overlapped (model: 0.2 ms/step ...)"; "" when set
 
   // Live heat.
   std::vector<SlabStat> slabs;

@@ -58,18 +58,20 @@ params::Schema make_schema() {
     params::Param& q =
         add({.name = "halo",
              .kind = Kind::Int,
-             .default_value = 1,
-             .lo = 1,
+             .default_value = 0,
+             .lo = 0,
              .hi = 16,
-             .help = "halo rows = steps per exchange, 1..16 (wider halos: fewer, larger messages)"});
-    q.sweep_example = "1,2,4,8";
+             .help = "halo rows = steps per exchange, 1..16 (wider halos: fewer, larger messages); 0: the "
+                     "bandwidth model picks the halo and the overlap for the field and GPU count"});
+    q.sweep_example = "0,1,2,4,8";
     q.gpu_only = true;
   }
   {
     params::Param& q = add({.name = "overlap",
                             .kind = Kind::Bool,
                             .default_value = true,
-                            .help = "update the interior while the halos travel, then the edges"});
+                            .help = "update the interior while the halos travel, then the edges (with halo 0 "
+                                    "the model decides)"});
     q.gpu_only = true;
   }
   add({.name = "steps_per_frame",
@@ -79,7 +81,7 @@ params::Schema make_schema() {
        .hi = 1000,
        .help = "heat steps per frame in the live view"});
   {
-    // 16M samples: 24 chunks of ~700k, each one filling an H100 (gpu/multigpu/multi_mc.h).
+    // 16M samples: 48 chunks of ~350k (gpu/multigpu/multi_mc.h).
     params::Param& q = add({.name = "paths",
                             .kind = Kind::Int,
                             .default_value = int64_t{16} << 20,

@@ -1,11 +1,11 @@
-// anatomy_reduce.cu: instrumented copies of the reduction lab's kernels (the bodies of
+// reduce_anatomy.cu: instrumented copies of the reduction lab's kernels (the bodies of
 // gpu/reduce/reduce_kernels.cuh between the per-block probes of record.cuh) and the occupancy of the lab's
 // own kernels (see reduce_anatomy.h). Only the launch that passes over the input is instrumented: the later
 // launches of the multi-pass variants work on the per-block partial sums.
 #include <bit>
 
 #include "gpu/anatomy/record.cuh"
-#include "gpu/anatomy/reduce_anatomy.h"
+#include "gpu/reduce/reduce_anatomy.h"
 #include "gpu/reduce/reduce_kernels.cuh"
 
 namespace bs::anatomy {

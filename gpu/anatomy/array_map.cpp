@@ -1,5 +1,5 @@
-// reduce_anatomy.cpp: the array map of the reduction lab's launches (pure C++; see reduce_anatomy.h).
-#include "gpu/anatomy/reduce_anatomy.h"
+// array_map.cpp: see array_map.h.
+#include "gpu/anatomy/array_map.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,19 +8,6 @@
 #include "core/error.h"
 
 namespace bs::anatomy {
-
-reduce::KernelShape reduce_launch_shape(const reduce::Params& p, int sm_count, int max_threads_per_sm,
-                                        int max_blocks_per_sm, int64_t smem_optin) {
-  const int resident =
-      std::max(1, std::min(max_threads_per_sm / std::max(p.block, 1), std::max(max_blocks_per_sm, 1)));
-  return reduce::first_kernel_shape(p, reduce::make_plan(p, sm_count, resident), smem_optin);
-}
-
-reduce::KernelShape reduce_launch_shape_model(const reduce::Params& p) {
-  const ArchSpec a = *find_arch("sm_90");
-  return reduce_launch_shape(p, k_model_sm_count, a.max_threads_per_sm, a.max_blocks_per_sm,
-                             a.smem_per_block_optin);
-}
 
 const char* array_map_mode_label(ArrayMapMode m) {
   switch (m) {
@@ -44,7 +31,7 @@ bool array_map_needs_record(ArrayMapMode m) {
   return m != ArrayMapMode::Block;
 }
 
-ArrayLayout array_layout(const reduce::KernelShape& s, int64_t n, int64_t max_texels) {
+ArrayLayout array_layout(const ArrayLaunch& s, int64_t n, int64_t max_texels) {
   if (!s.known || s.chunk < 1) throw InvalidRequest("the library picks its own kernels: no launch to map");
   if (n < 1) throw InvalidRequest("n = " + std::to_string(n) + ": nothing to map");
   ArrayLayout l;
@@ -78,14 +65,14 @@ int64_t chunk_at(const ArrayLayout& l, int64_t col, int64_t row) {
   return c < l.chunks ? c : -1;
 }
 
-ElementRange chunk_elements(const reduce::KernelShape& s, const ArrayLayout& l, int64_t chunk) {
+ElementRange chunk_elements(const ArrayLaunch& s, const ArrayLayout& l, int64_t chunk) {
   ElementRange r;
   r.first = std::min(chunk * s.chunk, l.n);
   r.last = std::min((chunk + l.chunks_per_texel) * s.chunk, l.n);
   return r;
 }
 
-OverlayImage make_array_map(ArrayMapMode mode, const reduce::KernelShape& s, int64_t n,
+OverlayImage make_array_map(ArrayMapMode mode, const ArrayLaunch& s, int64_t n,
                             std::span<const BlockRecord> record, const std::array<uint32_t, 256>& ramp,
                             int64_t max_texels) {
   OverlayImage img;
@@ -158,7 +145,7 @@ OverlayImage make_array_map(ArrayMapMode mode, const reduce::KernelShape& s, int
     for (int64_t col = 0; col < l.cols; ++col) {
       const int64_t c = chunk_at(l, col, row);
       if (c < 0) continue;
-      const int64_t b = reduce::block_of_element(s, c * s.chunk);
+      const int64_t b = block_of_element(s, c * s.chunk);
       if (b < 0) continue;
       uint32_t colour = 0xff000000u;
       if (mode == ArrayMapMode::Block) {
@@ -179,11 +166,6 @@ OverlayImage make_array_map(ArrayMapMode mode, const reduce::KernelShape& s, int
     }
   }
   return img;
-}
-
-bool is_instrumented_reduce(const reduce::Params& p) {
-  return p.op == reduce::Op::Reduce ? p.reduce_variant != reduce::ReduceVariant::Cub
-                                    : p.scan_variant != reduce::ScanVariant::Cub;
 }
 
 }  // namespace bs::anatomy

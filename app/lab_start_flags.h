@@ -1,0 +1,47 @@
+// lab_start_flags.h: the app's lab flags (`blockscope --size 512 --block 32x8 --overlay sm`). Each lab's
+// LabDescriptor::start_flags become flags of the app, with help, defaults and checks from its schema; after
+// parsing, the values given make the labs' start states (AppOptions::start_states), checked as a session's
+// state is checked (the schema, then the lab's check_state), with messages that name the flag. The shell
+// names no lab: a lab offers flags from its own descriptor.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu/anatomy/overlay.h"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace bs::cli {
+
+class ParamFlags;
+
+class LabStartFlags {
+ public:
+  // Adds every registered lab's start flags to `app` (a flag two labs name belongs to the first in the
+  // registry's order), and --overlay for the labs whose state keeps an anatomy overlay.
+  explicit LabStartFlags(CLI::App& app);
+  ~LabStartFlags();
+  LabStartFlags(const LabStartFlags&) = delete;
+  LabStartFlags& operator=(const LabStartFlags&) = delete;
+
+  // After CLI11 parsed: each lab's start state from the flags given (labs without one are left out), or the
+  // first message ("--block: ...", "--size: ...").
+  std::optional<std::string> read(std::map<std::string, nlohmann::json>& states) const;
+
+ private:
+  struct LabFlags;
+  std::vector<std::unique_ptr<LabFlags>> m_labs;
+  anatomy::OverlayMode m_overlay = anatomy::OverlayMode::Off;
+  CLI::Option* m_overlay_option = nullptr;
+};
+
+}  // namespace bs::cli

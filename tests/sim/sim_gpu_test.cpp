@@ -1,0 +1,270 @@
+// sim_gpu_test.cpp (GPU; skips without a device): the same NVRTC-compiled kernel run on the GPU and in the
+// simulator on copies of the same inputs gives bit-identical buffers (the templates, warp shuffles and votes,
+// divergent loops, shared memory, atomics with exact results, rounding modes, calls, local arrays, doubles);
+// the approximate instructions (-use_fast_math, __expf, __sinf, ...) agree within twice the bounds the
+// simulator states (ApproxBounds, sim.h).
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "gpu/kernel/contracts.h"
+#include "gpu/kernel/kernel_runner.h"
+#include "sim_kernels.h"
+#include "sim_util.h"
+#include "test_util.h"
+
+namespace bs::sim::test {
+namespace {
+
+struct Both {
+  std::vector<std::vector<uint8_t>> gpu, sim;
+  LaunchResult result;
+};
+
+// Runs kernel `name` of `src` for `cfg` (its buffers hold the inputs) on the GPU and in the simulator, each on a
+// copy of the buffers.
+Both run_both(const std::string& src, const std::string& name, const LaunchConfig& cfg, bool fast_math = false) {
+  Both out;
+  kernel::CompileRequest req;
+  req.source = src;
+  req.options.fast_math = fast_math;
+  const DeviceInfo& dev = bs::test::device();
+  req.arch = dev.cc_major * 10 + dev.cc_minor;
+  kernel::CompileResult cr = kernel::compile_kernel(req);
+  EXPECT_TRUE(cr.ok()) << cr.message << cr.log;
+  if (!cr.ok()) return out;
+  cr.lowered_name = name;  // extern "C": the PTX name is the source name
+  cr.kernel_name = name;
+  // the simulator
+  const Module m = parse_ptx(cr.ptx);
+  LaunchConfig sc = cfg;
+  for (size_t i = 0; i < cfg.buffers.size(); ++i) {
+    const auto* p = static_cast<const uint8_t*>(cfg.buffers[i].data);
+    out.sim.emplace_back(p, p + cfg.buffers[i].bytes);
+    out.gpu.emplace_back(p, p + cfg.buffers[i].bytes);
+    sc.buffers[i].data = out.sim.back().data();
+  }
+  out.result = launch(m, name, sc);
+  EXPECT_TRUE(out.result.ok) << out.result.failure.message;
+  // the GPU
+  const kernel::LoadedKernel k(cr);
+  std::vector<void*> dev_ptrs(cfg.buffers.size(), nullptr);
+  for (size_t i = 0; i < cfg.buffers.size(); ++i) {
+    EXPECT_EQ(cudaMalloc(&dev_ptrs[i], std::max<size_t>(1, cfg.buffers[i].bytes)), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(dev_ptrs[i], out.gpu[i].data(), cfg.buffers[i].bytes, cudaMemcpyHostToDevice), cudaSuccess);
+  }
+  std::vector<std::vector<uint8_t>> scalars;
+  std::vector<void*> args;
+  scalars.reserve(cfg.args.size());
+  for (const Arg& a : cfg.args) {
+    if (a.buffer >= 0) {
+      scalars.emplace_back(sizeof(void*));
+      std::memcpy(scalars.back().data(), &dev_ptrs[static_cast<size_t>(a.buffer)], sizeof(void*));
+    } else {
+      scalars.push_back(a.bytes);
+    }
+    args.push_back(scalars.back().data());
+  }
+  k.launch(Dim2{cfg.grid.x, cfg.grid.y}, Dim2{cfg.block.x, cfg.block.y}, args.data(), nullptr);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (size_t i = 0; i < cfg.buffers.size(); ++i) {
+    EXPECT_EQ(cudaMemcpy(out.gpu[i].data(), dev_ptrs[i], cfg.buffers[i].bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+    cudaFree(dev_ptrs[i]);
+  }
+  return out;
+}
+
+void expect_identical(const Both& b, const LaunchConfig& cfg) {
+  ASSERT_EQ(b.gpu.size(), b.sim.size());
+  for (size_t i = 0; i < b.gpu.size(); ++i) {
+    if (b.gpu[i] == b.sim[i]) continue;
+    const uint32_t eb = cfg.buffers[i].elem_bytes;
+    for (size_t k = 0; k + eb <= b.gpu[i].size(); k += eb)
+      if (std::memcmp(&b.gpu[i][k], &b.sim[i][k], eb) != 0) {
+        uint64_t g = 0, s = 0;
+        std::memcpy(&g, &b.gpu[i][k], std::min<size_t>(eb, 8));
+        std::memcpy(&s, &b.sim[i][k], std::min<size_t>(eb, 8));
+        ADD_FAILURE() << "buffer '" << cfg.buffers[i].name << "' element " << k / eb << ": GPU 0x" << std::hex << g
+                      << ", simulator 0x" << s;
+        return;
+      }
+  }
+}
+
+std::string tmpl(const char* id) { return std::string(kernel::template_source(*kernel::find_template(id))); }
+
+std::vector<float> noise(size_t n, float scale, float offset) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = std::sin(0.7f * static_cast<float>(i) + 0.3f) * scale + offset;
+  return v;
+}
+
+TEST(SimVsGpu, TemplatesAreBitIdentical) {
+  BS_REQUIRE_GPU();
+  REQUIRE_NVRTC();
+  for (bool fast : {false, true}) {
+    SCOPED_TRACE(fast ? "-use_fast_math" : "default options");
+    {  // vector
+      const int64_t n = 100003;
+      std::vector<float> a = noise(static_cast<size_t>(n), 3.0f, 1.0f), b = noise(static_cast<size_t>(n), 2.0f, -0.5f),
+                         c(static_cast<size_t>(n), NAN);
+      LaunchConfig cfg;
+      cfg.grid = dim(static_cast<uint32_t>((n + 255) / 256));
+      cfg.block = dim(256);
+      cfg.buffers = {buffer("a", a), buffer("b", b), buffer("c", c, true)};
+      cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::pointer(2), Arg::value<long long>(n)};
+      expect_identical(run_both(tmpl("vector"), "vector_op", cfg, fast), cfg);
+    }
+    for (const char* id : {"heat", "heat-tutorial"}) {
+      SCOPED_TRACE(id);
+      const int nx = 301, ny = 203;
+      std::vector<float> in = noise(static_cast<size_t>(nx) * ny, 40.0f, 20.0f), out(in.size(), NAN);
+      LaunchConfig cfg;
+      cfg.block = dim(32, 8);
+      cfg.grid = dim((nx + 31) / 32, (ny + 7) / 8);
+      cfg.buffers = {buffer("in", in), buffer("out", out, true)};
+      cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::value(nx), Arg::value(ny), Arg::value(0.2f),
+                  Arg::value(1.5f), Arg::value(1)};
+      expect_identical(run_both(tmpl(id), "heat_step", cfg, fast), cfg);
+    }
+    for (const char* id : {"matmul", "matmul-tiled"}) {
+      SCOPED_TRACE(id);
+      const int M = 77, N = 65, K = 93;
+      std::vector<float> A = noise(static_cast<size_t>(M) * K, 1.0f, 0.1f), B = noise(static_cast<size_t>(K) * N, 1.0f, -0.2f),
+                         C(static_cast<size_t>(M) * N, NAN);
+      LaunchConfig cfg;
+      cfg.block = dim(16, 16);
+      cfg.grid = dim((N + 15) / 16, (M + 15) / 16);
+      cfg.buffers = {buffer("A", A), buffer("B", B), buffer("C", C, true)};
+      cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::pointer(2), Arg::value(M), Arg::value(N), Arg::value(K)};
+      expect_identical(run_both(tmpl(id), "matmul", cfg, fast), cfg);
+    }
+  }
+}
+
+
+TEST(SimVsGpu, WarpSharedAndAtomicKernelsAreBitIdentical) {
+  BS_REQUIRE_GPU();
+  REQUIRE_NVRTC();
+  const int n = 1000;
+  {
+    std::vector<int> in = ints(n), out(1, 0), ballots(3 * 32, -7);
+    LaunchConfig cfg;
+    cfg.grid = dim(8);
+    cfg.block = dim(128);
+    cfg.buffers = {buffer("in", in), buffer("out", out), buffer("ballots", ballots)};
+    cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::pointer(2), Arg::value(n)};
+    expect_identical(run_both(k_warp_kernels, "warp_sum", cfg), cfg);
+  }
+  for (const char* name : {"xor_bcast", "divergent", "block_sum"}) {
+    SCOPED_TRACE(name);
+    std::vector<int> in = ints(n), out(2 * static_cast<size_t>(n), -1);
+    LaunchConfig cfg;
+    cfg.grid = dim(8);
+    cfg.block = dim(128);
+    cfg.buffers = {buffer("in", in), buffer("out", out)};
+    cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::value(n)};
+    expect_identical(run_both(k_warp_kernels, name, cfg), cfg);
+  }
+  {
+    std::vector<int> in = ints(100003);
+    std::vector<unsigned> bins(16, 0);
+    LaunchConfig cfg;
+    cfg.grid = dim(13);
+    cfg.block = dim(96);
+    cfg.buffers = {buffer("in", in), buffer("bins", bins)};
+    cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::value(100003)};
+    expect_identical(run_both(k_warp_kernels, "histogram", cfg), cfg);
+  }
+}
+
+TEST(SimVsGpu, RoundingModesCallsLocalArraysAndDoublesAreBitIdentical) {
+  BS_REQUIRE_GPU();
+  REQUIRE_NVRTC();
+  const int n = 333;
+  {
+    std::vector<float> a(n), b(n), out(12 * static_cast<size_t>(n));
+    std::vector<int> iout(2 * static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      a[static_cast<size_t>(i)] = std::ldexp(1.0f + 0.0137f * i, (i % 9) - 4) * (i % 3 ? 1.0f : -1.0f);
+      b[static_cast<size_t>(i)] = std::ldexp(1.3f + 0.0071f * i, (i % 7) - 3);
+      iout[2 * static_cast<size_t>(i)] = i * 991;
+    }
+    LaunchConfig cfg;
+    cfg.grid = dim(3);
+    cfg.block = dim(128);
+    cfg.buffers = {buffer("a", a), buffer("b", b), buffer("out", out), buffer("iout", iout)};
+    cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::pointer(2), Arg::pointer(3), Arg::value(n)};
+    expect_identical(run_both(k_exact_float, "exact", cfg), cfg);
+  }
+  {
+    std::vector<float> in = noise(101, 3.0f, 0.0f), out(101);
+    std::vector<double> dout(101);
+    std::vector<long long> lout(101);
+    LaunchConfig cfg;
+    cfg.grid = dim(2);
+    cfg.block = dim(64);
+    cfg.buffers = {buffer("in", in), buffer("out", out), buffer("dout", dout), buffer("lout", lout)};
+    cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::pointer(2), Arg::pointer(3), Arg::value(101)};
+    expect_identical(run_both(k_misc, "misc", cfg), cfg);
+  }
+}
+
+TEST(SimVsGpu, VectorLoadsBytesCasLoopsAtomicMaxSyncwarpActivemaskAreBitIdentical) {
+  BS_REQUIRE_GPU();
+  REQUIRE_NVRTC();
+  const int n = 200;
+  std::vector<float> in(4 * static_cast<size_t>(n)), out(2 * static_cast<size_t>(n)), fmax_out(1, -1e30f);
+  std::vector<unsigned char> bytes(static_cast<size_t>(n));
+  std::vector<int> imax(1, -1000);
+  std::vector<unsigned> masks(8, 7);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = std::sin(0.1f * static_cast<float>(i)) * 10.0f;
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(i * 7);
+  LaunchConfig cfg;
+  cfg.grid = dim(4);
+  cfg.block = dim(64);
+  cfg.buffers = {buffer("in4", in), buffer("bytes", bytes), buffer("out", out), buffer("fmax", fmax_out),
+                 buffer("imax", imax), buffer("masks", masks)};
+  cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::pointer(2), Arg::pointer(3), Arg::pointer(4), Arg::pointer(5),
+              Arg::value(n)};
+  expect_identical(run_both(k_coverage, "coverage", cfg), cfg);
+}
+
+const char* k_approx = R"(
+extern "C" __global__ void approx(const float* x, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float v = x[i];
+  out[6 * i] = __expf(v);            // ex2.approx
+  out[6 * i + 1] = __log2f(fabsf(v) + 0.5f);
+  out[6 * i + 2] = __sinf(v);
+  out[6 * i + 3] = __cosf(v);
+  out[6 * i + 4] = rsqrtf(fabsf(v) + 0.5f);
+  out[6 * i + 5] = __fdividef(v, 1.5f + fabsf(v));
+}
+)";
+
+TEST(SimVsGpu, ApproximateInstructionsAgreeWithinTwiceTheStatedBounds) {
+  BS_REQUIRE_GPU();
+  REQUIRE_NVRTC();
+  const int n = 1000;
+  std::vector<float> x(n), out(6 * static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) x[static_cast<size_t>(i)] = -3.1f + 6.2f * static_cast<float>(i) / n;
+  LaunchConfig cfg;
+  cfg.grid = dim(4);
+  cfg.block = dim(256);
+  cfg.buffers = {buffer("x", x), buffer("out", out)};
+  cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::value(n)};
+  const Both b = run_both(k_approx, "approx", cfg);
+  ASSERT_EQ(b.gpu.size(), 2u);
+  const float* g = reinterpret_cast<const float*>(b.gpu[1].data());
+  const float* s = reinterpret_cast<const float*>(b.sim[1].data());
+  for (size_t k = 0; k < out.size(); ++k) {
+    const double tol = 2 * std::max(ApproxBounds::sin_cos_abs, 8 * ApproxBounds::rsqrt_rel * std::abs(double(s[k])));
+    ASSERT_NEAR(g[k], s[k], tol) << "element " << k << " (function " << k % 6 << ")";
+  }
+}
+
+}  // namespace
+}  // namespace bs::sim::test

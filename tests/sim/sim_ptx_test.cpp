@@ -1,0 +1,344 @@
+// sim_ptx_test.cpp: hand-written PTX for edge semantics (NaN and signed zeros in min/max, saturating cvt,
+// shifts past the width, bit-field ops, division by zero), the parser's errors, and hostile input: unsupported
+// instructions, endless loops, huge shared memory, recursion, printf; each a clear message, never a crash.
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "sim/trace.h"
+#include "gpu/kernel/contracts.h"
+#include "sim_util.h"
+
+namespace bs::sim::test {
+namespace {
+
+// A one-thread kernel `k(u64 out)` whose body stores 32-bit results at out[0..].
+std::string one_thread(const std::string& body, int regs = 16) {
+  return ".version 8.0\n.target sm_90\n.address_size 64\n"
+         ".visible .entry k(.param .u64 out)\n{\n"
+         "  .reg .pred %p<8>;\n  .reg .b32 %r<" + std::to_string(regs) + ">;\n  .reg .f32 %f<16>;\n"
+         "  .reg .b64 %rd<8>;\n  .reg .f64 %fd<4>;\n"
+         "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n" + body + "  ret;\n}\n";
+}
+
+std::vector<uint32_t> run_one(const std::string& ptx, size_t words = 16) {
+  const Module m = parse_ptx(ptx);
+  std::vector<uint32_t> out(words, 0xdeadbeefu);
+  LaunchConfig cfg;
+  cfg.buffers = {buffer("out", out)};
+  cfg.args = {Arg::pointer(0)};
+  const LaunchResult r = launch(m, "k", cfg);
+  EXPECT_TRUE(r.ok) << r.failure.message;
+  return out;
+}
+
+uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
+
+TEST(SimPtx, MinMaxNanAndSignedZeros) {
+  const auto o = run_one(one_thread(R"(
+  mov.f32 %f1, 0f7FC00000;    // NaN
+  mov.f32 %f2, 0f40000000;    // 2
+  min.f32 %f3, %f1, %f2;
+  st.global.f32 [%rd1], %f3;
+  max.f32 %f3, %f2, %f1;
+  st.global.f32 [%rd1+4], %f3;
+  mov.f32 %f4, 0f80000000;    // -0
+  mov.f32 %f5, 0f00000000;    // +0
+  min.f32 %f3, %f5, %f4;
+  st.global.f32 [%rd1+8], %f3;
+  max.f32 %f3, %f4, %f5;
+  st.global.f32 [%rd1+12], %f3;
+  add.f32 %f3, %f1, %f2;      // NaN in: the GPU's canonical NaN out
+  st.global.f32 [%rd1+16], %f3;
+  min.f32 %f3, %f1, %f1;
+  st.global.f32 [%rd1+20], %f3;
+)"));
+  EXPECT_EQ(o[0], bits(2.0f));
+  EXPECT_EQ(o[1], bits(2.0f));
+  EXPECT_EQ(o[2], 0x80000000u);
+  EXPECT_EQ(o[3], 0x00000000u);
+  EXPECT_EQ(o[4], 0x7fffffffu);
+  EXPECT_EQ(o[5], 0x7fffffffu);
+}
+
+TEST(SimPtx, SaturatingConversionsAndRoundingToIntegers) {
+  const auto o = run_one(one_thread(R"(
+  mov.f32 %f1, 0f7FC00000;      // NaN -> 0
+  cvt.rzi.s32.f32 %r1, %f1;
+  st.global.u32 [%rd1], %r1;
+  mov.f32 %f1, 0f5F000000;      // 2^63 -> INT_MAX
+  cvt.rzi.s32.f32 %r1, %f1;
+  st.global.u32 [%rd1+4], %r1;
+  mov.f32 %f1, 0fC2F60000;      // -123 -> u32: 0
+  cvt.rni.u32.f32 %r1, %f1;
+  st.global.u32 [%rd1+8], %r1;
+  mov.f32 %f1, 0f40200000;      // 2.5 -> rni: 2 (ties to even), rpi: 3, rmi: 2
+  cvt.rni.s32.f32 %r1, %f1;
+  st.global.u32 [%rd1+12], %r1;
+  cvt.rpi.s32.f32 %r1, %f1;
+  st.global.u32 [%rd1+16], %r1;
+  cvt.rmi.f32.f32 %f2, %f1;
+  st.global.f32 [%rd1+20], %f2;
+  mov.u32 %r2, 300;
+  cvt.sat.u8.u32 %r3, %r2;      // 255... written as u8 into a 32-bit register
+  st.global.u32 [%rd1+24], %r3;
+  mov.u32 %r2, -5;
+  cvt.s64.s32 %rd2, %r2;        // sign extension
+  st.global.u32 [%rd1+28], %rd2;
+  shr.u64 %rd3, %rd2, 32;
+  st.global.u32 [%rd1+32], %rd3;
+  mov.f32 %f1, 0f3F800001;      // 1 + 2^-23: to f16 rounds to 1
+  cvt.rn.f16.f32 %r4, %f1;
+  st.global.u32 [%rd1+36], %r4;
+)"));
+  EXPECT_EQ(o[0], 0u);
+  EXPECT_EQ(o[1], 0x7fffffffu);
+  EXPECT_EQ(o[2], 0u);
+  EXPECT_EQ(o[3], 2u);
+  EXPECT_EQ(o[4], 3u);
+  EXPECT_EQ(o[5], bits(2.0f));
+  EXPECT_EQ(o[6], 255u);
+  EXPECT_EQ(o[7], 0xfffffffbu);
+  EXPECT_EQ(o[8], 0xffffffffu);
+  EXPECT_EQ(o[9], 0x3c00u);
+}
+
+TEST(SimPtx, ShiftsBitFieldsPermutesAndDivisionByZeroDoNotCrash) {
+  const auto o = run_one(one_thread(R"(
+  mov.u32 %r1, -16;
+  shr.s32 %r2, %r1, 40;         // past the width: sign fill
+  st.global.u32 [%rd1], %r2;
+  shl.b32 %r2, %r1, 33;         // past the width: 0
+  st.global.u32 [%rd1+4], %r2;
+  mov.u32 %r3, 0xF0F0;
+  bfe.u32 %r4, %r3, 4, 8;       // 0x0F
+  st.global.u32 [%rd1+8], %r4;
+  bfe.s32 %r4, %r3, 4, 4;       // 0xF sign-extended: -1
+  st.global.u32 [%rd1+12], %r4;
+  bfi.b32 %r4, 5, %r3, 8, 4;    // insert 0101 at bit 8
+  st.global.u32 [%rd1+16], %r4;
+  mov.u32 %r5, 0x33221100;
+  mov.u32 %r6, 0x77665544;
+  prmt.b32 %r7, %r5, %r6, 0x7351;
+  st.global.u32 [%rd1+20], %r7;
+  mov.u32 %r8, 0;
+  div.u32 %r9, %r3, %r8;        // no SIGFPE on the host
+  st.global.u32 [%rd1+24], %r9;
+  mov.u32 %r10, -2147483648;
+  mov.u32 %r11, -1;
+  div.s32 %r12, %r10, %r11;     // INT_MIN / -1: no SIGFPE either
+  st.global.u32 [%rd1+28], %r12;
+  rem.s32 %r12, %r10, %r11;
+  st.global.u32 [%rd1+32], %r12;
+  mul.hi.s32 %r13, %r10, %r10;  // 2^62 >> 32
+  st.global.u32 [%rd1+36], %r13;
+  clz.b32 %r14, %r8;
+  st.global.u32 [%rd1+40], %r14;
+  brev.b32 %r14, 1;
+  st.global.u32 [%rd1+44], %r14;
+)"));
+  EXPECT_EQ(o[0], 0xffffffffu);
+  EXPECT_EQ(o[1], 0u);
+  EXPECT_EQ(o[2], 0x0fu);
+  EXPECT_EQ(o[3], 0xffffffffu);
+  EXPECT_EQ(o[4], 0xF5F0u);
+  EXPECT_EQ(o[5], 0x77335511u);  // bytes 1, 5, 3, 7 of {b, a}
+  EXPECT_EQ(o[6], 0xffffffffu);
+  EXPECT_EQ(o[7], 0x80000000u);
+  EXPECT_EQ(o[8], 0u);
+  EXPECT_EQ(o[9], 0x40000000u);
+  EXPECT_EQ(o[10], 32u);
+  EXPECT_EQ(o[11], 0x80000000u);
+}
+
+// The approximate instructions against the exact function, within the bounds sim.h states (ApproxBounds).
+TEST(SimPtx, ApproximateInstructionsStayWithinTheirStatedBounds) {
+  std::string body;
+  const float xs[] = {-3.1f, -1.0f, -0.2f, 0.3f, 0.7f, 1.0f, 1.9f, 3.0f};
+  for (int i = 0; i < 8; ++i) {
+    char line[1024];
+    std::snprintf(line, sizeof line,
+                  "  mov.f32 %%f1, 0f%08X;\n  abs.f32 %%f2, %%f1;\n"
+                  "  ex2.approx.f32 %%f3, %%f1;\n  st.global.f32 [%%rd1+%d], %%f3;\n"
+                  "  lg2.approx.f32 %%f3, %%f2;\n  st.global.f32 [%%rd1+%d], %%f3;\n"
+                  "  sin.approx.f32 %%f3, %%f1;\n  st.global.f32 [%%rd1+%d], %%f3;\n"
+                  "  cos.approx.f32 %%f3, %%f1;\n  st.global.f32 [%%rd1+%d], %%f3;\n"
+                  "  rsqrt.approx.f32 %%f3, %%f2;\n  st.global.f32 [%%rd1+%d], %%f3;\n"
+                  "  rcp.approx.f32 %%f3, %%f1;\n  st.global.f32 [%%rd1+%d], %%f3;\n"
+                  "  tanh.approx.f32 %%f3, %%f1;\n  st.global.f32 [%%rd1+%d], %%f3;\n",
+                  bits(xs[i]), 28 * i, 28 * i + 4, 28 * i + 8, 28 * i + 12, 28 * i + 16, 28 * i + 20, 28 * i + 24);
+    body += line;
+  }
+  const auto o = run_one(one_thread(body), 7 * 8);
+  auto f = [&](size_t k) { return std::bit_cast<float>(o[k]); };
+  for (int i = 0; i < 8; ++i) {
+    const double x = xs[i], ax = std::abs(x);
+    const size_t k = 7 * static_cast<size_t>(i);
+    const double e2 = std::exp2(x);
+    EXPECT_LE(std::abs(f(k) - e2), ApproxBounds::ex2_ulp * std::ldexp(1.0, std::ilogb(e2) - 23)) << x;
+    EXPECT_LE(std::abs(f(k + 1) - std::log2(ax)), ApproxBounds::lg2_abs) << x;
+    EXPECT_LE(std::abs(f(k + 2) - std::sin(x)), ApproxBounds::sin_cos_abs) << x;
+    EXPECT_LE(std::abs(f(k + 3) - std::cos(x)), ApproxBounds::sin_cos_abs) << x;
+    EXPECT_LE(std::abs(f(k + 4) * std::sqrt(ax) - 1.0), ApproxBounds::rsqrt_rel) << x;
+    EXPECT_LE(std::abs(f(k + 5) * x - 1.0), ApproxBounds::rcp_rel) << x;
+    EXPECT_LE(std::abs(f(k + 6) - std::tanh(x)), ApproxBounds::tanh_rel * std::abs(std::tanh(x))) << x;
+  }
+}
+
+// --- the parser -----------------------------------------------------------------------------------------
+TEST(SimParse, ReadsTheTemplatesLinesAndSymbols) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(std::string(kernel::template_source(*kernel::find_template("matmul-tiled"))));
+  const Function* f = m.find("matmul");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(f->entry);
+  EXPECT_EQ(f->params.size(), 6u);
+  EXPECT_EQ(f->max_threads, 256u);
+  EXPECT_EQ(f->shared_bytes, 2048u);
+  bool has_bar = false;
+  for (uint32_t pc = f->first; pc < f->end; ++pc) {
+    EXPECT_NE(m.code[pc].op, Op::Unsupported) << m.text[pc];
+    if (m.code[pc].op == Op::Bar) {
+      has_bar = true;
+      EXPECT_TRUE(m.code[pc].line == 21 || m.code[pc].line == 24) << m.where(pc);  // the __syncthreads() lines
+      // NVRTC names the source with the working directory in front: ".../kernel.cu"
+      EXPECT_NE(m.where(pc).find("kernel.cu:" + std::to_string(m.code[pc].line)), std::string::npos) << m.where(pc);
+    }
+  }
+  EXPECT_TRUE(has_bar);
+}
+
+TEST(SimParse, MalformedPtxIsAnErrorNamingTheLine) {
+  try {
+    parse_ptx(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n  add.s32 %r1, %r2, 1;\n}\n");
+    FAIL() << "no error";
+  } catch (const PtxError& e) {
+    EXPECT_NE(std::string(e.what()).find("PTX line 6"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("%r1"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_ptx(".version 8.0\n.visible .entry k(\n"), PtxError);
+  EXPECT_THROW(parse_ptx("garbage"), PtxError);
+  const Module empty = parse_ptx("");
+  LaunchConfig cfg;
+  const LaunchResult r = launch(empty, "k", cfg);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failure.message, "no kernel named 'k' in the PTX (kernels: none)");
+}
+
+// --- hostile input ----------------------------------------------------------------------------------------
+TEST(SimHostile, UnsupportedInstructionIsOneMessageWithItsLine) {
+  const std::string ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                          "  .reg .b64 %rd<4>;\n  .reg .b32 %r<4>;\n  .shared .align 16 .b8 s[64];\n"
+                          "  .loc 1 7 3\n  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, s;\n"
+                          "  cp.async.ca.shared.global [%r1], [%rd1], 16;\n  ret;\n}\n.file 1 \"kernel.cu\"\n";
+  const Module m = parse_ptx(ptx);
+  std::vector<float> buf(4);
+  LaunchConfig cfg;
+  cfg.buffers = {buffer("p", buf)};
+  cfg.args = {Arg::pointer(0)};
+  const LaunchResult r = launch(m, "k", cfg);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.failure.message.find("kernel.cu:7: 'cp.async.ca.shared.global [%r1], [%rd1], 16;' is not supported"),
+            std::string::npos)
+      << r.failure.message;
+}
+
+TEST(SimHostile, EndlessLoopStopsWithTheThreadBlockAndLine) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(R"(extern "C" __global__ void spin(int* flag) {
+  while (flag[0] == 0) { }  // nobody ever sets it
+})");
+  std::vector<int> flag(1, 0);
+  LaunchConfig cfg;
+  cfg.grid = dim(3);
+  cfg.block = dim(64);
+  cfg.budget = 100000;
+  cfg.buffers = {buffer("flag", flag)};
+  cfg.args = {Arg::pointer(0)};
+  const LaunchResult r = launch(m, "spin", cfg);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.failure.message.find("kernel.cu:2: ran 100000 instructions without finishing: an endless loop?"),
+            std::string::npos)
+      << r.failure.message;
+  EXPECT_NE(r.failure.message.find("(thread (0, 0, 0), block ("), std::string::npos) << r.failure.message;
+  EXPECT_TRUE(r.failure.has_thread);
+  EXPECT_EQ(r.failure.line, 2);
+}
+
+TEST(SimHostile, HugeSharedMemoryIsRefusedBeforeRunning) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(R"(extern "C" __global__ void big(float* out) {
+  extern __shared__ float s[];
+  s[threadIdx.x] = 1.0f;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+})");
+  std::vector<float> out(32);
+  LaunchConfig cfg;
+  cfg.block = dim(32);
+  cfg.dynamic_shared_bytes = 1u << 30;
+  cfg.buffers = {buffer("out", out)};
+  cfg.args = {Arg::pointer(0)};
+  const LaunchResult r = launch(m, "big", cfg);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.failure.message.find("bytes of shared memory per block"), std::string::npos) << r.failure.message;
+  cfg.dynamic_shared_bytes = 128;
+  const LaunchResult ok = launch(m, "big", cfg);
+  EXPECT_TRUE(ok.ok) << ok.failure.message;
+  EXPECT_EQ(out[5], 1.0f);
+}
+
+TEST(SimHostile, HugeVariablesAndRegisterFilesAreParseErrors) {
+  try {
+    parse_ptx(".version 8.0\n.target sm_90\n.address_size 64\n.global .align 4 .b8 big[4000000000];\n");
+    FAIL() << "no error";
+  } catch (const PtxError& e) {
+    EXPECT_NE(std::string(e.what()).find("PTX line 4: variable 'big' has more than 1 GiB"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_ptx(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                         "  .reg .b32 %r<99999999>;\n  ret;\n}\n"),
+               PtxError);
+}
+
+TEST(SimHostile, RecursionAndPrintfAreNamed) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(R"(
+__device__ int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }  // not a loop in disguise
+extern "C" __global__ void rec(int* out) { out[threadIdx.x] = fib(threadIdx.x); }
+extern "C" __global__ void say(int* out) { printf("hi %d\n", out[0]); }
+)");
+  std::vector<int> out(32);
+  LaunchConfig cfg;
+  cfg.block = dim(32);
+  cfg.buffers = {buffer("out", out)};
+  cfg.args = {Arg::pointer(0)};
+  const LaunchResult r = launch(m, "rec", cfg);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.failure.message.find("is called recursively"), std::string::npos) << r.failure.message;
+  const LaunchResult p = launch(m, "say", cfg);
+  ASSERT_FALSE(p.ok);
+  EXPECT_NE(p.failure.message.find("vprintf' (printf)"), std::string::npos) << p.failure.message;
+}
+
+TEST(SimHostile, BadLaunchesAreMessages) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(std::string(kernel::template_source(*kernel::find_template("vector"))));
+  std::vector<float> a(10);
+  LaunchConfig cfg;
+  cfg.block = dim(2048);
+  cfg.buffers = {buffer("a", a)};
+  cfg.args = {Arg::pointer(0), Arg::pointer(0), Arg::pointer(0), Arg::value<int64_t>(10)};
+  EXPECT_NE(launch(m, "vector_op", cfg).failure.message.find("a block has at most 1024"), std::string::npos);
+  cfg.block = dim(32);
+  cfg.args.pop_back();
+  EXPECT_EQ(launch(m, "vector_op", cfg).failure.message, "kernel 'vector_op' takes 4 arguments, given 3");
+  cfg.args.push_back(Arg::value<int32_t>(10));
+  EXPECT_NE(launch(m, "vector_op", cfg).failure.message.find("argument 3 has 4 bytes, but parameter"),
+            std::string::npos);
+  cfg.args.back() = Arg::pointer(7);
+  EXPECT_NE(launch(m, "vector_op", cfg).failure.message.find("buffer 7, which does not exist"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace bs::sim::test
