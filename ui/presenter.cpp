@@ -121,6 +121,7 @@ void Presenter::apply_style() {
 
 namespace {
 constexpr const char* k_wide_value = "000.0";
+constexpr int k_hint_lines = 2;  // a read-out's hint: whole lines, at most this many (more: "..." and a tooltip)
 
 float text_width(std::string_view t) {
   return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x;
@@ -187,13 +188,14 @@ Presenter::ReadoutGrid Presenter::readout_grid(std::span<const Readout> readouts
   }
   const float scale = sum <= inner ? inner / sum : 1.0f;  // stretched to the full width
   // Hint lines: as many as the longest hint takes in its column (wrapped at spaces, as drawn; the column is
-  // taken a text height narrower than drawn, so the count is never short).
+  // taken a text height narrower than drawn, so the count is never short), at most k_hint_lines.
   int hint_lines = 1;
   for (size_t i = 0; i < readouts.size(); ++i)
     hint_lines = std::max(hint_lines, static_cast<int>(wrap_at_spaces(readouts[i].hint,
                                                                       g.widths[i] * scale - ImGui::GetFontSize(),
                                                                       text_width)
                                                            .size()));
+  hint_lines = std::min(hint_lines, k_hint_lines);
   const int rows = (static_cast<int>(readouts.size()) + g.cols - 1) / g.cols;
   const float line = ImGui::GetTextLineHeightWithSpacing();
   // Table cells add their padding; one more item spacing keeps the last hint line off the edge.
@@ -275,8 +277,18 @@ void Presenter::draw_readouts(std::span<const Readout> readouts, const ImVec4& s
           // The hint wraps inside its column.
           ImGui::SetCursorPosY(below_number);
           ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-          for (const std::string& l : wrap_at_spaces(r.hint, ImGui::GetContentRegionAvail().x, text_width))
-            ImGui::TextUnformatted(l.c_str());
+          // At most k_hint_lines whole lines (the strip keeps to its height); a longer hint ends in "..." and
+          // shows whole on hover.
+          const float avail = ImGui::GetContentRegionAvail().x;
+          std::vector<std::string> lines = wrap_at_spaces(r.hint, avail, text_width);
+          const bool cut = lines.size() > static_cast<size_t>(k_hint_lines);
+          if (cut) lines = wrap_at_spaces(r.hint, avail - text_width(" ..."), text_width);  // room for "..."
+          const size_t shown = std::min(lines.size(), static_cast<size_t>(k_hint_lines));
+          ImGui::BeginGroup();
+          for (size_t l = 0; l < shown; ++l)
+            ImGui::TextUnformatted(cut && l + 1 == shown ? (lines[l] + " ...").c_str() : lines[l].c_str());
+          ImGui::EndGroup();
+          if (cut && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.hint.c_str());
           ImGui::PopStyleColor();
         }
       }
