@@ -41,7 +41,10 @@ fs::path fresh(const std::string& name) {
 }
 
 std::string q(const fs::path& p) {
-  return "'" + p.string() + "'";
+  std::string out = "'";  // appended, not "'" + ...: GCC 12's -Wrestrict false positive
+  out += p.string();
+  out += "'";
+  return out;
 }
 
 double seconds_since(Clock::time_point t0) {
@@ -307,8 +310,9 @@ TEST(TrustCli, AFailedExportLeavesTheEarlierRunsFilesAllOfThem) {
   EXPECT_EQ(again.exit_code, 0) << again.output;
   const auto after = folder_contents(out);
   EXPECT_EQ(after.size(), 6u);  // the six files, no temporaries
-  for (const auto& [name, text] : after)
+  for (const auto& [name, text] : after) {
     EXPECT_NE(text, "<not a file>") << name;
+  }
 }
 
 // NVTX stays behind the C++ wall: nvtx3 only through gpu/common/nvtx_range.h, that header only in gpu/'s .cu
@@ -334,8 +338,9 @@ TEST(TrustCli, NvtxStaysInGpuSourcesAndEveryLabTimesInARange) {
   for (const char* f : {"gpu/heat/heat_gpu.cu", "gpu/matmul/matmul_gpu.cu", "gpu/vector/vector_gpu.cu",
                         "gpu/memory/memory_gpu.cu", "gpu/reduce/reduce_gpu.cu", "gpu/montecarlo/montecarlo_gpu.cu",
                         "gpu/multigpu/multi_heat.cu", "gpu/multigpu/multi_mc.cpp", "gpu/kernel/kernel_runner.cu",
-                        "gpu/kernel/lab_runs.cu"})
+                        "gpu/kernel/lab_runs.cu"}) {
     EXPECT_NE(read_text(root / f).find("const NvtxRange range("), std::string::npos) << f;
+  }
 }
 
 TEST(TrustCli, PointsThatFailedWhileRunningMakeTheSweepFail) {
