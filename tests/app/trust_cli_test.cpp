@@ -327,8 +327,9 @@ TEST(TrustCli, NvtxStaysInGpuSourcesAndEveryLabTimesInARange) {
       const std::string ext = e.path().extension().string();
       if (ext != ".h" && ext != ".cuh" && ext != ".cpp" && ext != ".cu") continue;
       const std::string text = read_text(e.path());
-      if (rel != "gpu/common/nvtx_range.h")
+      if (rel != "gpu/common/nvtx_range.h") {
         EXPECT_EQ(text.find("nvtx3/"), std::string::npos) << rel << " includes NVTX directly";
+      }
       if (text.find("gpu/common/nvtx_range.h") != std::string::npos) {
         EXPECT_EQ(rel.rfind("gpu/", 0), 0u) << rel << ": NVTX outside gpu/";
         EXPECT_TRUE(ext == ".cu" || ext == ".cpp") << rel << ": a header includes nvtx_range.h";
