@@ -77,7 +77,7 @@ void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat) {
                  "halo and overlap it would pick; runs nothing, needs no GPU (docs/SCALING.md)");
     sub.add_option("--link-gbs", a.link_gbs, "with --predict: link bandwidth per GPU in GB/s (default 300, NVLink)")
         ->check(in_range(0.1, 1e5, "GB/s"));
-    sub.add_option("--latency-us", a.latency_us, "with --predict: one exchange's latency in us (default 20)")
+    sub.add_option("--latency-us", a.latency_us, "with --predict: one exchange's latency in us (default 28)")
         ->check(in_range(0.0, 1e6, "us"));
     sub.add_option("--dram-gbs", a.dram_gbs,
                    "with --predict: one GPU's DRAM bandwidth in GB/s for its step time (default: GPU 0's peak, "
