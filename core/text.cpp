@@ -254,6 +254,13 @@ std::string fmt_fixed(double v, int decimals) {
   return buf;
 }
 
+std::string compact_count(double v, std::string_view gap) {
+  if (v >= 1e9) return fmt_fixed(v / 1e9, 2) + std::string(gap) + "G";
+  if (v >= 1e6) return fmt_fixed(v / 1e6, 2) + std::string(gap) + "M";
+  if (v >= 1e3) return fmt_fixed(v / 1e3, 1) + std::string(gap) + "k";
+  return fmt_fixed(v, 0);
+}
+
 std::string count_of(int64_t n, std::string_view noun) {
   return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }

@@ -49,6 +49,10 @@ std::string xml_escape(std::string_view s);
 // v with `decimals` digits after the point ("%.*f").
 std::string fmt_fixed(double v, int decimals);
 
+// A count with a decimal SI suffix, for read-outs: "999", "12.3k", "4.50M", "1.20G"; `gap` goes between the
+// number and the suffix ("12.3 k").
+std::string compact_count(double v, std::string_view gap = "");
+
 // "1 lane", "31 lanes": a count with its noun, singular only for exactly one (noun + "s" otherwise).
 std::string count_of(int64_t n, std::string_view noun);
 

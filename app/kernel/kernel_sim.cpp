@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/text.h"
 #include "gpu/heat/heat.h"
 #include "gpu/kernel/lab_runs.h"
 #include "gpu/matmul/matmul.h"
@@ -72,18 +73,7 @@ sim::Dim3 grid_for(Dim2 block, Dim2 domain) {
   return {static_cast<uint32_t>(g.x), static_cast<uint32_t>(g.y), 1};
 }
 
-std::string count_text(double v) {
-  char b[32];
-  if (v >= 1e9)
-    std::snprintf(b, sizeof b, "%.2f G", v / 1e9);
-  else if (v >= 1e6)
-    std::snprintf(b, sizeof b, "%.2f M", v / 1e6);
-  else if (v >= 1e3)
-    std::snprintf(b, sizeof b, "%.1f k", v / 1e3);
-  else
-    std::snprintf(b, sizeof b, "%.0f", v);
-  return b;
-}
+std::string count_text(double v) { return compact_count(v, " "); }
 
 Dim2 block_of(kernel::Target t, const SimSettings& s) {
   const kernel::Contract& c = kernel::contract(t);

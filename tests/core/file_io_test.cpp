@@ -363,3 +363,13 @@ TEST(JsonFile, ReadJsonFileNamesTheFile) {
 
 }  // namespace
 }  // namespace bs
+
+// The read-outs' compact counts (the Monte Carlo panel without a gap, the simulator's status line with one).
+TEST(CompactCount, SuffixesAndDecimalsPerRange) {
+  EXPECT_EQ(bs::compact_count(0), "0");
+  EXPECT_EQ(bs::compact_count(999), "999");
+  EXPECT_EQ(bs::compact_count(1000), "1.0k");
+  EXPECT_EQ(bs::compact_count(198'900, " "), "198.9 k");
+  EXPECT_EQ(bs::compact_count(4'500'000), "4.50M");
+  EXPECT_EQ(bs::compact_count(1.2e9, " "), "1.20 G");
+}

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/text.h"
 #include "ui/montecarlo/montecarlo_schema.h"
 #include "ui/plot.h"
 #include "ui/plot_export.h"
@@ -128,18 +129,7 @@ void param_message(const PanelModel& m, const char* param) {
     ImGui::PopTextWrapPos();
   }
 }
-std::string fmt_count(double v) {
-  char b[32];
-  if (v >= 1e9)
-    std::snprintf(b, sizeof b, "%.2fG", v / 1e9);
-  else if (v >= 1e6)
-    std::snprintf(b, sizeof b, "%.2fM", v / 1e6);
-  else if (v >= 1e3)
-    std::snprintf(b, sizeof b, "%.1fk", v / 1e3);
-  else
-    std::snprintf(b, sizeof b, "%.0f", v);
-  return b;
-}
+std::string fmt_count(double v) { return compact_count(v); }
 
 void params_section(PanelModel& m, PanelActions& a) {
   mcl::Params& p = m.params;
