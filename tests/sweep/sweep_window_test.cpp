@@ -39,8 +39,8 @@ TEST(SweepWindow, RunsHeadlessAndExportsEveryFile) {
     bs::SweepWindow win(env);
     EXPECT_FALSE(win.has_result());
     win.load_definition(
-        nlohmann::json::parse(R"({"lab":"heat","params":[{"name":"size","values":["16","32","48"]}],
-      "fixed":{"steps":"1"},"warmup":1,"repetitions":3,"device":"cpu"})"),
+        nlohmann::json::parse(R"({"lab":"heat","params":[{"name":"size","values":["256","384","512"]}],
+      "fixed":{"steps":"20"},"warmup":1,"repetitions":3,"device":"cpu"})"),
         true);
     EXPECT_TRUE(win.busy());
     bool open = true;
