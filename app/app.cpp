@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "app/labs.h"
-#include "app/record.h"
+#include "app/sweep/record.h"
 #include "gpu/common/fault.h"
 #include "core/error.h"
 #include "core/text.h"

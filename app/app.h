@@ -25,7 +25,7 @@
 #include "app/shell/presenter_view.h"
 #include "app/shell/session_menu.h"
 #include "app/shell/toasts.h"
-#include "app/roofline_window.h"
+#include "app/roofline/roofline_window.h"
 #include "app/sweep/sweep_window.h"
 #include "app/undo.h"
 #include "core/error.h"

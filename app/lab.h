@@ -26,7 +26,7 @@ struct LabEnv {
   PathRequest request = PathRequest::Auto;
   PathDecision path;  // the path in force; a lab may step it down (interop -> host copy) and say why
   UserKernels* user_kernels = nullptr;  // the user's compiled kernels (kernel lab); set by App, may be null
-  work::RunLog* runs = nullptr;  // every timed run, for the roofline (app/roofline_report.h); set by App, may be null
+  work::RunLog* runs = nullptr;  // every timed run, for the roofline (app/roofline/roofline_report.h); set by App, may be null
 };
 
 class Lab {

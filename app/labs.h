@@ -57,7 +57,7 @@ struct LabDescriptor {
   // Members of a saved state that are not parameters but the lab reads itself (the anatomy overlay).
   std::vector<std::string> state_extras;
   // What `blockscope roofline` times for this lab: its variants at their bench sizes on the GPU (when `gpu`)
-  // and its CPU baselines, each reported with report_run (app/roofline_report.h) into env.runs; `quick`:
+  // and its CPU baselines, each reported with report_run (app/roofline/roofline_report.h) into env.runs; `quick`:
   // small sizes. Empty: the lab is not on the roofline (the command says so).
   std::function<void(const LabEnv& env, bool gpu, bool quick)> roofline_runs;
   // A known-good kernel the measured DRAM ceiling is checked against (GPU only): returns its line for the

@@ -17,7 +17,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "ui/colormap.h"
-#include "ui/embedded.h"
+#include "assets/embedded.h"
 #include "ui/presenter.h"
 
 namespace bs {

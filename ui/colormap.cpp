@@ -5,7 +5,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "ui/embedded.h"
+#include "assets/embedded.h"
 
 namespace bs {
 

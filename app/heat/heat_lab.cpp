@@ -19,7 +19,7 @@
 #include "app/session.h"
 #include "app/layout.h"
 #include "gpu/anatomy/overlay.h"
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "gpu/heat/heat_work.h"
 #include "core/error.h"
 #include "core/text.h"

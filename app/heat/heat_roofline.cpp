@@ -2,7 +2,7 @@
 // GPU stencil and the all-threads CPU baseline at the bench size.
 #include <string>
 
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "gpu/heat/heat.h"
 #include "gpu/heat/heat_work.h"
 

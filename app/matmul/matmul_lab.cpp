@@ -28,7 +28,7 @@
 #include "core/error.h"
 #include "gpu/kernel/lab_runs.h"
 #include "gpu/matmul/matmul.h"
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "gpu/matmul/matmul_work.h"
 #include "ui/field_view.h"
 #include "ui/matmul/matmul_lab_panel.h"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "gpu/matmul/matmul.h"
 #include "gpu/matmul/matmul_work.h"
 

@@ -19,7 +19,7 @@
 #include "core/params.h"
 #include "core/text.h"
 #include "gpu/memory/memory_model.h"
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "gpu/memory/memory_work.h"
 #include "ui/memory/memory_schema.h"
 #include "ui/memory/memory_trace.h"

@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "gpu/memory/memory.h"
 #include "gpu/memory/memory_work.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "gpu/montecarlo/montecarlo.h"
 #include "gpu/montecarlo/montecarlo_work.h"
 

@@ -26,7 +26,7 @@
 #include "gpu/anatomy/occupancy.h"
 #include "gpu/reduce/reduce_anatomy.h"
 #include "gpu/reduce/reduce.h"
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "gpu/reduce/reduce_work.h"
 #include "ui/reduce/reduce_lab_panel.h"
 #include "ui/reduce/reduce_schema.h"

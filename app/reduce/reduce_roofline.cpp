@@ -2,7 +2,7 @@
 // roofline_runs): reduce and scan, every variant on the GPU (when there is one) and the CPU.
 #include <string>
 
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "gpu/reduce/reduce.h"
 #include "gpu/reduce/reduce_work.h"
 

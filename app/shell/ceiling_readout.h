@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "app/roofline_figure.h"
+#include "app/roofline/roofline_figure.h"
 
 namespace bs {
 

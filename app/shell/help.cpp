@@ -7,7 +7,7 @@
 #include <system_error>
 
 #include "app/info.h"
-#include "ui/embedded.h"
+#include "assets/embedded.h"
 
 namespace bs {
 

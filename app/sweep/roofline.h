@@ -2,14 +2,14 @@
 // window's "roofline" button). Every series at every point becomes one run at its model intensity (FLOPs over
 // the minimum DRAM bytes, from the lab's work model through Target::work_model) and its achieved GFLOP/s
 // (runs without FLOPs: their GB/s, in the table), under the ceilings measured on this machine (gpu/roofline,
-// cached per device). The figure, CSV and JSON are app/roofline_figure's, so a sweep and the Roofline window
+// cached per device). The figure, CSV and JSON are app/roofline/roofline_figure's, so a sweep and the Roofline window
 // draw alike. Pure C++ (no CUDA, no ImGui).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "app/roofline_figure.h"
+#include "app/roofline/roofline_figure.h"
 #include "app/sweep/export.h"
 #include "app/sweep/figure.h"
 #include "app/sweep/target.h"

@@ -25,7 +25,7 @@
 #include "app/kernel/user_kernels.h"
 #include "gpu/kernel/kernel_cache.h"
 #include "gpu/kernel/source_file.h"
-#include "app/record.h"
+#include "app/sweep/record.h"
 #include "app/sweep/roofline.h"
 #include "app/sweep/sweep.h"
 #include "gpu/common/device_info.h"

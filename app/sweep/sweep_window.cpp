@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "app/kernel/user_kernels.h"
-#include "app/record.h"
+#include "app/sweep/record.h"
 #include "app/sweep/roofline.h"
 #include "app/sweep/sweep.h"
 #include "app/layout.h"

@@ -25,7 +25,7 @@
 #include "core/error.h"
 #include "gpu/kernel/lab_runs.h"
 #include "gpu/vector/vector.h"
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "gpu/vector/vector_work.h"
 #include "ui/vector/vector_lab_panel.h"
 #include "ui/vector/vector_schema.h"

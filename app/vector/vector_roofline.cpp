@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "core/text.h"
 #include "gpu/vector/vector.h"
 #include "gpu/vector/vector_work.h"

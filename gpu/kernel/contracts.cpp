@@ -7,7 +7,7 @@
 #include <array>
 #include <cctype>
 
-#include "ui/embedded.h"
+#include "assets/embedded.h"
 
 namespace bs::kernel {
 

@@ -9,7 +9,7 @@
 
 #include "app/labs.h"
 #include "app/shell/help.h"
-#include "ui/embedded.h"
+#include "assets/embedded.h"
 
 namespace bs {
 namespace {

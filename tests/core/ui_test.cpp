@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "ui/colormap.h"
-#include "ui/embedded.h"
+#include "assets/embedded.h"
 #include "ui/plot.h"
 
 namespace bs {

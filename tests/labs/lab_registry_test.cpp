@@ -15,7 +15,7 @@
 #include "app/app.h"
 #include "app/bench.h"
 #include "app/labs.h"
-#include "app/roofline_cli.h"
+#include "app/roofline/roofline_cli.h"
 #include "app/session.h"
 #include "app/sweep/sweep.h"
 #include "core/cpu_job.h"

@@ -13,7 +13,7 @@
 #include "app/anatomy/anatomy_window.h"
 #include "app/bench.h"
 #include "app/param_flags.h"
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "app/sweep/target.h"
 #include "core/error.h"
 #include "core/launch.h"

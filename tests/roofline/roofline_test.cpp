@@ -10,7 +10,7 @@
 #include <sstream>
 #include <thread>
 
-#include "app/roofline_figure.h"
+#include "app/roofline/roofline_figure.h"
 #include "app/shell/ceiling_readout.h"
 #include "core/roofline.h"
 #include "gpu/heat/heat_work.h"

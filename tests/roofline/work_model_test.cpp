@@ -5,7 +5,7 @@
 #include <cmath>
 #include <thread>
 
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 #include "core/work_model.h"
 #include "gpu/heat/heat_work.h"
 #include "gpu/matmul/matmul_work.h"

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/record.h"
+#include "app/sweep/record.h"
 #include "run_util.h"
 #include "app/session.h"
 #include "child_process.h"

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "app/record.h"
+#include "app/sweep/record.h"
 #include "run_util.h"
 #include "sweep_files.h"
 #include "app/sweep/sweep.h"

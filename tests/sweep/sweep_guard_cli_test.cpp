@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "app/record.h"
+#include "app/sweep/record.h"
 #include "run_util.h"
 #include "app/sweep/sweep.h"
 #include "gpu/common/device_info.h"

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "app/record.h"
+#include "app/sweep/record.h"
 #include "app/sweep/roofline.h"
 #include "app/sweep/sweep.h"
 #include "core/error.h"

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "ui/embedded.h"
+#include "assets/embedded.h"
 
 namespace bs::gl {
 

@@ -1,5 +1,5 @@
 // embedded.cpp: lookup over the generated table (see embedded.h).
-#include "ui/embedded.h"
+#include "assets/embedded.h"
 
 namespace bs::embedded {
 

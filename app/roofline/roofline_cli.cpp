@@ -11,9 +11,9 @@
 
 #include "app/bench.h"
 #include "app/labs.h"
-#include "app/record.h"
-#include "app/roofline_cli.h"
-#include "app/roofline_figure.h"
+#include "app/sweep/record.h"
+#include "app/roofline/roofline_cli.h"
+#include "app/roofline/roofline_figure.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "gpu/common/device_info.h"

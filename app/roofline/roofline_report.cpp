@@ -1,5 +1,5 @@
 // roofline_report.cpp: see roofline_report.h.
-#include "app/roofline_report.h"
+#include "app/roofline/roofline_report.h"
 
 #include <cmath>
 

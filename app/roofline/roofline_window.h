@@ -12,7 +12,7 @@
 
 #include "app/lab.h"
 #include "app/layout.h"
-#include "app/roofline_figure.h"
+#include "app/roofline/roofline_figure.h"
 #include "core/cpu_job.h"
 
 namespace bs {

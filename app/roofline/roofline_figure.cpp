@@ -1,12 +1,12 @@
 // roofline_figure.cpp: see roofline_figure.h.
-#include "app/roofline_figure.h"
+#include "app/roofline/roofline_figure.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 
-#include "app/record.h"
+#include "app/sweep/record.h"
 #include "core/text.h"
 #include "ui/figure_export.h"
 #include "ui/gl/context.h"

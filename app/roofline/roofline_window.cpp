@@ -1,5 +1,5 @@
 // roofline_window.cpp: see roofline_window.h.
-#include "app/roofline_window.h"
+#include "app/roofline/roofline_window.h"
 
 #include <imgui.h>
 

@@ -1,5 +1,5 @@
 // record.cpp: see record.h.
-#include "app/record.h"
+#include "app/sweep/record.h"
 #include "core/text.h"
 
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// roofline_cli.h: the top-level `roofline` command (app/roofline_cli.cpp).
+// roofline_cli.h: the top-level `roofline` command (app/roofline/roofline_cli.cpp).
 #pragma once
 
 #include <CLI/CLI.hpp>
