@@ -1,6 +1,7 @@
 // kernel_cli.cpp: see kernel_cli.h. Exit codes: 0 compiled; 2 a compile error, a wrong signature or bad
 // input; 1 NVRTC missing or another failure.
 #include "app/kernel/kernel_cli.h"
+#include "core/clock.h"
 
 #include <algorithm>
 #include <chrono>
@@ -126,10 +127,6 @@ int exit_code_of(CompileStatus s) {
     default:
       return 1;
   }
-}
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 std::string summary_text(const std::vector<double>& v) {

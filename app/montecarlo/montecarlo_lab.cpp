@@ -172,7 +172,7 @@ class MonteCarloLab final : public Lab {
       m_gpu = std::make_unique<mcl::GpuPricer>();
       m_model.compute_label = "Live run: GPU " + m_gpu->device_name() + ", batches of growing size";
     } else {
-      m_model.compute_label = "Live run: " + mcl::cpu_mode_label(mcl::CpuMode::AllThreads) +
+      m_model.compute_label = std::string("Live run: ") + mcl::cpu_mode_label(mcl::CpuMode::AllThreads) +
                               " in batches (CPU path: " + m_env.path.reason + ")";
     }
     apply_launch();

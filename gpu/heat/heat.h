@@ -15,6 +15,7 @@
 #include "core/cpu_job.h"
 #include "core/enum_names.h"
 #include "core/launch.h"
+#include "gpu/common/host_baseline.h"
 #include "gpu/heat/temporal.h"
 
 namespace bs::heat {
@@ -93,9 +94,10 @@ inline Dim2 cells_of(Dim2 block, int cells_per_thread) {
 
 // --- CPU baselines
 // ----------------------------------------------------------------------------------------------
-enum class CpuMode { OneThread, AllThreads };
-const char* cpu_mode_label(CpuMode m);  // "CPU, 1 thread" / "CPU, all N threads (OpenMP)"
-int cpu_thread_count();
+// CPU mode, its label and thread count: gpu/common/host_baseline.h.
+using bs::CpuMode;
+using bs::cpu_mode_label;
+using bs::cpu_thread_count;
 
 // One step from `in` to `out` (each nx*ny floats).
 void step_cpu(const float* in, float* out, const Params& p, CpuMode mode);

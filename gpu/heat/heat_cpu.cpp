@@ -127,15 +127,6 @@ void apply_brush_cpu(std::vector<float>& field, int64_t nx, int64_t ny, const Br
   apply_stroke_cpu(field, nx, ny, Stroke{b.cx, b.cy, b.cx, b.cy, b.radius, b.value});
 }
 
-int cpu_thread_count() {
-  return omp_get_max_threads();
-}
-
-const char* cpu_mode_label(CpuMode m) {
-  static const std::string all = "CPU, all " + std::to_string(omp_get_max_threads()) + " threads (OpenMP)";
-  return m == CpuMode::OneThread ? "CPU, 1 thread" : all.c_str();
-}
-
 namespace {
 
 // One row of the stencil, columns [0, cx) (cx <= nx); columns from cx on keep their value (no thread of a

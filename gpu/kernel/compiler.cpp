@@ -1,4 +1,5 @@
 // compiler.cpp: see compiler.h.
+#include "core/clock.h"
 #include "gpu/kernel/compiler.h"
 
 #include <algorithm>
@@ -20,10 +21,6 @@ namespace {
 std::atomic<long long> g_compile_calls{0};
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
 bool is_identifier(const std::string& s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
   return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });

@@ -24,6 +24,7 @@
 #include "core/launch.h"
 #include "core/stats.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/host_baseline.h"
 #include "gpu/memory/memory_index.h"
 
 namespace bs::memory {
@@ -133,13 +134,12 @@ std::string describe(Variant v, const Params& p);
 std::optional<std::string> validate(const Params& p, Variant v);
 std::optional<std::string> validate(const Params& p);  // p.variant()
 
-// Parses "64M" like the vector lab (K, M, G are powers of 2); range checked by validate.
-struct ParsedCount {
-  std::optional<int64_t> value;
-  std::string error;
-};
-ParsedCount parse_count(std::string_view text, std::string_view what);
-std::string format_count(int64_t n);
+// Element counts ("256M") and host memory: gpu/common/host_baseline.h.
+using bs::available_host_bytes;
+using bs::check_host_memory;
+using bs::format_count;
+using bs::parse_count;
+using bs::ParsedCount;
 
 // Bytes of device memory variant v allocates (inputs, outputs, permutation-free), and the bytes it counts as
 // moved for GB/s: transpose and copy 2 * 4 * rows * cols (read once, written once); stride and random
@@ -153,7 +153,6 @@ const char* counted_bytes_text(Variant v);  // "bytes read + written (2 x 4 x ro
 std::optional<std::string> check_device_memory(const Params& p, Variant v, uint64_t free_bytes);
 // The same for the CPU versions' host buffers against MemAvailable.
 std::optional<std::string> check_host_memory(const Params& p, Variant v, uint64_t available_bytes);
-uint64_t available_host_bytes();
 
 // --- Inputs and checks
 // ----------------------------------------------------------------------------------------------
@@ -180,9 +179,10 @@ Check compare(std::span<const float> got, std::span<const float> want, double re
 // ---------------------------------------------------------------------------------------------------
 // The references (one thread, plain loops; the checks call them) and the timed CPU versions, on one thread or
 // all threads (OpenMP), with progress and cancel through ctl (JobCancelled when cancelled).
-enum class CpuMode { OneThread, AllThreads };
-const char* cpu_mode_label(CpuMode m);  // "CPU, 1 thread" / "CPU, all 8 threads (OpenMP)"
-int cpu_thread_count();
+// CPU mode, its label and thread count: gpu/common/host_baseline.h.
+using bs::CpuMode;
+using bs::cpu_mode_label;
+using bs::cpu_thread_count;
 
 // Reference outputs of variant v on the inputs fill_* gives for p (lengths: output_length(p, v)).
 int64_t input_length(const Params& p, Variant v);   // floats the input buffer holds (banks: the shared array)

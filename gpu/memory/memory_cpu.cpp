@@ -10,27 +10,18 @@
 #include <cstring>
 #include <string>
 
+#include "core/clock.h"
 #include "core/error.h"
+#include "gpu/common/input_hash.h"
 #include "gpu/memory/memory.h"
 
 namespace bs::memory {
 
 namespace {
 
-// A 32-bit integer hash (the murmur3 finalizer): uniform bits from consecutive indices.
-inline uint32_t mix(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x85ebca6bu;
-  x ^= x >> 13;
-  x *= 0xc2b2ae35u;
-  x ^= x >> 16;
-  return x;
-}
-
-// [lo, lo + width): 24 random bits of (i, salt) as a fraction.
+// [lo, lo + width): the input hash's fraction, scaled.
 inline float unit(int64_t i, uint32_t salt, float lo, float width) {
-  const uint32_t h = mix(static_cast<uint32_t>(i) ^ mix(static_cast<uint32_t>(i >> 32) + salt));
-  return lo + width * (static_cast<float>(h >> 8) * (1.0f / 16777216.0f));
+  return lo + width * unit_fraction(i, salt);
 }
 
 int threads_for(CpuMode mode) {
@@ -57,23 +48,10 @@ void for_chunks(int64_t count, int64_t chunk, CpuMode mode, JobControl* ctl, F&&
   if (ctl && ctl->cancelled()) throw JobCancelled{};
 }
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
 
-int cpu_thread_count() {
-  return omp_get_max_threads();
-}
-
-const char* cpu_mode_label(CpuMode m) {
-  static const std::string all = "CPU, all " + std::to_string(omp_get_max_threads()) + " threads (OpenMP)";
-  return m == CpuMode::OneThread ? "CPU, 1 thread" : all.c_str();
-}
-
 void fill_floats(float* a, int64_t n, uint32_t seed) {
-  const uint32_t salt = mix(seed * 4 + 1);
+  const uint32_t salt = mix32(seed * 4 + 1);
 #pragma omp parallel for schedule(static) if (n > 65536)
   for (int64_t i = 0; i < n; ++i)
     a[i] = unit(i, salt, 0.5f, 1.0f);
@@ -82,7 +60,7 @@ void fill_floats(float* a, int64_t n, uint32_t seed) {
 namespace {
 // Field f of particle i: positions and velocities in [0.5, 1.5), mass in [1, 2), charge in [-1, 1).
 inline float particle_value(int64_t i, int f, uint32_t seed) {
-  const uint32_t salt = mix(seed * 16 + 3 + static_cast<uint32_t>(f));
+  const uint32_t salt = mix32(seed * 16 + 3 + static_cast<uint32_t>(f));
   if (f == FMASS) return unit(i, salt, 1.0f, 1.0f);
   if (f == FCHARGE) return unit(i, salt, -1.0f, 2.0f);
   return unit(i, salt, 0.5f, 1.0f);

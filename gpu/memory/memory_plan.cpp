@@ -6,7 +6,6 @@
 #include <string>
 
 #include "gpu/memory/memory.h"
-#include "gpu/vector/vector.h"
 
 namespace bs::memory {
 
@@ -132,15 +131,6 @@ int64_t Params::elements() const {
   return kernel == Kernel::Transpose ? rows * cols : n;
 }
 
-std::string format_count(int64_t n) {
-  return vector::format_count(n);
-}
-
-ParsedCount parse_count(std::string_view text, std::string_view what) {
-  const vector::ParsedCount r = vector::parse_count(text, what);
-  return ParsedCount{r.value, r.error};
-}
-
 std::optional<std::string> validate(const Params& p) {
   return validate(p, p.variant());
 }
@@ -247,10 +237,6 @@ std::optional<std::string> check_device_memory(const Params& p, Variant v, uint6
          (kernel_of(v) == Kernel::Transpose ? "of " + dims(p) : "of n = " + format_count(p.n)) + " needs " +
          mib(need) + " of device memory (input and output); " + mib(free_bytes) +
          " are free (64 MiB are kept for the CUDA context): choose a smaller size";
-}
-
-uint64_t available_host_bytes() {
-  return vector::available_host_bytes();
 }
 
 std::optional<std::string> check_host_memory(const Params& p, Variant v, uint64_t available_bytes) {

@@ -18,6 +18,7 @@
 #include "core/cpu_job.h"
 #include "core/enum_names.h"
 #include "core/launch.h"
+#include "gpu/common/host_baseline.h"
 
 namespace bs::montecarlo {
 
@@ -188,9 +189,10 @@ struct BatchResult {
 // are split into fixed chunks of k_cpu_chunk; chunk c draws from std::mt19937_64 seeded from (seed, c) and
 // the chunk sums are added in chunk order, so one thread and all threads give bitwise the same result.
 constexpr int64_t k_cpu_chunk = 4096;
-enum class CpuMode { OneThread, AllThreads };
-std::string cpu_mode_label(CpuMode m);  // "CPU, 1 thread" / "CPU, all N threads (OpenMP)"
-int cpu_thread_count();
+// CPU mode, its label and thread count: gpu/common/host_baseline.h.
+using bs::CpuMode;
+using bs::cpu_mode_label;
+using bs::cpu_thread_count;
 
 // Samples [r.first, r.end()) of the run `p` (validated: throws bs::InvalidRequest). Reports progress and
 // honours cancel (throws bs::JobCancelled) via `ctl`.

@@ -15,15 +15,6 @@
 
 namespace bs::montecarlo {
 
-int cpu_thread_count() {
-  return omp_get_max_threads();
-}
-
-std::string cpu_mode_label(CpuMode m) {
-  if (m == CpuMode::OneThread) return "CPU, 1 thread";
-  return "CPU, all " + std::to_string(cpu_thread_count()) + " threads (OpenMP)";
-}
-
 namespace {
 
 // Chunk c's generator: seeded through seed_seq from every bit of (seed, c) plus a tag, so neighbouring chunks

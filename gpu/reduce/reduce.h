@@ -40,6 +40,7 @@
 #include "core/stats.h"
 #include "gpu/anatomy/array_launch.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/host_baseline.h"
 
 namespace bs::reduce {
 
@@ -66,7 +67,10 @@ enum class ScanVariant {
   Cub,                // cub::DeviceScan::InclusiveSum / ExclusiveSum
 };
 enum class Device { Gpu, Cpu, All };
-enum class CpuMode { OneThread, AllThreads };
+// CPU mode, its label and thread count: gpu/common/host_baseline.h.
+using bs::CpuMode;
+using bs::cpu_mode_label;
+using bs::cpu_thread_count;
 
 // The names files, sessions, sweeps and the CLI use.
 inline constexpr auto k_op_names = enum_names<Op>({{Op::Reduce, "reduce"}, {Op::Scan, "scan"}});
@@ -149,16 +153,12 @@ std::optional<std::string> check_device_memory(const Params& p, int sm_count, ui
                                                uint64_t total_bytes);
 // The same for the host arrays a CPU run (or a scan's check) needs, against available_host_bytes().
 std::optional<std::string> check_host_memory(const Params& p, uint64_t available_bytes);
-uint64_t available_host_bytes();  // MemAvailable from /proc/meminfo; 0 when it cannot be read
-
-// Element counts with K/M/G suffixes (powers of 2): parse "256M" -> 268435456 and back.
-struct ParsedCount {
-  std::optional<int64_t> value;
-  std::string error;
-};
-ParsedCount parse_count(std::string_view text, std::string_view what);
-std::string format_count(int64_t n);
-
+// Element counts ("256M") and host memory: gpu/common/host_baseline.h.
+using bs::available_host_bytes;
+using bs::check_host_memory;
+using bs::format_count;
+using bs::parse_count;
+using bs::ParsedCount;
 // --- Launch plan (pure arithmetic; the runner launches exactly this)
 // --------------------------------------------------------------------------------------------------------
 struct LaunchPlan {
@@ -228,8 +228,6 @@ Check check_scan(std::span<const int32_t> out, ScanKind kind);
 
 // --- CPU baselines
 // --------------------------------------------------------------------------------------------------------
-const char* cpu_mode_label(CpuMode m);  // "CPU, 1 thread" / "CPU, all 16 threads (OpenMP)"
-int cpu_thread_count();
 // One thread: std::reduce / std::inclusive_scan / std::exclusive_scan (sequential in libstdc++). All threads:
 // the same per contiguous chunk (one per thread), then the chunk sums (scans: a second pass adds each chunk's
 // offset). Progress and cancel through ctl (throws JobCancelled).

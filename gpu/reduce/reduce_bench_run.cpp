@@ -5,16 +5,13 @@
 #include <functional>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "gpu/reduce/reduce.h"
 
 namespace bs::reduce {
 
 namespace {
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // Milliseconds per call of `once`, after one warm-up call; calls shorter than 0.2 ms are timed in batches.
 Summary time_calls(const std::function<void()>& once, int repetitions, JobControl* ctl) {

@@ -131,15 +131,6 @@ void scan_impl(std::span<const T> xs, std::span<T> outs, ScanKind kind, CpuMode 
 
 }  // namespace
 
-int cpu_thread_count() {
-  return omp_get_max_threads();
-}
-
-const char* cpu_mode_label(CpuMode m) {
-  static const std::string all = "CPU, all " + std::to_string(omp_get_max_threads()) + " threads (OpenMP)";
-  return m == CpuMode::OneThread ? "CPU, 1 thread" : all.c_str();
-}
-
 float reduce_cpu(std::span<const float> x, CpuMode mode, JobControl* ctl) {
   return reduce_impl<float>(x, mode, ctl);
 }

@@ -6,26 +6,13 @@
 #include <cstdint>
 
 #include "gpu/common/hd.h"
+#include "gpu/common/input_hash.h"
 
 namespace bs::reduce::detail {
 
-// A 32-bit integer hash (the murmur3 finalizer): uniform bits from consecutive indices.
-BS_HD uint32_t mix(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x85ebca6bu;
-  x ^= x >> 13;
-  x *= 0xc2b2ae35u;
-  x ^= x >> 16;
-  return x;
-}
-
-BS_HD uint32_t hash_index(int64_t i, uint32_t seed) {
-  return mix(static_cast<uint32_t>(i) ^ mix(static_cast<uint32_t>(static_cast<uint64_t>(i) >> 32) + seed));
-}
-
-// [0.5, 1.5): 24 random bits as a fraction plus one half (exact in float and in double).
+// [0.5, 1.5): the input hash's fraction plus one half (exact in float and in double).
 BS_HD float input_f32(int64_t i, uint32_t seed) {
-  return 0.5f + static_cast<float>(hash_index(i, seed) >> 8) * (1.0f / 16777216.0f);
+  return 0.5f + unit_fraction(i, seed);
 }
 
 // -7..7, mean 0 (15 values, drawn from the high bits).

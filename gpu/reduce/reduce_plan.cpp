@@ -11,7 +11,6 @@
 
 #include "gpu/reduce/reduce.h"
 #include "gpu/reduce/reduce_inputs.h"
-#include "gpu/vector/vector.h"
 
 namespace bs::reduce {
 
@@ -218,20 +217,9 @@ std::optional<std::string> check_device_memory(const Params& p, int sm_count, ui
 std::optional<std::string> check_host_memory(const Params& p, uint64_t available_bytes) {
   // A CPU run holds the input and (scans) the output; a GPU scan's check holds the copied-back output.
   const int arrays = p.op == Op::Reduce ? 1 : 2;
-  return vector::check_host_memory(p.n, arrays, available_bytes);
+  return bs::check_host_memory(p.n, arrays, available_bytes);
 }
 
-uint64_t available_host_bytes() {
-  return vector::available_host_bytes();
-}
-
-ParsedCount parse_count(std::string_view text, std::string_view what) {
-  const vector::ParsedCount c = vector::parse_count(text, what);
-  return {c.value, c.error};
-}
-std::string format_count(int64_t n) {
-  return vector::format_count(n);
-}
 
 // --- Plan
 // ------------------------------------------------------------------------------------------------------------

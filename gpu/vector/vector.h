@@ -24,8 +24,9 @@
 
 #include "core/cpu_job.h"
 #include "core/enum_names.h"
-#include "gpu/common/device_info.h"
 #include "core/stats.h"
+#include "gpu/common/device_info.h"
+#include "gpu/common/host_baseline.h"
 
 namespace bs::vector {
 
@@ -88,23 +89,12 @@ struct Params {
 // (Whether the arrays fit in memory is checked when they are allocated: check_host_memory, GpuRunner.)
 std::optional<std::string> validate(const Params& p);
 
-// Parses an element count: a whole number, optionally with a binary suffix K, M or G (1K = 1024), e.g.
-// "256M". Range is not checked here (validate does that, with the message students see).
-struct ParsedCount {
-  std::optional<int64_t> value;
-  std::string error;
-};
-ParsedCount parse_count(std::string_view text, std::string_view what);
-std::string format_count(int64_t n);  // 268435456 -> "256M", 1000 -> "1000"
-
-// --- Memory
-// ------------------------------------------------------------------------------------------------- Bytes of
-// host memory available for new allocations: MemAvailable from /proc/meminfo (the kernel's estimate without
-// swapping), else sysconf(_SC_AVPHYS_PAGES) * page size. 0 when neither can be read.
-uint64_t available_host_bytes();
-// nullopt when `arrays` float arrays of n elements fit into available host memory; else "... needs X MiB of
-// host memory ...; Y MiB are available (MemAvailable in /proc/meminfo)".
-std::optional<std::string> check_host_memory(int64_t n, int arrays, uint64_t available);
+// Element counts ("256M") and host memory: gpu/common/host_baseline.h.
+using bs::available_host_bytes;
+using bs::check_host_memory;
+using bs::format_count;
+using bs::parse_count;
+using bs::ParsedCount;
 
 // --- Chunks, launch shapes and the element -> thread mapping (pure arithmetic, for the strip view)
 // ----------
@@ -169,9 +159,10 @@ Check check_result(Op op, const float* a, const float* b, const float* c, int64_
 
 // --- CPU baselines
 // ------------------------------------------------------------------------------------------------
-enum class CpuMode { OneThread, AllThreads };
-const char* cpu_mode_label(CpuMode m);  // "CPU, 1 thread" / "CPU, all N threads (OpenMP)"
-int cpu_thread_count();
+// CPU mode, its label and thread count: gpu/common/host_baseline.h.
+using bs::CpuMode;
+using bs::cpu_mode_label;
+using bs::cpu_thread_count;
 
 // c = op(a, b) over n elements. Progress and cancel through ctl (throws JobCancelled when cancelled).
 void compute_cpu(Op op, const float* a, const float* b, float* c, int64_t n, CpuMode mode,

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/clock.h"
+#include "gpu/common/input_hash.h"
 #include "gpu/vector/elementwise.h"
 #include "gpu/vector/vector.h"
 
@@ -24,20 +26,9 @@ inline std::pair<int64_t, int64_t> share(int64_t n, int t, int nt) {
   return {n * t / nt, n * (t + 1) / nt};
 }
 
-// A 32-bit integer hash (the murmur3 finalizer): uniform bits from consecutive indices.
-inline uint32_t mix(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x85ebca6bu;
-  x ^= x >> 13;
-  x *= 0xc2b2ae35u;
-  x ^= x >> 16;
-  return x;
-}
-
-// [0.5, 1.5): 24 random bits as a fraction, plus one half.
+// [0.5, 1.5): the input hash's fraction, plus one half.
 inline float unit_input(int64_t i, uint32_t salt) {
-  const uint32_t h = mix(static_cast<uint32_t>(i) ^ mix(static_cast<uint32_t>(i >> 32) + salt));
-  return 0.5f + static_cast<float>(h >> 8) * (1.0f / 16777216.0f);
+  return 0.5f + unit_fraction(i, salt);
 }
 
 template <Op op>
@@ -54,24 +45,11 @@ void compute_range(Op op, const float* a, const float* b, float* c, int64_t lo, 
     kernel_range<Op::Formula>(a, b, c, lo, hi);
 }
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
-
-int cpu_thread_count() {
-  return omp_get_max_threads();
-}
-
-const char* cpu_mode_label(CpuMode m) {
-  static const std::string all = "CPU, all " + std::to_string(omp_get_max_threads()) + " threads (OpenMP)";
-  return m == CpuMode::OneThread ? "CPU, 1 thread" : all.c_str();
-}
 
 void fill_inputs(float* a, float* b, int64_t n, uint32_t seed) {
   if (n <= 0) return;
-  const uint32_t sa = mix(seed * 2 + 1), sb = mix(seed * 2 + 2);
+  const uint32_t sa = mix32(seed * 2 + 1), sb = mix32(seed * 2 + 2);
 #pragma omp parallel if (n > 65536)
   {
     const auto [lo, hi] = share(n, omp_get_thread_num(), omp_get_num_threads());

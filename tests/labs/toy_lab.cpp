@@ -1,4 +1,5 @@
 // toy_lab.cpp: see toy_lab.h.
+#include "core/clock.h"
 #include "toy_lab.h"
 
 #include <CLI/CLI.hpp>
@@ -50,10 +51,6 @@ double sum_of(int n) {
   std::vector<double> v(static_cast<size_t>(n));
   std::iota(v.begin(), v.end(), 1.0);
   return std::accumulate(v.begin(), v.end(), 0.0);
-}
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // The toy's "kernel" to the anatomy tools: n numbers in a row (an n x 1 field), blocks of block.x x block.y
