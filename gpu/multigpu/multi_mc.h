@@ -17,10 +17,11 @@
 namespace bs::multigpu {
 
 // 48: divisible by 1, 2, 3, 4, 6, 8, and within 5% of even for 5 and 7 GPUs (10 and 7 chunks against 9.6 and
-// 6.9), so every count from 1 to 8 is filled. Few enough that each chunk (one pricer launch, 350k samples at
-// the bench's 16M paths) nearly fills a GPU: on 4 H200s with 2 pricers per GPU, 48 chunks cost 0.8% more than
-// 24 on one GPU and ran fastest on 4 (docs/SCALING.md); 120 chunks ran 7% slower on one GPU and 168 halved the
-// 4-GPU speed.
+// 6.9), so every count from 1 to 8 is filled. Chosen with one launch per chunk (PerChunk, where each chunk
+// of 350k samples at the bench's 16M paths nearly filled a GPU): on 4 H200s with 2 pricers per GPU, 48 chunks
+// cost 0.8% more than 24 on one GPU and ran fastest on 4 (docs/SCALING.md); 120 chunks ran 7% slower on one
+// GPU and 168 halved the 4-GPU speed. With one launch per GPU (PerGpu) the chunk count no longer sets the
+// launch count.
 // (Defined in multi_mc.cpp.)
 extern const int k_mc_chunks;
 // How a GPU's chunks are launched.
@@ -29,7 +30,8 @@ extern const int k_mc_chunks;
 //     wave's tail per chunk.
 //   PerChunk: one launch (and reduction, events, copy back) per chunk, chunks alternating over the pricers
 //     so that one chunk's tail overlaps the next chunk's start: the first version, kept to compare (on 4 H200s
-//     it left ~0.13 ms per run that did not shrink with the GPU count; docs/SCALING.md).
+//     it left ~0.13 ms per run that did not shrink with the GPU count: 93.6% at 4 GPUs against 96.3% for
+//     PerGpu in the same run; docs/SCALING.md).
 enum class McLaunch { PerGpu, PerChunk };
 const char* mc_launch_label(McLaunch m);  // "one launch per GPU", "one launch per chunk"
 // Pricers (each with its own stream) per GPU, which take the chunks in turn: 1 for PerGpu, 2 for PerChunk.
