@@ -60,8 +60,14 @@ void add_multigpu_options(CLI::App& sub, MultiGpuArgs& a, bool heat) {
   if (!heat)
     sub.add_option("--mc-streams", a.mc_streams,
                    "with --gpus: pricers (each with its stream) per GPU, which take the chunks in turn (default "
-                   "2; the price does not depend on it)")
+                   "1 with --mc-launch gpu, 2 with chunk; the price does not depend on it)")
         ->check(in_range(1, 8, "pricers per GPU"));
+  if (!heat)
+    sub.add_option("--mc-launch", a.mc_launch,
+                   "with --gpus: gpu (default: each pricer launches all its chunks at once, blocks mapped to "
+                   "chunks) or chunk (one launch per chunk, the first version, to compare); the price does "
+                   "not depend on it")
+        ->check(CLI::IsMember({"gpu", "chunk"}));
   if (heat) {
     sub.add_option("--halo", a.halo,
                    "with --gpus: halo rows = steps per exchange (default: chosen by the bandwidth model for the "
@@ -112,7 +118,7 @@ std::optional<std::string> check_multigpu_args(const MultiGpuArgs& a) {
       {a.virtual_slabs, "--virtual"},     {a.halo != d.halo, "--halo"}, {a.reps != d.reps, "--mg-reps"},
       {a.mc_chunks != d.mc_chunks, "--mc-chunks"}, {a.nranks != d.nranks, "--nranks"},
       {!a.nccl_id_file.empty(), "--nccl-id-file"}, {a.overlap != d.overlap, "--overlap"},
-      {a.mc_streams != d.mc_streams, "--mc-streams"}};
+      {a.mc_streams != d.mc_streams, "--mc-streams"}, {a.mc_launch != d.mc_launch, "--mc-launch"}};
   for (const auto& [given, name] : alone)
     if (given) return std::string(name) + " applies to the multi-GPU runs: add --gpus (e.g. --gpus 1,2) or --per-rank";
   return std::nullopt;
@@ -446,14 +452,16 @@ int run_montecarlo_multigpu(const MultiGpuArgs& a, const montecarlo::Params& p, 
   if (!s) return code;
   const bool root = is_root(*s);
   const int chunks = a.mc_chunks > 0 ? a.mc_chunks : mg::k_mc_chunks;
-  const int streams = a.mc_streams > 0 ? a.mc_streams : mg::k_mc_streams;
+  const mg::McLaunch mode = a.mc_launch == "chunk" ? mg::McLaunch::PerChunk : mg::McLaunch::PerGpu;
+  const int streams = a.mc_streams > 0 ? a.mc_streams : mg::default_mc_streams(mode);
   if (root)
     std::printf(
         "Monte Carlo across GPUs: %s, %lld paths x %d steps, seed %llu; samples in %d fixed chunks (same "
-        "price for every GPU count), %d pricer%s per GPU; %d timed runs after one warm-up (host clock, "
+        "price for every GPU count), %s, %d pricer%s per GPU; %d timed runs after one warm-up (host clock, "
         "median)\n",
         montecarlo::option_long_label(p.option), static_cast<long long>(p.paths), p.steps,
-        static_cast<unsigned long long>(p.seed), chunks, streams, streams == 1 ? "" : "s", a.reps);
+        static_cast<unsigned long long>(p.seed), chunks, mg::mc_launch_label(mode), streams,
+        streams == 1 ? "" : "s", a.reps);
   std::vector<mg::ScalingSample> samples;
   std::vector<std::vector<std::string>> extra;
   std::optional<double> first_price;
@@ -461,7 +469,7 @@ int run_montecarlo_multigpu(const MultiGpuArgs& a, const montecarlo::Params& p, 
   for (int k : s->counts) {
     mg::Communicator comm = make_comm(a, *s, k);
     transport = comm.describe();
-    mg::MultiPricer pricer(comm, l, streams);  // set up once, outside the timed runs
+    mg::MultiPricer pricer(comm, l, streams, mode);  // set up once, outside the timed runs
     (void)pricer.price(p, chunks);  // warm-up
     std::vector<double> ms;
     mg::McRunResult r;

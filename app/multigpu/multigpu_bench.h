@@ -27,7 +27,8 @@ struct MultiGpuArgs {
   std::string out;           // figure prefix: <out>.svg/.csv/.json of the scaling plot
   int reps = 5;
   int mc_chunks = 0;   // Monte Carlo: fixed chunks the samples are cut into (0: multigpu::k_mc_chunks)
-  int mc_streams = 0;  // Monte Carlo: pricers (streams) per GPU (0: multigpu::k_mc_streams)
+  int mc_streams = 0;  // Monte Carlo: pricers (streams) per GPU (0: multigpu::default_mc_streams)
+  std::string mc_launch = "gpu";  // Monte Carlo: "gpu" (one launch per GPU) or "chunk" (one per chunk)
   // heat --predict: the bandwidth model's table for the GPU counts, nothing run (no GPU needed).
   bool predict = false;
   double link_gbs = 0, latency_us = 0;  // 0: the model's constants (scaling.h)

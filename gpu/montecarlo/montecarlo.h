@@ -266,6 +266,22 @@ class GpuPricer {
   // Waits for every queued batch and returns those not yet polled.
   std::vector<BatchResult> finish();
   int in_flight() const;
+
+  // Many batches for the cost of one launch: enqueue_chunks(chunks) starts ONE pricing launch whose blocks
+  // are mapped to the chunks, chunk i getting the very grid that enqueue(chunks[i]) would give it, so that
+  // each chunk's moments are bitwise those of enqueue(chunks[i]) (and independent of the other chunks in the
+  // launch). reduce_chunks() queues the per-chunk reductions (one block per chunk) and the copy back;
+  // finish_chunks() waits and returns them (calling reduce_chunks() first if it was not). A caller driving
+  // several GPUs starts every GPU's launch before reducing any. Needs nothing in flight (after reset() or
+  // finish()); the moments also count in moments() and estimate(), but not in poll()/finish().
+  struct Chunks {
+    std::vector<Moments> moments;  // one per chunk, in the order given
+    double ms = 0;                 // GPU time of the launch and the reductions (CUDA events)
+  };
+  void enqueue_chunks(const std::vector<SampleRange>& chunks);
+  void reduce_chunks();
+  Chunks finish_chunks();
+
   Moments moments() const;    // of the completed batches
   Estimate estimate() const;  // of the completed batches
 

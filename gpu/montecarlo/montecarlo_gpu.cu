@@ -27,6 +27,16 @@ struct Partial {
   double sum_sq;
 };
 
+// One chunk of a chunked launch (GpuPricer::enqueue_chunks): its samples [first, first + count) and its
+// blocks [offset, offset + grid) of the launch.
+struct ChunkDesc {
+  long long first;
+  long long count;
+  unsigned offset;
+  unsigned grid;
+  bool operator==(const ChunkDesc&) const = default;
+};
+
 struct KernelArgs {
   unsigned long long seed;
   long long first;  // first sample index (= first subsequence) of the batch
@@ -37,6 +47,8 @@ struct KernelArgs {
   float hist_scale;          // bins / (hi - lo)
   unsigned long long* hist;  // bins + 2 counters: the bins, then underflow, then overflow
   Partial* partials;         // one per block
+  const ChunkDesc* chunks;   // chunked launches: the chunks, ordered by offset
+  int n_chunks;
 };
 
 constexpr int k_max_block = 1024;
@@ -143,7 +155,23 @@ constexpr int k_min_blocks = (Opt != OptionType::AsianCall &&
                                  ? k_blocks_of_max_per_sm
                                  : 1;
 
-template <OptionType Opt, bool Anti, class State>
+// The chunk whose blocks include `block` (the last whose offset is at most `block`).
+__device__ __forceinline__ ChunkDesc find_chunk(const ChunkDesc* chunks, int n, unsigned block) {
+  int lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (chunks[mid].offset <= block)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return chunks[lo];
+}
+
+// Chunked: the launch prices several chunks, each on its own blocks, each block exactly as the block of the
+// same index in a launch of that chunk alone (same samples, same order, same sums); the partial still goes to
+// the launch's block index.
+template <OptionType Opt, bool Anti, class State, bool Chunked>
 __global__ void __launch_bounds__(k_max_block, (k_min_blocks<Opt, State>)) price_kernel(const KernelArgs a) {
   extern __shared__ unsigned s_hist[];
   const bool hist = a.bins > 0;
@@ -153,11 +181,9 @@ __global__ void __launch_bounds__(k_max_block, (k_min_blocks<Opt, State>)) price
     __syncthreads();
   }
   double sum = 0.0, sum_sq = 0.0;
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < a.count;
-       i += stride) {
+  const auto price_sample = [&](unsigned long long sample) {
     State st;
-    curand_init(a.seed, static_cast<unsigned long long>(a.first + i), 0ull, &st);
+    curand_init(a.seed, sample, 0ull, &st);
     PathAccumulator<Opt, Anti> acc;
     walk(st, a.pc.steps, [&](int k, float z) { acc.step(a.pc, k, z); });
     const SampleOutcome o = acc.finish(a.pc);
@@ -168,6 +194,30 @@ __global__ void __launch_bounds__(k_max_block, (k_min_blocks<Opt, State>)) price
       bin_price(s_hist, a.bins, a.hist_lo, a.hist_scale, o.s_t);
       if (Anti) bin_price(s_hist, a.bins, a.hist_lo, a.hist_scale, o.s_t_mirror);
     }
+  };
+  if constexpr (Chunked) {
+    // The samples of the launch of the chunk alone, in the same order: first + i for i = block * blockDim.x +
+    // threadIdx.x, stepping by grid * blockDim.x. The chunk's first, count and grid are read from shared
+    // memory each time (volatile), not held in registers across the paths, as the one-range loop reads them
+    // from the constant bank: the European kernels must fit 32 registers, and held in registers they spilled.
+    __shared__ volatile long long s_first, s_count;
+    __shared__ volatile unsigned s_grid;
+    __shared__ unsigned s_block;
+    if (threadIdx.x == 0) {
+      const ChunkDesc c = find_chunk(a.chunks, a.n_chunks, blockIdx.x);
+      s_first = c.first;
+      s_count = c.count;
+      s_grid = c.grid;
+      s_block = blockIdx.x - c.offset;
+    }
+    __syncthreads();
+    for (long long i = static_cast<long long>(s_block) * blockDim.x + threadIdx.x; i < s_count;
+         i += static_cast<long long>(s_grid) * blockDim.x)
+      price_sample(static_cast<unsigned long long>(s_first + i));
+  } else {
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < a.count; i += stride)
+      price_sample(static_cast<unsigned long long>(a.first + i));
   }
   const Partial r =
       block_sum(sum, sum_sq);  // contains a __syncthreads: every shared-memory bin update is done
@@ -179,9 +229,8 @@ __global__ void __launch_bounds__(k_max_block, (k_min_blocks<Opt, State>)) price
   }
 }
 
-// Second pass: one block adds the per-block partials in a fixed order.
-__global__ void __launch_bounds__(k_finalize_block)
-    finalize_kernel(const Partial* partials, int n, Partial* out) {
+// Second pass: one block adds n per-block partials in a fixed order.
+__device__ __forceinline__ void reduce_partials(const Partial* partials, int n, Partial* out) {
   double a = 0.0, b = 0.0;
   for (int i = threadIdx.x; i < n; i += blockDim.x) {
     a += partials[i].sum;
@@ -189,6 +238,16 @@ __global__ void __launch_bounds__(k_finalize_block)
   }
   const Partial r = block_sum(a, b);
   if (threadIdx.x == 0) *out = r;
+}
+__global__ void __launch_bounds__(k_finalize_block)
+    finalize_kernel(const Partial* partials, int n, Partial* out) {
+  reduce_partials(partials, n, out);
+}
+// A chunked launch's second pass: block c reduces chunk c's partials, as finalize_kernel would alone.
+__global__ void __launch_bounds__(k_finalize_block)
+    finalize_chunks_kernel(const Partial* partials, const ChunkDesc* chunks, Partial* out) {
+  const ChunkDesc c = chunks[blockIdx.x];
+  reduce_partials(partials + c.offset, static_cast<int>(c.grid), out + blockIdx.x);
 }
 
 // Simulated path j (j = 2i and 2i+1 are sample i's pair under antithetic variates): all steps + 1 prices,
@@ -212,25 +271,27 @@ __global__ void sample_paths_kernel(unsigned long long seed, PathConstants pc, b
 
 using PriceKernel = void (*)(KernelArgs);
 
-template <class State>
+template <class State, bool Chunked>
 PriceKernel pick_kernel_for(OptionType o, bool anti) {
   switch (o) {
     case OptionType::Call:
-      return anti ? price_kernel<OptionType::Call, true, State>
-                  : price_kernel<OptionType::Call, false, State>;
+      return anti ? price_kernel<OptionType::Call, true, State, Chunked>
+                  : price_kernel<OptionType::Call, false, State, Chunked>;
     case OptionType::Put:
-      return anti ? price_kernel<OptionType::Put, true, State> : price_kernel<OptionType::Put, false, State>;
+      return anti ? price_kernel<OptionType::Put, true, State, Chunked>
+                  : price_kernel<OptionType::Put, false, State, Chunked>;
     case OptionType::AsianCall:
-      return anti ? price_kernel<OptionType::AsianCall, true, State>
-                  : price_kernel<OptionType::AsianCall, false, State>;
+      return anti ? price_kernel<OptionType::AsianCall, true, State, Chunked>
+                  : price_kernel<OptionType::AsianCall, false, State, Chunked>;
   }
-  return price_kernel<OptionType::Call, false, State>;
+  return price_kernel<OptionType::Call, false, State, Chunked>;
 }
 
+template <bool Chunked>
 PriceKernel pick_kernel(const Params& p) {
   return p.generator == Generator::Philox
-             ? pick_kernel_for<curandStatePhilox4_32_10_t>(p.option, p.antithetic)
-             : pick_kernel_for<curandStateXORWOW_t>(p.option, p.antithetic);
+             ? pick_kernel_for<curandStatePhilox4_32_10_t, Chunked>(p.option, p.antithetic)
+             : pick_kernel_for<curandStateXORWOW_t, Chunked>(p.option, p.antithetic);
 }
 
 std::string mib(size_t bytes) {
@@ -267,6 +328,27 @@ struct GpuPricer::Impl {
   std::vector<BatchResult> ready;
   Moments total;
 
+  // The chunked launch (enqueue_chunks): its chunk table (on the device, and the host copy it was uploaded
+  // from, kept so that a repeated decomposition is not uploaded again), the per-chunk sums and their events.
+  enum class ChunkState { Idle, Launched, Reduced };
+  ChunkState chunk_state = ChunkState::Idle;
+  std::vector<ChunkDesc> chunk_table;
+  PinnedBuffer<ChunkDesc> host_chunk_table;
+  DeviceBuffer<ChunkDesc> device_chunk_table;
+  DeviceBuffer<Partial> chunk_results;
+  PinnedBuffer<Partial> host_chunk_results;
+  Event chunk_start, chunk_stop;
+
+  // The occupancy queries of shape(), for the last kernel and launch asked about (they cost microseconds, and
+  // a chunked launch needs the shape of every chunk).
+  struct Occupancy {
+    PriceKernel kernel = nullptr;
+    int block = 0;
+    size_t smem = 0;
+    int registers = 0, per_sm = 0;
+  };
+  mutable Occupancy occupancy;
+
   size_t hist_smem() const {
     return options.histogram_bins > 0 ? (options.histogram_bins + 2) * sizeof(unsigned) : 0;
   }
@@ -274,15 +356,20 @@ struct GpuPricer::Impl {
   LaunchShape shape(int64_t count) const {
     LaunchShape s;
     s.block = launch.block;
-    const PriceKernel k = pick_kernel(params);
-    cudaFuncAttributes attr{};
-    BS_CUDA_CHECK(cudaFuncGetAttributes(&attr, k));
-    s.registers = attr.numRegs;
-    int per_sm = 0;
-    BS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, launch.block, hist_smem()));
+    const PriceKernel k = pick_kernel<false>(params);
+    Occupancy& o = occupancy;
+    if (o.kernel != k || o.block != launch.block || o.smem != hist_smem()) {
+      cudaFuncAttributes attr{};
+      BS_CUDA_CHECK(cudaFuncGetAttributes(&attr, k));
+      int per_sm = 0;
+      BS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, launch.block, hist_smem()));
+      o = {k, launch.block, hist_smem(), attr.numRegs, per_sm};
+    }
+    s.registers = o.registers;
+    const int per_sm = o.per_sm;
     if (per_sm == 0)
       throw InvalidRequest("a block of " + std::to_string(launch.block) +
-                           " threads cannot run the pricing kernel (" + std::to_string(attr.numRegs) +
+                           " threads cannot run the pricing kernel (" + std::to_string(o.registers) +
                            " registers per thread, " + mib(hist_smem()) +
                            " shared memory): choose a smaller block");
     s.blocks_per_sm = per_sm;
@@ -324,6 +411,44 @@ struct GpuPricer::Impl {
     queue.clear();
     ready.clear();
     total = {};
+    chunk_state = ChunkState::Idle;
+  }
+
+  // Throws unless r lies inside this run's samples.
+  void check_range(SampleRange r) const {
+    const int64_t samples = sample_count(params);
+    if (r.first < 0 || r.count < 1 || r.end() > samples)
+      throw InvalidRequest("samples [" + std::to_string(r.first) + ", " + std::to_string(r.end()) +
+                           ") are not inside this run's [0, " + std::to_string(samples) + ")");
+  }
+
+  // Room for `blocks` partial sums. Grown only (never shrunk), and only once the stream is idle, because
+  // batches still in flight read the old buffer.
+  void reserve_partials(int64_t blocks) {
+    const size_t need = static_cast<size_t>(blocks);
+    if (need <= partials.size()) return;
+    size_t free_b = 0, total_b = 0;
+    BS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (need * sizeof(Partial) > free_b + partials.bytes())
+      throw InvalidRequest(std::to_string(blocks) + " blocks need " + mib(need * sizeof(Partial)) +
+                           " of device memory for their partial sums; " + mib(free_b) +
+                           " are free: use a larger block or the grid-stride layout");
+    stream.sync();
+    partials.resize(need);
+  }
+
+  KernelArgs kernel_args(SampleRange r) {
+    KernelArgs a{};
+    a.seed = params.seed;
+    a.first = r.first;
+    a.count = r.count;
+    a.pc = path_constants(params);
+    a.bins = options.histogram_bins;
+    a.hist_lo = static_cast<float>(hist_range.lo);
+    a.hist_scale = static_cast<float>(options.histogram_bins / (hist_range.hi - hist_range.lo));
+    a.hist = hist.data();
+    a.partials = partials.data();
+    return a;
   }
 };
 
@@ -419,45 +544,21 @@ void GpuPricer::set_launch(const Launch& l) {
 
 void GpuPricer::enqueue(SampleRange r) {
   const Params& p = m->params;
-  const int64_t samples = sample_count(p);
-  if (r.first < 0 || r.count < 1 || r.end() > samples)
-    throw InvalidRequest("samples [" + std::to_string(r.first) + ", " + std::to_string(r.end()) +
-                         ") are not inside this run's [0, " + std::to_string(samples) + ")");
+  if (m->chunk_state != Impl::ChunkState::Idle)
+    throw InvalidRequest("a chunked launch is in flight: call finish_chunks() before enqueue()");
+  m->check_range(r);
   const LaunchShape shape = m->shape(r.count);
   if (auto err = validate_grid(Dim2{shape.grid, 1}, m->info.limits)) throw InvalidRequest(*err);
   cudaStream_t s = m->stream.get();
-
-  // One Partial per block; grown only (never shrunk), and only once the stream is idle, because batches still
-  // in flight read the old buffer.
-  const size_t need = static_cast<size_t>(shape.grid);
-  if (need > m->partials.size()) {
-    size_t free_b = 0, total_b = 0;
-    BS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    if (need * sizeof(Partial) > free_b + m->partials.bytes())
-      throw InvalidRequest(std::to_string(shape.grid) + " blocks need " + mib(need * sizeof(Partial)) +
-                           " of device memory for their partial sums; " + mib(free_b) +
-                           " are free: use a larger block or the grid-stride layout");
-    m->stream.sync();
-    m->partials.resize(need);
-  }
+  m->reserve_partials(shape.grid);  // one Partial per block
 
   if (m->queue.size() >= static_cast<size_t>(k_slots)) m->complete_oldest(true);
   const int slot = static_cast<int>(m->submitted % k_slots);
   Impl::Slot& sl = m->slots[static_cast<size_t>(slot)];
   sl.range = r;
 
-  KernelArgs a{};
-  a.seed = p.seed;
-  a.first = r.first;
-  a.count = r.count;
-  a.pc = path_constants(p);
-  a.bins = m->options.histogram_bins;
-  a.hist_lo = static_cast<float>(m->hist_range.lo);
-  a.hist_scale = static_cast<float>(m->options.histogram_bins / (m->hist_range.hi - m->hist_range.lo));
-  a.hist = m->hist.data();
-  a.partials = m->partials.data();
-
-  const PriceKernel kernel = pick_kernel(p);
+  const KernelArgs a = m->kernel_args(r);
+  const PriceKernel kernel = pick_kernel<false>(p);
   const NvtxRange range("montecarlo/batch " + std::to_string(r.count) + " paths");
   sl.start.record(s);
   kernel<<<static_cast<unsigned>(shape.grid), static_cast<unsigned>(shape.block), m->hist_smem(), s>>>(a);
@@ -471,6 +572,77 @@ void GpuPricer::enqueue(SampleRange r) {
   sl.done.record(s);
   m->queue.push_back(slot);
   ++m->submitted;
+}
+
+void GpuPricer::enqueue_chunks(const std::vector<SampleRange>& chunks) {
+  if (chunks.empty()) throw InvalidRequest("a chunked launch needs at least one chunk");
+  if (!m->queue.empty() || m->chunk_state != Impl::ChunkState::Idle)
+    throw InvalidRequest("enqueue_chunks() needs nothing in flight: call finish() or finish_chunks() first");
+  // Each chunk gets the grid a launch of it alone would have; the launch is their concatenation.
+  std::vector<ChunkDesc> table;
+  table.reserve(chunks.size());
+  int64_t blocks = 0;
+  for (const SampleRange& r : chunks) {
+    m->check_range(r);
+    const int64_t grid = m->shape(r.count).grid;
+    table.push_back({r.first, r.count, static_cast<unsigned>(blocks), static_cast<unsigned>(grid)});
+    blocks += grid;
+  }
+  if (auto err = validate_grid(Dim2{blocks, 1}, m->info.limits))
+    throw InvalidRequest(std::to_string(chunks.size()) + " chunks in one launch: " + *err);
+  m->reserve_partials(blocks);
+  cudaStream_t s = m->stream.get();
+  if (table != m->chunk_table) {
+    m->stream.sync();  // the pinned table may still be on its way from an earlier launch
+    m->host_chunk_table.resize(table.size());
+    m->device_chunk_table.resize(table.size());
+    m->chunk_results.resize(table.size());
+    m->host_chunk_results.resize(table.size());
+    std::copy(table.begin(), table.end(), m->host_chunk_table.data());
+    BS_CUDA_CHECK(cudaMemcpyAsync(m->device_chunk_table.data(), m->host_chunk_table.data(),
+                                  m->host_chunk_table.bytes(), cudaMemcpyHostToDevice, s));
+    m->chunk_table = std::move(table);
+  }
+  KernelArgs a = m->kernel_args({0, 0});
+  a.chunks = m->device_chunk_table.data();
+  a.n_chunks = static_cast<int>(m->chunk_table.size());
+  const NvtxRange range("montecarlo/" + std::to_string(a.n_chunks) + " chunks, one launch");
+  m->chunk_start.record(s);
+  pick_kernel<true>(m->params)<<<static_cast<unsigned>(blocks), static_cast<unsigned>(m->launch.block),
+                                 m->hist_smem(), s>>>(a);
+  BS_CUDA_CHECK_LAUNCH();
+  m->chunk_state = Impl::ChunkState::Launched;
+}
+
+void GpuPricer::reduce_chunks() {
+  if (m->chunk_state != Impl::ChunkState::Launched)
+    throw InvalidRequest("reduce_chunks() follows enqueue_chunks()");
+  cudaStream_t s = m->stream.get();
+  const unsigned n = static_cast<unsigned>(m->chunk_table.size());
+  finalize_chunks_kernel<<<n, k_finalize_block, 0, s>>>(m->partials.data(), m->device_chunk_table.data(),
+                                                        m->chunk_results.data());
+  BS_CUDA_CHECK_LAUNCH();
+  m->chunk_stop.record(s);
+  BS_CUDA_CHECK(cudaMemcpyAsync(m->host_chunk_results.data(), m->chunk_results.data(),
+                                m->chunk_results.bytes(), cudaMemcpyDeviceToHost, s));
+  m->chunk_state = Impl::ChunkState::Reduced;
+}
+
+GpuPricer::Chunks GpuPricer::finish_chunks() {
+  if (m->chunk_state == Impl::ChunkState::Idle)
+    throw InvalidRequest("finish_chunks() follows enqueue_chunks()");
+  if (m->chunk_state == Impl::ChunkState::Launched) reduce_chunks();
+  m->stream.sync();
+  m->chunk_state = Impl::ChunkState::Idle;
+  Chunks out;
+  out.ms = elapsed_ms(m->chunk_start, m->chunk_stop);
+  out.moments.reserve(m->chunk_table.size());
+  for (size_t c = 0; c < m->chunk_table.size(); ++c) {
+    const Partial r = m->host_chunk_results.data()[c];
+    out.moments.push_back({m->chunk_table[c].count, r.sum, r.sum_sq});
+    m->total += out.moments.back();
+  }
+  return out;
 }
 
 std::vector<BatchResult> GpuPricer::poll() {
@@ -554,6 +726,14 @@ void GpuPricer::abandon() noexcept {
   m->host_results.abandon();
   m->hist.abandon();
   m->sample_paths.abandon();
+  m->host_chunk_table.abandon();
+  m->device_chunk_table.abandon();
+  m->chunk_results.abandon();
+  m->host_chunk_results.abandon();
+  m->chunk_start.abandon();
+  m->chunk_stop.abandon();
+  m->chunk_table.clear();
+  m->chunk_state = Impl::ChunkState::Idle;
   for (auto& s : m->slots) {
     s.start.abandon();
     s.stop.abandon();

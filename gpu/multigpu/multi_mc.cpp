@@ -16,7 +16,16 @@ namespace bs::multigpu {
 namespace mc = bs::montecarlo;
 
 const int k_mc_chunks = 48;
-const int k_mc_streams = 2;
+const int k_mc_streams = 1;
+const int k_mc_streams_per_chunk = 2;
+
+const char* mc_launch_label(McLaunch m) {
+  return m == McLaunch::PerGpu ? "one launch per GPU" : "one launch per chunk";
+}
+
+int default_mc_streams(McLaunch m) {
+  return m == McLaunch::PerGpu ? k_mc_streams : k_mc_streams_per_chunk;
+}
 
 ChunkSpan chunks_of_rank(int chunks, int ranks, int rank) {
   if (ranks < 1 || rank < 0 || rank >= ranks) throw InvalidRequest("rank out of range");
@@ -35,7 +44,18 @@ mc::Moments combine_chunks(const std::vector<double>& table) {
   return m;
 }
 
-MultiPricer::MultiPricer(Communicator& comm, const mc::Launch& l, int streams) : m_comm(comm) {
+namespace {
+
+void store(std::vector<double>& table, size_t chunk, const mc::Moments& m) {
+  table[3 * chunk] = static_cast<double>(m.n);
+  table[3 * chunk + 1] = m.sum;
+  table[3 * chunk + 2] = m.sum_sq;
+}
+
+}  // namespace
+
+MultiPricer::MultiPricer(Communicator& comm, const mc::Launch& l, int streams, McLaunch mode)
+    : m_comm(comm), m_mode(mode) {
   if (streams < 1 || streams > 8) throw InvalidRequest("pricers per GPU run from 1 to 8, not " + std::to_string(streams));
   m_streams = streams;
   for (size_t i = 0; i < comm.local().size(); ++i) {
@@ -49,6 +69,10 @@ MultiPricer::MultiPricer(Communicator& comm, const mc::Launch& l, int streams) :
 
 MultiPricer::~MultiPricer() = default;
 
+mc::GpuPricer& MultiPricer::pricer(size_t rank, int j) {
+  return *m_pricers[rank * static_cast<size_t>(m_streams) + static_cast<size_t>(j % m_streams)];
+}
+
 McRunResult MultiPricer::price(const mc::Params& p, int chunks) {
   if (auto err = mc::validate(p)) throw InvalidRequest(*err);
   const int64_t samples = mc::sample_count(p);
@@ -60,16 +84,9 @@ McRunResult MultiPricer::price(const mc::Params& p, int chunks) {
   McRunResult out;
   out.chunks = n_chunks;
   const NvtxRange range("multigpu/montecarlo " + std::to_string(m_comm.size()) + " GPUs, " +
-                        std::to_string(n_chunks) + " chunks");
+                        std::to_string(n_chunks) + " chunks, " + mc_launch_label(m_mode));
   const auto t0 = std::chrono::steady_clock::now();
   const size_t n_local = m_comm.local().size();
-  const auto pricer = [&](size_t rank, int j) -> mc::GpuPricer& {
-    return *m_pricers[rank * static_cast<size_t>(m_streams) + static_cast<size_t>(j % m_streams)];
-  };
-  // Every local rank queues its chunks before any result is read, round robin over the ranks and, within a
-  // rank, over its pricers: a pricer's enqueue waits once it holds 8 batches in flight, and queueing one
-  // rank's chunks all at once would keep the next rank idle until the first had finished a few (seen on 2
-  // H200s: 1.46x instead of near 2x).
   std::vector<ChunkSpan> spans;
   for (size_t i = 0; i < n_local; ++i) {
     BS_CUDA_CHECK(cudaSetDevice(m_comm.device(static_cast<int>(i))));
@@ -77,6 +94,60 @@ McRunResult MultiPricer::price(const mc::Params& p, int chunks) {
       pricer(i, j).reset(p);
     spans.push_back(chunks_of_rank(n_chunks, m_comm.size(), m_comm.local()[i]));
   }
+  Tables tables(n_local, std::vector<double>(3 * static_cast<size_t>(n_chunks), 0.0));
+  if (m_mode == McLaunch::PerGpu)
+    run_per_gpu(ranges, spans, tables, out.rank_ms);
+  else
+    run_per_chunk(ranges, spans, tables, out.rank_ms);
+  m_comm.allreduce_sum(tables);
+  out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  out.moments = combine_chunks(tables[0]);
+  out.estimate = mc::make_estimate(out.moments, p);
+  return out;
+}
+
+void MultiPricer::run_per_gpu(const std::vector<mc::SampleRange>& ranges, const std::vector<ChunkSpan>& spans,
+                              Tables& tables, std::vector<double>& rank_ms) {
+  // Pricer j of a rank takes its chunks first + j, first + j + streams, ... as one launch. Every GPU's launch
+  // is started before any reduction is queued, so the last GPU starts a few microseconds after the first, not
+  // a whole enqueue of each GPU before it later.
+  const size_t n_local = spans.size();
+  std::vector<std::vector<int>> ids(n_local * static_cast<size_t>(m_streams));  // chunk indices per pricer
+  for (size_t i = 0; i < n_local; ++i)
+    for (int c = spans[i].first; c < spans[i].end; ++c)
+      ids[i * static_cast<size_t>(m_streams) + static_cast<size_t>((c - spans[i].first) % m_streams)].push_back(c);
+  const auto each_pricer = [&](auto&& f) {
+    for (size_t i = 0; i < n_local; ++i) {
+      BS_CUDA_CHECK(cudaSetDevice(m_comm.device(static_cast<int>(i))));
+      for (int j = 0; j < m_streams; ++j) {
+        const std::vector<int>& mine = ids[i * static_cast<size_t>(m_streams) + static_cast<size_t>(j)];
+        if (!mine.empty()) f(i, pricer(i, j), mine);
+      }
+    }
+  };
+  each_pricer([&](size_t, mc::GpuPricer& pr, const std::vector<int>& mine) {
+    std::vector<mc::SampleRange> rs;
+    for (int c : mine)
+      rs.push_back(ranges[static_cast<size_t>(c)]);
+    pr.enqueue_chunks(rs);
+  });
+  each_pricer([](size_t, mc::GpuPricer& pr, const std::vector<int>&) { pr.reduce_chunks(); });
+  rank_ms.assign(n_local, 0.0);
+  each_pricer([&](size_t i, mc::GpuPricer& pr, const std::vector<int>& mine) {
+    const mc::GpuPricer::Chunks done = pr.finish_chunks();
+    for (size_t k = 0; k < mine.size(); ++k)
+      store(tables[i], static_cast<size_t>(mine[k]), done.moments[k]);
+    rank_ms[i] = std::max(rank_ms[i], done.ms);  // the pricers of a GPU run at the same time
+  });
+}
+
+void MultiPricer::run_per_chunk(const std::vector<mc::SampleRange>& ranges, const std::vector<ChunkSpan>& spans,
+                                Tables& tables, std::vector<double>& rank_ms) {
+  // Every local rank queues its chunks before any result is read, round robin over the ranks and, within a
+  // rank, over its pricers: a pricer's enqueue waits once it holds 8 batches in flight, and queueing one
+  // rank's chunks all at once would keep the next rank idle until the first had finished a few (seen on 2
+  // H200s: 1.46x instead of near 2x).
+  const size_t n_local = spans.size();
   for (int j = 0;; ++j) {
     bool any = false;
     for (size_t i = 0; i < n_local; ++i) {
@@ -88,7 +159,6 @@ McRunResult MultiPricer::price(const mc::Params& p, int chunks) {
     }
     if (!any) break;
   }
-  std::vector<std::vector<double>> tables(n_local, std::vector<double>(3 * static_cast<size_t>(n_chunks), 0.0));
   for (size_t i = 0; i < n_local; ++i) {
     BS_CUDA_CHECK(cudaSetDevice(m_comm.device(static_cast<int>(i))));
     double ms = 0;
@@ -99,20 +169,12 @@ McRunResult MultiPricer::price(const mc::Params& p, int chunks) {
       for (const auto& b : done) {
         const auto it = std::find_if(ranges.begin(), ranges.end(),
                                      [&](const mc::SampleRange& r) { return r.first == b.range.first; });
-        const size_t c = static_cast<size_t>(it - ranges.begin());
-        tables[i][3 * c] = static_cast<double>(b.batch.n);
-        tables[i][3 * c + 1] = b.batch.sum;
-        tables[i][3 * c + 2] = b.batch.sum_sq;
+        store(tables[i], static_cast<size_t>(it - ranges.begin()), b.batch);
         ms += b.ms;
       }
     }
-    out.rank_ms.push_back(ms);
+    rank_ms.push_back(ms);
   }
-  m_comm.allreduce_sum(tables);
-  out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  out.moments = combine_chunks(tables[0]);
-  out.estimate = mc::make_estimate(out.moments, p);
-  return out;
 }
 
 McRunResult price_multi(Communicator& comm, const mc::Params& p, const mc::Launch& l, int chunks) {

@@ -223,6 +223,77 @@ TEST(MonteCarloGpu, BatchesAddUpToOneRun) {
   }
 }
 
+// One launch for many chunks (enqueue_chunks, the multi-GPU pricer's path) gives every chunk the bits of its
+// own launch (enqueue): the same grid, the same samples per thread, the same sums. Chunks of uneven sizes,
+// not in order, with and without the grid-stride loop taking several samples per thread (1 wave, blocks of
+// 100), one path per thread, antithetic pairs and the Asian kernel; the histogram counts every path once.
+TEST(MonteCarloGpu, ChunkedLaunchGivesEachChunkTheBitsOfItsOwnLaunch) {
+  BS_REQUIRE_GPU();
+  for (const mc::Launch l : {mc::Launch{100, mc::Layout::GridStride, 1}, mc::Launch{256, mc::Layout::GridStride, 2},
+                             mc::Launch{96, mc::Layout::OnePathPerThread, 2}})
+    for (auto option : {mc::OptionType::Call, mc::OptionType::AsianCall})
+      for (bool anti : {false, true}) {
+        mc::Params p = params(option, 1'000'003, 37);
+        p.antithetic = anti;
+        mc::RunOptions o;
+        o.histogram_bins = 40;
+        mc::GpuPricer pricer;
+        pricer.set_launch(l);
+        const int64_t n = mc::sample_count(p);
+        // Three big chunks (several samples per thread at 1 wave), then small ones, out of order.
+        std::vector<mc::SampleRange> chunks = mc::even_batches(n / 2, 3);
+        for (auto r : mc::even_batches(n - n / 2, 7)) {
+          r.first += n / 2;
+          chunks.insert(chunks.begin() + 1, r);
+        }
+        std::vector<mc::Moments> alone;
+        pricer.reset(p, o);
+        for (const auto& r : chunks) {
+          pricer.enqueue(r);
+          alone.push_back(pricer.finish().front().batch);
+        }
+        const mc::Histogram hist_alone = pricer.histogram();
+        pricer.reset(p, o);
+        for (int rep = 0; rep < 2; ++rep) {  // the second launch reuses the uploaded chunk table
+          if (rep == 1) pricer.reset(p, o);
+          pricer.enqueue_chunks(chunks);
+          if (rep == 0) pricer.reduce_chunks();
+          const mc::GpuPricer::Chunks got = pricer.finish_chunks();
+          ASSERT_EQ(got.moments.size(), chunks.size());
+          EXPECT_GT(got.ms, 0.0);
+          for (size_t c = 0; c < chunks.size(); ++c) {
+            const std::string what = std::string(mc::layout_label(l.layout)) + ", block " + std::to_string(l.block) +
+                                     ", " + mc::option_label(option) + (anti ? ", antithetic" : "") + ", chunk " +
+                                     std::to_string(c) + ", run " + std::to_string(rep);
+            EXPECT_EQ(got.moments[c].n, chunks[c].count) << what;
+            EXPECT_EQ(got.moments[c].sum, alone[c].sum) << what;
+            EXPECT_EQ(got.moments[c].sum_sq, alone[c].sum_sq) << what;
+          }
+          EXPECT_EQ(pricer.moments().n, n);
+          EXPECT_EQ(pricer.histogram().counts, hist_alone.counts);
+          EXPECT_EQ(pricer.histogram().total(), static_cast<uint64_t>(mc::paths_for_samples(n, anti)));
+        }
+      }
+}
+
+TEST(MonteCarloGpu, ChunkedLaunchRefusesMisuse) {
+  BS_REQUIRE_GPU();
+  mc::GpuPricer pricer;
+  pricer.reset(params(mc::OptionType::Call, 1000, 16));
+  EXPECT_THROW(pricer.enqueue_chunks({}), bs::InvalidRequest);
+  EXPECT_THROW(pricer.enqueue_chunks({{0, 500}, {990, 20}}), bs::InvalidRequest);
+  EXPECT_THROW(pricer.reduce_chunks(), bs::InvalidRequest);
+  EXPECT_THROW(pricer.finish_chunks(), bs::InvalidRequest);
+  pricer.enqueue({0, 10});
+  EXPECT_THROW(pricer.enqueue_chunks({{10, 10}}), bs::InvalidRequest) << "a batch is in flight";
+  (void)pricer.finish();
+  pricer.enqueue_chunks({{10, 10}, {20, 980}});
+  EXPECT_THROW(pricer.enqueue({0, 10}), bs::InvalidRequest) << "a chunked launch is in flight";
+  EXPECT_THROW(pricer.enqueue_chunks({{0, 10}}), bs::InvalidRequest) << "a chunked launch is in flight";
+  EXPECT_EQ(pricer.finish_chunks().moments.size(), 2u);
+  EXPECT_EQ(pricer.moments().n, 1000);
+}
+
 TEST(MonteCarloGpu, SamplePathsArePricedPaths) {
   BS_REQUIRE_GPU();
   // Price a run of exactly the stored paths from their last column on the host: the same terminal prices, so

@@ -61,7 +61,8 @@ TEST(MultiGpuCli, BadGpuListsNameTheFlag) {
 
 TEST(MultiGpuCli, BadPlanFlagsAreRefused) {
   for (const char* args : {"bench heat --gpus 1,2 --overlap maybe", "bench heat --gpus 1,2 --halo 0",
-                           "bench montecarlo --gpus 1,2 --mc-streams 9"}) {
+                           "bench montecarlo --gpus 1,2 --mc-streams 9",
+                           "bench montecarlo --gpus 1,2 --mc-launch block"}) {
     const auto r = test::run_blockscope(args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
   }
@@ -173,6 +174,24 @@ TEST(MultiGpuCli, ProcessesPerRankEqualOneProcess) {
     EXPECT_EQ(price_of(mranks.output, n), price_of(mone.output, n)) << mranks.output << "\n" << mone.output;
     EXPECT_EQ(price_of(mone.output, 1), price_of(mone.output, n)) << mone.output;
     EXPECT_EQ(price_of(mone.output, n).find("no row"), std::string::npos) << mone.output;
+  }
+}
+
+// Both launch modes of the Monte Carlo bench (one launch per GPU, the default, and one per chunk) say which
+// they ran and price identically, for every GPU count.
+TEST(MultiGpuCli, MonteCarloLaunchModesPriceTheSame) {
+  if (!test::device().available) GTEST_SKIP() << "no CUDA device: " << test::device().reason;
+  const std::string args = "bench montecarlo --gpus 1-3 --virtual --paths 300007 --steps 32 --mg-reps 1";
+  const auto gpu = test::run_blockscope(args);
+  const auto chunk = test::run_blockscope(args + " --mc-launch chunk");
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.output;
+  ASSERT_EQ(chunk.exit_code, 0) << chunk.output;
+  EXPECT_NE(gpu.output.find("one launch per GPU, 1 pricer per GPU"), std::string::npos) << gpu.output;
+  EXPECT_NE(chunk.output.find("one launch per chunk, 2 pricers per GPU"), std::string::npos) << chunk.output;
+  for (int k = 1; k <= 3; ++k) {
+    EXPECT_EQ(price_of(gpu.output, k).find("no row"), std::string::npos) << gpu.output;
+    EXPECT_EQ(price_of(gpu.output, k), price_of(chunk.output, k)) << gpu.output << "\n" << chunk.output;
+    EXPECT_EQ(price_of(gpu.output, k), price_of(gpu.output, 1)) << gpu.output;
   }
 }
 

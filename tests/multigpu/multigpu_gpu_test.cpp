@@ -150,10 +150,18 @@ TEST(MultiMcGpu, VirtualRanksGiveTheIdenticalPrice) {
       EXPECT_EQ(r.moments.n, ref.moments.n);
       EXPECT_EQ(r.rank_ms.size(), static_cast<size_t>(k));
       // Pricers kept across runs (the bench's repetitions, the app's live runs) price the same, every time.
-      // Any number of pricers (streams) per GPU, too.
-      MultiPricer kept(comm, {}, k % 3 + 1);
-      for (int rep = 0; rep < 2; ++rep)
-        EXPECT_EQ(kept.price(p).estimate.price, ref.estimate.price) << "k " << k << ", run " << rep;
+      // Any number of pricers (streams) per GPU and either launch mode, too.
+      for (McLaunch mode : {McLaunch::PerGpu, McLaunch::PerChunk}) {
+        MultiPricer kept(comm, {}, k % 3 + 1, mode);
+        for (int rep = 0; rep < 2; ++rep) {
+          const McRunResult again = kept.price(p);
+          EXPECT_EQ(again.estimate.price, ref.estimate.price)
+              << "k " << k << ", run " << rep << ", " << mc_launch_label(mode);
+          EXPECT_EQ(again.moments.sum_sq, ref.moments.sum_sq) << "k " << k << ", " << mc_launch_label(mode);
+          ASSERT_EQ(again.rank_ms.size(), static_cast<size_t>(k));
+          EXPECT_GT(again.rank_ms.back(), 0.0);
+        }
+      }
     }
   }
 }

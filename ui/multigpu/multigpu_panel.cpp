@@ -284,7 +284,8 @@ void draw_multigpu_view(PanelModel& m, Actions& a) {
   if (m.workload != Workload::Heat) {
     ImGui::TextWrapped(
         "Monte Carlo across GPUs: the samples are cut into %d fixed chunks; each GPU prices a run of "
-        "chunks (sample s always draws cuRAND subsequence s), the chunk sums are added over the "
+        "chunks in one launch, its blocks mapped to the chunks (sample s always draws cuRAND "
+        "subsequence s, and each chunk keeps the grid of its own launch), the chunk sums are added over the "
         "GPUs with an all-reduce and then in chunk order, so every GPU count gives the same price "
         "to the last bit. Use the panel's Price button and the scaling plot.",
         multigpu::k_mc_chunks);
