@@ -663,6 +663,7 @@ void MatmulLab::draw_ui() {
                     " blocks of " + std::to_string(g.bm) + "x" + std::to_string(g.bn);
       if (cover.edge_rows() != g.bm || cover.edge_cols() != g.bn) in.caption += ", edge tiles hatched";
     }
+    ImGui::PushTextWrapPos(0.0f);  // the caption wraps at the child's edge, as text does in every window
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ui::FieldViewResult r = ui::draw_field_view(in);
     m_view_w = r.image_w;
@@ -679,17 +680,20 @@ void MatmulLab::draw_ui() {
     ui::draw_block_overlay(ov, m_overlay);
     m_anatomy.draw_on_field(origin, ImVec2(static_cast<float>(r.image_w), static_cast<float>(r.image_h)),
                             r.cell_x, r.cell_y);
+    ImGui::PopTextWrapPos();
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("ab_view", ImVec2(diagram_w, 0));
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("which parts of A and B a block reads");
     ui::draw_ab_diagram(m_problem, selected, m_overlay, m_model.k_step, m_model.animate_k,
-                        ImVec2(diagram_w, ImGui::GetContentRegionAvail().y));
+                        ImGui::GetContentRegionAvail());
+    ImGui::PopTextWrapPos();
     ImGui::EndChild();
   }
   ImGui::End();
 
-  if (begin_window("Matmul lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar)) {
+  if (begin_window("Matmul lab", Slot::Panel)) {
     ui::draw_matmul_panel(m_model, m_actions);
     m_anatomy.draw_controls();
   }
