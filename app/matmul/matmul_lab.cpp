@@ -655,12 +655,13 @@ void MatmulLab::draw_ui() {
     in.range_min = -m_range;
     in.range_max = m_range;
     const mm::TileGeometry g = mm::tile_geometry(selected, m_problem);
-    in.caption = "C " + std::to_string(m_problem.m) + "x" + std::to_string(m_problem.n) + " (" +
+    // C in matrix notation (M x N, labelled); the grid of blocks x first, as every grid in the app.
+    in.caption = "C " + std::to_string(m_problem.m) + "x" + std::to_string(m_problem.n) + " (M x N, " +
                  to_string(m_env.path.path) + ")";
     if (g.known && g.bm > 0) {
       const ui::TileCover cover{m_problem.m, m_problem.n, g.bm, g.bn};
-      in.caption += ": " + std::to_string(cover.tile_rows()) + "x" + std::to_string(cover.tile_cols()) +
-                    " blocks of " + std::to_string(g.bm) + "x" + std::to_string(g.bn);
+      in.caption += ": grid " + std::to_string(cover.tile_cols()) + "x" + std::to_string(cover.tile_rows()) +
+                    " blocks, each a " + std::to_string(g.bm) + "x" + std::to_string(g.bn) + " tile of C";
       if (cover.edge_rows() != g.bm || cover.edge_cols() != g.bn) in.caption += ", edge tiles hatched";
     }
     ImGui::PushTextWrapPos(0.0f);  // the caption wraps at the child's edge, as text does in every window

@@ -61,6 +61,15 @@ FloorLesson floor_lesson(int64_t nx, int64_t ny, Dim2 cells) {
   return l;
 }
 
+void set_manual_grid(HeatPanelModel& m, bool on) {
+  m.manual_grid = on;
+  m.floor_note.clear();
+  if (on) {
+    m.grid[0] = static_cast<int>(m.launch.grid.x);
+    m.grid[1] = static_cast<int>(m.launch.grid.y);
+  }
+}
+
 namespace {
 
 // One formatted line, for the read-outs that wrap at the panel's edge (wrapped_text) instead of running off it.
@@ -199,12 +208,7 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
   }
   if (ImGui::Checkbox("set grid by hand", &m.manual_grid)) {
     changed = true;
-    m.floor_note.clear();
-    // From the covering grid in force: the first edit changes one thing, not the whole launch.
-    if (m.manual_grid) {
-      m.grid[0] = static_cast<int>(m.launch.grid.x);
-      m.grid[1] = static_cast<int>(m.launch.grid.y);
-    }
+    set_manual_grid(m, m.manual_grid);
   }
   if (m.manual_grid) {
     same_line_if_fits(labelled_width(ImGui::GetFontSize() * 10, "gridDim x, y"));

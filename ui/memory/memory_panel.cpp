@@ -282,8 +282,9 @@ void draw_memory_panel(MemoryPanelModel& m, MemoryPanelActions& a) {
   switch (static_cast<mem::Kernel>(m.kernel)) {
     case mem::Kernel::Transpose:
       changed |= combo("variant", &m.transpose_variant, mem::k_transpose_names);
-      changed |= ImGui::InputInt("rows", &m.rows, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
-      changed |= ImGui::InputInt("cols", &m.cols, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
+      // x first, as in every lab: cols (x), then rows (y).
+      changed |= ImGui::InputInt("cols (x)", &m.cols, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
+      changed |= ImGui::InputInt("rows (y)", &m.rows, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
       if (variant_of(m) != mem::Variant::Tiled && variant_of(m) != mem::Variant::TiledPadded)
         changed |= ImGui::InputInt2("block (x, y)", m.block, ImGuiInputTextFlags_EnterReturnsTrue);
       else
