@@ -2,6 +2,7 @@
 #include "app/layout.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -204,10 +205,23 @@ void Layout::observe(Window& w) {
   m_dirty = true;
 }
 
+namespace {
+
+// Text wraps at the window's edge rather than running off it (ImGui::Text, TextDisabled, TextColored and
+// TextUnformatted all follow the wrap position; numbers are never split: lines break at spaces). Begin
+// clears the window's wrap stack every frame, so there is nothing to pop before End. A window that sizes
+// itself to its text (AlwaysAutoResize) keeps its lines whole.
+void wrap_text_at_edge(ImGuiWindowFlags flags) {
+  if (!(flags & ImGuiWindowFlags_AlwaysAutoResize)) ImGui::PushTextWrapPos(0.0f);
+}
+
+}  // namespace
+
 bool Layout::begin(const char* name, Slot slot, bool* open, ImGuiWindowFlags flags) {
   Window& w = prepare(name, Kind::Slotted, slot, flags);
   const bool shown = ImGui::Begin(name, open, flags);
   observe(w);
+  wrap_text_at_edge(flags);
   return shown;
 }
 
@@ -215,6 +229,7 @@ bool Layout::begin_free(const char* name, bool* open, ImGuiWindowFlags flags) {
   Window& w = prepare(name, Kind::Free, Slot::View, flags);
   const bool shown = ImGui::Begin(name, open, flags);
   observe(w);
+  wrap_text_at_edge(flags);
   return shown;
 }
 
@@ -269,7 +284,31 @@ nlohmann::json Layout::snapshot() const {
                        {"moved", w.moved}});
   }
   j["windows"] = std::move(windows);
+  j["overflow"] = overflow();
   return j;
+}
+
+nlohmann::json Layout::overflow() const {
+  // ImGui's ideal content width counts every item at its own width (a text line, a row of buttons, a table's
+  // columns at their contents' widths): wider than the width items get means something is clipped or needs
+  // a horizontal scrollbar. Child windows (tabs, tables' scroll regions, the editor) count with their root.
+  nlohmann::json out = nlohmann::json::array();
+  const ImGuiContext* g = ImGui::GetCurrentContext();
+  if (!g) return out;
+  for (const ImGuiWindow* win : g->Windows) {
+    if (!win->Active || win->Hidden || win->Collapsed || win->SkipItems) continue;
+    const auto it = m_windows.find(win->RootWindow->Name);
+    if (it == m_windows.end() || it->second.frame != m_frame || it->second.collapsed) continue;
+    const float over = win->ContentSizeIdeal.x - win->ContentRegionRect.GetWidth();
+    if (over <= 0.5f) continue;
+    // Scrolls sideways by design: it, or a child window holding it (a multi-line text field's own child in
+    // the code editor), has a horizontal scrollbar.
+    bool scrolls = false;
+    for (const ImGuiWindow* p = win; p && !scrolls; p = p == win->RootWindow ? nullptr : p->ParentWindow)
+      scrolls = (p->Flags & ImGuiWindowFlags_HorizontalScrollbar) != 0;
+    out.push_back({{"window", win->Name}, {"px", over}, {"scrolls", scrolls}});
+  }
+  return out;
 }
 
 Layout* current_layout() {

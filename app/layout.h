@@ -89,7 +89,10 @@ class Layout {
   std::optional<Rect> visible(const std::string& name) const;
   // The windows begun through the layout this frame (name, rectangle, collapsed, moved) and the display and
   // work area, for tests and the BLOCKSCOPE_LAYOUT_DUMP file.
+  // It also lists, under "overflow", every window of theirs (child windows included) whose contents are wider
+  // than it: [{"window": ImGui's name, "px": how much wider, "scrolls": it has a horizontal scrollbar}].
   nlohmann::json snapshot() const;
+  nlohmann::json overflow() const;
   // Windows the user moved out of their slot (by name), for tests.
   bool moved(const std::string& name) const;
 

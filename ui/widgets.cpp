@@ -110,4 +110,19 @@ void error_text(const std::string& s) { wrapped_text(s, tone_colour(Tone::Error)
 
 void advice_text(const std::string& s) { wrapped_text(s, tone_colour(Tone::Warning)); }
 
+void same_line_if_fits(float next_width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + next_width <= right + 0.5f)
+    ImGui::SameLine();
+}
+
+float button_width(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
+float labelled_width(float field_width, const char* label) {
+  const float text = ImGui::CalcTextSize(label, nullptr, true).x;
+  return text > 0 ? field_width + ImGui::GetStyle().ItemInnerSpacing.x + text : field_width;
+}
+
 }  // namespace bs::ui

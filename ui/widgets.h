@@ -44,4 +44,22 @@ bool input_ints_on_commit(const char* label, int* v, int n, int step = 0, int st
 // text), the return value is true once, when the edit is committed.
 bool input_text_on_commit(const char* label, char* buf, size_t size);
 
+// Rows of widgets that reflow instead of running off the window's edge. Call between two widgets of a row,
+// with the next widget's width: it stays on the same line where it fits before the edge (of the window,
+// or of the table column), else it starts the next line.
+void same_line_if_fits(float next_width);
+// The widths to give same_line_if_fits: a button or small button (the same width), a field of `field_width`
+// with its label on the right (the text after "##" is not shown and not counted).
+float button_width(const char* label);
+float labelled_width(float field_width, const char* label);
+// Text in the current window wraps at its edge until the end of the scope. Every window of the layout
+// does this already; a child window (BeginChild) does not inherit it from its parent.
+class WrapAtEdge {
+ public:
+  WrapAtEdge() { ImGui::PushTextWrapPos(0.0f); }
+  ~WrapAtEdge() { ImGui::PopTextWrapPos(); }
+  WrapAtEdge(const WrapAtEdge&) = delete;
+  WrapAtEdge& operator=(const WrapAtEdge&) = delete;
+};
+
 }  // namespace bs::ui

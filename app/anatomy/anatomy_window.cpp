@@ -485,7 +485,7 @@ void AnatomyWindow::draw_window() {
           }
         } else if (m_record) {
           if (ImGui::Button("Record again")) m_record_requested = true;
-          ImGui::SameLine();
+          ui::same_line_if_fits(ui::button_width("Save timeline PNG"));
           if (ImGui::Button("Save timeline PNG")) {
             std::string err;
             const std::string path = "blockscope_timeline.png";

@@ -530,7 +530,7 @@ void HeatLab::draw_ui() {
   }
   ImGui::End();
 
-  if (begin_window("Heat lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar)) {
+  if (begin_window("Heat lab", Slot::Panel)) {
     ui::draw_heat_panel(m_model, m_actions);
     m_anatomy.draw_controls();
   }

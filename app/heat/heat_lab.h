@@ -66,13 +66,18 @@ class HeatLab final : public Lab {
   // The current field (downloaded on the GPU path).
   std::vector<float> field();
   // What the panel's controls do, for tests (call between frames): a CPU baseline's run button (0: one
-  // thread, 1: all threads) and its cancel button, and an edit of the block box.
+  // thread, 1: all threads) and its cancel button, an edit of the block box.
   void run_cpu_baseline(int i) { start_cpu_job(i); }
   void cancel_cpu_baseline(int i) { m_cpu[i].job.cancel(); }
   bool cpu_baseline_running() const { return m_cpu[0].job.running() || m_cpu[1].job.running(); }
   void edit_block(int bx, int by) {
     m_model.block[0] = bx;
     m_model.block[1] = by;
+    apply_launch();
+  }
+  // The "set grid by hand" checkbox.
+  void tick_manual_grid(bool on) {
+    ui::set_manual_grid(m_model, on);
     apply_launch();
   }
   // The hover read-out drawn in the last frame (empty when the mouse was not over the field).

@@ -655,14 +655,16 @@ void MatmulLab::draw_ui() {
     in.range_min = -m_range;
     in.range_max = m_range;
     const mm::TileGeometry g = mm::tile_geometry(selected, m_problem);
-    in.caption = "C " + std::to_string(m_problem.m) + "x" + std::to_string(m_problem.n) + " (" +
+    // C in matrix notation (M x N, labelled); the grid of blocks x first, as every grid in the app.
+    in.caption = "C " + std::to_string(m_problem.m) + "x" + std::to_string(m_problem.n) + " (M x N, " +
                  to_string(m_env.path.path) + ")";
     if (g.known && g.bm > 0) {
       const ui::TileCover cover{m_problem.m, m_problem.n, g.bm, g.bn};
-      in.caption += ": " + std::to_string(cover.tile_rows()) + "x" + std::to_string(cover.tile_cols()) +
-                    " blocks of " + std::to_string(g.bm) + "x" + std::to_string(g.bn);
+      in.caption += ": grid " + std::to_string(cover.tile_cols()) + "x" + std::to_string(cover.tile_rows()) +
+                    " blocks, each a " + std::to_string(g.bm) + "x" + std::to_string(g.bn) + " tile of C";
       if (cover.edge_rows() != g.bm || cover.edge_cols() != g.bn) in.caption += ", edge tiles hatched";
     }
+    ImGui::PushTextWrapPos(0.0f);  // the caption wraps at the child's edge, as text does in every window
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ui::FieldViewResult r = ui::draw_field_view(in);
     m_view_w = r.image_w;
@@ -679,17 +681,20 @@ void MatmulLab::draw_ui() {
     ui::draw_block_overlay(ov, m_overlay);
     m_anatomy.draw_on_field(origin, ImVec2(static_cast<float>(r.image_w), static_cast<float>(r.image_h)),
                             r.cell_x, r.cell_y);
+    ImGui::PopTextWrapPos();
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("ab_view", ImVec2(diagram_w, 0));
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("which parts of A and B a block reads");
     ui::draw_ab_diagram(m_problem, selected, m_overlay, m_model.k_step, m_model.animate_k,
-                        ImVec2(diagram_w, ImGui::GetContentRegionAvail().y));
+                        ImGui::GetContentRegionAvail());
+    ImGui::PopTextWrapPos();
     ImGui::EndChild();
   }
   ImGui::End();
 
-  if (begin_window("Matmul lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar)) {
+  if (begin_window("Matmul lab", Slot::Panel)) {
     ui::draw_matmul_panel(m_model, m_actions);
     m_anatomy.draw_controls();
   }

@@ -118,7 +118,7 @@ int run(MemoryBenchArgs& a) {
   if (device == mem::Device::Gpu && !dev.available)
     return print_error("--device gpu: no CUDA device: " + dev.reason, 1);
   const std::string size_text = p.kernel == mem::Kernel::Transpose
-                                    ? std::to_string(p.rows) + " x " + std::to_string(p.cols) + " floats"
+                                    ? mem::shape_text(p.rows, p.cols) + " floats"
                                     : "n = " + mem::format_count(p.n);
   std::printf("bench memory: %s, %s; GB/s counts %s\n", mem::title(p.kernel), size_text.c_str(),
               mem::counted_bytes_text(ladder.front()));

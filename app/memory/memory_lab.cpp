@@ -77,7 +77,7 @@ ui::MemoryResultRow row_of(const mem::RunResult& r) {
 
 std::string describe_params(const mem::Params& p) {
   if (p.kernel == mem::Kernel::Transpose)
-    return "for " + std::to_string(p.rows) + " x " + std::to_string(p.cols) + ", the whole launch";
+    return "for " + mem::shape_text(p.rows, p.cols) + ", the whole launch";
   return "for n = " + mem::format_count(p.n) + ", the whole launch";
 }
 

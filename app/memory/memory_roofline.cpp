@@ -17,7 +17,7 @@ void memory_roofline_runs(const LabEnv& env, bool gpu, bool quick) {
   for (mem::Kernel k : {mem::Kernel::Transpose, mem::Kernel::Stride, mem::Kernel::Banks, mem::Kernel::Aos}) {
     p.kernel = k;
     const std::string size = k == mem::Kernel::Transpose
-                                 ? std::to_string(p.rows) + "x" + std::to_string(p.cols)
+                                 ? mem::shape_text(p.rows, p.cols)
                                  : mem::format_count(p.n);
     if (gpu) {
       mem::GpuRunner runner;

@@ -77,8 +77,8 @@ mem::Params memory_params(const Values& v) {
   const std::string& size = get(v, "size");
   const params::TextValue sv = params::from_text(ui::memory_schema().at("size"), size, "size");
   if (!sv.value) bad("size", size, sv.error);
-  p.rows = (*sv.value)[0].get<int64_t>();
-  p.cols = (*sv.value)[1].get<int64_t>();
+  p.cols = (*sv.value)[0].get<int64_t>();  // XxY: cols, then rows
+  p.rows = (*sv.value)[1].get<int64_t>();
   const std::string& n = get(v, "n");
   const mem::ParsedCount pn = mem::parse_count(n, "n");
   if (!pn.value) bad("n", n, pn.error);

@@ -191,7 +191,7 @@ class MonteCarloLab final : public Lab {
     poll_cpu_baselines();
     if (begin_window("Monte Carlo view", Slot::View)) ui::mc::draw_montecarlo_view(m_model, m_actions);
     ImGui::End();
-    if (begin_window("Monte Carlo lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar))
+    if (begin_window("Monte Carlo lab", Slot::Panel))
       ui::mc::draw_montecarlo_panel(m_model, m_actions);
     ImGui::End();
     if (m_actions.paths_w > 0) {

@@ -112,7 +112,7 @@ class VectorLab final : public Lab {
     poll_jobs();
     if (begin_window("Vector view", Slot::View)) ui::draw_vector_views(m_model, m_actions);
     ImGui::End();
-    if (begin_window("Vector lab", Slot::Panel, nullptr, ImGuiWindowFlags_HorizontalScrollbar))
+    if (begin_window("Vector lab", Slot::Panel))
       ui::draw_vector_panel(m_model, m_actions);
     ImGui::End();
   }

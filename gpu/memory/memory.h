@@ -109,7 +109,7 @@ struct Params {
   Variant stride_pattern = Variant::Strided;
   Variant banks = Variant::BanksPlain;
   Variant aos = Variant::Aos;
-  int64_t rows = k_default_dim;  // transpose: in is rows x cols
+  int64_t rows = k_default_dim;  // transpose: in is rows x cols (a matrix: rows of cols floats)
   int64_t cols = k_default_dim;
   int64_t n = int64_t{4} << 20;  // stride: floats; banks: threads; aos: particles
   int stride = 2;                // strided read: 1..64 floats between lanes
@@ -148,6 +148,9 @@ using bs::ParsedCount;
 int64_t device_bytes(const Params& p, Variant v);
 int64_t counted_bytes(const Params& p, Variant v);
 const char* counted_bytes_text(Variant v);  // "bytes read + written (2 x 4 x rows x cols)"
+// A transpose's size as every label, read-out, CLI message and export writes it: x first, as the other labs'
+// fields and CUDA's dims do ("4096 x 1024" is 4096 cols by 1024 rows); `size` pairs are [cols, rows] too.
+std::string shape_text(int64_t rows, int64_t cols);
 // nullopt when v's buffers fit into `free_bytes` (less a 64 MiB margin for the context); else "the transpose
 // of 16384 x 16384 needs 2048 MiB of device memory; 1500 MiB are free".
 std::optional<std::string> check_device_memory(const Params& p, Variant v, uint64_t free_bytes);

@@ -16,7 +16,7 @@ std::string mib(uint64_t bytes) {
 }
 
 std::string dims(const Params& p) {
-  return std::to_string(p.rows) + " x " + std::to_string(p.cols);
+  return shape_text(p.rows, p.cols);
 }
 
 std::string block_text(Dim2 b) {
@@ -139,7 +139,7 @@ std::optional<std::string> validate(const Params& p, Variant v) {
   const Kernel k = kernel_of(v);
   if (k == Kernel::Transpose) {
     if (p.rows < 1 || p.rows > k_max_dim || p.cols < 1 || p.cols > k_max_dim)
-      return "size " + dims(p) + ": rows and cols must each be 1.." + std::to_string(k_max_dim) +
+      return "size " + dims(p) + ": cols and rows must each be 1.." + std::to_string(k_max_dim) +
              " (a 16384 x 16384 matrix of floats is 1 GiB)";
     const Dim2 b = p.block_of(v);
     if (auto err = validate_block(b, DeviceLimits{})) return "block: " + *err;
@@ -300,6 +300,10 @@ Check compare(std::span<const float> got, std::span<const float> want, double re
     c.text = buf;
   }
   return c;
+}
+
+std::string shape_text(int64_t rows, int64_t cols) {
+  return std::to_string(cols) + " x " + std::to_string(rows);
 }
 
 }  // namespace bs::memory

@@ -319,7 +319,7 @@ TEST(TrustCli, AFailedExportLeavesTheEarlierRunsFilesAllOfThem) {
 
 // NVTX stays behind the C++ wall: nvtx3 only through gpu/common/nvtx_range.h, that header only in gpu/'s .cu
 // and .cpp files (never a header ui/ could include), and every lab's GPU timing file names its ranges.
-// (Whether the ranges show in Nsight Systems needs a GPU: see the report's nsys command.)
+// (That the ranges reach a tool: tests/nvtx/, through NVTX's injection interface, on the CPU and on a GPU.)
 TEST(TrustCli, NvtxStaysInGpuSourcesAndEveryLabTimesInARange) {
   const fs::path root = BS_SOURCE_DIR;
   for (const char* top : {"app", "core", "gpu", "ui"}) {

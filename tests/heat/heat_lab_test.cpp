@@ -323,6 +323,36 @@ TEST(HeatLabApp, ARejectedBlockIsNeverInForce) {
   EXPECT_EQ(lab.model().launch.block, (Dim2{32, 8}));
 }
 
+// "set grid by hand" starts from the covering grid in force (never from an old or default grid), so ticking
+// it changes nothing that runs: on a field the block does not divide, every cell still has a thread.
+TEST(HeatLabApp, SetGridByHandStartsFromTheCoveringGrid) {
+  App app(headless_cpu());
+  ASSERT_FALSE(app.apply_session(
+      heat_session({{"size", {1000, 777}}, {"block", {32, 8}}, {"cells_per_thread", 4}, {"grid", "auto"}})));
+  frames(app, 2);
+  HeatLab& lab = heat_of(app);
+  const Dim2 covering = lab.model().launch.grid;
+  EXPECT_EQ(covering, (Dim2{32, 25}));  // ceil(1000/32) x ceil(777/(8*4))
+  lab.tick_manual_grid(true);
+  frames(app, 2);
+  const ui::HeatPanelModel& m = lab.model();
+  EXPECT_TRUE(m.manual_grid);
+  EXPECT_EQ(m.grid[0], 32);
+  EXPECT_EQ(m.grid[1], 25);
+  EXPECT_EQ(m.launch.grid, covering);
+  EXPECT_TRUE(m.coverage.full());
+  EXPECT_TRUE(m.launch_error.empty()) << m.launch_error;
+  // After another block, ticking again starts from that block's covering grid.
+  lab.tick_manual_grid(false);
+  lab.edit_block(64, 4);
+  frames(app, 2);
+  lab.tick_manual_grid(true);
+  frames(app, 2);
+  EXPECT_EQ(lab.model().grid[0], 16);  // ceil(1000/64)
+  EXPECT_EQ(lab.model().grid[1], 49);  // ceil(777/(4*4))
+  EXPECT_TRUE(lab.model().coverage.full());
+}
+
 // The block-lines overlay draws the blocks of the launch in force, never a block the panel rejected.
 TEST(HeatLabApp, BlockLinesShowTheLaunchInForceNotARejectedBlock) {
   App app(headless_cpu());

@@ -429,7 +429,7 @@ TEST(MemoryValidate, RefusesWithMessages) {
   EXPECT_FALSE(validate(transpose_params(8192, 8192)));
   const auto msg = [](const Params& p, Variant v) { return validate(p, v).value_or(""); };
   EXPECT_NE(msg(transpose_params(0, 5), Variant::Naive).find("1..16384"), std::string::npos);
-  EXPECT_NE(msg(transpose_params(5, 16385), Variant::Copy).find("rows and cols"), std::string::npos);
+  EXPECT_NE(msg(transpose_params(5, 16385), Variant::Copy).find("cols and rows"), std::string::npos);
   EXPECT_NE(msg(transpose_params(64, 64, {16, 8}), Variant::TiledPaddedMulti).find("block.x = 32"),
             std::string::npos);
   EXPECT_NE(msg(transpose_params(64, 64, {32, 3}), Variant::Copy).find("dividing 32"), std::string::npos);

@@ -68,7 +68,7 @@ std::string readout(Lab& lab, const std::string& label) {
 
 // A small transpose whose size is not a multiple of the tile: quick on the CPU path.
 json small_transpose(const char* variant) {
-  return {{"kernel", "transpose"}, {"transpose_variant", variant}, {"size", {100, 70}}, {"block", {32, 8}}};
+  return {{"kernel", "transpose"}, {"transpose_variant", variant}, {"size", {70, 100}} /* x, y: 70 cols, 100 rows */, {"block", {32, 8}}};
 }
 
 }  // namespace

@@ -11,6 +11,23 @@ namespace {
 
 using nlohmann::json;
 
+// Grid sizes in one order everywhere: x first (cols, then rows), as the heat lab's nx, ny and CUDA's dims. A
+// non-square size keeps its meaning through the session state, and every read-out writes it x first.
+TEST(MemorySchema, SizeIsXFirst) {
+  json state = memory_schema().defaults();
+  state["size"] = {300, 200};
+  const memory::Params p = memory_params_from(state);
+  EXPECT_EQ(p.cols, 300);
+  EXPECT_EQ(p.rows, 200);
+  EXPECT_EQ(memory_state_of(p)["size"], json::array({300, 200}));
+  EXPECT_EQ(memory::shape_text(p.rows, p.cols), "300 x 200");
+  EXPECT_NE(memory_schema().at("size").help.find("cols x rows"), std::string::npos);
+  memory::Params big = p;
+  big.cols = 16385;
+  const std::string msg = memory::validate(big).value_or("");
+  EXPECT_NE(msg.find("size 16385 x 200"), std::string::npos) << msg;
+}
+
 TEST(MemorySchema, DefaultsAreTheKernelsDefaults) {
   const params::Schema& s = memory_schema();
   EXPECT_EQ(s.lab(), "memory");

@@ -7,14 +7,18 @@
 #include <stb_image.h>
 
 #include <cfloat>
+#include <chrono>
+#include <iostream>
 #include <cstdlib>
 #include <filesystem>
 
 #include "app/app.h"
+#include "app/kernel/kernel_workbench.h"
 #include "app/labs.h"
 #include "app/layout.h"
 #include "app/session.h"
 #include "app/undo.h"
+#include "gpu/kernel/nvrtc_loader.h"
 #include "gpu/matmul/matmul.h"
 #include "ui/matmul/matmul_lab_panel.h"
 #include "ui/gl/context.h"
@@ -358,6 +362,104 @@ TEST(LayoutApp, PresenterModeFitsAt720pForEveryLab) {
     EXPECT_NEAR(r.y + r.h, 720, 0.5);
     EXPECT_LE(r.h, 0.3f * 720);  // the numbers shrink rather than take the screen
   }
+}
+
+// No text clipped and nothing to scroll sideways: at each lecture resolution, normal and presenter mode, in
+// every lab's windows (their child windows included) and in the kernel editor's two tabs, nothing is wider
+// than the window that holds it (text wraps, rows of widgets reflow). Only a window that scrolls sideways by
+// design (the code editor's and the PTX pane's long lines) may be wider.
+void expect_nothing_clipped(const json& snap, const std::string& where) {
+  for (const json& o : snap["overflow"])
+    EXPECT_TRUE(o["scrolls"].get<bool>())
+        << where << ": " << o["window"] << " is " << o["px"] << " px wider than its window";
+}
+
+TEST(LayoutApp, NoTextIsClippedAtLectureSizes) {
+  for (const LabEntry& e : lab_entries()) {
+    if (!e.make) continue;
+    const std::string id = e.id;
+    App app(headless(1280, 720, id));
+    if (id == "heat") {
+      // The editor beside one lab (it is the same for all), with a simulation done: the Simulator tab then
+      // shows its legend and maps (the legend ran off the edge at 1280x720).
+      KernelWorkbench& wb = app.kernel_workbench();
+      wb.open() = true;
+      if (kernel::nvrtc().ok()) {
+        const uint64_t t = wb.compile_now(0.0);
+        ASSERT_NE(t, 0u);
+        ASSERT_EQ(wb.service().wait(t, std::chrono::seconds(120)).state, kernel::CompileState::Done);
+        frames(app, 2);
+        ASSERT_TRUE(wb.simulate_now()) << wb.simulator().model(wb.target()).status;
+        wb.simulator().wait();
+        frames(app, 2);
+        ASSERT_TRUE(wb.dump()["simulator"].contains("maps")) << wb.dump()["simulator"];
+      } else {
+        std::cout << "NVRTC is not installed (" << kernel::nvrtc().error
+                  << "): the Simulator tab is checked without a simulation\n";
+      }
+    }  // the editor beside one lab (it is the same for all)
+    for (bool presenter : {false, true}) {
+      app.set_presenter_mode(presenter);
+      for (auto [w, h] : {std::pair{1280, 720}, std::pair{1600, 900}, std::pair{1920, 1080}}) {
+        app.env().gl->resize(w, h);
+        const std::string where = id + " at " + std::to_string(w) + "x" + std::to_string(h) +
+                                  (presenter ? ", presenter" : "");
+        frames(app, 4);  // contents measured in one frame are laid out in the next
+        expect_nothing_clipped(app.layout_snapshot(), where);
+        if (id == "heat") {
+          KernelWorkbench& wb = app.kernel_workbench();
+          wb.show_tab(1);  // the Simulator tab, each of its views
+          for (int view = 0; view < 5; ++view) {
+            wb.simulator().model(wb.target()).view_tab = view;
+            frames(app, 4);
+            expect_nothing_clipped(app.layout_snapshot(), where + ", Simulator tab, view " + std::to_string(view));
+          }
+          wb.show_tab(0);
+          frames(app, 1);
+        }
+      }
+    }
+  }
+}
+
+// The check above sees what is cut off: in a window of the layout, a long line of words wraps at the window's
+// edge and is not reported; a row of buttons too wide for the window is (its last buttons would be cut off).
+TEST(LayoutOverflow, WhatDoesNotWrapIsReported) {
+  ImGuiContext* ctx = ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(1280, 720);
+  unsigned char* px = nullptr;
+  int tw = 0, th = 0;
+  io.Fonts->GetTexDataAsRGBA32(&px, &tw, &th);
+  Layout layout;
+  io.UserData = &layout;
+  std::string words;
+  for (int i = 0; i < 60; ++i)
+    words += "word" + std::to_string(i) + " ";
+  json snap;
+  for (int f = 0; f < 3; ++f) {
+    ImGui::NewFrame();
+    layout.begin_frame(0);
+    if (begin_window("Wrapped", Slot::Panel)) ImGui::TextUnformatted(words.c_str());
+    ImGui::End();
+    if (begin_window("Cut", Slot::View)) {
+      ImGui::TextUnformatted(words.c_str());
+      for (int i = 0; i < 40; ++i) {
+        if (i > 0) ImGui::SameLine();
+        ImGui::Button(std::to_string(1000 + i).c_str());
+      }
+    }
+    ImGui::End();
+    snap = layout.snapshot();
+    ImGui::Render();
+  }
+  io.UserData = nullptr;
+  ImGui::DestroyContext(ctx);
+  ASSERT_EQ(snap["overflow"].size(), 1u) << snap["overflow"];
+  EXPECT_EQ(snap["overflow"][0]["window"], "Cut");
+  EXPECT_GT(snap["overflow"][0]["px"].get<float>(), 100.0f);
+  EXPECT_FALSE(snap["overflow"][0]["scrolls"].get<bool>());
 }
 
 TEST(LayoutApp, TheMenuBarShortensToFit) {

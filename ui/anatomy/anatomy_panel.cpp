@@ -225,10 +225,10 @@ void draw_timeline_panel(const anatomy::Timeline& t, const std::string& title, T
 
   int c = static_cast<int>(s.colour);
   ImGui::RadioButton("colour by wave", &c, 0);
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "colour by blockIdx"));
   ImGui::RadioButton("colour by blockIdx", &c, 1);
   s.colour = static_cast<TimelineColour>(c);
-  ImGui::SameLine();
+  same_line_if_fits(button_width("reset zoom"));
   if (ImGui::Button("reset zoom")) s.t_lo_ns = s.t_hi_ns = 0;
   ImGui::SameLine();
   ImGui::TextDisabled("(wheel: zoom, drag: pan)");
@@ -381,7 +381,7 @@ void draw_occupancy_panel(OccupancyPanelModel& m, OccupancyPanelActions& a) {
 
   if (m.sweep_running) {
     ImGui::ProgressBar(static_cast<float>(m.sweep_progress), ImVec2(w * 0.6f, 0));
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Cancel##sweep"));
     if (ImGui::Button("Cancel##sweep")) a.cancel_sweep = true;
   } else if (m.can_sweep) {
     if (ImGui::Button("Measure kernel time vs block size")) a.run_sweep = true;

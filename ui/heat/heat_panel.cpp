@@ -61,6 +61,15 @@ FloorLesson floor_lesson(int64_t nx, int64_t ny, Dim2 cells) {
   return l;
 }
 
+void set_manual_grid(HeatPanelModel& m, bool on) {
+  m.manual_grid = on;
+  m.floor_note.clear();
+  if (on) {
+    m.grid[0] = static_cast<int>(m.launch.grid.x);
+    m.grid[1] = static_cast<int>(m.launch.grid.y);
+  }
+}
+
 namespace {
 
 // One formatted line, for the read-outs that wrap at the panel's edge (wrapped_text) instead of running off it.
@@ -74,23 +83,24 @@ std::string fmt_line(const char* format, Args... args) {
 void physics_section(HeatPanelModel& m, HeatPanelActions& a) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
   ImGui::InputInt2("grid nx, ny", m.size);
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::GetFontSize() * 7);
   const char* patterns[] = {"hot spots", "gaussian", "noise"};
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   ImGui::Combo("##pattern", &m.pattern, patterns, 3);
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Apply"));
   if (ImGui::Button("Apply")) a.apply_size = true;
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Rebuild the grid at this size (64..8192 each side, any size)");
   for (int v : {256, 1000, 2048, 4096, 8192}) {
     char label[16];
     std::snprintf(label, sizeof label, "%d", v);
+    if (v != 256) same_line_if_fits(button_width(label));
     if (ImGui::SmallButton(label)) {
       m.size[0] = m.size[1] = v;
       a.apply_size = true;
     }
-    ImGui::SameLine();
   }
+  same_line_if_fits(button_width("1000x777"));
   if (ImGui::SmallButton("1000x777")) {
     m.size[0] = 1000, m.size[1] = 777;
     a.apply_size = true;
@@ -105,7 +115,7 @@ void physics_section(HeatPanelModel& m, HeatPanelActions& a) {
   changed |= ImGui::InputFloat("dx", &m.params.dx, 0.0f, 0.0f, "%.4g");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   changed |= ImGui::InputFloat("dt", &m.params.dt, 0.0f, 0.0f, "%.4g");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("dt = limit"));
   if (ImGui::SmallButton("dt = limit")) {
     m.params.dt = limit;
     changed = true;
@@ -114,11 +124,11 @@ void physics_section(HeatPanelModel& m, HeatPanelActions& a) {
                ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   int boundary = m.params.boundary == heat::Boundary::Fixed ? 0 : 1;
   changed |= ImGui::RadioButton("fixed temperature", &boundary, 0);
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "insulated"));
   changed |= ImGui::RadioButton("insulated", &boundary, 1);
   m.params.boundary = boundary == 0 ? heat::Boundary::Fixed : heat::Boundary::Insulated;
   if (boundary == 0) {
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(ImGui::GetFontSize() * 5, "T edge"));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
     changed |= ImGui::InputFloat("T edge", &m.params.boundary_temp, 0.0f, 0.0f, "%.3g");
   }
@@ -129,11 +139,11 @@ void physics_section(HeatPanelModel& m, HeatPanelActions& a) {
 void run_section(HeatPanelModel& m, HeatPanelActions& a) {
   if (ImGui::Button(m.paused ? "Run" : "Pause")) m.paused = !m.paused;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Space: pause / run, R: reset the field");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Step"));
   if (ImGui::Button("Step")) a.step_once = true;
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Reset"));
   if (ImGui::Button("Reset")) a.reset = true;
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFontSize() * 8, "steps/frame"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ImGui::SliderInt("steps/frame", &m.steps_per_frame, 1, 500, "%d", ImGuiSliderFlags_Logarithmic);
   ImGui::Text("t = %.4g   steps = %lld", m.simulated_time, static_cast<long long>(m.steps_done));
@@ -149,13 +159,12 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
                         std::pair{8, 8}, std::pair{256, 1}}) {
     char label[16];
     std::snprintf(label, sizeof label, "%dx%d", bx, by);
+    if (bx != 32 || by != 8) same_line_if_fits(button_width(label));
     if (ImGui::SmallButton(label)) {
       m.block[0] = bx, m.block[1] = by;
       changed = true;
     }
-    ImGui::SameLine();
   }
-  ImGui::NewLine();
   {
     const char* kernels[] = {"built-in step", "user kernel (heat_step)"};
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
@@ -199,15 +208,10 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
   }
   if (ImGui::Checkbox("set grid by hand", &m.manual_grid)) {
     changed = true;
-    m.floor_note.clear();
-    // From the covering grid in force: the first edit changes one thing, not the whole launch.
-    if (m.manual_grid) {
-      m.grid[0] = static_cast<int>(m.launch.grid.x);
-      m.grid[1] = static_cast<int>(m.launch.grid.y);
-    }
+    set_manual_grid(m, m.manual_grid);
   }
   if (m.manual_grid) {
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(ImGui::GetFontSize() * 10, "gridDim x, y"));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
     if (input_ints_on_commit("gridDim x, y", m.grid, 2)) changed = true, m.floor_note.clear();
     if (ImGui::SmallButton("floor division (the tutorial mistake)")) {
@@ -261,7 +265,7 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
 
 void view_section(HeatPanelModel& m) {
   colormap_combo(&m.colormap);
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "auto range"));
   ImGui::Checkbox("auto range", &m.auto_range);
   if (!m.auto_range) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
@@ -276,12 +280,7 @@ void view_section(HeatPanelModel& m) {
 }
 
 void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
-  // Wrapped at the visible edge (the panel scrolls sideways, so its content may be wider than the window).
-  const ImGuiStyle& style = ImGui::GetStyle();
-  ImGui::PushTextWrapPos(ImGui::GetScrollX() + ImGui::GetWindowWidth() - style.WindowPadding.x -
-                         style.ScrollbarSize);
-  ImGui::TextUnformatted(m.compute_label.c_str());
-  ImGui::PopTextWrapPos();
+  ImGui::TextWrapped("%s", m.compute_label.c_str());
   if (m.step_ms.count > 0) {
     // Rates from the size the samples were measured on; the lab clears them when the size changes, so a
     // different size here would be a bug, and it is said rather than hidden.

@@ -112,6 +112,9 @@ struct FloorLesson {
   std::string note;
 };
 FloorLesson floor_lesson(int64_t nx, int64_t ny, Dim2 cells_per_block);
+// "set grid by hand" ticked (on) or cleared: ticked, the grid boxes start from the covering grid in force, so
+// the first edit changes one thing, not the whole launch; the floor-division note of an earlier choice goes.
+void set_manual_grid(HeatPanelModel& m, bool on);
 
 // --- The rules behind the timing read-outs (pure; the panel and the presenter's read-outs use them) ---
 // Cell updates and effective bandwidth (8 bytes per cell per step: one read, one write) of a step of

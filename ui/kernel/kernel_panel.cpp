@@ -37,17 +37,6 @@ void spinner() {
   ImGui::SameLine();
 }
 
-// SameLine when an item `label` wide (plus `extra`: a checkbox's box, a field's width) still fits on this
-// line, else a new line: the toolbar wraps in a narrow window (1280x720, presenter mode) instead of running
-// off its right edge.
-void same_line_if_fits(const char* label, float extra = 0) {
-  const ImGuiStyle& st = ImGui::GetStyle();
-  const float w =
-      ImGui::CalcTextSize(label, nullptr, true).x + st.FramePadding.x * 2 + st.ItemSpacing.x + extra;
-  ImGui::SameLine();
-  if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
-}
-
 void draw_toolbar(KernelPanelModel& m, CodeDocument& doc, KernelPanelActions& a) {
   const float fs = ImGui::GetFontSize();
   ImGui::SetNextItemWidth(fs * 6);
@@ -59,7 +48,7 @@ void draw_toolbar(KernelPanelModel& m, CodeDocument& doc, KernelPanelActions& a)
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("the lab this kernel runs in (its contract: name and signature)");
-  same_line_if_fits("Templates");
+  same_line_if_fits(button_width("Templates"));
   if (ImGui::Button("Templates")) ImGui::OpenPopup("templates");
   if (ImGui::BeginPopup("templates")) {
     ImGui::TextDisabled("loading a template replaces the text (Ctrl+Z brings yours back)");
@@ -70,26 +59,26 @@ void draw_toolbar(KernelPanelModel& m, CodeDocument& doc, KernelPanelActions& a)
     }
     ImGui::EndPopup();
   }
-  same_line_if_fits("Compile");
+  same_line_if_fits(button_width("Compile"));
   ImGui::BeginDisabled(!m.nvrtc_available);
   if (ImGui::Button("Compile")) a.compile = true;
   ImGui::EndDisabled();
-  same_line_if_fits("auto", ImGui::GetFrameHeight());
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "auto"));
   ImGui::Checkbox("auto", &m.auto_compile);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("compile after a pause in typing (400 ms)");
-  same_line_if_fits("Undo");
+  same_line_if_fits(button_width("Undo"));
   ImGui::BeginDisabled(!doc.can_undo());
   if (ImGui::Button("Undo")) a.undo = true;
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Ctrl+Z%s%s", doc.can_undo() ? ": " : "", doc.undo_label().c_str());
   ImGui::EndDisabled();
-  same_line_if_fits("Redo");
+  same_line_if_fits(button_width("Redo"));
   ImGui::BeginDisabled(!doc.can_redo());
   if (ImGui::Button("Redo")) a.redo = true;
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Ctrl+Y or Ctrl+Shift+Z%s%s", doc.can_redo() ? ": " : "", doc.redo_label().c_str());
   ImGui::EndDisabled();
-  same_line_if_fits("PTX", ImGui::GetFrameHeight());
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "PTX"));
   ImGui::Checkbox("PTX", &m.show_ptx);
 
   // File and options: folded away by default where the window is narrow (1280x720, presenter mode), so the
@@ -106,9 +95,9 @@ void draw_toolbar(KernelPanelModel& m, CodeDocument& doc, KernelPanelActions& a)
         return 0;
       },
       &m.path);
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Load"));
   if (ImGui::Button("Load")) a.load_file = true;
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Save"));
   if (ImGui::Button("Save")) a.save_file = true;
   if (!m.file_message.empty()) {
     if (m.file_error)
@@ -120,15 +109,15 @@ void draw_toolbar(KernelPanelModel& m, CodeDocument& doc, KernelPanelActions& a)
   // Options.
   bool changed = false;
   changed |= ImGui::Checkbox("-use_fast_math", &m.fast_math);
-  same_line_if_fits("-lineinfo", ImGui::GetFrameHeight());
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "-lineinfo"));
   changed |= ImGui::Checkbox("-lineinfo", &m.lineinfo);
-  same_line_if_fits("-maxrregcount", fs * 6);
+  same_line_if_fits(labelled_width(fs * 6, "-maxrregcount"));
   ImGui::SetNextItemWidth(fs * 6);
   if (ImGui::InputInt("-maxrregcount", &m.maxrregcount, 8, 32, ImGuiInputTextFlags_EnterReturnsTrue))
     changed = true;
   if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("0 = no limit; 16..255 limits the registers per thread");
-  same_line_if_fits("arch", fs * 5);
+  same_line_if_fits(labelled_width(fs * 5, "arch"));
   ImGui::SetNextItemWidth(fs * 5);
   if (!m.arch_names.empty() &&
       ImGui::BeginCombo("arch", m.arch_names[static_cast<size_t>(std::clamp(

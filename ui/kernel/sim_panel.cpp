@@ -10,6 +10,7 @@
 #include "ui/kernel/access_map_export.h"
 #include "ui/memory/memory_picture.h"
 #include "ui/memory/memory_trace.h"
+#include "ui/widgets.h"
 
 namespace bs::ui {
 
@@ -39,11 +40,14 @@ void draw_controls(SimPanelModel& m, SimPanelActions& a) {
     }
     ImGui::PopID();
   }
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize(m.size_label.c_str()).x);
   ImGui::TextUnformatted(m.size_label.c_str());
-  ImGui::SameLine();
+  // "block" and its fields stay together.
+  const int block_fields = m.block_2d ? 2 : 1;
+  same_line_if_fits(ImGui::CalcTextSize("  block").x +
+                    static_cast<float>(block_fields) * (fs * 4.5f + ImGui::GetStyle().ItemSpacing.x));
   ImGui::TextUnformatted("  block");
-  for (int i = 0; i < (m.block_2d ? 2 : 1); ++i) {
+  for (int i = 0; i < block_fields; ++i) {
     ImGui::SameLine();
     ImGui::PushID(10 + i);
     if (ImGui::InputInt("##b", &m.block[i], 0, 0, ImGuiInputTextFlags_EnterReturnsTrue) ||
@@ -52,27 +56,28 @@ void draw_controls(SimPanelModel& m, SimPanelActions& a) {
     ImGui::PopID();
   }
   ImGui::PopItemWidth();
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Simulate"));
   ImGui::BeginDisabled(!m.can_simulate || m.running || !m.settings_error.empty());
   if (ImGui::Button("Simulate")) a.simulate = true;
   ImGui::EndDisabled();
   if (!m.can_simulate && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("%s", m.cannot_reason.c_str());
   if (m.running) {
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Cancel"));
     if (ImGui::Button("Cancel")) a.cancel = true;
     ImGui::SameLine();
     char b[32];
     std::snprintf(b, sizeof b, "%.0f%% of the blocks", m.progress * 100);
     ImGui::ProgressBar(static_cast<float>(m.progress), ImVec2(fs * 9, 0), b);
   }
-  ImGui::SameLine();
+  const char* check_label = m.gpu_check_running ? "Checking on the GPU..." : "Check on the GPU";
+  same_line_if_fits(button_width(check_label));
   ImGui::BeginDisabled(!m.gpu_check_enabled || m.gpu_check_running);
-  if (ImGui::Button(m.gpu_check_running ? "Checking on the GPU..." : "Check on the GPU")) a.gpu_check = true;
+  if (ImGui::Button(check_label)) a.gpu_check = true;
   ImGui::EndDisabled();
   if (!m.gpu_check_enabled && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("%s", m.gpu_check_reason.c_str());
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Export maps"));
   ImGui::BeginDisabled(!m.trace);
   if (ImGui::Button("Export maps")) a.export_maps = true;
   ImGui::EndDisabled();
@@ -99,7 +104,7 @@ void draw_selection(SimPanelModel& m) {
   const SimTrace& t = *m.trace;
   const float fs = ImGui::GetFontSize();
   for (int i = 0; i < 4; ++i) {
-    if (i > 0) ImGui::SameLine();
+    if (i > 0) same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), k_scope_names[i]));
     if (ImGui::RadioButton(k_scope_names[i], m.scope == i)) m.scope = i;
   }
   m.selection.scope = static_cast<Scope>(m.scope);
@@ -108,11 +113,12 @@ void draw_selection(SimPanelModel& m) {
     int bv[2] = {static_cast<int>(b.x), static_cast<int>(b.y)};
     int tv[2] = {static_cast<int>(th.x), static_cast<int>(th.y)};
     ImGui::PushItemWidth(fs * 7);
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(fs * 7, "block"));
     ImGui::InputInt2("block", bv);
     if (m.selection.scope != Scope::Block) {
-      ImGui::SameLine();
-      ImGui::InputInt2(m.selection.scope == Scope::Warp ? "a thread of the warp" : "thread", tv);
+      const char* label = m.selection.scope == Scope::Warp ? "a thread of the warp" : "thread";
+      same_line_if_fits(labelled_width(fs * 7, label));
+      ImGui::InputInt2(label, tv);
     }
     ImGui::PopItemWidth();
     b.x = static_cast<uint32_t>(std::clamp(bv[0], 0, static_cast<int>(t.grid.x) - 1));
@@ -191,7 +197,11 @@ void draw_map(SimPanelModel& m, const BufferMap& map, float w, float max_h) {
 
 void draw_legend() {
   const float fs = ImGui::GetFontSize();
+  bool first = true;
   for (const LegendEntry& l : map_legend(false)) {
+    // Each entry (swatch and text) stays whole; entries that do not fit go to the next line.
+    if (!first) same_line_if_fits(fs + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(l.text).x);
+    first = false;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + fs * 0.8f, p.y + 2 + fs * 0.8f), to_u32(l.fill));
@@ -199,13 +209,12 @@ void draw_legend() {
     ImGui::Dummy(ImVec2(fs, fs));
     ImGui::SameLine();
     ImGui::TextDisabled("%s", l.text);
-    ImGui::SameLine();
   }
-  ImGui::NewLine();
 }
 
 void draw_maps(SimPanelModel& m, float w, float h) {
   ImGui::BeginChild("##maps", ImVec2(w, h), true);
+  ImGui::PushTextWrapPos(0.0f);
   draw_selection(m);
   const AccessMaps& maps = current_maps(m);
   ImGui::TextUnformatted(("What " + maps.title + " read and wrote").c_str());
@@ -231,6 +240,7 @@ void draw_maps(SimPanelModel& m, float w, float h) {
     ImGui::PopID();
     ImGui::EndGroup();
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndChild();
 }
 
@@ -425,6 +435,7 @@ void draw_instructions(SimPanelModel& m, SimPanelActions& a) {
     ImGui::TableSetupColumn("sectors/req", ImGuiTableColumnFlags_WidthFixed, fs * 5);
     ImGui::TableSetupColumn("conflicts/req", ImGuiTableColumnFlags_WidthFixed, fs * 5);
     ImGui::TableHeadersRow();
+    ImGui::PushTextWrapPos(0.0f);  // a long PTX line wraps in its column (the table is a window of its own)
     ImGuiListClipper clip;
     clip.Begin(static_cast<int>(rows.size()));
     while (clip.Step())
@@ -449,17 +460,27 @@ void draw_instructions(SimPanelModel& m, SimPanelActions& a) {
         if (r.memory && r.space == sim::Space::Shared)
           ImGui::TextColored(r.conflicts ? k_bad : ImVec4(0.8f, 0.8f, 0.8f, 1), "%.2f", r.conflicts_per_request());
       }
+    ImGui::PopTextWrapPos();
     ImGui::EndTable();
   }
 }
 
 void draw_views(SimPanelModel& m, SimPanelActions& a, float w, float h) {
   ImGui::BeginChild("##views", ImVec2(w, h), true);
+  ImGui::PushTextWrapPos(0.0f);
   if (ImGui::BeginTabBar("##simviews")) {
-    const char* names[] = {"Diagnostics", "Who touched it", "Memory", "Threads", "Instructions"};
+    // Short names: the five tabs fit the editor's width at 1600x900 in presenter mode (hover says more).
+    const char* names[] = {"Diagnostics", "Who touched", "Memory", "Threads", "Lines"};
+    const char* tips[] = {"out-of-bounds accesses, races, divergent barriers and uninitialised reads found",
+                          "who read and who wrote the element picked in a map",
+                          "the selection's memory accesses, lane by lane",
+                          "instructions and global accesses per thread",
+                          "the PTX instructions per source line: executions, active lanes, sectors, conflicts"};
     for (int i = 0; i < 5; ++i) {
       const bool force = m.view_tab == i && m.view_tab >= 0;
-      if (ImGui::BeginTabItem(names[i], nullptr, force ? ImGuiTabItemFlags_SetSelected : 0)) {
+      const bool open = ImGui::BeginTabItem(names[i], nullptr, force ? ImGuiTabItemFlags_SetSelected : 0);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tips[i]);
+      if (open) {
         switch (i) {
           case 0: draw_diagnostics(m, a); break;
           case 1: draw_touches(m); break;
@@ -473,6 +494,7 @@ void draw_views(SimPanelModel& m, SimPanelActions& a, float w, float h) {
     m.view_tab = -1;  // forced once
     ImGui::EndTabBar();
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndChild();
 }
 

@@ -144,7 +144,7 @@ std::string geometry_text(mm::Variant v, const mm::Problem& p) {
 void problem_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
   ImGui::InputInt3("M, N, K", m.mnk);
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Apply"));
   if (ImGui::Button("Apply")) a.apply_size = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("C (M x N) = A (M x K) x B (K x N), M and N 1..8192, K 1..16384");
   struct Preset {
@@ -162,7 +162,7 @@ void problem_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   bool first = true;
   auto preset_buttons = [&](auto& list) {
     for (const Preset& p : list) {
-      if (!first) ImGui::SameLine();
+      if (!first) same_line_if_fits(button_width(p.label));
       first = false;
       if (ImGui::SmallButton(p.label)) {
         m.mnk[0] = p.m, m.mnk[1] = p.n, m.mnk[2] = p.k;
@@ -223,14 +223,14 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
 
   ImGui::BeginDisabled(!m.gpu);
   if (ImGui::Button("Run")) a.run = true;
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Run all (the ladder)"));
   if (ImGui::Button("Run all (the ladder)")) a.run_all = true;
   ImGui::EndDisabled();
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Stop"));
   ImGui::BeginDisabled(!m.gpu_busy && m.queue_left == 0);
   if (ImGui::Button("Stop")) a.stop = true;
   ImGui::EndDisabled();
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Clear"));
   if (ImGui::Button("Clear")) a.clear = true;
   if (!m.gpu)
     ImGui::TextColored(k_amber(), "GPU variants need a GPU; the overlay still shows each variant's tiling.");
@@ -274,7 +274,7 @@ void user_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   ImGui::BeginDisabled(!m.user_ready || m.user_running || m.gpu_busy);
   if (ImGui::Button("Run your kernel")) a.run_user = true;
   ImGui::EndDisabled();
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFontSize() * 7, "its block (x, y)"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   input_ints_on_commit("its block (x, y)", m.user_block, 2);
   m.user_block[0] = std::clamp(m.user_block[0], 1, 1024);
@@ -402,7 +402,7 @@ void cpu_section(MatmulPanelModel& m, MatmulPanelActions& a) {
 
 void view_section(MatmulPanelModel& m) {
   colormap_combo(&m.colormap);
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "block grid overlay"));
   ImGui::Checkbox("block grid overlay", &m.overlay);
   ImGui::TextDisabled("%s", m.c_source.c_str());
 }
@@ -594,9 +594,10 @@ void draw_ab_diagram(const mm::Problem& p, mm::Variant v, const OverlayState& st
   if (steps > 0) {
     k_step = std::clamp(k_step, 0, static_cast<int>(steps) - 1);
     if (animate && ImGui::GetFrameCount() % 20 == 0) k_step = (k_step + 1) % static_cast<int>(steps);
-    ImGui::SetNextItemWidth(std::max(size.x - fs * 5, fs * 4));
+    const float play_w = labelled_width(ImGui::GetFrameHeight(), "play");
+    ImGui::SetNextItemWidth(std::max(size.x - play_w - ImGui::GetStyle().ItemSpacing.x, fs * 4));
     ImGui::SliderInt("##kstep", &k_step, 0, static_cast<int>(steps) - 1, "k step %d");
-    ImGui::SameLine();
+    same_line_if_fits(play_w);
     ImGui::Checkbox("play", &animate);
     ImGui::Text("step %d of ceil(K/BK) = ceil(%lld/%d) = %lld", k_step + 1, static_cast<long long>(p.k), g.bk,
                 static_cast<long long>(steps));

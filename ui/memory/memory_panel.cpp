@@ -220,11 +220,12 @@ void prediction_table(const MemoryPanelModel& m) {
   if (!ImGui::BeginTable("##pred", shared ? 6 : 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
     return;
   ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthStretch, 2.2f);
-  ImGui::TableSetupColumn("ld sect/req", ImGuiTableColumnFlags_WidthStretch, 1.2f);
-  ImGui::TableSetupColumn("st sect/req", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+  // Two-line headers: six columns fit the panel at 1280x720 in presenter mode.
+  ImGui::TableSetupColumn("ld\nsect/req", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+  ImGui::TableSetupColumn("st\nsect/req", ImGuiTableColumnFlags_WidthStretch, 1.2f);
   if (shared) {
-    ImGui::TableSetupColumn("ld confl.", ImGuiTableColumnFlags_WidthStretch, 1.2f);
-    ImGui::TableSetupColumn("st confl.", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+    ImGui::TableSetupColumn("ld\nconfl.", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+    ImGui::TableSetupColumn("st\nconfl.", ImGuiTableColumnFlags_WidthStretch, 1.2f);
   }
   ImGui::TableSetupColumn("measured", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableHeadersRow();
@@ -281,8 +282,9 @@ void draw_memory_panel(MemoryPanelModel& m, MemoryPanelActions& a) {
   switch (static_cast<mem::Kernel>(m.kernel)) {
     case mem::Kernel::Transpose:
       changed |= combo("variant", &m.transpose_variant, mem::k_transpose_names);
-      changed |= ImGui::InputInt("rows", &m.rows, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
-      changed |= ImGui::InputInt("cols", &m.cols, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
+      // x first, as in every lab: cols (x), then rows (y).
+      changed |= ImGui::InputInt("cols (x)", &m.cols, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
+      changed |= ImGui::InputInt("rows (y)", &m.rows, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
       if (variant_of(m) != mem::Variant::Tiled && variant_of(m) != mem::Variant::TiledPadded)
         changed |= ImGui::InputInt2("block (x, y)", m.block, ImGuiInputTextFlags_EnterReturnsTrue);
       else
@@ -331,7 +333,7 @@ void draw_memory_panel(MemoryPanelModel& m, MemoryPanelActions& a) {
   if (!cpu_kernel && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("shared-memory banks have no CPU counterpart");
   if (m.cpu_running) {
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Cancel CPU"));
     if (ImGui::Button("Cancel CPU")) a.cancel_cpu = true;
     ImGui::ProgressBar(static_cast<float>(m.cpu_progress), ImVec2(-1, 0), m.cpu_stage.c_str());
   }
@@ -386,7 +388,7 @@ void draw_memory_panel(MemoryPanelModel& m, MemoryPanelActions& a) {
     if (ImGui::Button(m.gpu ? "Run stride sweep (GPU)" : "Run stride sweep (CPU)")) a.run_stride = true;
     ImGui::EndDisabled();
     if (m.stride_running) {
-      ImGui::SameLine();
+      same_line_if_fits(button_width("Cancel##stride"));
       if (ImGui::Button("Cancel##stride")) a.cancel_stride = true;
       ImGui::ProgressBar(static_cast<float>(m.stride_progress), ImVec2(-1, 0));
     }
@@ -565,9 +567,9 @@ void draw_memory_view(MemoryPanelModel& m, MemoryPanelActions& a) {
     int bx = static_cast<int>(t.warp.bx), by = static_cast<int>(t.warp.by), wi = t.warp.warp;
     ImGui::PushItemWidth(ImGui::GetFontSize() * 5);
     bool changed = ImGui::InputInt("block x", &bx, 1, 8);
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(ImGui::GetFontSize() * 5, "block y"));
     changed |= ImGui::InputInt("block y", &by, 1, 8);
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(ImGui::GetFontSize() * 5, "warp"));
     changed |= ImGui::InputInt("warp", &wi, 1, 1);
     ImGui::PopItemWidth();
     if (changed) {
@@ -592,7 +594,7 @@ void draw_memory_view(MemoryPanelModel& m, MemoryPanelActions& a) {
     a.warp_changed = true;
   }
   ImGui::EndDisabled();
-  ImGui::SameLine();
+  same_line_if_fits(button_width("worst"));
   if (ImGui::SmallButton("worst")) {
     // The instruction that costs most: the most sectors (global) or the highest conflict degree (shared).
     int best = 0;

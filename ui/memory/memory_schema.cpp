@@ -67,10 +67,10 @@ params::Schema make_schema() {
   {
     params::Param& q = add({.name = "size",
                             .kind = Kind::Pair,
-                            .default_value = json::array({d.rows, d.cols}),
+                            .default_value = json::array({d.cols, d.rows}),
                             .lo = 1,
                             .hi = static_cast<double>(mem::k_max_dim),
-                            .help = "transpose: rows x cols of the input (1..16384; 4096 means 4096x4096)"});
+                            .help = "transpose: the input's size, XxY = cols x rows (1..16384 each; 4096 means 4096x4096)"});
     q.square = true;
     q.sweep_names = "size";
     q.sweep_example = "1024,2048,4096,8192";
@@ -172,8 +172,8 @@ memory::Params memory_params_from(const json& state) {
   p.aos = choice(get("aos_variant"), mem::k_aos_names, p.aos);
   const json size = get("size");
   if (size.is_array() && size.size() == 2) {
-    p.rows = size[0].get<int64_t>();
-    p.cols = size[1].get<int64_t>();
+    p.cols = size[0].get<int64_t>();  // x first, as every lab's size
+    p.rows = size[1].get<int64_t>();
   } else if (size.is_number_integer()) {
     p.rows = p.cols = size.get<int64_t>();
   }
@@ -195,7 +195,7 @@ json memory_state_of(const memory::Params& p) {
               {"stride_variant", std::string(mem::k_stride_names.name_of(p.stride_pattern))},
               {"banks_variant", std::string(mem::k_banks_names.name_of(p.banks))},
               {"aos_variant", std::string(mem::k_aos_names.name_of(p.aos))},
-              {"size", json::array({p.rows, p.cols})},
+              {"size", json::array({p.cols, p.rows})},
               {"n", mem::format_count(p.n)},
               {"stride", p.stride},
               {"bank_stride", p.bank_stride},

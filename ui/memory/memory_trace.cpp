@@ -132,7 +132,7 @@ BufferView buffer_view(const Params& p, Variant v, Buffer b) {
   if (k == Kernel::Transpose) {
     const int64_t r = b == Buffer::In ? p.rows : p.cols, c = b == Buffer::In ? p.cols : p.rows;
     bv.width = c;
-    bv.title = std::string(buffer_name(b)) + ": " + std::to_string(r) + " x " + std::to_string(c) + " floats";
+    bv.title = std::string(buffer_name(b)) + ": " + shape_text(r, c) + " floats";
   } else {
     bv.width = 32;
     bv.title =

@@ -159,15 +159,14 @@ void params_section(PanelModel& m, PanelActions& a) {
   changed |= ImGui::InputScalar("paths", ImGuiDataType_S64, &p.paths, nullptr, nullptr, "%lld",
                                 ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("1,000 .. 16,777,216 simulated paths (press Enter)");
-  ImGui::SameLine();
   for (int64_t v : {int64_t{10'000}, int64_t{100'000}, int64_t{1'000'000}, mcl::k_max_paths}) {
-    if (ImGui::SmallButton(fmt_count(static_cast<double>(v)).c_str())) {
+    const std::string label = fmt_count(static_cast<double>(v));
+    same_line_if_fits(button_width(label.c_str()));
+    if (ImGui::SmallButton(label.c_str())) {
       p.paths = v;
       changed = true;
     }
-    ImGui::SameLine();
   }
-  ImGui::NewLine();
   param_message(m, "paths");
   ImGui::SetNextItemWidth(w);
   changed |= ImGui::InputInt("steps", &p.steps, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
@@ -179,7 +178,7 @@ void params_section(PanelModel& m, PanelActions& a) {
   param_message(m, "seed");
   changed |= ImGui::Checkbox("antithetic variates", &p.antithetic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Each sample is a pair of paths driven by Z and -Z");
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(w * 1.4f, "generator"));
   const char* gens[] = {mcl::generator_label(mcl::Generator::Philox),
                         mcl::generator_label(mcl::Generator::Xorwow)};
   ImGui::SetNextItemWidth(w * 1.4f);
@@ -192,7 +191,7 @@ void params_section(PanelModel& m, PanelActions& a) {
   changed |=
       ImGui::InputInt("sample paths drawn", &m.sample_paths, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("0 .. 4096 paths drawn on the left");
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(w * 0.7f, "bins"));
   ImGui::SetNextItemWidth(w * 0.7f);
   changed |= ImGui::InputInt("bins", &m.bins, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
   error_text(m.options_error);
@@ -201,7 +200,7 @@ void params_section(PanelModel& m, PanelActions& a) {
     ImGui::TextColored(k_note_colour(), "the previous valid run stays on screen");
   if (changed) a.params_changed = true;
   if (ImGui::Button("Restart run")) a.restart = true;
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "pause"));
   ImGui::Checkbox("pause", &m.paused);
 }
 

@@ -162,7 +162,7 @@ void draw_scaling(PanelModel& m, Actions& a) {
   } else if (m.job_running) {
     ImGui::ProgressBar(static_cast<float>(m.job_progress), ImVec2(ImGui::GetFontSize() * 12, 0),
                        m.job_label.c_str());
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Cancel"));
     if (ImGui::Button("Cancel")) a.cancel_job = true;
     ImGui::TextDisabled("(the live run is paused meanwhile, so it does not disturb the numbers)");
   } else {
@@ -194,7 +194,7 @@ void draw_multigpu_panel(PanelModel& m, Actions& a) {
   section_title("Work");
   int w = static_cast<int>(m.workload);
   if (ImGui::RadioButton("heat field", &w, 0)) a.params_changed = true;
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "Monte Carlo"));
   if (ImGui::RadioButton("Monte Carlo", &w, 1)) a.params_changed = true;
   m.workload = static_cast<Workload>(w);
   int t = static_cast<int>(m.transport);
@@ -231,7 +231,7 @@ void draw_multigpu_panel(PanelModel& m, Actions& a) {
     if (!m.plan_text.empty()) ImGui::TextWrapped("%s", m.plan_text.c_str());
     ImGui::SliderInt("steps per frame", &m.steps_per_frame, 1, 200);
     if (ImGui::Button(m.paused ? "Run" : "Pause")) a.toggle_pause = true;
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Reset"));
     if (ImGui::Button("Reset")) a.reset = true;
     ImGui::SameLine();
     ImGui::Text("%lld steps, %s ms/step", static_cast<long long>(m.steps_done),

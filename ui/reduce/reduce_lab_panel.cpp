@@ -208,25 +208,25 @@ void problem_section(ReducePanelModel& m, ReducePanelActions& a) {
   const float fs = ImGui::GetFontSize();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("op  ");
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "reduce (one sum)"));
   changed |= ImGui::RadioButton("reduce (one sum)", &m.op, static_cast<int>(red::Op::Reduce));
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "scan (prefix sums)"));
   changed |= ImGui::RadioButton("scan (prefix sums)", &m.op, static_cast<int>(red::Op::Scan));
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("type");
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "float"));
   changed |= ImGui::RadioButton("float", &m.type, static_cast<int>(red::ElemType::F32));
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "checked against a double reference within lambda sqrt(depth) u (see the results' tooltip)");
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "int (checked exactly)"));
   changed |= ImGui::RadioButton("int (checked exactly)", &m.type, static_cast<int>(red::ElemType::I32));
   if (m.op == static_cast<int>(red::Op::Scan)) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("scan");
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "inclusive"));
     changed |= ImGui::RadioButton("inclusive", &m.scan_kind, static_cast<int>(red::ScanKind::Inclusive));
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "exclusive"));
     changed |= ImGui::RadioButton("exclusive", &m.scan_kind, static_cast<int>(red::ScanKind::Exclusive));
   }
   ImGui::SetNextItemWidth(fs * 6);
@@ -296,7 +296,7 @@ void run_section(ReducePanelModel& m, ReducePanelActions& a) {
     ImGui::SetTooltip(
         "the selected variant, with CUB and the copy kernel in the same run for the percentages");
   ImGui::EndDisabled();
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Run CPU baselines"));
   ImGui::BeginDisabled(m.running || bad);
   if (ImGui::Button("Run CPU baselines")) a.run_cpu = true;
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
@@ -323,7 +323,7 @@ void run_section(ReducePanelModel& m, ReducePanelActions& a) {
   if (!m.gpu) advice_text("GPU runs need a CUDA device: " + m.gpu_missing);
   if (m.running) {
     ImGui::ProgressBar(static_cast<float>(m.progress), ImVec2(-ImGui::GetFontSize() * 5, 0), m.stage.c_str());
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Cancel"));
     if (ImGui::Button("Cancel")) a.cancel = true;
   }
   error_text(m.status);
@@ -335,7 +335,7 @@ void results_section(ReducePanelModel& m, ReducePanelActions& a) {
     return;
   }
   ImGui::TextDisabled("%s", m.rows_problem.c_str());
-  ImGui::SameLine();
+  same_line_if_fits(button_width("clear"));
   if (ImGui::SmallButton("clear")) a.clear = true;
   if (m.copy && m.copy->gbs > 0)
     dim(fmt("copy kernel: %.0f GB/s", m.copy->gbs) + " (" + red::format_count(m.copy->n) +
@@ -639,7 +639,8 @@ void draw_tree_view(ReducePanelModel& m) {
   }
   ImGui::Dummy(ImVec2(avail, y - p0.y));
   dim("blue line: __syncthreads(); red text: bank conflicts (32 banks of 4 bytes); hover a row");
-  ImGui::Checkbox("tell lanes that count from lanes that only execute", &m.show_useful);
+  ImGui::Checkbox("show which lanes count", &m.show_useful);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("tell lanes whose result counts from lanes that only execute");
 }
 
 // The kernel scans up to 1024 elements in one block (512 threads); the small array fits in one warp, so its
@@ -827,10 +828,11 @@ void draw_reduce_views(ReducePanelModel& m, ReducePanelActions&) {
                                        : std::min(static_cast<float>(m.rows.size()) * fs * 1.3f + fs * 3.2f,
                                                   ImGui::GetContentRegionAvail().y * 0.45f);
   if (ImGui::BeginChild("##pictures", ImVec2(0, -chart_h), false)) {
+    const WrapAtEdge wrap;
     if (ImGui::BeginTabBar("##reduce_tabs")) {
       const ImGuiTabItemFlags f0 = m.view_tab == 0 ? ImGuiTabItemFlags_SetSelected : 0;
       const ImGuiTabItemFlags f1 = m.view_tab == 1 ? ImGuiTabItemFlags_SetSelected : 0;
-      if (ImGui::BeginTabItem("Reduction tree of one block", nullptr, f0)) {
+      if (ImGui::BeginTabItem("Reduction tree (one block)", nullptr, f0)) {
         draw_tree_view(m);
         ImGui::EndTabItem();
       }

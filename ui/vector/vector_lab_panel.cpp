@@ -228,7 +228,7 @@ void controls_section(VectorPanelModel& m, VectorPanelActions& a) {
   changed |= input_text_on_commit("N elements", m.n_text, sizeof m.n_text);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("1 .. 512M; K, M, G = 1024, 1024^2, 1024^3 (e.g. 10M, 256M)");
   for (const char* s : {"1K", "64K", "1M", "16M", "256M", "512M"}) {
-    ImGui::SameLine();
+    same_line_if_fits(button_width(s));
     if (ImGui::SmallButton(s)) {
       std::snprintf(m.n_text, sizeof m.n_text, "%s", s);
       changed = true;
@@ -237,19 +237,20 @@ void controls_section(VectorPanelModel& m, VectorPanelActions& a) {
   error_text(m.n_error);
   advice_text(m.memory_note);
 
+  const float box = ImGui::GetFrameHeight();
   ImGui::TextUnformatted("indexing");
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(box, "one thread per element"));
   changed |= ImGui::RadioButton("one thread per element", &m.indexing, 0);
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(box, "grid-stride loop"));
   changed |= ImGui::RadioButton("grid-stride loop", &m.indexing, 1);
   ImGui::TextUnformatted("loads   ");
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "float"));
   changed |= ImGui::RadioButton("float", &m.width, 0);
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFrameHeight(), "float4"));
   changed |= ImGui::RadioButton("float4", &m.width, 1);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   changed |= input_ints_on_commit("block size", &m.block, 1, 32, 128);
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(box, "pinned host memory"));
   changed |= ImGui::Checkbox("pinned host memory", &m.pinned);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
@@ -468,21 +469,23 @@ void draw_strip(const char* title, const VectorPanelModel& m, vector::Indexing i
 }
 
 void strip_view(VectorPanelModel& m) {
+  const WrapAtEdge wrap;
   const vector::Params& p = m.params;
   const int64_t stride_grid =
       m.strip_grid_like_gpu && m.gpu_stride_grid > 0 ? m.gpu_stride_grid : m.strip_grid;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   ImGui::SliderInt("elements shown", &m.strip_count, 64, 8192, "%d", ImGuiSliderFlags_Logarithmic);
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFontSize() * 6, "grid-stride blocks"));
   ImGui::BeginDisabled(m.strip_grid_like_gpu && m.gpu_stride_grid > 0);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::SliderInt("grid-stride blocks", &m.strip_grid, 1, 16);
   ImGui::EndDisabled();
+  const float box = ImGui::GetFrameHeight();
   if (m.gpu_stride_grid > 0) {
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(box, "as on this GPU"));
     ImGui::Checkbox("as on this GPU", &m.strip_grid_like_gpu);
   }
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(box, "colour grid-stride by block"));
   ImGui::Checkbox("colour grid-stride by block", &m.grid_stride_by_block);
   if (!(m.strip_grid_like_gpu && m.gpu_stride_grid > 0))
     ImGui::TextDisabled(
@@ -505,9 +508,10 @@ void strip_view(VectorPanelModel& m) {
   for (int64_t gi = 0; gi < groups; ++gi) {
     char label[32];
     std::snprintf(label, sizeof label, "%lld", static_cast<long long>(gi));
+    if (gi > 0) same_line_if_fits(labelled_width(ImGui::GetTextLineHeight(), label));
     swatch(strip_colour(gi), label);
-    ImGui::SameLine();
   }
+  ImGui::SameLine();
   ImGui::TextDisabled(
       "= block number (top%s), pass number (bottom%s); colours repeat every %d; white line: next "
       "chunk/stream",
@@ -516,6 +520,7 @@ void strip_view(VectorPanelModel& m) {
 }
 
 void timeline_view(const VectorPanelModel& m) {
+  const WrapAtEdge wrap;
   if (!m.gpu) {
     advice_text("Stream timeline: GPU rows need a CUDA device (" + m.gpu_missing + ").");
     return;
@@ -583,11 +588,12 @@ void timeline_view(const VectorPanelModel& m) {
 }
 
 void sweep_view(VectorPanelModel& m, VectorPanelActions& a) {
+  const WrapAtEdge wrap;
   ImGui::TextUnformatted("Size sweep");
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFontSize() * 5, "largest N"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
   ImGui::InputText("largest N", m.sweep_max_text, sizeof m.sweep_max_text);
-  ImGui::SameLine();
+  same_line_if_fits(button_width(m.sweep_running ? "cancel" : "Run sweep"));
   if (m.sweep_running) {
     if (ImGui::SmallButton("cancel##sweep")) a.cancel_sweep = true;
     ImGui::SameLine();
