@@ -138,10 +138,17 @@ std::string settings_text(kernel::Target t, const SimSettings& s) {
 }
 
 SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std::string& kernel_name,
-                             const SimSettings& s, JobControl* ctl) {
+                             const SimSettings& s, JobControl* ctl, const LabInputs* inputs) {
   SimOutcome out;
   if (auto e = check_settings(t, s)) {
     out.failure = *e;
+    return out;
+  }
+  const LabInputs no_inputs;
+  const LabInputs& lab = inputs ? *inputs : no_inputs;
+  if (t == kernel::Target::Heat && !lab.field.empty() &&
+      lab.field.size() != static_cast<size_t>(s.size_x * s.size_y)) {
+    out.failure = "the heat field handed to the simulator is not size_x x size_y cells";
     return out;
   }
   std::shared_ptr<sim::Module> module;
@@ -161,9 +168,14 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
   const float nan = std::numeric_limits<float>::quiet_NaN();
   switch (t) {
     case kernel::Target::Heat: {
+      if (lab.heat) hp = *lab.heat;
       hp.nx = s.size_x;
       hp.ny = s.size_y;
-      in = heat::make_initial(hp, heat::InitialPattern::HotSpots);
+      if (auto e = heat::validate(hp)) {
+        out.failure = *e;
+        return out;
+      }
+      in = lab.field.empty() ? heat::make_initial(hp, heat::InitialPattern::HotSpots) : lab.field;
       outv.assign(in.size(), nan);
       const auto cols = static_cast<uint32_t>(hp.nx);
       cfg.buffers = {buffer_of("in", in, false, cols), buffer_of("out", outv, true, cols)};
@@ -207,7 +219,9 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
       break;
     }
   }
-  sim::Recorder rec(cfg.grid.count());
+  sim::Recorder::Options ro;
+  if (lab.record_bytes > 0) ro.max_bytes = lab.record_bytes;
+  sim::Recorder rec(cfg.grid.count(), ro);
   std::atomic<bool> cancel{false};
   Progress progress(rec, ctl, cfg.grid.count(), cancel);
   cfg.observer = &progress;
@@ -247,6 +261,13 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
       }
       case kernel::Target::Vector: {
         const int64_t n = s.size_x;
+        if (lab.vector_op) {
+          const vector::Check c = vector::check_result(*lab.vector_op, in.data(), in2.data(), outv.data(), n);
+          out.passed = c.passed;
+          out.check = std::string("against the lab's op ") + vector::to_string(*lab.vector_op) + ": " + c.text +
+                      (c.passed ? ": pass" : ": FAIL");
+          break;
+        }
         const vector::Check f = vector::check_result(vector::Op::Formula, in.data(), in2.data(), outv.data(), n);
         const vector::Check a = vector::check_result(vector::Op::Add, in.data(), in2.data(), outv.data(), n);
         out.passed = f.passed || a.passed;
@@ -264,6 +285,7 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
       }
     }
   }
+  out.output = std::move(outv);
   auto trace = std::make_shared<ui::SimTrace>(
       ui::make_trace(module, kernel_name, cfg, std::move(r), rec));
   out.trace = std::move(trace);
