@@ -14,6 +14,7 @@
 
 #include "app/app.h"
 #include "app/heat/heat_lab.h"
+#include "app/kernel/lab_sim.h"
 #include "app/kernel/user_kernels.h"
 #include "app/session.h"
 #include "gpu/kernel/compiler.h"
@@ -162,6 +163,49 @@ TEST(SimulatedHeatStep, AKernelSkippingTheLastColumnFailsAndTheFieldMarksThoseCe
   expect_no_timing(lab.readouts());
 }
 
+TEST(SimulatedHeatStep, AFieldAboveTheSimulatorsCapSaysSoAndTheCpuStepRuns) {
+  REQUIRE_NVRTC_AND_NO_GPU();
+  App app(headless_cpu("heat", {{"size", {2100, 64}}, {"paused", true}}));
+  ASSERT_TRUE(app.frame());
+  publish(app.user_kernels(), kernel::Target::Heat);
+  ASSERT_FALSE(app.apply_session(lab_session("heat", {{"kernel", "user"}, {"paused", false}})));
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(app.frame());
+  HeatLab& lab = heat_of(app);
+  EXPECT_NE(lab.model().user_kernel_status.find("2048 cells a side"), std::string::npos)
+      << lab.model().user_kernel_status;
+  EXPECT_FALSE(lab.simulating());
+  EXPECT_FALSE(lab.model().user_sim.has);
+  EXPECT_GT(lab.steps_done(), 0);  // the CPU step
+}
+
+// The lab's worker: progress while it runs, Cancel ends it without a result (the UI never waits for it).
+TEST(LabSimulation, ARunReportsProgressAndCancelEndsItWithoutAResult) {
+  if (!kernel::nvrtc().ok()) GTEST_SKIP() << "NVRTC is not installed: " << kernel::nvrtc().error;
+  UserKernels uk;
+  publish(uk, kernel::Target::Heat);
+  LabSimulation sim;
+  LabSimRequest r;
+  r.target = kernel::Target::Heat;
+  r.settings = {2048, 2048, 0, 64, 4};  // ~4M threads: seconds of work
+  ASSERT_TRUE(sim.start(uk.current(kernel::Target::Heat), r));
+  EXPECT_TRUE(sim.running());
+  EXPECT_TRUE(sim.view().running);
+  const auto t0 = std::chrono::steady_clock::now();
+  while (sim.running() && sim.poll() == false && sim.view().progress == 0 &&
+         std::chrono::steady_clock::now() - t0 < 30s)
+    std::this_thread::sleep_for(1ms);
+  EXPECT_GT(sim.view().progress, 0.0);
+  sim.cancel();
+  sim.wait();
+  EXPECT_FALSE(sim.poll());
+  EXPECT_EQ(sim.view().status, "cancelled");
+  EXPECT_FALSE(sim.view().has);
+  EXPECT_FALSE(sim.readout());
+  // A kernel without PTX is refused with a reason.
+  EXPECT_FALSE(sim.start(UserKernel{}, r));
+  EXPECT_NE(sim.view().status.find("no PTX"), std::string::npos) << sim.view().status;
+}
+
 // --- Vector ---------------------------------------------------------------------------------------------
 
 TEST(SimulatedVectorOp, TheTemplateRunsSimulatedAgainstTheLabsOpAndPasses) {
@@ -215,6 +259,21 @@ TEST(SimulatedVectorOp, AnOutOfBoundsWriteFailsWithItsLineAndAWrongOpFailsTheChe
   EXPECT_EQ(check->value, "FAIL") << check->hint;
   EXPECT_NE(check->hint.find("against the lab's op add"), std::string::npos) << check->hint;
   EXPECT_NE(check->hint.find("FAIL"), std::string::npos) << check->hint;
+}
+
+TEST(SimulatedVectorOp, ALargeNIsCappedKeepingTheLastBlockPartial) {
+  REQUIRE_NVRTC_AND_NO_GPU();
+  App app(headless_cpu("vector", {{"n", "2000000"}, {"op", "formula"}}));
+  ASSERT_TRUE(app.frame());
+  publish(app.user_kernels(), kernel::Target::Vector);
+  ASSERT_FALSE(app.apply_session(lab_session("vector", {{"kernel", "user"}, {"op", "formula"}})));
+  ASSERT_TRUE(app.frame());
+  ASSERT_TRUE(app.frame());
+  const ui::Readout* check = readout(app.active_lab()->readouts(), "check");
+  ASSERT_TRUE(check);
+  EXPECT_EQ(check->value, "pass") << check->hint;
+  // 2000000 = 7812 blocks of 256 + 128: 4095 full blocks and the same half block.
+  EXPECT_NE(check->hint.find("vector n = 1048448, block 256, grid 4096"), std::string::npos) << check->hint;
 }
 
 // --- Matmul ---------------------------------------------------------------------------------------------
