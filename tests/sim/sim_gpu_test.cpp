@@ -1,6 +1,7 @@
 // sim_gpu_test.cpp (GPU; skips without a device): the same NVRTC-compiled kernel run on the GPU and in the
-// simulator on copies of the same inputs gives bit-identical buffers (the templates, warp shuffles and votes,
-// divergent loops, shared memory, atomics with exact results, rounding modes, calls, local arrays, doubles);
+// simulator on copies of the same inputs gives bit-identical buffers (the templates, the memory lab's kernels,
+// warp shuffles and votes, divergent loops, shared memory, atomics with exact results, rounding modes, calls,
+// local arrays, doubles);
 // the approximate instructions (-use_fast_math, __expf, __sinf, ...) agree within twice the bounds the
 // simulator states (ApproxBounds, sim.h).
 #include <cuda_runtime.h>
@@ -10,6 +11,7 @@
 
 #include "gpu/kernel/contracts.h"
 #include "gpu/kernel/kernel_runner.h"
+#include "builtin_kernels.h"
 #include "sim_kernels.h"
 #include "sim_util.h"
 #include "test_util.h"
@@ -263,6 +265,27 @@ TEST(SimVsGpu, ApproximateInstructionsAgreeWithinTwiceTheStatedBounds) {
   for (size_t k = 0; k < out.size(); ++k) {
     const double tol = 2 * std::max(ApproxBounds::sin_cos_abs, 8 * ApproxBounds::rsqrt_rel * std::abs(double(s[k])));
     ASSERT_NEAR(g[k], s[k], tol) << "element " << k << " (function " << k % 6 << ")";
+  }
+}
+
+// The memory lab's own kernels (memory_kernels.cuh through NVRTC, builtin_kernels.h): the GPU's output equals
+// the simulator's bit for bit, and both the lab's CPU reference.
+TEST(SimVsGpu, TheMemoryLabsKernelsAreBitIdentical) {
+  BS_REQUIRE_GPU();
+  REQUIRE_NVRTC();
+  const std::string src = memory_source();
+  const Module m = module_of(src);
+  for (BuiltinCase& c : memory_cases()) {
+    SCOPED_TRACE(c.label);
+    const std::string entry = entry_named(m, {c.entry_parts[0]});
+    ASSERT_FALSE(entry.empty()) << "no .entry named like " << c.entry_parts[0];
+    const Both b = run_both(src, entry, c.cfg);
+    expect_identical(b, c.cfg);
+    ASSERT_EQ(b.gpu.size(), 2u);
+    std::vector<float> gpu_out(c.want.size());
+    std::memcpy(gpu_out.data(), b.gpu[1].data(), gpu_out.size() * sizeof(float));
+    const memory::Check k = memory::compare(gpu_out, c.want, c.rel_tol);
+    EXPECT_TRUE(k.passed) << k.text;
   }
 }
 
