@@ -1,4 +1,5 @@
-// sim_builtin_test.cpp: the labs' own kernels (the memory lab's memory_kernels.cuh), compiled through NVRTC,
+// sim_builtin_test.cpp: the labs' own kernels (the memory lab's memory_kernels.cuh, the reduction lab's
+// reduce_bodies.cuh), compiled through NVRTC,
 // run in the simulator exactly as the lab launches them, at sizes that are not multiples of the block, and
 // compared with the lab's CPU reference (exact where the lab's check is exact, the particle step within its
 // stated tolerance); no diagnostic on any of them. No GPU needed.
@@ -22,7 +23,7 @@ TEST(SimBuiltin, TheMemoryLabsKernelsMatchTheCpuReference) {
     const LaunchResult r = launch(m, entry, c.cfg);
     ASSERT_TRUE(r.ok) << r.failure.message;
     EXPECT_TRUE(r.diagnostics.empty()) << all_diagnostics(r);
-    const memory::Check k = memory::compare(std::span<const float>(c.data[1]), c.want, c.rel_tol);
+    const memory::Check k = memory::compare(c.as<float>(1), c.want, c.rel_tol);
     EXPECT_TRUE(k.passed) << k.text;
     EXPECT_GT(r.thread_instructions, 0u);
   }
@@ -37,7 +38,63 @@ TEST(SimBuiltin, TheComparisonCatchesAWrongOutput) {
   ASSERT_EQ(c.label, "memory naive");
   const LaunchResult r = launch(m, entry_named(m, {c.entry_parts[0]}), c.cfg);
   ASSERT_TRUE(r.ok) << r.failure.message;
-  EXPECT_FALSE(memory::compare(std::span<const float>(c.data[0]), c.want, 0).passed);
+  EXPECT_FALSE(memory::compare(c.as<float>(0), c.want, 0).passed);
+}
+
+// Runs case c's kernel of m in the simulator: it runs to its end with no diagnostic.
+void run_clean(const Module& m, BuiltinCase& c) {
+  const std::string entry = entry_named(m, {c.entry_parts[0]});
+  ASSERT_FALSE(entry.empty()) << "no .entry named like " << c.entry_parts[0];
+  const LaunchResult r = launch(m, entry, c.cfg);
+  ASSERT_TRUE(r.ok) << r.failure.message;
+  EXPECT_TRUE(r.diagnostics.empty()) << all_diagnostics(r);
+}
+
+// The reduction lab's kernels (reduce_bodies.cuh through NVRTC) on 10007 ints (exact: any order of adding
+// gives the reference): each ladder kernel's partial sums add up to the CPU reference sum; the block scans and
+// the two-pass tile scan give the reference prefix sums. The float versions run clean (their bits are
+// compared with the GPU's in sim_gpu_tests).
+TEST(SimBuiltin, TheReduceLabsKernelsMatchTheCpuReference) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(reduce_source());
+  const int64_t n = 10007;
+  for (const LadderKernel& k : k_ladder) {
+    BuiltinCase c = ladder_case<int32_t>(k, n);
+    SCOPED_TRACE(c.label);
+    run_clean(m, c);
+    int64_t sum = 0;
+    for (int32_t v : c.as<int32_t>(1)) sum += v;
+    const reduce::Check chk = reduce::check_sum(sum, n);
+    EXPECT_TRUE(chk.passed) << chk.text;
+    BuiltinCase f = ladder_case<float>(k, n);
+    run_clean(m, f);
+  }
+  for (bool blelloch : {false, true})
+    for (bool exclusive : {false, true}) {
+      BuiltinCase c = block_scan_case<int32_t>(blelloch, blelloch ? 300 : 200, exclusive);
+      SCOPED_TRACE(c.label);
+      run_clean(m, c);
+      const std::vector<int32_t> out = c.as<int32_t>(1);
+      const reduce::Check chk =
+          reduce::check_scan(out, exclusive ? reduce::ScanKind::Exclusive : reduce::ScanKind::Inclusive);
+      EXPECT_TRUE(chk.passed) << chk.text;
+    }
+  for (bool transpose : {false, true}) {
+    const int b = 128;
+    BuiltinCase c = tile_scan_case<int32_t>(20011, b, false, transpose);
+    SCOPED_TRACE(c.label);
+    run_clean(m, c);
+    const std::vector<int32_t> sums = c.as<int32_t>(2);
+    std::vector<int32_t> offsets(sums.size(), 0);
+    for (size_t t = 1; t < sums.size(); ++t) offsets[t] = offsets[t - 1] + sums[t - 1];
+    BuiltinCase add = add_offsets_case<int32_t>(c.as<int32_t>(1), b, offsets);
+    run_clean(m, add);
+    const std::vector<int32_t> out = add.as<int32_t>(0);
+    const reduce::Check chk = reduce::check_scan(out, reduce::ScanKind::Inclusive);
+    EXPECT_TRUE(chk.passed) << chk.text;
+    // The first pass alone is not the scan: the second pass is needed (the check can fail).
+    EXPECT_FALSE(reduce::check_scan(c.as<int32_t>(1), reduce::ScanKind::Inclusive).passed);
+  }
 }
 
 }  // namespace

@@ -68,7 +68,8 @@ Both run_both(const std::string& src, const std::string& name, const LaunchConfi
     }
     args.push_back(scalars.back().data());
   }
-  k.launch(Dim2{cfg.grid.x, cfg.grid.y}, Dim2{cfg.block.x, cfg.block.y}, args.data(), nullptr);
+  k.launch(Dim2{cfg.grid.x, cfg.grid.y}, Dim2{cfg.block.x, cfg.block.y}, args.data(), nullptr,
+           cfg.dynamic_shared_bytes);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   for (size_t i = 0; i < cfg.buffers.size(); ++i) {
     EXPECT_EQ(cudaMemcpy(out.gpu[i].data(), dev_ptrs[i], cfg.buffers[i].bytes, cudaMemcpyDeviceToHost), cudaSuccess);
@@ -282,11 +283,38 @@ TEST(SimVsGpu, TheMemoryLabsKernelsAreBitIdentical) {
     const Both b = run_both(src, entry, c.cfg);
     expect_identical(b, c.cfg);
     ASSERT_EQ(b.gpu.size(), 2u);
-    std::vector<float> gpu_out(c.want.size());
-    std::memcpy(gpu_out.data(), b.gpu[1].data(), gpu_out.size() * sizeof(float));
+    std::vector<float> gpu_out(b.gpu[1].size() / sizeof(float));
+    std::memcpy(gpu_out.data(), b.gpu[1].data(), b.gpu[1].size());
     const memory::Check k = memory::compare(gpu_out, c.want, c.rel_tol);
     EXPECT_TRUE(k.passed) << k.text;
   }
+}
+
+// The reduction lab's kernels (reduce_bodies.cuh through NVRTC, builtin_kernels.h), int32 and float: every
+// launch's buffers on the GPU equal the simulator's bit for bit (float sums in the GPU's own order).
+template <class T>
+void expect_reduce_identical(const std::string& src, const Module& m) {
+  std::vector<BuiltinCase> cases;
+  for (const LadderKernel& k : k_ladder) cases.push_back(ladder_case<T>(k, 10007));
+  for (bool blelloch : {false, true})
+    for (bool exclusive : {false, true}) cases.push_back(block_scan_case<T>(blelloch, blelloch ? 300 : 200, exclusive));
+  for (bool transpose : {false, true}) cases.push_back(tile_scan_case<T>(20011, 128, true, transpose));
+  cases.push_back(add_offsets_case<T>(reduce_input<T>(20011), 128, reduce_input<T>(5)));
+  for (BuiltinCase& c : cases) {
+    SCOPED_TRACE(c.label);
+    const std::string entry = entry_named(m, {c.entry_parts[0]});
+    ASSERT_FALSE(entry.empty()) << "no .entry named like " << c.entry_parts[0];
+    expect_identical(run_both(src, entry, c.cfg), c.cfg);
+  }
+}
+
+TEST(SimVsGpu, TheReduceLabsKernelsAreBitIdentical) {
+  BS_REQUIRE_GPU();
+  REQUIRE_NVRTC();
+  const std::string src = reduce_source();
+  const Module m = module_of(src);
+  expect_reduce_identical<int32_t>(src, m);
+  expect_reduce_identical<float>(src, m);
 }
 
 }  // namespace
