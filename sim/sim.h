@@ -178,6 +178,16 @@ struct LaunchResult {
   std::vector<uint64_t> buffer_bytes;
 };
 
+// A launch's memory totals as the GPU's L1TEX counters count them (CUPTI / ncu:
+// l1tex__t_requests|sectors_pipe_lsu_mem_global_op_ld|st.sum, l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_
+// ld|st.sum): warp load and store instructions (atomics and reductions are other counters there) and their
+// sectors; the shared loads' and stores' extra wavefronts. A generic ld/st counts where its addresses went.
+struct MemoryCounts {
+  uint64_t ld_requests = 0, ld_sectors = 0, st_requests = 0, st_sectors = 0;
+  uint64_t shared_ld_requests = 0, shared_st_requests = 0, shared_ld_conflicts = 0, shared_st_conflicts = 0;
+};
+MemoryCounts memory_counts(const Module& m, const LaunchResult& r);
+
 // Runs kernel `kernel` (an .entry of `m`) for `cfg`. Never throws for a bad kernel or launch: result.ok false
 // and result.failure say why (a bad launch configuration, an argument of the wrong size, an unsupported
 // instruction, an endless loop, ...).

@@ -195,10 +195,14 @@ inline BuiltinCase memory_case(memory::Variant v, const memory::Params& p) {
 }
 
 // Every memory variant at sizes that are not multiples of the block: a 45 x 70 transpose (block 32 x 8),
-// 1001 elements strided by 3 and gathered, 300 threads on banks at strides 32 and 2, 501 particles.
-inline std::vector<BuiltinCase> memory_cases() {
+// 1001 elements strided by 3 and gathered, 501 particles, 300 threads on banks at strides 32 and 2.
+struct MemoryCase {
+  memory::Variant v;
+  memory::Params p;
+};
+inline std::vector<MemoryCase> memory_case_params() {
   using memory::Variant;
-  std::vector<BuiltinCase> out;
+  std::vector<MemoryCase> out;
   memory::Params p;
   p.rows = 45;
   p.cols = 70;
@@ -209,14 +213,21 @@ inline std::vector<BuiltinCase> memory_cases() {
   p.seed = 7;
   for (Variant v : {Variant::Copy, Variant::Naive, Variant::Tiled, Variant::TiledPadded, Variant::TiledPaddedMulti,
                     Variant::Strided, Variant::Random, Variant::Aos, Variant::Soa})
-    out.push_back(memory_case(v, p));
+    out.push_back({v, p});
   p.n = 300;
   for (int s : {32, 2}) {
     p.bank_stride = s;
-    for (Variant v : {Variant::BanksPlain, Variant::BanksPadded}) {
-      out.push_back(memory_case(v, p));
-      out.back().label += ", stride " + std::to_string(s);
-    }
+    for (Variant v : {Variant::BanksPlain, Variant::BanksPadded}) out.push_back({v, p});
+  }
+  return out;
+}
+
+inline std::vector<BuiltinCase> memory_cases() {
+  std::vector<BuiltinCase> out;
+  for (const MemoryCase& mc : memory_case_params()) {
+    out.push_back(memory_case(mc.v, mc.p));
+    if (mc.v == memory::Variant::BanksPlain || mc.v == memory::Variant::BanksPadded)
+      out.back().label += ", stride " + std::to_string(mc.p.bank_stride);
   }
   return out;
 }

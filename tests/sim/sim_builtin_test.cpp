@@ -41,6 +41,28 @@ TEST(SimBuiltin, TheComparisonCatchesAWrongOutput) {
   EXPECT_FALSE(memory::compare(c.as<float>(0), c.want, 0).passed);
 }
 
+// The simulator's counts of the memory lab's launches equal the lab's access model (memory_model.h, which
+// enumerates every warp's addresses) to the unit: global load and store requests and sectors, shared-memory
+// bank conflicts. (On a GPU, sim_gpu_tests compares the same counts with CUPTI's counters.)
+TEST(SimBuiltin, TheMemoryLabsCountsEqualItsAccessModel) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(memory_source());
+  for (const MemoryCase& mc : memory_case_params()) {
+    BuiltinCase c = memory_case(mc.v, mc.p);
+    SCOPED_TRACE(c.label);
+    const LaunchResult r = launch(m, entry_named(m, {c.entry_parts[0]}), c.cfg);
+    ASSERT_TRUE(r.ok) << r.failure.message;
+    const MemoryCounts got = memory_counts(m, r);
+    const memory::Prediction want = memory::predict(mc.p, mc.v);
+    EXPECT_EQ(got.ld_requests, static_cast<uint64_t>(want.ld_requests));
+    EXPECT_EQ(got.ld_sectors, static_cast<uint64_t>(want.ld_sectors));
+    EXPECT_EQ(got.st_requests, static_cast<uint64_t>(want.st_requests));
+    EXPECT_EQ(got.st_sectors, static_cast<uint64_t>(want.st_sectors));
+    EXPECT_EQ(got.shared_ld_conflicts, static_cast<uint64_t>(want.shared_ld_conflicts));
+    EXPECT_EQ(got.shared_st_conflicts, static_cast<uint64_t>(want.shared_st_conflicts));
+  }
+}
+
 // Runs case c's kernel of m in the simulator: it runs to its end with no diagnostic.
 void run_clean(const Module& m, BuiltinCase& c) {
   const std::string entry = entry_named(m, {c.entry_parts[0]});
