@@ -47,6 +47,19 @@ struct Buffer {
   uint32_t cols = 0;          // a 2D buffer's row length in elements (pictures, "row 3, column 7"); 0: 1D
 };
 
+// A buffer over `v`'s memory (elements of T).
+template <class T>
+Buffer buffer_over(std::string name, std::vector<T>& v, bool output = false, uint32_t cols = 0) {
+  Buffer b;
+  b.name = std::move(name);
+  b.data = v.data();
+  b.bytes = v.size() * sizeof(T);
+  b.elem_bytes = sizeof(T);
+  b.output = output;
+  b.cols = cols;
+  return b;
+}
+
 // One kernel argument: a pointer to buffer `buffer`, or the raw bytes of a scalar.
 struct Arg {
   int buffer = -1;

@@ -56,18 +56,6 @@ class Progress final : public sim::Observer {
   std::atomic<bool>& m_cancel;
 };
 
-template <class T>
-sim::Buffer buffer_of(const char* name, std::vector<T>& v, bool output, uint32_t cols) {
-  sim::Buffer b;
-  b.name = name;
-  b.data = v.data();
-  b.bytes = v.size() * sizeof(T);
-  b.elem_bytes = sizeof(T);
-  b.output = output;
-  b.cols = cols;
-  return b;
-}
-
 sim::Dim3 grid_for(Dim2 block, Dim2 domain) {
   const Dim2 g = covering_grid(block, domain);
   return {static_cast<uint32_t>(g.x), static_cast<uint32_t>(g.y), 1};
@@ -178,7 +166,7 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
       in = lab.field.empty() ? heat::make_initial(hp, heat::InitialPattern::HotSpots) : lab.field;
       outv.assign(in.size(), nan);
       const auto cols = static_cast<uint32_t>(hp.nx);
-      cfg.buffers = {buffer_of("in", in, false, cols), buffer_of("out", outv, true, cols)};
+      cfg.buffers = {sim::buffer_over("in", in, false, cols), sim::buffer_over("out", outv, true, cols)};
       cfg.args = {sim::Arg::pointer(0),
                   sim::Arg::pointer(1),
                   sim::Arg::value<int>(static_cast<int>(hp.nx)),
@@ -195,7 +183,7 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
       in2.resize(static_cast<size_t>(n));
       vector::fill_inputs(in.data(), in2.data(), n);
       outv.assign(static_cast<size_t>(n), nan);
-      cfg.buffers = {buffer_of("a", in, false, 0), buffer_of("b", in2, false, 0), buffer_of("c", outv, true, 0)};
+      cfg.buffers = {sim::buffer_over("a", in), sim::buffer_over("b", in2), sim::buffer_over("c", outv, true)};
       cfg.args = {sim::Arg::pointer(0), sim::Arg::pointer(1), sim::Arg::pointer(2),
                   sim::Arg::value<long long>(n)};
       cfg.grid = grid_for(block, {n, 1});
@@ -206,9 +194,9 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
       in = matmul::make_matrix(mp.m, mp.k, 1);
       in2 = matmul::make_matrix(mp.k, mp.n, 2);
       outv.assign(static_cast<size_t>(mp.m * mp.n), nan);
-      cfg.buffers = {buffer_of("A", in, false, static_cast<uint32_t>(mp.k)),
-                     buffer_of("B", in2, false, static_cast<uint32_t>(mp.n)),
-                     buffer_of("C", outv, true, static_cast<uint32_t>(mp.n))};
+      cfg.buffers = {sim::buffer_over("A", in, false, static_cast<uint32_t>(mp.k)),
+                     sim::buffer_over("B", in2, false, static_cast<uint32_t>(mp.n)),
+                     sim::buffer_over("C", outv, true, static_cast<uint32_t>(mp.n))};
       cfg.args = {sim::Arg::pointer(0),
                   sim::Arg::pointer(1),
                   sim::Arg::pointer(2),

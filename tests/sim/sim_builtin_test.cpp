@@ -8,6 +8,7 @@
 #include <span>
 
 #include "builtin_kernels.h"
+#include "run_util.h"
 #include "sim_util.h"
 
 namespace bs::sim::test {
@@ -117,6 +118,21 @@ TEST(SimBuiltin, TheReduceLabsKernelsMatchTheCpuReference) {
     // The first pass alone is not the scan: the second pass is needed (the check can fail).
     EXPECT_FALSE(reduce::check_scan(c.as<int32_t>(1), reduce::ScanKind::Inclusive).passed);
   }
+}
+
+// `bench memory --counts` prints the simulator's counts beside the model's (no GPU needed) and says which
+// launches it does not simulate.
+TEST(SimBuiltin, TheBenchPrintsTheSimulatorsCountsBesideTheModels) {
+  REQUIRE_NVRTC();
+  const std::string cache = "BLOCKSCOPE_CACHE_DIR=" + std::string(BS_TEST_OUT) + "/sim_builtin_cache";
+  auto r = bs::test::run_blockscope("bench memory --kernel banks --n 300 --device cpu --counts", cache);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("simulated counts per launch"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("= model"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("DIFFERS"), std::string::npos) << r.output;
+  r = bs::test::run_blockscope("bench memory --kernel banks --n 1M --device cpu --counts", cache);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("not simulated: 268435456 thread-iterations"), std::string::npos) << r.output;
 }
 
 }  // namespace
