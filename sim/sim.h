@@ -47,6 +47,19 @@ struct Buffer {
   uint32_t cols = 0;          // a 2D buffer's row length in elements (pictures, "row 3, column 7"); 0: 1D
 };
 
+// A buffer over `v`'s memory (elements of T).
+template <class T>
+Buffer buffer_over(std::string name, std::vector<T>& v, bool output = false, uint32_t cols = 0) {
+  Buffer b;
+  b.name = std::move(name);
+  b.data = v.data();
+  b.bytes = v.size() * sizeof(T);
+  b.elem_bytes = sizeof(T);
+  b.output = output;
+  b.cols = cols;
+  return b;
+}
+
 // One kernel argument: a pointer to buffer `buffer`, or the raw bytes of a scalar.
 struct Arg {
   int buffer = -1;
@@ -177,6 +190,16 @@ struct LaunchResult {
   int locate(uint64_t addr, uint64_t* offset = nullptr) const;
   std::vector<uint64_t> buffer_bytes;
 };
+
+// A launch's memory totals as the GPU's L1TEX counters count them (CUPTI / ncu:
+// l1tex__t_requests|sectors_pipe_lsu_mem_global_op_ld|st.sum, l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_
+// ld|st.sum): warp load and store instructions (atomics and reductions are other counters there) and their
+// sectors; the shared loads' and stores' extra wavefronts. A generic ld/st counts where its addresses went.
+struct MemoryCounts {
+  uint64_t ld_requests = 0, ld_sectors = 0, st_requests = 0, st_sectors = 0;
+  uint64_t shared_ld_requests = 0, shared_st_requests = 0, shared_ld_conflicts = 0, shared_st_conflicts = 0;
+};
+MemoryCounts memory_counts(const Module& m, const LaunchResult& r);
 
 // Runs kernel `kernel` (an .entry of `m`) for `cfg`. Never throws for a bad kernel or launch: result.ok false
 // and result.failure say why (a bad launch configuration, an argument of the wrong size, an unsupported

@@ -1972,4 +1972,24 @@ LaunchResult launch(const Module& m, std::string_view kernel, const LaunchConfig
   return r;
 }
 
+MemoryCounts memory_counts(const Module& m, const LaunchResult& r) {
+  MemoryCounts c;
+  for (size_t pc = 0; pc < r.instr.size() && pc < m.code.size(); ++pc) {
+    const Instr& in = m.code[pc];
+    const InstrStats& st = r.instr[pc];
+    if (st.requests == 0 || (in.op != Op::Ld && in.op != Op::St)) continue;
+    const bool load = in.op == Op::Ld;
+    const bool global = in.space == Space::Global || (in.space == Space::Generic && st.sectors > 0);
+    const bool shared = in.space == Space::Shared || (in.space == Space::Generic && st.wavefronts > 0);
+    if (global) {
+      (load ? c.ld_requests : c.st_requests) += st.requests;
+      (load ? c.ld_sectors : c.st_sectors) += st.sectors;
+    } else if (shared) {
+      (load ? c.shared_ld_requests : c.shared_st_requests) += st.requests;
+      (load ? c.shared_ld_conflicts : c.shared_st_conflicts) += st.conflicts;
+    }
+  }
+  return c;
+}
+
 }  // namespace bs::sim

@@ -161,6 +161,8 @@ void HeatLab::reset_field() {
   m_history.clear();
   m_model.timing_nx = m_params.nx;
   m_model.timing_ny = m_params.ny;
+  ++m_field_epoch;
+  m_sim_halted = false;
   m_steps_done = 0;
   m_sim_time = 0;
   m_hover_value.reset();
@@ -292,6 +294,7 @@ void HeatLab::apply_temporal() {
 
 void HeatLab::paint_stroke(double x0, double y0, double x1, double y1, float value) {
   const heat::Stroke s{x0, y0, x1, y1, m_model.brush_radius, value};
+  ++m_field_epoch;
   if (m_gpu)
     m_gpu->paint(s);
   else
@@ -303,6 +306,11 @@ void HeatLab::paint_stroke(double x0, double y0, double x1, double y1, float val
 
 void HeatLab::simulate(int steps) {
   if (steps <= 0) return;
+  if (m_sim_mode) {
+    // The user's heat_step in the simulator: a step at a time on a worker; counted when it finishes.
+    if (!m_sim.running() && !m_sim_halted) start_sim_step();
+    return;
+  }
   if (m_gpu) {
     m_gpu->step(steps);
   } else {
@@ -510,6 +518,8 @@ void HeatLab::draw_ui() {
         anatomy_y = r.cell_y;
       }
     }
+    draw_marked_cells(image_origin.x, image_origin.y, static_cast<float>(r.image_w),
+                      static_cast<float>(r.image_h));
     m_anatomy.draw_on_field(image_origin,
                             ImVec2(static_cast<float>(r.image_w), static_cast<float>(r.image_h)), anatomy_x,
                             anatomy_y);
@@ -544,12 +554,38 @@ void HeatLab::sync_user_kernel() {
   const bool want = m_model.kernel == 1;
   std::string status;
   UserKernel uk;
-  if (want) {
-    if (!m_gpu)
-      status = "the user kernel needs a GPU (" +
-               (m_env.device.available ? std::string("this lab runs on the CPU path") : m_env.device.reason) +
-               "): the CPU step runs";
-    else if (!m_env.user_kernels || !m_env.user_kernels->has(kernel::Target::Heat))
+  bool sim = false;
+  if (want && !m_gpu) {
+    // No GPU: the simulator steps the field with the user's kernel (never timed), while the field fits it.
+    const SimSettings ss = sim_settings();
+    const std::string why =
+        m_env.device.available ? std::string("this lab runs on the CPU path") : m_env.device.reason;
+    if (!m_env.user_kernels || !m_env.user_kernels->has(kernel::Target::Heat))
+      status = "no heat_step yet: write one in the Kernel editor (F9); the CPU step runs";
+    else if (auto e = check_settings(kernel::Target::Heat, ss))
+      status = "no GPU here (" + why + ") and " + *e + ": the CPU step runs";
+    else {
+      sim = true;
+      status = "no GPU here (" + why +
+               "): your heat_step runs in the PTX simulator on this CPU, a step at a time, each step checked "
+               "against the CPU step; simulated, so never timed";
+      const uint64_t g = m_env.user_kernels->generation(kernel::Target::Heat);
+      if (g != m_sim.generation() && m_sim.generation() != 0) {
+        m_sim.cancel();
+        m_sim.clear();
+        m_sim_halted = false;
+      }
+    }
+  }
+  if (sim != m_sim_mode) {
+    m_sim_mode = sim;
+    m_sim.cancel();
+    m_sim_halted = false;
+    m_samples.clear();  // CPU-step timings are not the user's kernel's; simulated steps are never timed
+    m_history.clear();
+  }
+  if (want && m_gpu) {
+    if (!m_env.user_kernels || !m_env.user_kernels->has(kernel::Target::Heat))
       status = "no heat_step yet: write one in the Kernel editor (F9); the built-in step runs";
     else if (std::string f = m_env.user_kernels->fault_status(kernel::Target::Heat, "the built-in step runs");
              !f.empty())
@@ -584,6 +620,63 @@ void HeatLab::sync_user_kernel() {
     status = "the newest compile failed: the last good heat_step runs";
   m_model.user_kernel_running = m_user_kernel != nullptr;
   m_model.user_kernel_status = status;
+}
+
+SimSettings HeatLab::sim_settings() const {
+  return {m_params.nx, m_params.ny, 0, static_cast<int>(m_model.launch.block.x),
+          static_cast<int>(m_model.launch.block.y)};
+}
+
+void HeatLab::start_sim_step() {
+  LabSimRequest r;
+  r.target = kernel::Target::Heat;
+  r.settings = sim_settings();
+  r.inputs.heat = m_params;
+  r.inputs.field = m_cpu_field;
+  if (m_model.manual_grid)
+    r.note = "the grid covers the field (the simulator takes the covering grid, not the one set by hand)";
+  m_sim_input = m_cpu_field;
+  m_sim_epoch = m_field_epoch;
+  if (!m_sim.start(m_env.user_kernels->current(kernel::Target::Heat), std::move(r))) m_sim_halted = true;
+}
+
+// The finished step becomes the field (cells no thread wrote keep their value, as on the GPU's ping-pong
+// buffers the hatched cells do) unless the field was reset or painted meanwhile; a failing step halts.
+void HeatLab::take_sim_step() {
+  const std::shared_ptr<const SimOutcome> o = m_sim.outcome();
+  if (!m_sim.view().passed) m_sim_halted = true;
+  if (!o || !o->ran || m_sim_epoch != m_field_epoch || o->output.size() != m_cpu_field.size()) return;
+  for (size_t i = 0; i < m_cpu_field.size(); ++i)
+    m_cpu_field[i] = std::isnan(o->output[i]) ? m_sim_input[i] : o->output[i];
+  ++m_steps_done;
+  m_sim_time += m_params.dt;
+  m_dirty = true;
+}
+
+std::vector<std::pair<int64_t, int64_t>> HeatLab::marked_cells() const {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  if (!m_sim_mode || m_params.nx < 1) return out;
+  for (const ui::ProblemElements& p : m_sim.problems()) {
+    if (p.name != "out") continue;
+    for (uint64_t e : p.elements)
+      if (e < static_cast<uint64_t>(m_params.cells()))
+        out.emplace_back(static_cast<int64_t>(e % static_cast<uint64_t>(m_params.nx)),
+                         static_cast<int64_t>(e / static_cast<uint64_t>(m_params.nx)));
+  }
+  return out;
+}
+
+// The marked cells as outlined squares over the field image (at least 3 px, so one cell of a big field shows).
+void HeatLab::draw_marked_cells(float x0, float y0, float w, float h) const {
+  const std::vector<std::pair<int64_t, int64_t>> cells = marked_cells();
+  if (cells.empty() || m_params.nx < 1 || m_params.ny < 1) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float sx = w / static_cast<float>(m_params.nx), sy = h / static_cast<float>(m_params.ny);
+  const float ex = std::max(sx, 3.0f), ey = std::max(sy, 3.0f);
+  for (const auto& [x, y] : cells) {
+    const float cx = x0 + static_cast<float>(x) * sx, cy = y0 + static_cast<float>(y) * sy;
+    dl->AddRect(ImVec2(cx, cy), ImVec2(cx + ex, cy + ey), IM_COL32(80, 255, 255, 230));
+  }
 }
 
 // While the user's steps of earlier frames still run, the frame issues no more and draws what it has: a
@@ -628,6 +721,11 @@ void HeatLab::update_frame() {
     if (m_actions.launch_changed) apply_launch();
     sync_user_kernel();
     if (m_actions.reset) reset_field();
+    if (m_actions.user_sim.cancel) m_sim.cancel();
+    if (m_actions.step_once) m_sim_halted = false;
+    if (m_sim.poll()) take_sim_step();
+    m_model.user_sim = m_sim.view();
+    if (m_sim_mode) m_model.user_kernel_running = true;
     for (int i = 0; i < 2; ++i) {
       if (m_actions.run_cpu[i]) start_cpu_job(i);
       if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();

@@ -13,6 +13,7 @@
 
 #include "app/anatomy/anatomy_window.h"
 #include "app/field_presenter.h"
+#include "app/kernel/lab_sim.h"
 #include "app/lab.h"
 #include "core/cpu_job.h"
 #include "core/stats.h"
@@ -87,6 +88,10 @@ class HeatLab final : public Lab {
   const gl::FieldStyle& field_style() const { return m_field_style; }
   void measure_copy_bandwidth() { measure_copy(); }
   bool on_gpu() const { return m_gpu != nullptr; }
+  // Without a GPU, the user's heat_step in the simulator: whether a step is being simulated, and the cells
+  // (x, y) of the field the last simulated step's diagnostics concern (marked on the field view).
+  bool simulating() const { return m_sim.running(); }
+  std::vector<std::pair<int64_t, int64_t>> marked_cells() const;
 
  private:
   void apply_size();
@@ -139,6 +144,18 @@ class HeatLab final : public Lab {
   std::shared_ptr<kernel::LoadedKernel> m_user_kernel;
   uint64_t m_user_generation = 0;
   std::optional<std::chrono::steady_clock::time_point> m_user_busy_since;
+  // No GPU: the user's heat_step steps the field in the simulator (one step per run, on a worker), each step
+  // checked against the CPU step; a failing step stops the stepping until a new kernel, Step or Reset.
+  void start_sim_step();
+  SimSettings sim_settings() const;  // the field and the block in force
+  void take_sim_step();
+  void draw_marked_cells(float x0, float y0, float w, float h) const;
+  bool m_sim_mode = false;
+  bool m_sim_halted = false;
+  uint64_t m_field_epoch = 0;  // changes when the field is reset or painted (a running step's result is stale)
+  uint64_t m_sim_epoch = 0;    // the epoch the running step started from
+  std::vector<float> m_sim_input;
+  LabSimulation m_sim;
   // Painting: each frame a button is held, a stroke from the previous frame's mouse position to this one's.
   struct PaintRequest {
     double x0, y0, x1, y1;

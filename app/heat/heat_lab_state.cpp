@@ -143,6 +143,9 @@ std::optional<std::string> HeatLab::load_state(const nlohmann::json& state) {
 
 std::vector<ui::Readout> HeatLab::readouts() const {
   std::vector<ui::Readout> out;
+  // No GPU, the user's heat_step in the simulator: its check, never a time (no step timings are kept).
+  if (m_sim_mode)
+    if (auto r = m_sim.readout()) out.push_back(std::move(*r));
   const Summary& s = m_model.step_ms;
   if (s.count == 0 || s.median <= 0) return out;
   // Every number from the field the samples were measured on (the lab clears them when the size changes).

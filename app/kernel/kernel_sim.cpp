@@ -56,18 +56,6 @@ class Progress final : public sim::Observer {
   std::atomic<bool>& m_cancel;
 };
 
-template <class T>
-sim::Buffer buffer_of(const char* name, std::vector<T>& v, bool output, uint32_t cols) {
-  sim::Buffer b;
-  b.name = name;
-  b.data = v.data();
-  b.bytes = v.size() * sizeof(T);
-  b.elem_bytes = sizeof(T);
-  b.output = output;
-  b.cols = cols;
-  return b;
-}
-
 sim::Dim3 grid_for(Dim2 block, Dim2 domain) {
   const Dim2 g = covering_grid(block, domain);
   return {static_cast<uint32_t>(g.x), static_cast<uint32_t>(g.y), 1};
@@ -138,10 +126,17 @@ std::string settings_text(kernel::Target t, const SimSettings& s) {
 }
 
 SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std::string& kernel_name,
-                             const SimSettings& s, JobControl* ctl) {
+                             const SimSettings& s, JobControl* ctl, const LabInputs* inputs) {
   SimOutcome out;
   if (auto e = check_settings(t, s)) {
     out.failure = *e;
+    return out;
+  }
+  const LabInputs no_inputs;
+  const LabInputs& lab = inputs ? *inputs : no_inputs;
+  if (t == kernel::Target::Heat && !lab.field.empty() &&
+      lab.field.size() != static_cast<size_t>(s.size_x * s.size_y)) {
+    out.failure = "the heat field handed to the simulator is not size_x x size_y cells";
     return out;
   }
   std::shared_ptr<sim::Module> module;
@@ -161,12 +156,17 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
   const float nan = std::numeric_limits<float>::quiet_NaN();
   switch (t) {
     case kernel::Target::Heat: {
+      if (lab.heat) hp = *lab.heat;
       hp.nx = s.size_x;
       hp.ny = s.size_y;
-      in = heat::make_initial(hp, heat::InitialPattern::HotSpots);
+      if (auto e = heat::validate(hp)) {
+        out.failure = *e;
+        return out;
+      }
+      in = lab.field.empty() ? heat::make_initial(hp, heat::InitialPattern::HotSpots) : lab.field;
       outv.assign(in.size(), nan);
       const auto cols = static_cast<uint32_t>(hp.nx);
-      cfg.buffers = {buffer_of("in", in, false, cols), buffer_of("out", outv, true, cols)};
+      cfg.buffers = {sim::buffer_over("in", in, false, cols), sim::buffer_over("out", outv, true, cols)};
       cfg.args = {sim::Arg::pointer(0),
                   sim::Arg::pointer(1),
                   sim::Arg::value<int>(static_cast<int>(hp.nx)),
@@ -183,7 +183,7 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
       in2.resize(static_cast<size_t>(n));
       vector::fill_inputs(in.data(), in2.data(), n);
       outv.assign(static_cast<size_t>(n), nan);
-      cfg.buffers = {buffer_of("a", in, false, 0), buffer_of("b", in2, false, 0), buffer_of("c", outv, true, 0)};
+      cfg.buffers = {sim::buffer_over("a", in), sim::buffer_over("b", in2), sim::buffer_over("c", outv, true)};
       cfg.args = {sim::Arg::pointer(0), sim::Arg::pointer(1), sim::Arg::pointer(2),
                   sim::Arg::value<long long>(n)};
       cfg.grid = grid_for(block, {n, 1});
@@ -194,9 +194,9 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
       in = matmul::make_matrix(mp.m, mp.k, 1);
       in2 = matmul::make_matrix(mp.k, mp.n, 2);
       outv.assign(static_cast<size_t>(mp.m * mp.n), nan);
-      cfg.buffers = {buffer_of("A", in, false, static_cast<uint32_t>(mp.k)),
-                     buffer_of("B", in2, false, static_cast<uint32_t>(mp.n)),
-                     buffer_of("C", outv, true, static_cast<uint32_t>(mp.n))};
+      cfg.buffers = {sim::buffer_over("A", in, false, static_cast<uint32_t>(mp.k)),
+                     sim::buffer_over("B", in2, false, static_cast<uint32_t>(mp.n)),
+                     sim::buffer_over("C", outv, true, static_cast<uint32_t>(mp.n))};
       cfg.args = {sim::Arg::pointer(0),
                   sim::Arg::pointer(1),
                   sim::Arg::pointer(2),
@@ -207,7 +207,9 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
       break;
     }
   }
-  sim::Recorder rec(cfg.grid.count());
+  sim::Recorder::Options ro;
+  if (lab.record_bytes > 0) ro.max_bytes = lab.record_bytes;
+  sim::Recorder rec(cfg.grid.count(), ro);
   std::atomic<bool> cancel{false};
   Progress progress(rec, ctl, cfg.grid.count(), cancel);
   cfg.observer = &progress;
@@ -247,6 +249,13 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
       }
       case kernel::Target::Vector: {
         const int64_t n = s.size_x;
+        if (lab.vector_op) {
+          const vector::Check c = vector::check_result(*lab.vector_op, in.data(), in2.data(), outv.data(), n);
+          out.passed = c.passed;
+          out.check = std::string("against the lab's op ") + vector::to_string(*lab.vector_op) + ": " + c.text +
+                      (c.passed ? ": pass" : ": FAIL");
+          break;
+        }
         const vector::Check f = vector::check_result(vector::Op::Formula, in.data(), in2.data(), outv.data(), n);
         const vector::Check a = vector::check_result(vector::Op::Add, in.data(), in2.data(), outv.data(), n);
         out.passed = f.passed || a.passed;
@@ -264,6 +273,7 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
       }
     }
   }
+  out.output = std::move(outv);
   auto trace = std::make_shared<ui::SimTrace>(
       ui::make_trace(module, kernel_name, cfg, std::move(r), rec));
   out.trace = std::move(trace);

@@ -18,6 +18,7 @@
 #include "app/field_presenter.h"
 #include "app/lab.h"
 #include "app/labs.h"
+#include "app/kernel/lab_sim.h"
 #include "app/kernel/user_kernels.h"
 #include "app/matmul/matmul_anatomy.h"
 #include "app/matmul/matmul_sweep_target.h"
@@ -183,6 +184,7 @@ class MatmulLab final : public Lab {
   void sync_user_kernel();
   void start_user_run();
   void poll_user_run();
+  void start_user_sim();
 
   LabEnv& m_env;
   ui::MatmulPanelModel m_model;
@@ -215,6 +217,7 @@ class MatmulLab final : public Lab {
   std::shared_ptr<UserTask> m_user_task;
   bool m_user_autorun = false;
   CpuJob m_user_job;  // last: joined before the state it writes goes
+  LabSimulation m_sim;  // no GPU: the user's matmul in the simulator
 
   // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.
  public:
@@ -418,11 +421,21 @@ void MatmulLab::sync_user_kernel() {
                                                  "the ladder keeps its built-in rungs");
   if (u.loaded) m_user_autorun = true;  // a new kernel: its rung without a click, once the GPU is free
   std::string status = u.status;
-  if (!m_gpu)
-    status = std::string("your matmul kernel needs a GPU (") +
-             (m_env.device.available ? "this lab runs on the CPU path" : "there is none here") +
-             "): it compiles in the Kernel editor; its rung runs where there is one";
-  else if (m_user.kernel() && status.empty())
+  m_model.user_can_simulate = false;
+  if (!m_gpu) {
+    // No GPU: the simulator runs it (a new kernel without a click), checked like the rung, never timed.
+    const UserKernels* uk = m_env.user_kernels;
+    m_model.user_can_simulate = uk && uk->has(kernel::Target::Matmul);
+    const std::string why = m_env.device.available ? "this lab runs on the CPU path" : "there is none here";
+    if (!m_model.user_can_simulate)
+      status = "no GPU (" + why + "): write a matmul in the Kernel editor (F9, template 'matmul') and it runs "
+               "in the PTX simulator here";
+    else
+      status = "no GPU (" + why + "): your matmul runs in the PTX simulator on this CPU, checked against the "
+               "float64 reference; simulated, so never timed and not a rung of the ladder";
+    if (m_model.user_can_simulate && uk->generation(kernel::Target::Matmul) != m_sim.generation())
+      start_user_sim();
+  } else if (m_user.kernel() && status.empty())
     status = "your matmul (compiled " + m_user.published().compiled_at_text() +
              "): 'Run your kernel' checks and times it on this A and B";
   m_model.user_ready = m_user.kernel() != nullptr;
@@ -439,6 +452,21 @@ void MatmulLab::sync_user_kernel() {
       m_model.user_figures = m_user.figures(block);
   }
   m_model.user_status = std::move(status);
+}
+
+// The user's matmul in the simulator on the lab's problem (each side capped at 256 so that a run stays within
+// seconds) with the rung's block.
+void MatmulLab::start_user_sim() {
+  if (!m_env.user_kernels || !m_env.user_kernels->has(kernel::Target::Matmul)) return;
+  constexpr int64_t k_side = 256;
+  LabSimRequest r;
+  r.target = kernel::Target::Matmul;
+  r.settings = {std::min(m_problem.m, k_side), std::min(m_problem.n, k_side), std::min(m_problem.k, k_side),
+                m_model.user_block[0], m_model.user_block[1]};
+  if (r.settings.size_x != m_problem.m || r.settings.size_y != m_problem.n || r.settings.size_z != m_problem.k)
+    r.note = "each side capped at 256 for the simulator: the lab's problem is " + mm::to_string(m_problem);
+  m_sim.start(m_env.user_kernels->current(kernel::Target::Matmul), std::move(r));
+  m_model.user_sim = m_sim.view();
 }
 
 void MatmulLab::start_user_run() {
@@ -724,6 +752,10 @@ void MatmulLab::update() {
     }
     sync_user_kernel();
     poll_user_run();
+    if (m_actions.simulate_user) start_user_sim();
+    if (m_actions.user_sim.cancel) m_sim.cancel();
+    m_sim.poll();
+    m_model.user_sim = m_sim.view();
     if (m_actions.run_user || (m_user_autorun && !m_task && m_queue.empty())) {
       m_user_autorun = false;
       start_user_run();
@@ -837,6 +869,9 @@ std::vector<ui::Readout> MatmulLab::readouts() const {
   if (!row)  // the fastest measured row instead
     for (const ui::LadderRow& r : m_model.rows)
       if (!row || r.gflops > row->gflops) row = &r;
+  // No GPU: the simulated check of the user's matmul (a verdict, never a time).
+  if (!m_gpu)
+    if (auto r = m_sim.readout()) out.push_back(std::move(*r));
   if (!row || row->gflops <= 0) return out;
   out.push_back({"throughput", fmt_fixed(row->gflops, row->gflops < 100 ? 1 : 0), "GFLOP/s", row->title});
   out.push_back({"time", fmt_fixed(row->ms.median, row->ms.median < 1 ? 3 : 2), "ms",

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+#include "app/memory/memory_sim.h"
 #include "app/param_flags.h"
 #include "core/error.h"
 #include "gpu/common/device_info.h"
@@ -50,6 +51,36 @@ std::string sectors_cell(const mem::Prediction& c) {
   return ratio(c.ld_sectors, c.ld_requests) + "|" + ratio(c.st_sectors, c.st_requests);
 }
 // "32.0|1.0": shared-memory wavefronts per load request | per store request (1.0: no conflict; 32.0: 32-way).
+// The same launches in the PTX simulator (the kernels' own PTX through NVRTC, no GPU): its counts beside the
+// model's, "= model" where they agree to the unit.
+void print_simulated_counts(const std::vector<std::pair<std::string, mem::Prediction>>& counts,
+                            const std::vector<std::pair<mem::Params, mem::Variant>>& launches) {
+  const std::vector<mem::SimulatedCounts> sim = mem::simulate_counts(launches);
+  Table t{{"variant", "ld requests", "ld sectors", "st requests", "st sectors", "shared ld conflicts",
+           "shared st conflicts", "vs model"},
+          {}};
+  for (size_t i = 0; i < counts.size() && i < sim.size(); ++i) {
+    const mem::Prediction& x = counts[i].second;
+    if (!sim[i].counts) {
+      t.rows.push_back({counts[i].first, sim[i].message, "", "", "", "", "", "-"});
+      continue;
+    }
+    const sim::MemoryCounts& c = *sim[i].counts;
+    const bool same = c.ld_requests == uint64_t(x.ld_requests) && c.ld_sectors == uint64_t(x.ld_sectors) &&
+                      c.st_requests == uint64_t(x.st_requests) && c.st_sectors == uint64_t(x.st_sectors) &&
+                      c.shared_ld_conflicts == uint64_t(x.shared_ld_conflicts) &&
+                      c.shared_st_conflicts == uint64_t(x.shared_st_conflicts);
+    t.rows.push_back({counts[i].first, std::to_string(c.ld_requests), std::to_string(c.ld_sectors),
+                      std::to_string(c.st_requests), std::to_string(c.st_sectors),
+                      std::to_string(c.shared_ld_conflicts), std::to_string(c.shared_st_conflicts),
+                      same ? "= model" : "DIFFERS"});
+  }
+  std::printf(
+      "simulated counts per launch (the kernels' PTX through NVRTC in blockscope's simulator, no GPU; CUPTI: "
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / _st for the conflicts):\n");
+  t.print(std::cout);
+}
+
 std::string banks_cell(const mem::Prediction& c) {
   if (c.shared_ld_requests == 0 && c.shared_st_requests == 0) return "-";
   return ratio(c.shared_ld_wavefronts, c.shared_ld_requests) + "|" +
@@ -128,6 +159,7 @@ int run(MemoryBenchArgs& a) {
           {}};
   bool all_passed = true;
   std::vector<std::pair<std::string, mem::Prediction>> counts;
+  std::vector<std::pair<mem::Params, mem::Variant>> launches;  // counts' launches, for the simulator
   if (device != mem::Device::Cpu) {
     if (dev.available) {
       std::printf(
@@ -150,6 +182,7 @@ int run(MemoryBenchArgs& a) {
         }
         const mem::Prediction c = mem::predict(q, r.variant);
         counts.emplace_back(r.label, c);
+        launches.emplace_back(q, r.variant);
         t.rows.push_back({r.label, "GPU", fmt_ms(r.ms.median), fmt_ms(r.ms.p10) + "-" + fmt_ms(r.ms.p90),
                           fmt_gbs(r.gbs), r.pct_of_copy > 0 ? fmt_fixed(r.pct_of_copy, 1) + "%" : "-",
                           sectors_cell(c), banks_cell(c), r.check.text});
@@ -184,8 +217,10 @@ int run(MemoryBenchArgs& a) {
       "instruction (1 = conflict-free, 32 = 32-way conflict). Both predicted by the access model from the "
       "kernels' index expressions (gpu/memory/memory_index.h).\n");
   if (a.counts && counts.empty())  // no GPU rows: the model needs no GPU
-    for (mem::Variant v : ladder)
+    for (mem::Variant v : ladder) {
       counts.emplace_back(mem::describe(v, p), mem::predict(p, v));
+      launches.emplace_back(p, v);
+    }
   if (a.counts && !counts.empty()) {
     Table c{{"variant", "ld requests", "ld sectors", "st requests", "st sectors", "shared ld req",
              "shared ld wavefronts", "shared st req", "shared st wavefronts", "min DRAM read MB",
@@ -204,6 +239,7 @@ int run(MemoryBenchArgs& a) {
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum, ..._st, dram__bytes_read.sum, "
         "dram__bytes_write.sum):\n");
     c.print(std::cout);
+    print_simulated_counts(counts, launches);
   }
   if (!all_passed) {
     std::printf("CHECK FAILED: a GPU result differs from the CPU reference (see 'check')\n");

@@ -16,6 +16,7 @@
 
 #include "app/lab.h"
 #include "app/labs.h"
+#include "app/kernel/lab_sim.h"
 #include "app/kernel/user_kernels.h"
 #include "app/vector/vector_sweep_target.h"
 #include "app/session.h"
@@ -38,6 +39,21 @@ namespace vec = bs::vector;
 
 constexpr size_t k_max_runs_shown = 4;  // bars kept for comparison (pinned vs pageable, 1 vs K streams)
 constexpr int64_t k_max_rate_bytes = int64_t{256} << 20;
+// The user's vector_op in the simulator (no GPU) takes at most this many elements: about a second on two cores.
+constexpr int64_t k_sim_max_n = int64_t{1} << 20;
+
+// The element count to simulate for the lab's `n`: n itself up to the cap; above it the cap less a block plus
+// n's remainder, so the last block is as partial as the lab's (where odd sizes misbehave). `note` says so.
+int64_t simulated_count(int64_t n, int64_t block, std::string& note) {
+  note.clear();
+  if (n <= k_sim_max_n) return n;
+  const int64_t rest = n % block;
+  const int64_t m = (k_sim_max_n / block - (rest ? 1 : 0)) * block + rest;
+  note = "n = " + std::to_string(m) + " simulated: the lab's N = " + vector::format_count(n) +
+         " is above the simulator's " + vector::format_count(k_sim_max_n) +
+         " (the last block is as partial as the lab's)";
+  return m;
+}
 
 std::string mib(uint64_t bytes) {
   return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
@@ -126,14 +142,17 @@ class VectorLab final : public Lab {
     if (m_actions.cancel_cpu) m_cpu_job.cancel();
     if (m_actions.run_sweep) start_sweep(false);
     if (m_actions.cancel_sweep) m_sweep_job.cancel();
+    if (m_actions.simulate_user) start_user_sim();
+    if (m_actions.user_sim.cancel) m_sim.cancel();
     run_queue();
     // Headless runs are scripted captures with nobody to keep responsive: let the first measurements finish
     // so that a screenshot shows data, not progress bars.
     if (m_env.gl && m_env.gl->info().headless) {
-      while (!m_queue.empty() || busy()) {
+      while (!m_queue.empty() || busy() || m_sim.running()) {
         m_sweep_job.wait();
         m_cpu_job.wait();
         m_gpu_job.wait();
+        m_sim.wait();
         poll_jobs();
         run_queue();
       }
@@ -372,6 +391,8 @@ class VectorLab final : public Lab {
     }
     poll_cpu_rows();
     poll_sweep();
+    m_sim.poll();
+    m_model.user_sim = m_sim.view();
   }
 
   // The finished GPU run into the panel: a row of the runs table, the rates and the stride grid.
@@ -443,14 +464,38 @@ class VectorLab final : public Lab {
         m_user.update(m_env.user_kernels, want && m_gpu, m_gpu_job.running(), "the built-in kernels run");
     if (u.loaded && m_model.gpu) m_queue.push_back(Work::Gpu);  // a new kernel: its first run without a click
     std::string status = u.status;
-    if (want && !m_gpu)
-      status = "your vector_op needs a GPU (see above): the CPU rows compute the lab's op meanwhile";
-    else if (m_user.kernel() && status.empty())
+    m_model.user_can_simulate = false;
+    if (want && !m_gpu) {
+      // No GPU: the simulator runs it (a new kernel without a click), checked against op, never timed.
+      const UserKernels* uk = m_env.user_kernels;
+      m_model.user_can_simulate = uk && uk->has(kernel::Target::Vector);
+      if (!m_model.user_can_simulate)
+        status = "no vector_op yet: write one in the Kernel editor (F9, template 'vector'); the CPU rows "
+                 "compute the lab's op meanwhile";
+      else
+        status = "no GPU here (see above): your vector_op runs in the PTX simulator on this CPU, checked "
+                 "against " + std::string(vec::to_string(m_params.op)) + "; simulated, so never timed";
+      if (m_model.user_can_simulate && uk->generation(kernel::Target::Vector) != m_sim.generation())
+        start_user_sim();
+    } else if (m_user.kernel() && status.empty())
       status = "'Run on GPU' runs your vector_op (compiled " + m_user.published().compiled_at_text() +
                "), checked against " + vec::to_string(m_params.op);
     m_model.user_ready = m_user.kernel() != nullptr;
     m_model.user_figures = m_user.figures({m_params.block, 1});
     m_model.user_status = std::move(status);
+  }
+
+  // The user's vector_op in the simulator on the lab's N (capped), block and op.
+  void start_user_sim() {
+    if (!m_env.user_kernels || !m_env.user_kernels->has(kernel::Target::Vector)) return;
+    LabSimRequest r;
+    r.target = kernel::Target::Vector;
+    r.settings.size_x = simulated_count(m_params.n, m_params.block, r.note);
+    r.settings.block_x = m_params.block;
+    r.settings.block_y = 1;
+    r.inputs.vector_op = m_params.op;
+    m_sim.start(m_env.user_kernels->current(kernel::Target::Vector), std::move(r));
+    m_model.user_sim = m_sim.view();
   }
 
   // A sticky fault of the user's kernel: it is not run again until a new compile (the lab says so).
@@ -520,6 +565,7 @@ class VectorLab final : public Lab {
   std::shared_ptr<SweepJobResult> m_sweep_result;
   bool m_gpu_pending = false, m_cpu_pending = false, m_sweep_pending = false;
   CpuJob m_gpu_job, m_cpu_job, m_sweep_job;
+  LabSimulation m_sim;  // the user's vector_op without a GPU
 
   // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.
  public:
@@ -652,6 +698,9 @@ std::vector<ui::Readout> VectorLab::readouts() const {
                      "with copies; vs " + best->label});
     return out;
   }
+  // No GPU: the simulated check of the user's vector_op (a verdict, never a time).
+  if (m_model.kernel == 1)
+    if (auto r = m_sim.readout()) out.push_back(std::move(*r));
   // CPU only: the fastest CPU row.
   const ui::CpuRowView* best = nullptr;
   for (const ui::CpuRowView& c : m_model.cpu)

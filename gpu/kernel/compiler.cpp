@@ -13,6 +13,7 @@
 #include "gpu/kernel/nvrtc_api.h"
 #include "gpu/kernel/nvrtc_loader.h"
 #include "gpu/kernel/source_file.h"
+#include "gpu/kernel/toolkit_headers.h"
 
 namespace bs::kernel {
 
@@ -154,8 +155,10 @@ std::vector<std::string> nvrtc_options(const CompileRequest& r) {
   // can be defined (-D value=2 broke NVRTC 13's own header as an option). cache_key adds them.
   std::sort(opts.begin(), opts.end());
   opts.insert(opts.begin(), "--gpu-architecture=sm_" + std::to_string(r.arch));
-  // Always: the prelude is pre-included (no include path is searched), and ptxas reports resources.
+  // Always: the prelude is pre-included, and ptxas reports resources. The toolkit's headers (cuda_fp16.h, ...)
+  // are the one folder searched, where one was found (toolkit_headers.h).
   opts.push_back(std::string("--pre-include=") + k_prelude_name);
+  if (!toolkit_headers().dir.empty()) opts.push_back("--include-path=" + toolkit_headers().dir);
   opts.push_back("--ptxas-options=-v");
   // NVRTC 12.9+ keeps its own compile cache where a driver is present; a compile it answers from there
   // gives no ptxas report (an empty log), so the kernel looked missing on the H100 machine. Our cache
@@ -191,6 +194,7 @@ std::optional<std::string> check_request(const CompileRequest& r, const std::vec
 
 void finish_result(const CompileRequest& r, CompileResult* out) {
   out->diagnostics = parse_nvrtc_log(out->log, k_user_file, r.source);
+  for (Diagnostic& d : out->diagnostics) d.message = explain_missing_header(d.message, toolkit_headers());
   const Contract* c = r.target ? &contract(*r.target) : nullptr;
   // The check's own messages ("identifier ... is undefined", "static assertion failed ...") become one
   // message in the user's terms.

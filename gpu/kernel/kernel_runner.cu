@@ -118,12 +118,13 @@ KernelFigures LoadedKernel::figures(Dim2 block) const {
   return f;
 }
 
-void LoadedKernel::launch(Dim2 grid, Dim2 block, void** args, void* stream) const {
+void LoadedKernel::launch(Dim2 grid, Dim2 block, void** args, void* stream, size_t dynamic_smem_bytes) const {
   const dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y));
   const dim3 b(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y));
   const NvtxRange range("kernel/" + m_name + " grid " + to_string(grid) + " block " + to_string(block));
   cudaError_t err =
-      cudaLaunchKernel(static_cast<const void*>(m_kernel), g, b, args, 0, static_cast<cudaStream_t>(stream));
+      cudaLaunchKernel(static_cast<const void*>(m_kernel), g, b, args, dynamic_smem_bytes,
+                       static_cast<cudaStream_t>(stream));
   const cudaError_t last = cudaGetLastError();  // clears a launch error (a sticky one stays)
   if (err == cudaSuccess) err = last;
   if (err != cudaSuccess)

@@ -77,10 +77,10 @@ class LoadedKernel {
   const std::string& name() const { return m_name; }  // the contract's name ("heat_step")
   // Registers, shared memory, local memory and occupancy at `block`. Throws GpuError.
   KernelFigures figures(Dim2 block) const;
-  // Launches with `args` (pointers to each argument) on `stream` (a cudaStream_t; null: the default
-  // stream). A launch error is cleared and thrown as GpuError naming the kernel (sticky when the context
+  // Launches with `args` (pointers to each argument) and `dynamic_smem_bytes` of dynamic shared memory on
+  // `stream` (a cudaStream_t; null: the default stream). A launch error is cleared and thrown as GpuError naming the kernel (sticky when the context
   // was already poisoned).
-  void launch(Dim2 grid, Dim2 block, void** args, void* stream) const;
+  void launch(Dim2 grid, Dim2 block, void** args, void* stream, size_t dynamic_smem_bytes = 0) const;
   // After a sticky fault: forget the library handle without unloading it now (unloading may wait on the
   // poisoned context); release_abandoned_libraries() unloads it before the recovery's device reset.
   void abandon() noexcept;

@@ -22,14 +22,7 @@ Dim2 checked_grid(Target t, Dim2 block, std::optional<Dim2> grid, Dim2 domain) {
 sim::Dim3 dim3(Dim2 d) { return sim::Dim3{static_cast<uint32_t>(d.x), static_cast<uint32_t>(d.y), 1}; }
 
 sim::Buffer buffer(const char* name, std::vector<float>& v, bool output, int64_t cols = 0) {
-  sim::Buffer b;
-  b.name = name;
-  b.data = v.data();
-  b.bytes = v.size() * sizeof(float);
-  b.elem_bytes = sizeof(float);
-  b.output = output;
-  b.cols = static_cast<uint32_t>(cols);
-  return b;
+  return sim::buffer_over(name, v, output, static_cast<uint32_t>(cols));
 }
 
 

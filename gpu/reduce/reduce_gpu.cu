@@ -24,58 +24,8 @@ namespace {
 
 using namespace kernels;  // NOLINT: the bodies and their helpers (reduce_kernels.cuh)
 
-// The kernels: thin wrappers around the bodies in reduce_kernels.cuh (the anatomy lab's instrumented copies
-// run the same bodies).
-template <class T>
-__global__ void k_interleaved_divergent(const T* __restrict__ in, T* __restrict__ out, int64_t n) {
-  interleaved_divergent_body<T>(in, out, n);
-}
-template <class T>
-__global__ void k_interleaved_bank(const T* __restrict__ in, T* __restrict__ out, int64_t n) {
-  interleaved_bank_body<T>(in, out, n);
-}
-template <class T>
-__global__ void k_sequential(const T* __restrict__ in, T* __restrict__ out, int64_t n) {
-  sequential_body<T>(in, out, n);
-}
-template <class T>
-__global__ void k_first_add(const T* __restrict__ in, T* __restrict__ out, int64_t n) {
-  first_add_body<T>(in, out, n);
-}
-template <class T>
-__global__ void k_unroll_last_warp(const T* __restrict__ in, T* __restrict__ out, int64_t n) {
-  unroll_last_warp_body<T>(in, out, n);
-}
-template <unsigned B, class T>
-__global__ void __launch_bounds__(B)
-    k_complete_unroll(const T* __restrict__ in, T* __restrict__ out, int64_t n) {
-  complete_unroll_body<B, T>(in, out, n);
-}
-template <unsigned B, class T>
-__global__ void __launch_bounds__(B) k_grid_stride(const T* __restrict__ in, T* __restrict__ out, int64_t n) {
-  grid_stride_body<B, T>(in, out, n);
-}
-template <class T, bool Atomic>
-__global__ void k_shuffle(const T* __restrict__ in, T* __restrict__ out, int64_t n) {
-  shuffle_body<T, Atomic>(in, out, n);
-}
-template <class T>
-__global__ void k_hillis_steele(const T* __restrict__ in, T* __restrict__ out, int n, bool exclusive) {
-  hillis_steele_body<T>(in, out, n, exclusive);
-}
-template <class T>
-__global__ void k_blelloch(const T* __restrict__ in, T* __restrict__ out, int n, int m, bool exclusive) {
-  blelloch_body<T>(in, out, n, m, exclusive);
-}
-template <class T>
-__global__ void __launch_bounds__(1024) k_tile_scan(const T* __restrict__ in, T* __restrict__ out, int64_t n,
-                                                    T* __restrict__ sums, bool exclusive, bool transpose) {
-  tile_scan_body<T>(in, out, n, sums, exclusive, transpose);
-}
-template <class T>
-__global__ void k_add_offsets(T* __restrict__ out, int64_t n, const T* __restrict__ offsets) {
-  add_offsets_body<T>(out, n, offsets);
-}
+// The kernels: thin wrappers around the bodies, in reduce_bodies.cuh (NVRTC compiles them for the simulator's
+// tests) but the look-back scan's, here.
 template <class T>
 __global__ void __launch_bounds__(1024)
     k_lookback(const T* __restrict__ in, T* __restrict__ out, int64_t n, bool exclusive, bool transpose,

@@ -1,7 +1,7 @@
 // kernel_lab_hooks_test.cpp: the vector lab's user op, the matmul lab's user rung and sweeps of a user
-// kernel's launch configuration, through the app library. Here (no GPU): the choice is saved, the labs say a
-// GPU is needed, and a sweep of kernel=user validates only when a kernel is compiled. On the GPU machine: the
-// vector lab runs, checks and times the user's vector_op, and the heat and vector sweep targets run the
+// kernel's launch configuration, through the app library. Here (no GPU): the choice is saved (the simulator
+// runs the kernels: kernel_sim_labs_test.cpp), and a sweep of kernel=user validates only when a kernel is
+// compiled. On the GPU machine: the vector lab runs, checks and times the user's vector_op, and the heat and vector sweep targets run the
 // user's kernels over block sizes.
 #include <gtest/gtest.h>
 
@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "gpu/kernel/compiler.h"
 #include "gpu/kernel/nvrtc_loader.h"
+#include "lab_hook_util.h"
 #include "run_util.h"
 #include "test_util.h"
 
@@ -28,23 +29,10 @@ namespace {
 
 using json = nlohmann::json;
 
-AppOptions headless(const char* scene, PathRequest path) {
-  AppOptions o;
-  o.headless = true;
-  o.render_path = path;
-  o.width = 1280;
-  o.height = 720;
-  o.scene = scene;
-  return o;
-}
+using test::lab_session;
+using test::readout;
 
-Session lab_session(const std::string& lab, const json& state) {
-  Session s;
-  s.active_lab = lab;
-  s.open_labs = {lab};
-  s.labs[lab] = state;
-  return s;
-}
+AppOptions headless(const char* scene, PathRequest path) { return test::headless_lab(scene, path); }
 
 // A good compile of `target`'s first template for the device here (sm_90 without one), published.
 void publish_template(UserKernels& uk, kernel::Target target) {
@@ -58,15 +46,9 @@ void publish_template(UserKernels& uk, kernel::Target target) {
   uk.publish(req, result, "template");
 }
 
-const ui::Readout* readout(const std::vector<ui::Readout>& r, const std::string& name) {
-  for (const ui::Readout& x : r)
-    if (x.label == name) return &x;
-  return nullptr;
-}
-
 // --- Here --------------------------------------------------------------------------------------------------
 
-TEST(VectorUserOp, TheChoiceIsSavedAndWithoutAGpuSaysItNeedsOne) {
+TEST(VectorUserOp, TheChoiceIsSaved) {
   if (!kernel::nvrtc().ok()) GTEST_SKIP() << kernel::nvrtc().error;
   if (test::device().available) GTEST_SKIP() << "a GPU is present: the run is tested below";
   App app(headless("vector", PathRequest::Cpu));
@@ -77,7 +59,7 @@ TEST(VectorUserOp, TheChoiceIsSavedAndWithoutAGpuSaysItNeedsOne) {
   for (int i = 0; i < 3; ++i)
     ASSERT_TRUE(app.frame());
   EXPECT_EQ(app.active_lab()->save_state()["kernel"], "user");
-  // Not running, so not in use (records do not claim it); the CPU rows still work.
+  // Simulated, not timed, so not in use (records do not claim it); kernel_sim_labs_test.cpp runs it.
   EXPECT_FALSE(app.user_kernels().in_use(kernel::Target::Vector));
   const auto err = app.apply_session(lab_session("vector", {{"kernel", "mine"}}));
   ASSERT_TRUE(err);

@@ -1,15 +1,19 @@
 // sim_gpu_test.cpp (GPU; skips without a device): the same NVRTC-compiled kernel run on the GPU and in the
-// simulator on copies of the same inputs gives bit-identical buffers (the templates, warp shuffles and votes,
-// divergent loops, shared memory, atomics with exact results, rounding modes, calls, local arrays, doubles);
+// simulator on copies of the same inputs gives bit-identical buffers (the templates, the memory lab's kernels,
+// warp shuffles and votes, divergent loops, shared memory, atomics with exact results, rounding modes, calls,
+// local arrays, doubles);
 // the approximate instructions (-use_fast_math, __expf, __sinf, ...) agree within twice the bounds the
 // simulator states (ApproxBounds, sim.h).
 #include <cuda_runtime.h>
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 #include "gpu/kernel/contracts.h"
 #include "gpu/kernel/kernel_runner.h"
+#include "builtin_kernels.h"
+#include "gpu/counters/counters.h"
 #include "sim_kernels.h"
 #include "sim_util.h"
 #include "test_util.h"
@@ -19,12 +23,15 @@ namespace {
 
 struct Both {
   std::vector<std::vector<uint8_t>> gpu, sim;
+  Module module;  // what the simulator ran (result's per-instruction counts index it)
   LaunchResult result;
 };
 
 // Runs kernel `name` of `src` for `cfg` (its buffers hold the inputs) on the GPU and in the simulator, each on a
 // copy of the buffers.
-Both run_both(const std::string& src, const std::string& name, const LaunchConfig& cfg, bool fast_math = false) {
+// `around`, when given, is handed the GPU launch to run (the counters test collects CUPTI's counters around it).
+Both run_both(const std::string& src, const std::string& name, const LaunchConfig& cfg, bool fast_math = false,
+              const std::function<void(const std::function<void()>&)>& around = {}) {
   Both out;
   kernel::CompileRequest req;
   req.source = src;
@@ -37,7 +44,8 @@ Both run_both(const std::string& src, const std::string& name, const LaunchConfi
   cr.lowered_name = name;  // extern "C": the PTX name is the source name
   cr.kernel_name = name;
   // the simulator
-  const Module m = parse_ptx(cr.ptx);
+  out.module = parse_ptx(cr.ptx);
+  const Module& m = out.module;
   LaunchConfig sc = cfg;
   for (size_t i = 0; i < cfg.buffers.size(); ++i) {
     const auto* p = static_cast<const uint8_t*>(cfg.buffers[i].data);
@@ -66,7 +74,14 @@ Both run_both(const std::string& src, const std::string& name, const LaunchConfi
     }
     args.push_back(scalars.back().data());
   }
-  k.launch(Dim2{cfg.grid.x, cfg.grid.y}, Dim2{cfg.block.x, cfg.block.y}, args.data(), nullptr);
+  const std::function<void()> gpu_launch = [&] {
+    k.launch(Dim2{cfg.grid.x, cfg.grid.y}, Dim2{cfg.block.x, cfg.block.y}, args.data(), nullptr,
+             cfg.dynamic_shared_bytes);
+  };
+  if (around)
+    around(gpu_launch);
+  else
+    gpu_launch();
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   for (size_t i = 0; i < cfg.buffers.size(); ++i) {
     EXPECT_EQ(cudaMemcpy(out.gpu[i].data(), dev_ptrs[i], cfg.buffers[i].bytes, cudaMemcpyDeviceToHost), cudaSuccess);
@@ -263,6 +278,101 @@ TEST(SimVsGpu, ApproximateInstructionsAgreeWithinTwiceTheStatedBounds) {
   for (size_t k = 0; k < out.size(); ++k) {
     const double tol = 2 * std::max(ApproxBounds::sin_cos_abs, 8 * ApproxBounds::rsqrt_rel * std::abs(double(s[k])));
     ASSERT_NEAR(g[k], s[k], tol) << "element " << k << " (function " << k % 6 << ")";
+  }
+}
+
+// The memory lab's own kernels (memory_kernels.cuh through NVRTC, builtin_kernels.h): the GPU's output equals
+// the simulator's bit for bit, and both the lab's CPU reference.
+TEST(SimVsGpu, TheMemoryLabsKernelsAreBitIdentical) {
+  BS_REQUIRE_GPU();
+  REQUIRE_NVRTC();
+  const std::string src = memory_source();
+  const Module m = module_of(src);
+  for (BuiltinCase& c : memory_cases()) {
+    SCOPED_TRACE(c.label);
+    const std::string entry = entry_named(m, {c.entry_parts[0]});
+    ASSERT_FALSE(entry.empty()) << "no .entry named like " << c.entry_parts[0];
+    const Both b = run_both(src, entry, c.cfg);
+    expect_identical(b, c.cfg);
+    ASSERT_EQ(b.gpu.size(), 2u);
+    std::vector<float> gpu_out(b.gpu[1].size() / sizeof(float));
+    std::memcpy(gpu_out.data(), b.gpu[1].data(), b.gpu[1].size());
+    const memory::Check k = memory::compare(gpu_out, c.want, c.rel_tol);
+    EXPECT_TRUE(k.passed) << k.text;
+  }
+}
+
+// The reduction lab's kernels (reduce_bodies.cuh through NVRTC, builtin_kernels.h), int32 and float: every
+// launch's buffers on the GPU equal the simulator's bit for bit (float sums in the GPU's own order).
+template <class T>
+void expect_reduce_identical(const std::string& src, const Module& m) {
+  std::vector<BuiltinCase> cases;
+  for (const LadderKernel& k : k_ladder) cases.push_back(ladder_case<T>(k, 10007));
+  for (bool blelloch : {false, true})
+    for (bool exclusive : {false, true}) cases.push_back(block_scan_case<T>(blelloch, blelloch ? 300 : 200, exclusive));
+  for (bool transpose : {false, true}) cases.push_back(tile_scan_case<T>(20011, 128, true, transpose));
+  cases.push_back(add_offsets_case<T>(reduce_input<T>(20011), 128, reduce_input<T>(5)));
+  for (BuiltinCase& c : cases) {
+    SCOPED_TRACE(c.label);
+    const std::string entry = entry_named(m, {c.entry_parts[0]});
+    ASSERT_FALSE(entry.empty()) << "no .entry named like " << c.entry_parts[0];
+    expect_identical(run_both(src, entry, c.cfg), c.cfg);
+  }
+}
+
+TEST(SimVsGpu, TheReduceLabsKernelsAreBitIdentical) {
+  BS_REQUIRE_GPU();
+  REQUIRE_NVRTC();
+  const std::string src = reduce_source();
+  const Module m = module_of(src);
+  expect_reduce_identical<int32_t>(src, m);
+  expect_reduce_identical<float>(src, m);
+}
+
+// Model vs measured: the simulator's global memory counts of the memory lab's launches equal CUPTI's counters
+// on the GPU to the unit (load / store requests and sectors), as they equal the lab's access model
+// (sim_builtin_tests), which equalled Nsight Compute's on the H100 (docs/PERFORMANCE.md). Shared-memory bank
+// conflicts: CUPTI's counter (l1tex__data_bank_conflicts_...) counts every extra wavefront of the L1TEX data
+// stage, and on Hopper shared memory and L1 are one array, so global traffic in flight adds wavefronts no bank
+// pattern makes (different from launch to launch, measured there): the measured count is at least the
+// simulator's and exceeds it by at most half a wavefront per shared request (+64). Skips where CUPTI cannot
+// profile (no permission, MIG, ...).
+TEST(SimVsGpu, TheMemoryLabsCountsMatchCuptisCounters) {
+  BS_REQUIRE_GPU();
+  REQUIRE_NVRTC();
+  std::string why;
+  if (!counters::cupti_available(&why)) GTEST_SKIP() << "no CUPTI: " << why;
+  const std::string src = memory_source();
+  const Module m = module_of(src);
+  for (BuiltinCase& c : memory_cases()) {
+    SCOPED_TRACE(c.label);
+    const std::string entry = entry_named(m, {c.entry_parts[0]});
+    ASSERT_FALSE(entry.empty());
+    counters::Result measured;
+    const Both b = run_both(src, entry, c.cfg, false,
+                            [&](const std::function<void()>& launch) { measured = counters::collect(launch); });
+    if (measured.status == counters::Status::NotAllowed || measured.status == counters::Status::Unsupported)
+      GTEST_SKIP() << "CUPTI cannot profile here: " << measured.message;
+    ASSERT_TRUE(measured.ok()) << measured.message;
+    const MemoryCounts sim = memory_counts(b.module, b.result);
+    const counters::Values& v = measured.values;
+    const auto expect = [](const std::optional<double>& gpu, uint64_t simulated, const char* what) {
+      if (!gpu) return;  // not offered by this GPU
+      EXPECT_EQ(static_cast<uint64_t>(*gpu + 0.5), simulated) << what;
+    };
+    expect(v.ld_requests, sim.ld_requests, "global load requests");
+    expect(v.ld_sectors, sim.ld_sectors, "global load sectors");
+    expect(v.st_requests, sim.st_requests, "global store requests");
+    expect(v.st_sectors, sim.st_sectors, "global store sectors");
+    const auto at_least = [](const std::optional<double>& gpu, uint64_t simulated, uint64_t requests,
+                             const char* what) {
+      if (!gpu) return;
+      const auto measured = static_cast<uint64_t>(*gpu + 0.5);
+      EXPECT_GE(measured, simulated) << what;
+      EXPECT_LE(measured, simulated + requests / 2 + 64) << what << ": simulated " << simulated;
+    };
+    at_least(v.shared_ld_conflicts, sim.shared_ld_conflicts, sim.shared_ld_requests, "shared load bank conflicts");
+    at_least(v.shared_st_conflicts, sim.shared_st_conflicts, sim.shared_st_requests, "shared store bank conflicts");
   }
 }
 

@@ -32,13 +32,7 @@ inline Module module_of(const std::string& src, bool fast_math = false) { return
 
 template <class T>
 Buffer buffer(const char* name, std::vector<T>& v, bool output = false) {
-  Buffer b;
-  b.name = name;
-  b.data = v.data();
-  b.bytes = v.size() * sizeof(T);
-  b.elem_bytes = sizeof(T);
-  b.output = output;
-  return b;
+  return buffer_over(name, v, output);
 }
 
 inline Dim3 dim(uint32_t x, uint32_t y = 1, uint32_t z = 1) { return Dim3{x, y, z}; }

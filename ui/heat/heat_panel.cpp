@@ -176,6 +176,7 @@ void launch_section(HeatPanelModel& m, HeatPanelActions& a) {
     if (m.kernel == 1 && !m.user_kernel_status.empty())
       ImGui::TextColored(tone_colour(Tone::Warning), "%s", m.user_kernel_status.c_str());
     if (m.kernel == 1 && m.user_kernel_running) ImGui::TextDisabled("%s", m.user_kernel_figures.c_str());
+    if (m.kernel == 1) draw_simulated_run(m.user_sim, a.user_sim);
   }
   if (m.kernel != 1) {
     const char* choices[] = {"1 (one thread per cell)", "2", "4", "8"};

@@ -9,6 +9,7 @@
 #include "core/launch.h"
 #include "core/stats.h"
 #include "gpu/heat/heat.h"
+#include "ui/kernel/simulated_run.h"
 
 namespace bs::ui {
 
@@ -72,6 +73,9 @@ struct HeatPanelModel {
   std::string user_kernel_status;
   std::string user_kernel_figures;
   bool user_kernel_running = false;
+  // Without a GPU the user's heat_step runs in the PTX simulator, a step at a time, each step checked against
+  // the CPU step of the same field (app/kernel/lab_sim.h); the field marks the cells its diagnostics concern.
+  SimulatedRunView user_sim;
   std::string compute_label;
   std::string param_error;
   std::string launch_error;
@@ -100,6 +104,7 @@ struct HeatPanelActions {
   bool run_cpu[2] = {false, false};
   bool cancel_cpu[2] = {false, false};
   bool measure_copy = false;
+  SimulatedRunActions user_sim;
 };
 
 void draw_heat_panel(HeatPanelModel& m, HeatPanelActions& a);

@@ -243,17 +243,54 @@ std::optional<uint64_t> element_at(const BufferMap& m, int64_t row, int64_t col)
   return e;
 }
 
+std::string element_name(const sim::Buffer& b, uint64_t element) {
+  if (b.cols > 0)
+    return b.name + "[" + std::to_string(element / b.cols) + "][" + std::to_string(element % b.cols) + "]";
+  return b.name + "[" + std::to_string(element) + "]";
+}
+
+std::vector<ProblemElements> problem_elements(const SimTrace& t, size_t max) {
+  std::vector<BufferMap> maps;
+  for (size_t i = 0; i < t.buffers.size(); ++i) maps.push_back(empty_map(t.buffers[i], static_cast<int>(i)));
+  mark_launch_problems(t, maps);
+  std::vector<ProblemElements> out;
+  for (const BufferMap& m : maps) {
+    ProblemElements p;
+    for (uint64_t e = 0; e < m.cells.size(); ++e) {
+      const uint8_t bits = m.cells[e] & (k_cell_flagged | k_cell_unwritten | k_cell_multi);
+      if (!bits) continue;
+      ++p.total;
+      if (p.elements.size() < max) {
+        p.elements.push_back(e);
+        p.bits.push_back(bits);
+      }
+    }
+    if (p.total == 0) continue;
+    p.buffer = m.buffer;
+    p.name = m.name;
+    p.cols = m.two_d ? m.cols : 0;
+    p.exact = t.all_blocks;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::string ProblemElements::line(const SimTrace& t, size_t i) const {
+  const uint8_t b = bits[i];
+  std::string why;
+  const auto add = [&](const char* w) { why += (why.empty() ? "" : ", ") + std::string(w); };
+  if (b & k_cell_unwritten) add("no thread wrote it");
+  if (b & k_cell_multi) add("several threads wrote it");
+  if (b & k_cell_flagged) add("a diagnostic names it");
+  return element_name(t.buffers[static_cast<size_t>(buffer)], elements[i]) + ": " + why;
+}
+
 ElementTouches who_touched(const SimTrace& t, int buffer, uint64_t element, size_t max) {
   ElementTouches out;
   if (buffer < 0 || static_cast<size_t>(buffer) >= t.buffers.size()) return out;
   const sim::Buffer& b = t.buffers[static_cast<size_t>(buffer)];
-  out.element_text = b.name;
-  if (b.cols > 0)
-    out.element_text +=
-        "[" + std::to_string(element / b.cols) + "][" + std::to_string(element % b.cols) + "] (element " +
-        std::to_string(element) + ")";
-  else
-    out.element_text += "[" + std::to_string(element) + "]";
+  out.element_text = element_name(b, element);
+  if (b.cols > 0) out.element_text += " (element " + std::to_string(element) + ")";
   for (const sim::RecordedAccess& a : t.accesses) {
     if (a.space != sim::Space::Global) continue;
     for (uint32_t mask = a.mask; mask; mask &= mask - 1) {

@@ -115,6 +115,26 @@ struct ElementTouches {
 };
 ElementTouches who_touched(const SimTrace& t, int buffer, uint64_t element, size_t max = 64);
 
+// "out[3][7]" (a buffer with a shape) or "c[1000]".
+std::string element_name(const sim::Buffer& b, uint64_t element);
+
+// The launch's problem elements of one buffer, for a lab's view (the heat field's marked cells, the vector
+// and matmul labs' lists): elements a diagnostic names and (every block recorded) output elements no thread
+// or several threads wrote, ascending, the first `max` of them listed.
+struct ProblemElements {
+  int buffer = -1;
+  std::string name;
+  uint32_t cols = 0;                // the buffer's row length (0: 1-D)
+  std::vector<uint64_t> elements;   // the first `max`
+  std::vector<uint8_t> bits;        // per listed element: k_cell_flagged | k_cell_unwritten | k_cell_multi
+  uint64_t total = 0;               // all of them
+  bool exact = true;                // every block was recorded (else unwritten / multi are not marked)
+  // "c[1000]: no thread wrote it"
+  std::string line(const SimTrace& t, size_t i) const;
+};
+// One entry per buffer that has any (none: the launch has no problem elements).
+std::vector<ProblemElements> problem_elements(const SimTrace& t, size_t max);
+
 // The element of a map under a cell position (row, col); nullopt outside the buffer.
 std::optional<uint64_t> element_at(const BufferMap& m, int64_t row, int64_t col);
 

@@ -286,6 +286,12 @@ void user_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   if (!m.user_status.empty()) advice_text(m.user_status);
   if (m.user_ready && !m.user_figures.empty())
     wrapped_text(m.user_figures, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  if (m.user_can_simulate) {
+    ImGui::BeginDisabled(m.user_sim.running);
+    if (ImGui::Button("Simulate your kernel")) a.simulate_user = true;
+    ImGui::EndDisabled();
+  }
+  draw_simulated_run(m.user_sim, a.user_sim);
 }
 
 void ladder_section(MatmulPanelModel& m) {

@@ -12,6 +12,7 @@
 
 #include "core/stats.h"
 #include "gpu/matmul/matmul.h"
+#include "ui/kernel/simulated_run.h"
 
 namespace bs::ui {
 
@@ -107,6 +108,9 @@ struct MatmulPanelModel {
   bool user_running = false;
   std::string user_status;   // what runs, or why not ("needs a GPU", "no matmul kernel yet", ...)
   std::string user_figures;  // "32 regs, 0 B smem, ... occupancy" at user_block
+  // Without a GPU: the user's matmul in the PTX simulator (app/kernel/lab_sim.h), checked like its rung.
+  bool user_can_simulate = false;
+  SimulatedRunView user_sim;
   CpuRunView cpu[3];
 };
 
@@ -117,6 +121,8 @@ struct MatmulPanelActions {
   bool stop = false;      // drop the queue
   bool run_user = false;  // the user's matmul kernel as one more rung
   bool clear = false;     // forget measured rows
+  bool simulate_user = false;  // the user's matmul in the simulator (no GPU)
+  SimulatedRunActions user_sim;
   bool run_cpu[3] = {false, false, false};
   bool cancel_cpu[3] = {false, false, false};
 };

@@ -220,6 +220,15 @@ void controls_section(VectorPanelModel& m, VectorPanelActions& a) {
     if (!m.user_status.empty()) advice_text(m.user_status);
     if (m.user_ready && !m.user_figures.empty())
       wrapped_text(m.user_figures, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    if (m.user_can_simulate) {
+      ImGui::BeginDisabled(m.user_sim.running);
+      if (ImGui::Button("Simulate your vector_op")) a.simulate_user = true;
+      ImGui::EndDisabled();
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("runs it thread by thread in the PTX simulator on this CPU (no GPU, never timed),\n"
+                          "its c checked against op, with what the simulator found");
+    }
+    draw_simulated_run(m.user_sim, a.user_sim);
     ImGui::TextDisabled(
         "indexing, loads and streams below are the built-in kernels' (yours chooses its own)");
   }

@@ -14,6 +14,7 @@
 
 #include "core/stats.h"
 #include "gpu/vector/vector.h"
+#include "ui/kernel/simulated_run.h"
 
 namespace bs::ui {
 
@@ -127,6 +128,9 @@ struct VectorPanelModel {
   std::string user_status;
   bool user_ready = false;  // a compiled vector_op is loaded and "Run on GPU" runs it
   std::string user_figures;
+  // Without a GPU: the user's vector_op in the PTX simulator (app/kernel/lab_sim.h), checked against op.
+  bool user_can_simulate = false;
+  SimulatedRunView user_sim;
 
   bool gpu_running = false;
   std::string gpu_status;        // error text of the last GPU run
@@ -152,6 +156,8 @@ struct VectorPanelActions {
   bool run_sweep = false;
   bool cancel_sweep = false;
   bool clear_runs = false;
+  bool simulate_user = false;  // the user's vector_op in the simulator (no GPU)
+  SimulatedRunActions user_sim;
 };
 
 // The controls and per-run read-outs.

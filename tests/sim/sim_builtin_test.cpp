@@ -1,0 +1,139 @@
+// sim_builtin_test.cpp: the labs' own kernels (the memory lab's memory_kernels.cuh, the reduction lab's
+// reduce_bodies.cuh), compiled through NVRTC,
+// run in the simulator exactly as the lab launches them, at sizes that are not multiples of the block, and
+// compared with the lab's CPU reference (exact where the lab's check is exact, the particle step within its
+// stated tolerance); no diagnostic on any of them. No GPU needed.
+#include <gtest/gtest.h>
+
+#include <span>
+
+#include "builtin_kernels.h"
+#include "run_util.h"
+#include "sim_util.h"
+
+namespace bs::sim::test {
+namespace {
+
+TEST(SimBuiltin, TheMemoryLabsKernelsMatchTheCpuReference) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(memory_source());
+  for (BuiltinCase& c : memory_cases()) {
+    SCOPED_TRACE(c.label);
+    const std::string entry = entry_named(m, {c.entry_parts[0]});
+    ASSERT_FALSE(entry.empty()) << "no .entry named like " << c.entry_parts[0];
+    const LaunchResult r = launch(m, entry, c.cfg);
+    ASSERT_TRUE(r.ok) << r.failure.message;
+    EXPECT_TRUE(r.diagnostics.empty()) << all_diagnostics(r);
+    const memory::Check k = memory::compare(c.as<float>(1), c.want, c.rel_tol);
+    EXPECT_TRUE(k.passed) << k.text;
+    EXPECT_GT(r.thread_instructions, 0u);
+  }
+}
+
+// The check can fail: a transpose whose output is read back untransposed does not match.
+TEST(SimBuiltin, TheComparisonCatchesAWrongOutput) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(memory_source());
+  std::vector<BuiltinCase> cases = memory_cases();
+  BuiltinCase& c = cases[1];  // naive
+  ASSERT_EQ(c.label, "memory naive");
+  const LaunchResult r = launch(m, entry_named(m, {c.entry_parts[0]}), c.cfg);
+  ASSERT_TRUE(r.ok) << r.failure.message;
+  EXPECT_FALSE(memory::compare(c.as<float>(0), c.want, 0).passed);
+}
+
+// The simulator's counts of the memory lab's launches equal the lab's access model (memory_model.h, which
+// enumerates every warp's addresses) to the unit: global load and store requests and sectors, shared-memory
+// bank conflicts. (On a GPU, sim_gpu_tests compares the same counts with CUPTI's counters.)
+TEST(SimBuiltin, TheMemoryLabsCountsEqualItsAccessModel) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(memory_source());
+  for (const MemoryCase& mc : memory_case_params()) {
+    BuiltinCase c = memory_case(mc.v, mc.p);
+    SCOPED_TRACE(c.label);
+    const LaunchResult r = launch(m, entry_named(m, {c.entry_parts[0]}), c.cfg);
+    ASSERT_TRUE(r.ok) << r.failure.message;
+    const MemoryCounts got = memory_counts(m, r);
+    const memory::Prediction want = memory::predict(mc.p, mc.v);
+    EXPECT_EQ(got.ld_requests, static_cast<uint64_t>(want.ld_requests));
+    EXPECT_EQ(got.ld_sectors, static_cast<uint64_t>(want.ld_sectors));
+    EXPECT_EQ(got.st_requests, static_cast<uint64_t>(want.st_requests));
+    EXPECT_EQ(got.st_sectors, static_cast<uint64_t>(want.st_sectors));
+    EXPECT_EQ(got.shared_ld_conflicts, static_cast<uint64_t>(want.shared_ld_conflicts));
+    EXPECT_EQ(got.shared_st_conflicts, static_cast<uint64_t>(want.shared_st_conflicts));
+  }
+}
+
+// Runs case c's kernel of m in the simulator: it runs to its end with no diagnostic.
+void run_clean(const Module& m, BuiltinCase& c) {
+  const std::string entry = entry_named(m, {c.entry_parts[0]});
+  ASSERT_FALSE(entry.empty()) << "no .entry named like " << c.entry_parts[0];
+  const LaunchResult r = launch(m, entry, c.cfg);
+  ASSERT_TRUE(r.ok) << r.failure.message;
+  EXPECT_TRUE(r.diagnostics.empty()) << all_diagnostics(r);
+}
+
+// The reduction lab's kernels (reduce_bodies.cuh through NVRTC) on 10007 ints (exact: any order of adding
+// gives the reference): each ladder kernel's partial sums add up to the CPU reference sum; the block scans and
+// the two-pass tile scan give the reference prefix sums. The float versions run clean (their bits are
+// compared with the GPU's in sim_gpu_tests).
+TEST(SimBuiltin, TheReduceLabsKernelsMatchTheCpuReference) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(reduce_source());
+  const int64_t n = 10007;
+  for (const LadderKernel& k : k_ladder) {
+    BuiltinCase c = ladder_case<int32_t>(k, n);
+    SCOPED_TRACE(c.label);
+    run_clean(m, c);
+    int64_t sum = 0;
+    for (int32_t v : c.as<int32_t>(1)) sum += v;
+    const reduce::Check chk = reduce::check_sum(sum, n);
+    EXPECT_TRUE(chk.passed) << chk.text;
+    BuiltinCase f = ladder_case<float>(k, n);
+    run_clean(m, f);
+  }
+  for (bool blelloch : {false, true})
+    for (bool exclusive : {false, true}) {
+      BuiltinCase c = block_scan_case<int32_t>(blelloch, blelloch ? 300 : 200, exclusive);
+      SCOPED_TRACE(c.label);
+      run_clean(m, c);
+      const std::vector<int32_t> out = c.as<int32_t>(1);
+      const reduce::Check chk =
+          reduce::check_scan(out, exclusive ? reduce::ScanKind::Exclusive : reduce::ScanKind::Inclusive);
+      EXPECT_TRUE(chk.passed) << chk.text;
+    }
+  for (bool transpose : {false, true}) {
+    const int b = 128;
+    BuiltinCase c = tile_scan_case<int32_t>(20011, b, false, transpose);
+    SCOPED_TRACE(c.label);
+    run_clean(m, c);
+    const std::vector<int32_t> sums = c.as<int32_t>(2);
+    std::vector<int32_t> offsets(sums.size(), 0);
+    for (size_t t = 1; t < sums.size(); ++t) offsets[t] = offsets[t - 1] + sums[t - 1];
+    BuiltinCase add = add_offsets_case<int32_t>(c.as<int32_t>(1), b, offsets);
+    run_clean(m, add);
+    const std::vector<int32_t> out = add.as<int32_t>(0);
+    const reduce::Check chk = reduce::check_scan(out, reduce::ScanKind::Inclusive);
+    EXPECT_TRUE(chk.passed) << chk.text;
+    // The first pass alone is not the scan: the second pass is needed (the check can fail).
+    EXPECT_FALSE(reduce::check_scan(c.as<int32_t>(1), reduce::ScanKind::Inclusive).passed);
+  }
+}
+
+// `bench memory --counts` prints the simulator's counts beside the model's (no GPU needed) and says which
+// launches it does not simulate.
+TEST(SimBuiltin, TheBenchPrintsTheSimulatorsCountsBesideTheModels) {
+  REQUIRE_NVRTC();
+  const std::string cache = "BLOCKSCOPE_CACHE_DIR=" + std::string(BS_TEST_OUT) + "/sim_builtin_cache";
+  auto r = bs::test::run_blockscope("bench memory --kernel banks --n 300 --device cpu --counts", cache);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("simulated counts per launch"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("= model"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("DIFFERS"), std::string::npos) << r.output;
+  r = bs::test::run_blockscope("bench memory --kernel banks --n 1M --device cpu --counts", cache);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("not simulated: 268435456 thread-iterations"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace bs::sim::test
