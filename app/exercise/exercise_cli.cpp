@@ -1,0 +1,205 @@
+// exercise_cli.cpp: see exercise_cli.h.
+#include "app/exercise/exercise_cli.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "app/exercise/exercise_grade.h"
+#include "core/error.h"
+#include "gpu/exercise/runner.h"
+#include "gpu/kernel/source_file.h"
+
+namespace bs::cli {
+
+namespace {
+
+using exercise::Exercise;
+
+struct Args {
+  std::string pack, name, file, block;
+  int hints = 0;
+  bool starter = false, solution = false, visible_only = false, json = false;
+};
+
+// The pack, its refusals printed on stderr (one line each).
+exercise::Pack load(const std::string& dir) {
+  exercise::Pack p = exercise::load_pack(dir.empty() ? default_exercise_pack() : dir);
+  for (const std::string& e : p.errors) std::fprintf(stderr, "blockscope: refused: %s\n", e.c_str());
+  return p;
+}
+
+const Exercise* find(const exercise::Pack& p, const std::string& name) {
+  if (const Exercise* e = p.find(name)) return e;
+  std::string ids;
+  for (const Exercise& e : p.exercises) ids += (ids.empty() ? "" : ", ") + e.id;
+  print_error("no exercise named " + name + " in " + p.dir + " (there: " + (ids.empty() ? "none" : ids) + ")", 2);
+  return nullptr;
+}
+
+int run_list(const Args& a) {
+  const exercise::Pack p = load(a.pack);
+  if (p.exercises.empty()) return 2;
+  Table t{{"exercise", "title", "tests", "topic"}, {}};
+  for (const Exercise& e : p.exercises) {
+    int hidden = 0;
+    for (const exercise::Test& x : e.tests) hidden += x.hidden;
+    t.rows.push_back({e.id, e.title, std::to_string(e.tests.size() - static_cast<size_t>(hidden)) + " + " +
+                                         std::to_string(hidden) + " hidden",
+                      e.topic});
+  }
+  t.print(std::cout);
+  std::printf("%zu exercises in %s%s\n", p.exercises.size(), p.dir.c_str(),
+              p.errors.empty() ? "" : (", " + std::to_string(p.errors.size()) + " refused").c_str());
+  return p.errors.empty() ? 0 : 2;
+}
+
+std::string launch_text(const Exercise& e) {
+  std::string s = "block (" + std::to_string(e.block[0]) + ", " + std::to_string(e.block[1]) + ", " +
+                  std::to_string(e.block[2]) + ")" + (e.student_block ? " (yours to choose: --block)" : "") +
+                  ", grid (" + e.grid[0] + ", " + e.grid[1] + ", " + e.grid[2] + ")";
+  if (e.dynamic_shared != "0") s += ", dynamic shared memory " + e.dynamic_shared + " bytes";
+  return s;
+}
+
+int run_show(const Args& a) {
+  const exercise::Pack p = load(a.pack);
+  const Exercise* e = find(p, a.name);
+  if (!e) return 2;
+  if (a.starter || a.solution) {
+    std::fwrite((a.starter ? e->starter : e->reference).data(), 1, (a.starter ? e->starter : e->reference).size(), stdout);
+    return 0;
+  }
+  std::printf("%s\n\n", e->statement.c_str());
+  std::printf("kernel:  %s\nlaunch:  %s\n", e->signature().c_str(), launch_text(*e).c_str());
+  std::string visible;
+  int hidden = 0;
+  for (const exercise::Test& t : e->tests) {
+    if (t.hidden) ++hidden;
+    else visible += (visible.empty() ? "" : "; ") + t.name;
+  }
+  std::printf("tests:   %s, and %d hidden\n", visible.c_str(), hidden);
+  std::string par;
+  for (const auto& [what, expr] : {std::pair<const char*, const std::string&>{"global reads/thread", e->par.global_reads},
+                                   {"global writes/thread", e->par.global_writes},
+                                   {"shared bytes/block", e->par.shared_bytes}})
+    if (!expr.empty()) par += (par.empty() ? "" : ", ") + std::string(what) + " " + expr;
+  std::printf("par:     %s\n", par.empty() ? "none" : par.c_str());
+  const int shown = std::min<int>(a.hints, static_cast<int>(e->hints.size()));
+  for (int i = 0; i < shown; ++i) std::printf("hint %d: %s\n", i + 1, e->hints[static_cast<size_t>(i)].c_str());
+  if (shown < static_cast<int>(e->hints.size()))
+    std::printf("%zu hint%s %s (--hints %d shows the next; --starter prints the starter, --solution the reference)\n",
+                e->hints.size() - static_cast<size_t>(shown), e->hints.size() - static_cast<size_t>(shown) == 1 ? "" : "s",
+                shown ? "more" : "available", shown + 1);
+  return 0;
+}
+
+std::string test_label(const exercise::Test& t) {
+  return t.name + (t.hidden ? " (hidden)" : "");
+}
+
+nlohmann::json result_json(const Exercise& e, const exercise::CheckResult& r) {
+  nlohmann::json j = {{"exercise", e.id}, {"compiled", r.compiled.ok}, {"compile", r.compiled.message},
+                      {"error", r.error}, {"passed", r.passed()}, {"tests_total", e.tests.size()}};
+  int passed = 0;
+  nlohmann::json tests = nlohmann::json::array();
+  for (const exercise::TestResult& t : r.tests) {
+    passed += t.passed;
+    tests.push_back({{"name", t.test.name}, {"hidden", t.test.hidden}, {"passed", t.passed}, {"stopped", t.stopped},
+                     {"check", t.check}, {"diagnostics", t.diagnostics}, {"seconds", t.seconds}});
+  }
+  j["tests"] = tests;
+  j["tests_passed"] = passed;
+  j["first_failure"] = r.first_failure >= 0 ? test_label(r.tests[static_cast<size_t>(r.first_failure)].test) : "";
+  j["score"] = r.tests.empty() || r.tests.front().score.empty() ? "" : exercise::score_line(r.tests.front().score);
+  return j;
+}
+
+int run_check(const Args& a) {
+  const exercise::Pack p = load(a.pack);
+  const Exercise* e = find(p, a.name);
+  if (!e) return 2;
+  std::string source, err;
+  if (!kernel::read_kernel_source(a.file, &source, &err)) return print_error(err, 2);
+  exercise::RunOptions o;
+  o.hidden = !a.visible_only;
+  o.stop_at_first_failure = !a.json;
+  if (!a.block.empty()) {
+    unsigned x = 1, y = 1, z = 1;
+    char tail = 0;
+    const int n = std::sscanf(a.block.c_str(), "%ux%ux%u%c", &x, &y, &z, &tail);
+    if (n < 1 || n > 3 || a.block.find_first_not_of("0123456789x") != std::string::npos)
+      return print_error("--block " + a.block + ": give X, XxY or XxYxZ, e.g. 16x16", 2);
+    o.block = std::array<uint32_t, 3>{x, y, z};
+  }
+  const exercise::CheckResult r = exercise::check_source(*e, source, a.file, o);
+  if (a.json) {
+    std::printf("%s\n", result_json(*e, r).dump().c_str());
+    return r.passed() ? 0 : (!r.compiled.ok || !r.error.empty() ? 2 : 1);
+  }
+  if (!r.compiled.ok) {
+    for (const std::string& line : r.compiled.errors) std::fprintf(stderr, "%s\n", line.c_str());
+    return print_error(r.compiled.message, 2);
+  }
+  std::printf("%s\n", r.compiled.message.c_str());
+  if (!r.error.empty()) return print_error(r.error, 2);
+  std::printf("exercise %s: %s (simulated in the PTX simulator, no GPU)\n", e->id.c_str(), e->title.c_str());
+  for (const exercise::TestResult& t : r.tests) {
+    std::printf("  %s  %-28s %6.2f s  %s\n", t.passed ? "pass" : "FAIL", test_label(t.test).c_str(), t.seconds,
+                t.stopped.empty() ? t.check.c_str() : ("stopped: " + t.stopped).c_str());
+    for (const std::string& d : t.diagnostics) std::printf("        %s\n", d.c_str());
+  }
+  if (!r.tests.empty() && !r.tests.front().score.empty())
+    std::printf("score: %s\n", exercise::score_line(r.tests.front().score).c_str());
+  if (r.passed()) {
+    std::printf("result: pass (%zu of %zu tests)\n", r.tests.size(), e->tests.size());
+    return 0;
+  }
+  const exercise::TestResult& f = r.tests[static_cast<size_t>(r.first_failure)];
+  std::printf("result: FAIL at test %s%s\n", test_label(f.test).c_str(),
+              e->hints.empty() ? "" : " (stuck? `blockscope exercise show NAME --hints 1`)");
+  return 1;
+}
+
+}  // namespace
+
+std::string default_exercise_pack() {
+  if (const char* env = std::getenv("BLOCKSCOPE_EXERCISES"); env && *env) return env;
+  return BS_DEFAULT_EXERCISE_PACK;
+}
+
+void register_exercise_commands(CLI::App& app, BenchContext& ctx) {
+  auto a = std::make_shared<Args>();
+  CLI::App* ex = app.add_subcommand("exercise", "The course pack: CUDA exercises checked in the PTX simulator");
+  ex->require_subcommand(1, 1);
+  const auto pack = [a](CLI::App* sub) {
+    sub->add_option("--pack", a->pack, "The pack's folder (default: $BLOCKSCOPE_EXERCISES or the built-in pack)");
+  };
+  CLI::App* list = ex->add_subcommand("list", "The pack's exercises, in order");
+  pack(list);
+  list->callback([a, &ctx] { run_guarded(ctx, [&] { return run_list(*a); }); });
+
+  CLI::App* show = ex->add_subcommand("show", "An exercise's statement, kernel, launch, tests and par");
+  show->add_option("name", a->name, "The exercise (its folder's name)")->required();
+  pack(show);
+  show->add_option("--hints", a->hints, "Reveal this many hints")->check(CLI::Range(0, 16));
+  show->add_flag("--starter", a->starter, "Print the starter kernel");
+  show->add_flag("--solution", a->solution, "Print the reference solution");
+  show->callback([a, &ctx] { run_guarded(ctx, [&] { return run_show(*a); }); });
+
+  CLI::App* check = ex->add_subcommand("check", "Run your kernel on the exercise's tests in the PTX simulator");
+  check->add_option("name", a->name, "The exercise")->required();
+  check->add_option("file", a->file, "Your kernel (.cu)")->required();
+  pack(check);
+  check->add_option("--block", a->block, "Your block (XxYxZ), where the exercise lets you choose it");
+  check->add_flag("--visible-only", a->visible_only, "Run the visible tests only");
+  check->add_flag("--json", a->json, "One JSON object with every test (what `exercise grade` reads)");
+  check->callback([a, &ctx] { run_guarded(ctx, [&] { return run_check(*a); }); });
+
+  register_exercise_grade(*ex, ctx);
+}
+
+}  // namespace bs::cli

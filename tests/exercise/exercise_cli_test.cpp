@@ -1,0 +1,140 @@
+// exercise_cli_test.cpp: `blockscope exercise list | show | check | grade` run as a user would: exit codes
+// (check: 0 pass, 1 fail, 2 bad input; list: 2 when an exercise is refused, the others still listed), what a
+// failing check prints, and a class graded in one command: good, wrong, hanging, out-of-bounds and
+// non-compiling submissions, each failing alone in its child process, with the CSV.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gpu/kernel/nvrtc_loader.h"
+#include "run_util.h"
+
+namespace bs {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_blockscope;
+
+const std::string k_pack = std::string(BS_SOURCE_DIR) + "/assets/exercises";
+const std::string k_map = k_pack + "/01_map";
+
+class ExerciseCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_dir = fs::path(BS_TEST_OUT) / ("exercise-cli-" + std::to_string(getpid()) + "-" +
+                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(m_dir);
+    fs::create_directories(m_dir);
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+  static void write(const fs::path& p, const std::string& text) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+  }
+  static std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  fs::path m_dir;
+};
+
+#define REQUIRE_NVRTC() \
+  if (!kernel::nvrtc().ok()) GTEST_SKIP() << "NVRTC cannot be loaded: " << kernel::nvrtc().error
+
+TEST_F(ExerciseCli, ListAndShow) {
+  auto r = run_blockscope("exercise list --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("01_map"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("One thread per element"), std::string::npos);
+  r = run_blockscope("exercise show 01_map --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("extern \"C\" __global__ void add_ten(const float* a, float* out)"), std::string::npos);
+  EXPECT_EQ(r.output.find("hint 1:"), std::string::npos);  // hints only on request, one by one
+  EXPECT_EQ(r.output.find("blockIdx.x * blockDim.x + threadIdx.x;"), std::string::npos);  // nor the solution
+  r = run_blockscope("exercise show 01_map --hints 1 --pack " + k_pack);
+  EXPECT_NE(r.output.find("hint 1:"), std::string::npos);
+  EXPECT_EQ(r.output.find("hint 2:"), std::string::npos);
+  r = run_blockscope("exercise show 01_map --solution --pack " + k_pack);
+  EXPECT_NE(r.output.find("blockIdx.x * blockDim.x + threadIdx.x"), std::string::npos);
+  r = run_blockscope("exercise show nope --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("no exercise named nope"), std::string::npos);
+}
+
+TEST_F(ExerciseCli, ListRefusesABrokenExerciseAndListsTheRest) {
+  fs::create_directories(m_dir / "pack");
+  fs::copy(k_map, m_dir / "pack" / "good", fs::copy_options::recursive);
+  fs::copy(k_map, m_dir / "pack" / "broken", fs::copy_options::recursive);
+  std::string j = read(m_dir / "pack" / "broken" / "exercise.json");
+  j.replace(j.find("\"size\": \"n\""), 11, "\"size\": \"q\"");
+  write(m_dir / "pack" / "broken" / "exercise.json", j);
+  const auto r = run_blockscope("exercise list --pack " + (m_dir / "pack").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("refused: " + (m_dir / "pack" / "broken" / "exercise.json").string() +
+                          ": args[0].size: 'q': unknown name 'q' (known: n)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("good "), std::string::npos) << r.output;
+}
+
+TEST_F(ExerciseCli, CheckExitCodes) {
+  REQUIRE_NVRTC();
+  auto r = run_blockscope("exercise check 01_map " + k_map + "/reference.cu --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("result: pass (3 of 3 tests)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("simulated"), std::string::npos);
+  r = run_blockscope("exercise check 01_map " + k_map + "/starter.cu --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("FAIL  n=1024"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("out, element 256: expected"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("starter.cu:5: several writers"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("result: FAIL at test n=1024"), std::string::npos) << r.output;
+  write(m_dir / "bad.cu", "extern \"C\" __global__ void add_ten(const float* a, float* out) { oops }\n");
+  r = run_blockscope("exercise check 01_map " + (m_dir / "bad.cu").string() + " --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("bad.cu:1:"), std::string::npos) << r.output;
+  r = run_blockscope("exercise check 01_map " + (m_dir / "absent.cu").string() + " --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  r = run_blockscope("exercise check 01_map " + k_map + "/reference.cu --block 7x0 --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+}
+
+TEST_F(ExerciseCli, GradeAClass) {
+  REQUIRE_NVRTC();
+  const fs::path cls = m_dir / "class";
+  const std::string head = "extern \"C\" __global__ void add_ten(const float* a, float* out) {\n"
+                           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n";
+  fs::create_directories(cls / "alice");
+  fs::copy_file(k_map + "/reference.cu", cls / "alice" / "01_map.cu");
+  write(cls / "bob" / "01_map.cu", head + "  out[i] = a[i] + 1.0f;\n}\n");                     // wrong
+  write(cls / "carol" / "01_map.cu", head + "  out[i + 5] = a[i] + 10.0f;\n}\n");              // out of bounds
+  write(cls / "dave" / "01_map.cu", head + "  out[i] = a[i] + 10.0f\n}\n");                    // no ';'
+  // Under the budget per thread, but far too slow for the time limit on 278528 threads: a hang, for grading.
+  write(cls / "erin" / "01_map.cu",
+        head + "  int k = i;\n  for (int j = 0; j < 600; ++j) k = (k * 7 + 3) % 1000003;\n"
+               "  out[i] = a[i] + 10.0f + 0.0f * k;\n}\n");
+  write(cls / "frank" / "notes.txt", "no kernel here\n");
+  const fs::path csv = m_dir / "grades.csv";
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = run_blockscope("exercise grade " + cls.string() + " --out " + csv.string() + " --timeout 4 --pack " + k_pack);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_LT(s, 40.0) << "bounded time";
+  const std::string g = read(csv);
+  EXPECT_NE(g.find("alice,01_map,pass,3,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("bob,01_map,fail,0,3,n=1024,"), std::string::npos) << g;
+  EXPECT_NE(g.find("carol,01_map,fail,0,3,n=1024,"), std::string::npos) << g;
+  EXPECT_NE(g.find("out-of-bounds"), std::string::npos) << g;
+  EXPECT_NE(g.find("dave,01_map,compile error,0,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("erin,01_map,timeout,0,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("frank,,missing,"), std::string::npos) << g;
+  EXPECT_NE(r.output.find("graded 6 submissions (simulated, no GPU): 1 pass, 5 not"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace bs
