@@ -160,7 +160,7 @@ int run_check(const Args& a) {
   }
   const exercise::TestResult& f = r.tests[static_cast<size_t>(r.first_failure)];
   std::printf("result: FAIL at test %s%s\n", test_label(f.test).c_str(),
-              e->hints.empty() ? "" : " (stuck? `blockscope exercise show NAME --hints 1`)");
+              e->hints.empty() ? "" : (" (stuck? `blockscope exercise show " + e->id + " --hints 1`)").c_str());
   return 1;
 }
 

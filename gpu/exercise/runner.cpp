@@ -218,20 +218,25 @@ std::string shown_file(const std::string& file, const std::string& shown) {
   return std::filesystem::path(file).filename() == kernel::k_user_file ? shown : file;
 }
 
+// The message with NVRTC's name for the user's file ("<cwd>/kernel.cu:8") replaced by the shown one, everywhere
+// (a race names the other access's line too).
+std::string with_shown_file(std::string m, const std::string& file, const std::string& shown) {
+  if (file.empty() || shown_file(file, shown) != shown) return m;
+  const std::string from = file + ":";
+  for (size_t at = m.find(from); at != std::string::npos; at = m.find(from, at + shown.size() + 1))
+    m.replace(at, file.size(), shown);
+  return m;
+}
+
 std::string diagnostic_text(const sim::Diagnostic& d, const std::string& shown) {
   std::string s = d.line > 0 ? shown_file(d.file, shown) + ":" + std::to_string(d.line) + ": " : "";
-  s += std::string(sim::diag_name(d.kind)) + ": " + d.message;
+  s += std::string(sim::diag_name(d.kind)) + ": " + with_shown_file(d.message, d.file, shown);
   if (d.count > 1) s += " (" + std::to_string(d.count) + " times)";
   return s;
 }
 
 std::string failure_text(const sim::Failure& f, const std::string& shown) {
-  std::string m = f.message;
-  if (!f.file.empty()) {
-    const size_t at = m.find(f.file + ":");
-    if (at != std::string::npos) m.replace(at, f.file.size(), shown_file(f.file, shown));
-  }
-  return m;
+  return with_shown_file(f.message, f.file, shown);
 }
 
 bool close_enough(float expected, float actual, const Tolerance& t) {
@@ -407,6 +412,9 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
         std::snprintf(b, sizeof b, "%llu output elements match the reference (max |error| %.3g)",
                       static_cast<unsigned long long>(elements), max_err);
         tr.check = b;
+        if (!tr.diagnostics.empty())
+          tr.check += "; but the simulator found " + std::to_string(tr.diagnostics.size()) +
+                      (tr.diagnostics.size() == 1 ? " bug" : " bugs") + " (below)";
       }
     }
     tr.passed = tr.stopped.empty() && !tr.wrong && tr.diagnostics.empty();

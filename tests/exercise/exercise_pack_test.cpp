@@ -58,6 +58,9 @@ TEST(ExercisePack, EveryStarterFailsANamedTest) {
     EXPECT_FALSE(t.test.name.empty());
     EXPECT_FALSE(t.passed);
     EXPECT_TRUE(t.wrong || !t.stopped.empty() || !t.diagnostics.empty()) << e.id;
+    // Every location names the student's file, never NVRTC's name for it (a race names two lines).
+    for (const std::string& d : t.diagnostics) EXPECT_EQ(d.find("kernel.cu"), std::string::npos) << e.id << ": " << d;
+    EXPECT_EQ(t.stopped.find("kernel.cu"), std::string::npos) << e.id << ": " << t.stopped;
   }
 }
 
@@ -103,6 +106,7 @@ TEST(ExerciseRunner, DiagnosticsFailATestEvenWhenTheValuesMatch) {
   ASSERT_EQ(r.first_failure, 0);
   const TestResult& t = r.tests[0];
   EXPECT_FALSE(t.wrong) << t.check;
+  EXPECT_NE(t.check.find("but the simulator found 1 bug (below)"), std::string::npos) << t.check;
   ASSERT_FALSE(t.diagnostics.empty());
   EXPECT_NE(t.diagnostics[0].find("mine.cu:3: out-of-bounds"), std::string::npos) << t.diagnostics[0];
 }
