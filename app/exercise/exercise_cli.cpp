@@ -2,6 +2,7 @@
 #include "app/exercise/exercise_cli.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -9,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/exercise/exercise_grade.h"
+#include "core/text.h"
+#include "gpu/exercise/export.h"
 #include "core/error.h"
 #include "gpu/exercise/runner.h"
 #include "gpu/kernel/source_file.h"
@@ -20,7 +23,7 @@ namespace {
 using exercise::Exercise;
 
 struct Args {
-  std::string pack, name, file, block;
+  std::string pack, name, file, block, out;
   int hints = 0;
   bool starter = false, solution = false, visible_only = false, json = false;
 };
@@ -164,6 +167,28 @@ int run_check(const Args& a) {
   return 1;
 }
 
+int run_export(const Args& a) {
+  const exercise::Pack p = load(a.pack);
+  const Exercise* e = find(p, a.name);
+  if (!e) return 2;
+  std::string source, err;
+  if (!kernel::read_kernel_source(a.file, &source, &err)) return print_error(err, 2);
+  const exercise::Export x = exercise::export_exercise(*e, source);
+  if (!x.error.empty()) return print_error(x.error, 2);
+  std::error_code ec;
+  std::filesystem::create_directories(a.out, ec);
+  if (ec) return print_error("--out " + a.out + ": cannot create the folder (" + ec.message() + ")", 2);
+  const std::filesystem::path dir(a.out);
+  for (const auto& [name, text] : {std::pair<std::string, const std::string&>{e->id + ".cu", x.program},
+                                   {"CMakeLists.txt", x.cmake},
+                                   {e->id + "_cupy.py", x.cupy}})
+    if (!write_text_file((dir / name).string(), text, &err)) return print_error("--out: " + err, 2);
+  std::printf("%s: %s.cu (a standalone CUDA program: every test on the GPU, checked against the reference and "
+              "timed), CMakeLists.txt, %s_cupy.py (CuPy RawModule)\n",
+              a.out.c_str(), e->id.c_str(), e->id.c_str());
+  return 0;
+}
+
 }  // namespace
 
 std::string default_exercise_pack() {
@@ -198,6 +223,13 @@ void register_exercise_commands(CLI::App& app, BenchContext& ctx) {
   check->add_flag("--visible-only", a->visible_only, "Run the visible tests only");
   check->add_flag("--json", a->json, "One JSON object with every test (what `exercise grade` reads)");
   check->callback([a, &ctx] { run_guarded(ctx, [&] { return run_check(*a); }); });
+
+  CLI::App* exp = ex->add_subcommand("export", "Your kernel as a standalone CUDA program (+ CMake) and a CuPy snippet");
+  exp->add_option("name", a->name, "The exercise")->required();
+  exp->add_option("file", a->file, "Your kernel (.cu)")->required();
+  exp->add_option("--out", a->out, "The folder to write into")->required();
+  pack(exp);
+  exp->callback([a, &ctx] { run_guarded(ctx, [&] { return run_export(*a); }); });
 
   register_exercise_grade(*ex, ctx);
 }

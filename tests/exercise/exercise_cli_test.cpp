@@ -136,5 +136,33 @@ TEST_F(ExerciseCli, GradeAClass) {
   EXPECT_NE(r.output.find("graded 6 submissions (simulated, no GPU): 1 pass, 5 not"), std::string::npos) << r.output;
 }
 
+
+// The exported program compiles with nvcc here (it runs, checks and times on the GPU machine: without a device
+// it stops at the first CUDA call with exit 2 and the runtime's message); the CuPy snippet is valid Python.
+TEST_F(ExerciseCli, ExportCompilesWithNvcc) {
+  const fs::path out = m_dir / "export";
+  const std::string ex = "19_heat_step";
+  auto r = run_blockscope("exercise export " + ex + " " + k_pack + "/" + ex + "/reference.cu --out " + out.string() +
+                          " --pack " + k_pack);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string program = read(out / (ex + ".cu"));
+  EXPECT_NE(program.find("bs_submission::submission_heat_step<<<"), std::string::npos);
+  EXPECT_NE(program.find("bs_reference::reference_heat_step<<<"), std::string::npos);
+  EXPECT_NE(program.find("{\"nx=700, ny=450\", 1, {315000, 315000, 0, 0, 0, 0, }, {0, 0, 700, 450, 0.2"),
+            std::string::npos);
+  EXPECT_NE(read(out / "CMakeLists.txt").find("add_executable(" + ex + " " + ex + ".cu)"), std::string::npos);
+  const std::string nvcc = "/usr/local/cuda/bin/nvcc";
+  if (!fs::exists(nvcc)) GTEST_SKIP() << "no nvcc at " << nvcc << ": the program was written, not compiled";
+  r = test::run_command(nvcc + " -O2 -arch=sm_90 -o " + (out / "prog").string() + " " + (out / (ex + ".cu")).string());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  if (fs::exists("/usr/bin/python3")) {
+    r = test::run_command("/usr/bin/python3 -m py_compile " + (out / (ex + "_cupy.py")).string());
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+  }
+  r = run_blockscope("exercise export " + ex + " " + (out / "absent.cu").string() + " --out " + out.string() +
+                     " --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+}
+
 }  // namespace
 }  // namespace bs
