@@ -170,5 +170,62 @@ TEST(ExerciseRunner, BlockOnlyWhereTheExerciseAllowsIt) {
   EXPECT_NE(r.error.find("launches a fixed block"), std::string::npos) << r.error;
 }
 
+
+// Where the exercise lets the student choose the block, the reference passes with other shapes too.
+TEST(ExercisePack, StudentBlocksPass) {
+  REQUIRE_NVRTC();
+  int tried = 0;
+  for (const Exercise& e : pack().exercises) {
+    if (!e.student_block) continue;
+    for (const auto& b : {std::array<uint32_t, 3>{32, 8, 1}, std::array<uint32_t, 3>{8, 32, 1}}) {
+      RunOptions o;
+      o.block = b;
+      const CheckResult r = check_source(e, e.reference, "reference.cu", o);
+      EXPECT_TRUE(r.passed()) << e.id << " block " << b[0] << "x" << b[1] << ": " << r.error
+                              << (r.first_failure >= 0 ? r.tests[static_cast<size_t>(r.first_failure)].check : "");
+      ++tried;
+    }
+  }
+  EXPECT_GE(tried, 2);
+}
+
+// An index fill and dynamic shared memory sized by an expression of the block.
+TEST(ExerciseRunner, IndexFillAndDynamicShared) {
+  REQUIRE_NVRTC();
+  LoadResult lr = parse_contract(R"J({
+    "format": 1, "title": "copy through shared", "kernel": "stage", "params": ["n"],
+    "args": [
+      {"name": "a", "kind": "buffer", "type": "float", "dir": "in", "size": "n",
+       "fill": {"kind": "index", "scale": 2, "offset": 1, "modulo": 7}},
+      {"name": "out", "kind": "buffer", "type": "float", "dir": "out", "size": "n"},
+      {"name": "n", "kind": "scalar", "type": "int", "value": "n"}],
+    "launch": {"block": [64], "grid": ["ceil_div(n, block_x)"], "dynamic_shared": "block_x * 4"},
+    "tests": {"visible": [{"n": 100}], "hidden": [{"n": 1}]},
+    "par": {"global_reads": "1", "shared_bytes": "256"}
+  })J", "t/exercise.json");
+  ASSERT_TRUE(lr.exercise) << lr.error;
+  Exercise e = *lr.exercise;
+  e.id = "stage";
+  e.reference =
+      "extern \"C\" __global__ void stage(const float* a, float* out, int n) {\n"
+      "  extern __shared__ float s[];\n"
+      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) s[threadIdx.x] = a[i];\n"
+      "  __syncthreads();\n"
+      "  if (i < n) out[i] = s[threadIdx.x];\n"
+      "}\n";
+  const CheckResult good = check_source(e, e.reference, "reference.cu");
+  ASSERT_TRUE(good.passed()) << good.compiled.message << good.error;
+  ASSERT_EQ(good.tests.front().score.size(), 2u);
+  EXPECT_EQ(good.tests.front().score[1].actual, 256);  // the launch's dynamic shared memory
+  std::string bad = e.reference;
+  bad.replace(bad.find("out[i] = s[threadIdx.x]"), 23, "out[i] = i == 3 ? -1.0f : s[threadIdx.x]");
+  const CheckResult r = check_source(e, bad, "mine.cu");
+  ASSERT_EQ(r.first_failure, 0);
+  ASSERT_TRUE(r.tests[0].wrong);
+  EXPECT_EQ(r.tests[0].wrong->expected, "7");  // a[3] = 1 + 2 * (3 % 7)
+  EXPECT_EQ(r.tests[0].wrong->actual, "-1");
+}
+
 }  // namespace
 }  // namespace bs::exercise
