@@ -1,6 +1,7 @@
 // exercise_cli.cpp: see exercise_cli.h.
 #include "app/exercise/exercise_cli.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <cstdlib>
@@ -15,6 +16,9 @@
 #include "core/error.h"
 #include "gpu/exercise/runner.h"
 #include "gpu/kernel/source_file.h"
+#include "sim/trace.h"
+#include "ui/kernel/access_map.h"
+#include "ui/kernel/access_map_export.h"
 
 namespace bs::cli {
 
@@ -23,7 +27,7 @@ namespace {
 using exercise::Exercise;
 
 struct Args {
-  std::string pack, name, file, block, out;
+  std::string pack, name, file, block, out, maps;
   int hints = 0;
   bool starter = false, solution = false, visible_only = false, json = false;
 };
@@ -121,6 +125,35 @@ nlohmann::json result_json(const Exercise& e, const exercise::CheckResult& r) {
   return j;
 }
 
+// The simulator's access maps of one test (the first failing one, else the first): the whole launch, the
+// thread that wrote the first wrong element, the thread the first located diagnostic names.
+int write_maps(const Args& a, const Exercise& e, const exercise::CheckResult& r, const exercise::RunOptions& o) {
+  const exercise::TestResult* failed = r.first_failure >= 0 ? &r.tests[static_cast<size_t>(r.first_failure)] : nullptr;
+  const exercise::Test& t = failed ? failed->test : r.tests.front().test;
+  exercise::Replay rp = exercise::prepare_replay(e, t, o);
+  if (!rp.error.empty()) return print_error("--maps: " + rp.error, 2);
+  sim::Recorder::Options ro;
+  ro.max_bytes = uint64_t{256} << 20;
+  sim::Recorder rec(rp.config.grid.count(), ro);
+  exercise::run_replay(r.compiled, rp, &rec);
+  const ui::SimTrace trace = ui::make_trace(r.compiled.module, r.compiled.entry, rp.config, rp.result, rec);
+  std::vector<ui::Selection> sel{{ui::Scope::Launch, 0, 0}};
+  if (failed && failed->wrong && failed->wrong->writer_block >= 0)
+    sel.push_back({ui::Scope::Thread, static_cast<uint64_t>(failed->wrong->writer_block), failed->wrong->writer_thread});
+  for (const sim::Diagnostic& d : rp.result.diagnostics) {
+    if (d.pc < 0) continue;  // not one thread's access (an unwritten output)
+    const ui::Selection s{ui::Scope::Thread, trace.block_index(d.block), trace.thread_index(d.thread)};
+    if (std::find(sel.begin(), sel.end(), s) == sel.end()) sel.push_back(s);
+    break;
+  }
+  std::vector<std::string> files;
+  std::string err;
+  if (!ui::write_access_maps(a.maps, trace, sel, &files, &err)) return print_error("--maps: " + err, 2);
+  std::printf("access maps of test %s: %zu files in %s (%s; SVG per selection, PNG per buffer)\n",
+              test_label(t).c_str(), files.size(), a.maps.c_str(), rec.sampled().c_str());
+  return 0;
+}
+
 int run_check(const Args& a) {
   const exercise::Pack p = load(a.pack);
   const Exercise* e = find(p, a.name);
@@ -157,6 +190,8 @@ int run_check(const Args& a) {
   }
   if (!r.tests.empty() && !r.tests.front().score.empty())
     std::printf("score: %s\n", exercise::score_line(r.tests.front().score).c_str());
+  if (!a.maps.empty() && !r.tests.empty())
+    if (const int code = write_maps(a, *e, r, o)) return code;
   if (r.passed()) {
     std::printf("result: pass (%zu of %zu tests)\n", r.tests.size(), e->tests.size());
     return 0;
@@ -222,6 +257,7 @@ void register_exercise_commands(CLI::App& app, BenchContext& ctx) {
   check->add_option("--block", a->block, "Your block (XxYxZ), where the exercise lets you choose it");
   check->add_flag("--visible-only", a->visible_only, "Run the visible tests only");
   check->add_flag("--json", a->json, "One JSON object with every test (what `exercise grade` reads)");
+  check->add_option("--maps", a->maps, "Write the simulator's access maps of the first failing test into this folder");
   check->callback([a, &ctx] { run_guarded(ctx, [&] { return run_check(*a); }); });
 
   CLI::App* exp = ex->add_subcommand("export", "Your kernel as a standalone CUDA program (+ CMake) and a CuPy snippet");

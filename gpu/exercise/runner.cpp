@@ -195,6 +195,10 @@ class WriterWatch final : public sim::Observer {
       if (!(a.mask >> l & 1u) || a.addr[l] > m_addr || a.addr[l] + a.bytes <= m_addr) continue;
       std::lock_guard<std::mutex> lock(m_mu);
       ++m_count;
+      if (first_block < 0) {
+        first_block = static_cast<int64_t>(a.block);
+        first_thread = a.warp * 32 + l;
+      }
       if (writers.size() < 3)
         writers.push_back(thread_text(m_grid, m_block, a.block, a.warp * 32 + l) +
                           (a.access == sim::Access::Atomic ? " (atomic)" : ""));
@@ -204,6 +208,8 @@ class WriterWatch final : public sim::Observer {
   void on_step(int, uint64_t, uint32_t, uint32_t, uint32_t) override {}
   void on_start(int) override {}
   std::vector<std::string> writers;
+  int64_t first_block = -1;  // the first writer seen (linear block, linear thread in it)
+  uint32_t first_thread = 0;
   uint64_t count() const { return m_count; }
 
  private:
@@ -313,22 +319,54 @@ Compiled compile_source(const Exercise& e, const std::string& source, const std:
   return c;
 }
 
+namespace {
+
+// The block a run uses: the exercise's, or the student's where the exercise allows it.
+std::optional<std::string> chosen_block(const Exercise& e, const RunOptions& o, uint32_t block[3]) {
+  std::copy(e.block, e.block + 3, block);
+  if (!o.block) return std::nullopt;
+  if (!e.student_block)
+    return e.id + " launches a fixed block (" + std::to_string(e.block[0]) + "x" + std::to_string(e.block[1]) + "x" +
+           std::to_string(e.block[2]) + "); --block is not taken here";
+  const auto& b = *o.block;
+  if (!b[0] || !b[1] || !b[2] || uint64_t{b[0]} * b[1] * b[2] > 1024)
+    return "--block: give 1 to 1024 threads per block in all";
+  std::copy(b.begin(), b.end(), block);
+  return std::nullopt;
+}
+
+}  // namespace
+
+Replay prepare_replay(const Exercise& e, const Test& t, const RunOptions& o) {
+  Replay r;
+  uint32_t block[3];
+  if (auto err = chosen_block(e, o, block)) {
+    r.error = *err;
+    return r;
+  }
+  Prepared p;
+  if (auto err = prepare(e, t, block, e.seed ^ hash_text(t.name), p)) {
+    r.error = e.id + ", test " + t.name + ": " + *err;
+    return r;
+  }
+  r.data = p.data;
+  r.config = bind(p, r.data, e, o.workers, nullptr);
+  r.config.budget = e.budget;
+  return r;
+}
+
+void run_replay(const Compiled& c, Replay& r, sim::Observer* observer) {
+  r.config.observer = observer;
+  r.result = sim::launch(*c.module, c.entry, r.config);
+}
+
 CheckResult check_source(const Exercise& e, const std::string& source, const std::string& shown_name,
                          const RunOptions& o) {
   CheckResult out;
-  uint32_t block[3] = {e.block[0], e.block[1], e.block[2]};
-  if (o.block) {
-    if (!e.student_block) {
-      out.error = e.id + " launches a fixed block (" + std::to_string(e.block[0]) + "x" + std::to_string(e.block[1]) +
-                  "x" + std::to_string(e.block[2]) + "); --block is not taken here";
-      return out;
-    }
-    const auto& b = *o.block;
-    if (!b[0] || !b[1] || !b[2] || uint64_t{b[0]} * b[1] * b[2] > 1024) {
-      out.error = "--block: give 1 to 1024 threads per block in all";
-      return out;
-    }
-    std::copy(b.begin(), b.end(), block);
+  uint32_t block[3];
+  if (auto err = chosen_block(e, o, block)) {
+    out.error = *err;
+    return out;
   }
   out.compiled = compile_source(e, source, shown_name);
   if (!out.compiled.ok) return out;
@@ -401,6 +439,8 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
         wcfg.thread_stats = false;
         sim::launch(*out.compiled.module, out.compiled.entry, wcfg);
         w.writers = watch.writers;
+        w.writer_block = watch.first_block;
+        w.writer_thread = watch.first_thread;
         if (watch.count() > w.writers.size())
           w.writers.push_back("and " + std::to_string(watch.count() - w.writers.size()) + " more writes");
         tr.wrong = std::move(w);

@@ -16,6 +16,7 @@
 #include "gpu/exercise/exercise.h"
 #include "gpu/kernel/compiler.h"
 #include "sim/ptx.h"
+#include "sim/sim.h"
 
 namespace bs::exercise {
 
@@ -36,6 +37,8 @@ struct WrongElement {
   std::string where;             // "element 17" or "row 2, column 5 (element 45)"
   std::string expected, actual;  // as printed
   std::vector<std::string> writers;  // "thread (17, 0, 0) of block (0, 0, 0)"; empty: no thread wrote it
+  int64_t writer_block = -1;         // the first writer: linear block (-1: none) and linear thread in it
+  uint32_t writer_thread = 0;
   uint64_t wrong_count = 0;          // wrong elements in that buffer
 };
 
@@ -74,6 +77,17 @@ struct CheckResult {
 // Runs the submission's source. Never throws for a bad submission.
 CheckResult check_source(const Exercise& e, const std::string& source, const std::string& shown_name,
                          const RunOptions& o = {});
+
+// One test's launch of a compiled submission again, on the inputs check_source made for it, for an observer
+// (the access maps of a failing test). config's buffers point into data.
+struct Replay {
+  sim::LaunchConfig config;
+  sim::LaunchResult result;
+  std::vector<std::vector<uint32_t>> data;
+  std::string error;  // the launch could not be prepared (a bad block, a broken contract)
+};
+Replay prepare_replay(const Exercise& e, const Test& t, const RunOptions& o);
+void run_replay(const Compiled& c, Replay& r, sim::Observer* observer);
 
 // "out, element 17: expected 3, got NaN (never written); no thread wrote it"
 std::string wrong_text(const WrongElement& w);

@@ -94,6 +94,14 @@ TEST_F(ExerciseCli, CheckExitCodes) {
   EXPECT_NE(r.output.find("out, element 256: expected"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("starter.cu:5: several writers"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("result: FAIL at test n=1024"), std::string::npos) << r.output;
+  // --maps: the failing test's access maps: the launch, and the thread the first diagnostic names.
+  r = run_blockscope("exercise check 01_map " + k_map + "/starter.cu --maps " + (m_dir / "maps").string() +
+                     " --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("access maps of test n=1024"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(m_dir / "maps" / "access-launch.svg"));
+  EXPECT_TRUE(fs::exists(m_dir / "maps" / "access-launch-out.png"));
+  EXPECT_TRUE(fs::exists(m_dir / "maps" / "access-thread_0_0_0-block_1_0_0.svg"));
   write(m_dir / "bad.cu", "extern \"C\" __global__ void add_ten(const float* a, float* out) { oops }\n");
   r = run_blockscope("exercise check 01_map " + (m_dir / "bad.cu").string() + " --pack " + k_pack);
   EXPECT_EQ(r.exit_code, 2) << r.output;
