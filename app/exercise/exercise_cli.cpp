@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/exercise/exercise_grade.h"
+#include "app/exercise/exercise_progress.h"
 #include "core/text.h"
 #include "gpu/exercise/export.h"
 #include "core/error.h"
@@ -29,7 +30,7 @@ using exercise::Exercise;
 struct Args {
   std::string pack, name, file, block, out, maps;
   int hints = 0;
-  bool starter = false, solution = false, visible_only = false, json = false;
+  bool starter = false, solution = false, visible_only = false, json = false, no_record = false;
 };
 
 // The pack, its refusals printed on stderr (one line each).
@@ -47,16 +48,40 @@ const Exercise* find(const exercise::Pack& p, const std::string& name) {
   return nullptr;
 }
 
+// The saved progress; a file that cannot be read is one warning, and empty progress.
+Progress saved_progress(bool* readable = nullptr) {
+  Progress pr;
+  std::string err;
+  const bool ok = load_progress(progress_path(), &pr, &err);
+  if (!ok) std::fprintf(stderr, "blockscope: progress: %s\n", err.c_str());
+  if (readable) *readable = ok;
+  return pr;
+}
+
+// One check's result into the saved progress (never over a file that could not be read).
+void record(const Exercise& e, const exercise::CheckResult& r, const std::string& source) {
+  bool readable = false;
+  Progress pr = saved_progress(&readable);
+  if (!readable) {
+    std::fprintf(stderr, "blockscope: progress not saved (the file above is kept as it is)\n");
+    return;
+  }
+  record_result(pr, e, r, source);
+  std::string err;
+  if (!save_progress(progress_path(), pr, &err)) std::fprintf(stderr, "blockscope: progress not saved: %s\n", err.c_str());
+}
+
 int run_list(const Args& a) {
   const exercise::Pack p = load(a.pack);
   if (p.exercises.empty()) return 2;
-  Table t{{"exercise", "title", "tests", "topic"}, {}};
+  const Progress pr = saved_progress();
+  Table t{{"exercise", "title", "tests", "status", "topic"}, {}};
   for (const Exercise& e : p.exercises) {
     int hidden = 0;
     for (const exercise::Test& x : e.tests) hidden += x.hidden;
     t.rows.push_back({e.id, e.title, std::to_string(e.tests.size() - static_cast<size_t>(hidden)) + " + " +
                                          std::to_string(hidden) + " hidden",
-                      e.topic});
+                      status_text(pr.find(e.id)), e.topic});
   }
   t.print(std::cout);
   std::printf("%zu exercises in %s%s\n", p.exercises.size(), p.dir.c_str(),
@@ -176,6 +201,7 @@ int run_check(const Args& a) {
     std::printf("%s\n", result_json(*e, r).dump().c_str());
     return r.passed() ? 0 : (!r.compiled.ok || !r.error.empty() ? 2 : 1);
   }
+  if (!a.no_record && r.error.empty()) record(*e, r, source);
   if (!r.compiled.ok) {
     for (const std::string& line : r.compiled.errors) std::fprintf(stderr, "%s\n", line.c_str());
     return print_error(r.compiled.message, 2);
@@ -224,6 +250,29 @@ int run_export(const Args& a) {
   return 0;
 }
 
+int run_report(const Args& a) {
+  const std::string ext = std::filesystem::path(a.out).extension().string();
+  if (ext != ".json" && ext != ".csv") return print_error("--out " + a.out + ": give a .json or a .csv file", 2);
+  const exercise::Pack p = load(a.pack);
+  if (p.exercises.empty()) return 2;
+  bool readable = false;
+  const Progress pr = saved_progress(&readable);
+  if (!readable) return 2;
+  const char* user = std::getenv("USER");
+  const std::string who = user && *user ? user : "unknown";
+  std::string err;
+  if (!write_text_file(a.out, ext == ".json" ? report_json(pr, p, who) : report_csv(pr, p, who), &err))
+    return print_error("--out: " + err, 2);
+  int passed = 0;
+  for (const Exercise& e : p.exercises) {
+    const ProgressEntry* x = pr.find(e.id);
+    passed += x && x->status == "pass";
+  }
+  std::printf("%s: %d of %zu exercises pass (progress from %s)\n", a.out.c_str(), passed, p.exercises.size(),
+              progress_path().c_str());
+  return 0;
+}
+
 }  // namespace
 
 std::string default_exercise_pack() {
@@ -257,6 +306,7 @@ void register_exercise_commands(CLI::App& app, BenchContext& ctx) {
   check->add_option("--block", a->block, "Your block (XxYxZ), where the exercise lets you choose it");
   check->add_flag("--visible-only", a->visible_only, "Run the visible tests only");
   check->add_flag("--json", a->json, "One JSON object with every test (what `exercise grade` reads)");
+  check->add_flag("--no-record", a->no_record, "Do not save the result in your progress");
   check->add_option("--maps", a->maps, "Write the simulator's access maps of the first failing test into this folder");
   check->callback([a, &ctx] { run_guarded(ctx, [&] { return run_check(*a); }); });
 
@@ -266,6 +316,11 @@ void register_exercise_commands(CLI::App& app, BenchContext& ctx) {
   exp->add_option("--out", a->out, "The folder to write into")->required();
   pack(exp);
   exp->callback([a, &ctx] { run_guarded(ctx, [&] { return run_export(*a); }); });
+
+  CLI::App* report = ex->add_subcommand("report", "Your progress over the pack, as a report to hand in");
+  report->add_option("--out", a->out, "report.json or report.csv")->required();
+  pack(report);
+  report->callback([a, &ctx] { run_guarded(ctx, [&] { return run_report(*a); }); });
 
   register_exercise_grade(*ex, ctx);
 }

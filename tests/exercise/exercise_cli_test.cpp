@@ -28,6 +28,8 @@ class ExerciseCli : public ::testing::Test {
                                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(m_dir);
     fs::create_directories(m_dir);
+    // Checks record progress: never into the real user's file.
+    ::setenv("BLOCKSCOPE_PROGRESS", (m_dir / "test-progress.json").c_str(), 1);
   }
   void TearDown() override { fs::remove_all(m_dir); }
   static void write(const fs::path& p, const std::string& text) {
@@ -170,6 +172,39 @@ TEST_F(ExerciseCli, ExportCompilesWithNvcc) {
   r = run_blockscope("exercise export " + ex + " " + (out / "absent.cu").string() + " --out " + out.string() +
                      " --pack " + k_pack);
   EXPECT_EQ(r.exit_code, 2) << r.output;
+}
+
+
+// Each check is saved in the user's progress; list shows it; report exports every exercise of the pack.
+TEST_F(ExerciseCli, ProgressAndReport) {
+  REQUIRE_NVRTC();
+  const std::string env = "BLOCKSCOPE_PROGRESS=" + (m_dir / "progress.json").string() + " USER=ada";
+  auto r = run_blockscope("exercise check 01_map " + k_map + "/starter.cu --pack " + k_pack, env);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  r = run_blockscope("exercise list --pack " + k_pack, env);
+  EXPECT_NE(r.output.find("fail (0/3)"), std::string::npos) << r.output;
+  r = run_blockscope("exercise check 01_map " + k_map + "/reference.cu --pack " + k_pack, env);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  r = run_blockscope("exercise check 02_zip " + k_pack + "/02_zip/starter.cu --no-record --pack " + k_pack, env);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  r = run_blockscope("exercise report --out " + (m_dir / "report.csv").string() + " --pack " + k_pack, env);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("1 of "), std::string::npos) << r.output;
+  const std::string csv = read(m_dir / "report.csv");
+  EXPECT_NE(csv.find("ada,01_map,One thread per element,pass,3,3,,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",2,true,"), std::string::npos) << csv;  // two attempts, passed
+  EXPECT_NE(csv.find("ada,02_zip,Two inputs,not attempted,"), std::string::npos) << csv;  // --no-record
+  r = run_blockscope("exercise report --out " + (m_dir / "report.json").string() + " --pack " + k_pack, env);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(read(m_dir / "report.json").find("\"passed\": 1"), std::string::npos);
+  r = run_blockscope("exercise report --out " + (m_dir / "report.txt").string() + " --pack " + k_pack, env);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  // A damaged progress file is kept, never overwritten; the check still runs.
+  write(m_dir / "progress.json", "{ damaged");
+  r = run_blockscope("exercise check 01_map " + k_map + "/reference.cu --pack " + k_pack, env);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("progress not saved"), std::string::npos) << r.output;
+  EXPECT_EQ(read(m_dir / "progress.json"), "{ damaged");
 }
 
 }  // namespace
