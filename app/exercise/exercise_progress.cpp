@@ -2,12 +2,12 @@
 #include "app/exercise/exercise_progress.h"
 
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "core/text.h"
+#include "gpu/roofline/ceilings.h"  // utc_now
 #include "gpu/kernel/sha256.h"
 
 namespace bs::cli {
@@ -15,15 +15,6 @@ namespace bs::cli {
 namespace {
 
 using nlohmann::json;
-
-std::string now_utc() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char b[32];
-  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return b;
-}
 
 json entry_json(const ProgressEntry& e) {
   return {{"exercise", e.exercise},       {"status", e.status},         {"tests_passed", e.tests_passed},
@@ -106,7 +97,7 @@ void record_result(Progress& p, const exercise::Exercise& e, const exercise::Che
   entry->first_failure = r.first_failure >= 0 ? r.tests[static_cast<size_t>(r.first_failure)].test.name : "";
   entry->score = r.tests.empty() || r.tests.front().score.empty() ? "" : exercise::score_line(r.tests.front().score);
   entry->source_sha256 = kernel::sha256_hex(source);
-  entry->when = now_utc();
+  entry->when = roofline::utc_now();
   entry->attempts += 1;
   entry->ever_passed = entry->ever_passed || r.passed();
 }
@@ -119,7 +110,7 @@ std::string status_text(const ProgressEntry* e) {
 }
 
 std::string report_json(const Progress& p, const exercise::Pack& pack, const std::string& user) {
-  json j = {{"user", user}, {"date", now_utc()}, {"pack", pack.dir}, {"exercises", json::array()}};
+  json j = {{"user", user}, {"date", roofline::utc_now()}, {"pack", pack.dir}, {"exercises", json::array()}};
   int passed = 0;
   for (const exercise::Exercise& e : pack.exercises) {
     const ProgressEntry* x = p.find(e.id);
