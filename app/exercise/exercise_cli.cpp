@@ -29,7 +29,7 @@ using exercise::Exercise;
 
 struct Args {
   std::string pack, name, file, block, out, maps;
-  int hints = 0;
+  int hints = 0, test = 0;
   bool starter = false, solution = false, visible_only = false, json = false, no_record = false;
 };
 
@@ -187,6 +187,9 @@ int run_check(const Args& a) {
   if (!kernel::read_kernel_source(a.file, &source, &err)) return print_error(err, 2);
   exercise::RunOptions o;
   o.hidden = !a.visible_only;
+  o.only_test = a.test - 1;
+  kernel::KernelCache cache(kernel::default_cache_dir());
+  o.cache = &cache;
   o.stop_at_first_failure = !a.json;
   if (!a.block.empty()) {
     unsigned x = 1, y = 1, z = 1;
@@ -201,7 +204,7 @@ int run_check(const Args& a) {
     std::printf("%s\n", result_json(*e, r).dump().c_str());
     return r.passed() ? 0 : (!r.compiled.ok || !r.error.empty() ? 2 : 1);
   }
-  if (!a.no_record && r.error.empty()) record(*e, r, source);
+  if (!a.no_record && r.error.empty() && a.test == 0 && !a.visible_only) record(*e, r, source);  // whole runs only
   if (!r.compiled.ok) {
     for (const std::string& line : r.compiled.errors) std::fprintf(stderr, "%s\n", line.c_str());
     return print_error(r.compiled.message, 2);
@@ -307,6 +310,8 @@ void register_exercise_commands(CLI::App& app, BenchContext& ctx) {
   check->add_flag("--visible-only", a->visible_only, "Run the visible tests only");
   check->add_flag("--json", a->json, "One JSON object with every test (what `exercise grade` reads)");
   check->add_flag("--no-record", a->no_record, "Do not save the result in your progress");
+  check->add_option("--test", a->test, "Run only the K-th test (1-based; visible first, then hidden)")
+      ->check(CLI::Range(1, 128));
   check->add_option("--maps", a->maps, "Write the simulator's access maps of the first failing test into this folder");
   check->callback([a, &ctx] { run_guarded(ctx, [&] { return run_check(*a); }); });
 

@@ -39,6 +39,7 @@ struct Row {
   std::string student, exercise, status;  // pass | fail | compile error | timeout | crashed | missing | error
   int passed = 0, total = 0;
   std::string first_failure, score, detail;
+  std::string per_test;  // each test's status, in order: "pass pass timeout"
   std::vector<std::string> diagnostics;
   double seconds = 0;
 };
@@ -156,6 +157,63 @@ std::string last_line(const std::string& s) {
   return t.size() > 400 ? t.substr(0, 397) + "..." : t;
 }
 
+// One test of one submission in its own child: "pass", "fail", "timeout", "crashed", "compile error" or
+// "error", with the reason and the simulator's diagnostics.
+struct TestOutcome {
+  std::string status, detail, score;
+  std::vector<std::string> diagnostics;
+  double seconds = 0;
+};
+
+TestOutcome run_test(const exercise::Exercise& e, size_t index, const fs::path& file, const std::string& pack,
+                     double timeout, uint64_t mb) {
+  TestOutcome t;
+  const ChildOutput c = run_child({"blockscope", "exercise", "check", e.id, file.string(), "--pack", pack, "--json",
+                                   "--test", std::to_string(index + 1)},
+                                  timeout, virtual_bytes() + (mb << 20));
+  t.seconds = c.seconds;
+  if (c.timed_out) {
+    t.status = "timeout";
+    t.detail = "stopped after " + fmt_fixed(timeout, 1) + " s (the time limit)";
+    return t;
+  }
+  if (WIFSIGNALED(c.status)) {
+    const int sig = WTERMSIG(c.status);
+    t.status = "crashed";
+    t.detail = std::string("killed by signal ") + strsignal(sig) +
+               (sig == SIGKILL || sig == SIGABRT || sig == SIGSEGV ? " (over the " + std::to_string(mb) + " MiB memory limit?)"
+                                                                    : "");
+    return t;
+  }
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(c.out);
+  } catch (const nlohmann::json::exception&) {
+    t.status = "error";
+    t.detail = c.err.empty() ? "no result from the check (exit " + std::to_string(WEXITSTATUS(c.status)) + ")"
+                             : last_line(c.err);
+    return t;
+  }
+  t.score = j.value("score", "");
+  if (!j.value("compiled", false)) {
+    t.status = "compile error";
+    t.detail = j.value("compile", "");
+  } else if (!j.value("error", "").empty()) {
+    t.status = "error";
+    t.detail = j.value("error", "");
+  } else if (j.value("passed", false)) {
+    t.status = "pass";
+  } else {
+    t.status = "fail";
+    for (const auto& r : j["tests"]) {
+      t.detail = r.value("stopped", "").empty() ? r.value("check", "") : "stopped: " + r.value("stopped", "");
+      for (const auto& d : r["diagnostics"])
+        if (t.diagnostics.size() < 5) t.diagnostics.push_back(d.get<std::string>());
+    }
+  }
+  return t;
+}
+
 Row grade_one(const std::string& student, const exercise::Exercise& e, const fs::path& file, const std::string& pack,
               const GradeArgs& a) {
   Row row;
@@ -170,48 +228,27 @@ Row grade_one(const std::string& student, const exercise::Exercise& e, const fs:
   }
   const double timeout = a.timeout_s > 0 ? a.timeout_s : e.timeout_s;
   const uint64_t mb = a.memory_mb ? a.memory_mb : e.memory_mb;
-  const ChildOutput c = run_child({"blockscope", "exercise", "check", e.id, file.string(), "--pack", pack, "--json"},
-                                  timeout, virtual_bytes() + (mb << 20));
-  row.seconds = c.seconds;
-  if (c.timed_out) {
-    row.status = "timeout";
-    row.detail = "stopped after " + fmt_fixed(timeout, 1) + " s (the time limit)";
-    return row;
-  }
-  if (WIFSIGNALED(c.status)) {
-    row.status = "crashed";
-    row.detail = std::string("killed by signal ") + strsignal(WTERMSIG(c.status)) +
-                 (WTERMSIG(c.status) == SIGKILL || WTERMSIG(c.status) == SIGABRT || WTERMSIG(c.status) == SIGSEGV
-                      ? " (over the " + std::to_string(mb) + " MiB memory limit?)"
-                      : "");
-    return row;
-  }
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(c.out);
-  } catch (const nlohmann::json::exception&) {
-    row.status = "error";
-    row.detail = c.err.empty() ? "no result from the check (exit " + std::to_string(WEXITSTATUS(c.status)) + ")"
-                               : last_line(c.err);
-    return row;
-  }
-  row.passed = j.value("tests_passed", 0);
-  row.first_failure = j.value("first_failure", "");
-  row.score = j.value("score", "");
-  if (!j.value("compiled", false)) {
-    row.status = "compile error";
-    row.detail = j.value("compile", "");
-  } else if (!j.value("error", "").empty()) {
-    row.status = "error";
-    row.detail = j.value("error", "");
-  } else {
-    row.status = j.value("passed", false) ? "pass" : "fail";
-    for (const auto& t : j["tests"]) {  // the first failing test's reason and diagnostics
-      if (t.value("passed", false)) continue;
-      row.detail = t.value("stopped", "").empty() ? t.value("check", "") : "stopped: " + t.value("stopped", "");
-      for (const auto& d : t["diagnostics"])
-        if (row.diagnostics.size() < 5) row.diagnostics.push_back(d.get<std::string>());
-      break;
+  row.status = "pass";
+  for (size_t i = 0; i < e.tests.size(); ++i) {
+    const TestOutcome t = run_test(e, i, file, pack, timeout, mb);
+    row.seconds += t.seconds;
+    if (i == 0) row.score = t.score;
+    row.per_test += (i ? " " : "") + t.status;
+    if (t.status == "pass") {
+      ++row.passed;
+      continue;
+    }
+    if (t.status == "compile error" || t.status == "error") {  // the same for every test: stop here
+      row.status = t.status;
+      row.detail = t.detail;
+      row.per_test.clear();
+      return row;
+    }
+    if (row.status == "pass") {  // the first failing test names the row
+      row.status = t.status;
+      row.first_failure = e.tests[i].name + (e.tests[i].hidden ? " (hidden)" : "");
+      row.detail = row.first_failure + ": " + t.detail;
+      row.diagnostics = t.diagnostics;
     }
   }
   return row;
@@ -256,21 +293,24 @@ int run_grade(const GradeArgs& a) {
     for (const auto& [e, file] : work) {
       rows.push_back(grade_one(student, *e, file, pack_dir, a));
       const Row& r = rows.back();
-      std::printf("%-16s %-22s %-13s %d/%d tests  %5.1f s  %s\n", r.student.c_str(), r.exercise.c_str(),
-                  r.status.c_str(), r.passed, r.total, r.seconds, r.detail.c_str());
+      const std::string tests = r.per_test.empty() ? "" : "[" + r.per_test + "]  ";
+      std::printf("%-16s %-22s %-13s %d/%d tests  %5.1f s  %s%s\n", r.student.c_str(), r.exercise.c_str(),
+                  r.status.c_str(), r.passed, r.total, r.seconds, tests.c_str(), r.detail.c_str());
       for (const std::string& d : r.diagnostics) std::printf("%40s%s\n", "", d.c_str());
       std::fflush(stdout);
     }
   }
   if (rows.empty()) return print_error(a.dir + ": no submissions (folders, or .cu files with --exercise)", 2);
-  std::string csv = "student,exercise,status,tests_passed,tests_total,first_failure,score,seconds,detail,diagnostics\n";
+  std::string csv =
+      "student,exercise,status,tests_passed,tests_total,tests,first_failure,score,seconds,detail,diagnostics\n";
   int pass = 0;
   for (const Row& r : rows) {
     pass += r.status == "pass";
     std::string diags;
     for (const std::string& d : r.diagnostics) diags += (diags.empty() ? "" : " | ") + d;
     csv += csv_field(r.student) + "," + csv_field(r.exercise) + "," + csv_field(r.status) + "," +
-           std::to_string(r.passed) + "," + std::to_string(r.total) + "," + csv_field(r.first_failure) + "," +
+           std::to_string(r.passed) + "," + std::to_string(r.total) + "," + csv_field(r.per_test) + "," +
+           csv_field(r.first_failure) + "," +
            csv_field(r.score) + "," + fmt_fixed(r.seconds, 2) + "," + csv_field(r.detail) + "," + csv_field(diags) +
            "\n";
   }

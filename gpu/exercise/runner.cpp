@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "gpu/kernel/contracts.h"
+#include "gpu/kernel/nvrtc_loader.h"
 #include "sim/sim.h"
 
 namespace bs::exercise {
@@ -275,14 +276,18 @@ std::vector<ScoreItem> score_of(const Exercise& e, const Prepared& p, const sim:
 
 }  // namespace
 
-Compiled compile_source(const Exercise& e, const std::string& source, const std::string& shown_name) {
+Compiled compile_source(const Exercise& e, const std::string& source, const std::string& shown_name,
+                        kernel::KernelCache* cache) {
   Compiled c;
   kernel::CompileRequest req;
   req.source = source;
   if (!req.source.empty() && req.source.back() != '\n') req.source += '\n';
   req.source += check_source_text(e);
   req.control.memory_bytes = std::min<uint64_t>(req.control.memory_bytes, e.memory_mb << 20);
-  const kernel::CompileResult r = kernel::compile_kernel(req);
+  const std::string version = cache ? kernel::nvrtc().version() : std::string();
+  std::optional<kernel::CompileResult> hit = cache ? cache->find(req, version) : std::nullopt;
+  const kernel::CompileResult r = hit ? std::move(*hit) : kernel::compile_kernel(req);
+  if (cache && !hit) cache->store(req, r);
   c.status = r.status;
   for (const kernel::Diagnostic& d : r.diagnostics) {
     if (d.severity != kernel::Severity::Error) continue;
@@ -368,9 +373,14 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
     out.error = *err;
     return out;
   }
-  out.compiled = compile_source(e, source, shown_name);
+  if (o.only_test >= static_cast<int>(e.tests.size())) {
+    out.error = "--test " + std::to_string(o.only_test + 1) + ": " + e.id + " has " + std::to_string(e.tests.size()) +
+                " tests";
+    return out;
+  }
+  out.compiled = compile_source(e, source, shown_name, o.cache);
   if (!out.compiled.ok) return out;
-  const Compiled ref = compile_source(e, e.reference, e.id + "/reference.cu");
+  const Compiled ref = compile_source(e, e.reference, e.id + "/reference.cu", o.cache);
   if (!ref.ok) {
     out.error = "the exercise's reference does not compile: " + ref.message;
     return out;
@@ -378,7 +388,7 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
   bool scored = false;
   for (size_t ti = 0; ti < e.tests.size(); ++ti) {
     const Test& t = e.tests[ti];
-    if (t.hidden && !o.hidden) continue;
+    if ((t.hidden && !o.hidden) || (o.only_test >= 0 && static_cast<size_t>(o.only_test) != ti)) continue;
     const auto t0 = std::chrono::steady_clock::now();
     TestResult tr;
     tr.test = t;
@@ -400,6 +410,10 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
     for (const sim::Diagnostic& d : sr.diagnostics) tr.diagnostics.push_back(diagnostic_text(d, shown_name));
     if (!sr.ok) {
       tr.stopped = failure_text(sr.failure, shown_name);
+      // The simulator's advice names kernel check's flag; here the budget is the exercise's limit.
+      const std::string advice = "raise it with --budget if the kernel really needs more";
+      if (const size_t at = tr.stopped.find(advice); at != std::string::npos)
+        tr.stopped.replace(at, advice.size(), "this exercise allows " + std::to_string(e.budget) + " instructions per thread");
     } else {
       uint64_t elements = 0;
       double max_err = 0;

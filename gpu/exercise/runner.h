@@ -15,6 +15,7 @@
 
 #include "gpu/exercise/exercise.h"
 #include "gpu/kernel/compiler.h"
+#include "gpu/kernel/kernel_cache.h"
 #include "sim/ptx.h"
 #include "sim/sim.h"
 
@@ -28,8 +29,10 @@ struct Compiled {
   std::shared_ptr<const sim::Module> module;
   std::string entry;  // the kernel's PTX name
 };
-// `shown_name` is how messages name the file ("starter.cu", the student's path).
-Compiled compile_source(const Exercise& e, const std::string& source, const std::string& shown_name);
+// `shown_name` is how messages name the file ("starter.cu", the student's path). With a cache, a source
+// compiled before (the reference, a resubmission) comes back from it.
+Compiled compile_source(const Exercise& e, const std::string& source, const std::string& shown_name,
+                        kernel::KernelCache* cache = nullptr);
 
 struct WrongElement {
   std::string buffer;
@@ -64,6 +67,8 @@ struct RunOptions {
   bool hidden = true;                            // run the hidden tests too
   bool stop_at_first_failure = true;
   int workers = 0;  // the simulator's host threads (0: all)
+  int only_test = -1;  // >= 0: run only this test (an index into Exercise::tests; grading runs each alone)
+  kernel::KernelCache* cache = nullptr;  // compiles (yours and the reference) through this cache
 };
 
 struct CheckResult {

@@ -160,6 +160,8 @@ TEST(ExerciseRunner, EndlessLoopIsStoppedByTheBudget) {
   const CheckResult r = check_source(first(), src, "mine.cu");
   ASSERT_EQ(r.first_failure, 0);
   EXPECT_NE(r.tests[0].stopped.find("mine.cu:3"), std::string::npos) << r.tests[0].stopped;
+  EXPECT_NE(r.tests[0].stopped.find("this exercise allows 10000 instructions per thread"), std::string::npos)
+      << r.tests[0].stopped;
 }
 
 TEST(ExerciseRunner, BlockOnlyWhereTheExerciseAllowsIt) {
