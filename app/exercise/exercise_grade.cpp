@@ -221,9 +221,14 @@ Row grade_one(const std::string& student, const exercise::Exercise& e, const fs:
   row.exercise = e.id;
   row.total = static_cast<int>(e.tests.size());
   std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) {
+  if (!fs::exists(file, ec)) {
     row.status = "missing";
     row.detail = file.string() + " is not there";
+    return row;
+  }
+  if (!fs::is_regular_file(file, ec)) {  // never opened: a FIFO would block the child until its deadline
+    row.status = "error";
+    row.detail = file.string() + " is not a regular file (a FIFO, a device or a folder is not read)";
     return row;
   }
   const double timeout = a.timeout_s > 0 ? a.timeout_s : e.timeout_s;

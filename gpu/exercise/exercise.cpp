@@ -309,7 +309,8 @@ Exercise parse(const json& root) {
 
 std::optional<std::string> read_small(const fs::path& p, std::string* out) {
   std::error_code ec;
-  if (!fs::is_regular_file(p, ec)) return "missing (the exercise needs this file)";
+  if (!fs::exists(p, ec)) return "missing (the exercise needs this file)";
+  if (!fs::is_regular_file(p, ec)) return "not a regular file (a FIFO, a device or a folder is not read)";
   if (fs::file_size(p, ec) > (1u << 20)) return "larger than 1 MiB";
   std::ifstream in(p, std::ios::binary);
   if (!in) return "cannot be read";

@@ -3,8 +3,10 @@
 // failing check prints, and a class graded in one command: good, wrong, hanging, out-of-bounds and
 // non-compiling submissions, each failing alone in its child process, with the CSV.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -207,6 +209,34 @@ TEST_F(ExerciseCli, ProgressAndReport) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("progress not saved"), std::string::npos) << r.output;
   EXPECT_EQ(read(m_dir / "progress.json"), "{ damaged");
+}
+
+
+// A FIFO is never opened: as a submission, as a file in a graded class, or as an exercise's file.
+TEST_F(ExerciseCli, FifosAreRefusedAtOnce) {
+  const fs::path fifo = m_dir / "k.cu";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const std::string& cmd : {"exercise check 01_map " + fifo.string(),
+                                 "exercise export 01_map " + fifo.string() + " --out " + (m_dir / "x").string()}) {
+    const auto r = run_blockscope(cmd + " --pack " + k_pack);
+    EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.output;
+    EXPECT_NE(r.output.find("not a regular file"), std::string::npos) << r.output;
+  }
+  fs::create_directories(m_dir / "class" / "ann");
+  ASSERT_EQ(::mkfifo((m_dir / "class" / "ann" / "01_map.cu").c_str(), 0600), 0);
+  auto r = run_blockscope("exercise grade " + (m_dir / "class").string() + " --out " + (m_dir / "g.csv").string() +
+                          " --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(read(m_dir / "g.csv").find("ann,01_map,error,"), std::string::npos) << read(m_dir / "g.csv");
+  fs::create_directories(m_dir / "pack");
+  fs::copy(k_map, m_dir / "pack" / "m", fs::copy_options::recursive);
+  fs::remove(m_dir / "pack" / "m" / "statement.md");
+  ASSERT_EQ(::mkfifo((m_dir / "pack" / "m" / "statement.md").c_str(), 0600), 0);
+  r = run_blockscope("exercise list --pack " + (m_dir / "pack").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("statement.md: not a regular file"), std::string::npos) << r.output;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
 }
 
 }  // namespace
