@@ -78,7 +78,7 @@ int run_list(const Args& a) {
   Table t{{"exercise", "title", "tests", "status", "topic"}, {}};
   for (const Exercise& e : p.exercises) {
     int hidden = 0;
-    for (const exercise::Test& x : e.tests) hidden += x.hidden;
+    for (const exercise::TestCase& x : e.tests) hidden += x.hidden;
     t.rows.push_back({e.id, e.title, std::to_string(e.tests.size() - static_cast<size_t>(hidden)) + " + " +
                                          std::to_string(hidden) + " hidden",
                       status_text(pr.find(e.id)), e.topic});
@@ -109,7 +109,7 @@ int run_show(const Args& a) {
   std::printf("kernel:  %s\nlaunch:  %s\n", e->signature().c_str(), launch_text(*e).c_str());
   std::string visible;
   int hidden = 0;
-  for (const exercise::Test& t : e->tests) {
+  for (const exercise::TestCase& t : e->tests) {
     if (t.hidden) ++hidden;
     else visible += (visible.empty() ? "" : "; ") + t.name;
   }
@@ -129,7 +129,7 @@ int run_show(const Args& a) {
   return 0;
 }
 
-std::string test_label(const exercise::Test& t) {
+std::string test_label(const exercise::TestCase& t) {
   return t.name + (t.hidden ? " (hidden)" : "");
 }
 
@@ -154,7 +154,7 @@ nlohmann::json result_json(const Exercise& e, const exercise::CheckResult& r) {
 // thread that wrote the first wrong element, the thread the first located diagnostic names.
 int write_maps(const Args& a, const Exercise& e, const exercise::CheckResult& r, const exercise::RunOptions& o) {
   const exercise::TestResult* failed = r.first_failure >= 0 ? &r.tests[static_cast<size_t>(r.first_failure)] : nullptr;
-  const exercise::Test& t = failed ? failed->test : r.tests.front().test;
+  const exercise::TestCase& t = failed ? failed->test : r.tests.front().test;
   exercise::Replay rp = exercise::prepare_replay(e, t, o);
   if (!rp.error.empty()) return print_error("--maps: " + rp.error, 2);
   sim::Recorder::Options ro;

@@ -331,7 +331,7 @@ int run_grade(const GradeArgs& a) {
 void register_exercise_grade(CLI::App& exercise, BenchContext& ctx) {
   auto a = std::make_shared<GradeArgs>();
   CLI::App* sub = exercise.add_subcommand(
-      "grade", "Grade a folder of submissions, each in a child process with a time and memory limit");
+      "grade", "Grade a folder of submissions, each test in a child process with a time and memory limit");
   sub->add_option("submissions", a->dir, "One folder per student (NAME.cu files), or .cu files with --exercise")
       ->required();
   sub->add_option("--out", a->out, "The grades (CSV)")->required();

@@ -201,7 +201,7 @@ void parse_tests(Obj& o, Exercise& e) {
     for (size_t i = 0; i < a.size(); ++i) {
       const std::string path = t.at(which) + "[" + std::to_string(i) + "]";
       Obj c(a[i], path);
-      Test test;
+      TestCase test;
       test.hidden = std::string(which) == "hidden";
       for (const std::string& p : e.params) test.params[p] = c.integer(p, 1, int64_t{1} << 30);
       c.check_all();
@@ -352,7 +352,7 @@ std::string Exercise::signature() const {
   return s + ")";
 }
 
-Bindings Exercise::bindings(const Test& t, const uint32_t b[3]) const {
+Bindings Exercise::bindings(const TestCase& t, const uint32_t b[3]) const {
   Bindings out = t.params;
   out["block_x"] = b[0];
   out["block_y"] = b[1];

@@ -47,7 +47,7 @@ struct Arg {
   std::optional<double> float_value;
 };
 
-struct Test {
+struct TestCase {
   std::string name;  // "n=1000"
   Bindings params;
   bool hidden = false;
@@ -75,7 +75,7 @@ struct Exercise {
   std::string dynamic_shared = "0";
   bool student_block = false;  // the student may choose the block (--block); the grid follows the expressions
   Tolerance tolerance;
-  std::vector<Test> tests;
+  std::vector<TestCase> tests;
   uint64_t seed = 1;
   uint64_t budget = uint64_t{1} << 22;  // instructions per thread in the simulator
   double timeout_s = 20;                // per submission when grading
@@ -89,7 +89,7 @@ struct Exercise {
   // void (*)(const float*, float*, int)
   std::string pointer_type() const;
   // The bindings of a test: its parameters and block_x, block_y, block_z.
-  Bindings bindings(const Test& t, const uint32_t block[3]) const;
+  Bindings bindings(const TestCase& t, const uint32_t block[3]) const;
   const Arg* find_arg(std::string_view name) const;
 };
 

@@ -253,7 +253,7 @@ Export export_exercise(const Exercise& e, const std::string& source) {
       << ", " << f.modulo << ", " << num(f.value) << "},\n";
   }
   o << "};\nstatic const TestCase k_tests[] = {\n";
-  for (const Test& t : e.tests) {
+  for (const TestCase& t : e.tests) {
     const Bindings b = e.bindings(t, e.block);
     std::string sizes, scalars, grid;
     for (const Arg& a : e.args) {
@@ -297,8 +297,8 @@ Export export_exercise(const Exercise& e, const std::string& source) {
             "target_compile_options(" + e.id + " PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)\n";
 
   // CuPy: the first visible test.
-  const Test* t = &e.tests.front();
-  for (const Test& c : e.tests)
+  const TestCase* t = &e.tests.front();
+  for (const TestCase& c : e.tests)
     if (!c.hidden) {
       t = &c;
       break;

@@ -109,7 +109,7 @@ struct Prepared {
   Bindings names;
 };
 
-std::optional<std::string> prepare(const Exercise& e, const Test& t, const uint32_t block[3], uint64_t seed,
+std::optional<std::string> prepare(const Exercise& e, const TestCase& t, const uint32_t block[3], uint64_t seed,
                                    Prepared& p) {
   p.names = e.bindings(t, block);
   const auto eval = [&](const std::string& expr, const std::string& what, int64_t lo, int64_t hi,
@@ -342,7 +342,7 @@ std::optional<std::string> chosen_block(const Exercise& e, const RunOptions& o, 
 
 }  // namespace
 
-Replay prepare_replay(const Exercise& e, const Test& t, const RunOptions& o) {
+Replay prepare_replay(const Exercise& e, const TestCase& t, const RunOptions& o) {
   Replay r;
   uint32_t block[3];
   if (auto err = chosen_block(e, o, block)) {
@@ -387,7 +387,7 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
   }
   bool scored = false;
   for (size_t ti = 0; ti < e.tests.size(); ++ti) {
-    const Test& t = e.tests[ti];
+    const TestCase& t = e.tests[ti];
     if ((t.hidden && !o.hidden) || (o.only_test >= 0 && static_cast<size_t>(o.only_test) != ti)) continue;
     const auto t0 = std::chrono::steady_clock::now();
     TestResult tr;

@@ -52,7 +52,7 @@ struct ScoreItem {
 };
 
 struct TestResult {
-  Test test;
+  TestCase test;
   bool passed = false;
   std::string stopped;  // the simulator stopped the student's kernel (endless loop, bad launch, ...)
   std::string check;    // "2 outputs, 2000 elements match (max error 0)" or what differs
@@ -91,7 +91,7 @@ struct Replay {
   std::vector<std::vector<uint32_t>> data;
   std::string error;  // the launch could not be prepared (a bad block, a broken contract)
 };
-Replay prepare_replay(const Exercise& e, const Test& t, const RunOptions& o);
+Replay prepare_replay(const Exercise& e, const TestCase& t, const RunOptions& o);
 void run_replay(const Compiled& c, Replay& r, sim::Observer* observer);
 
 // "out, element 17: expected 3, got NaN (never written); no thread wrote it"

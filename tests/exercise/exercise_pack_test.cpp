@@ -27,7 +27,7 @@ TEST(ExercisePack, LoadsWithoutErrors) {
   for (size_t i = 1; i < p.exercises.size(); ++i) EXPECT_LT(p.exercises[i - 1].order, p.exercises[i].order);
   for (const Exercise& e : p.exercises) {
     EXPECT_GE(e.hints.size(), 2u) << e.id;
-    EXPECT_TRUE(std::any_of(e.tests.begin(), e.tests.end(), [](const exercise::Test& t) { return t.hidden; })) << e.id;
+    EXPECT_TRUE(std::any_of(e.tests.begin(), e.tests.end(), [](const exercise::TestCase& t) { return t.hidden; })) << e.id;
     EXPECT_FALSE(e.par.global_reads.empty()) << e.id;
   }
 }
