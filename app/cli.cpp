@@ -254,6 +254,7 @@ int run_cli(int argc, char** argv) {
   cli.add_flag("--show-shortcuts", opt.show_shortcuts, "Testing: open the F1 shortcut list")->group("");
   cli.add_flag("--show-counters", opt.show_counters, "Testing: open the hardware-counters window")->group("");
   cli.add_flag("--show-roofline", opt.show_roofline, "Testing: open the Roofline window")->group("");
+  cli.add_flag("--show-exercises", opt.show_exercises, "Testing: open the Exercises window")->group("");
   cli.add_option("--debug-capture", opt.debug_capture, "Testing: F12 (window) or Shift+F12 (view) capture")
       ->check(CLI::Validator(
           [](std::string& v) {

@@ -58,19 +58,6 @@ Progress saved_progress(bool* readable = nullptr) {
   return pr;
 }
 
-// One check's result into the saved progress (never over a file that could not be read).
-void record(const Exercise& e, const exercise::CheckResult& r, const std::string& source) {
-  bool readable = false;
-  Progress pr = saved_progress(&readable);
-  if (!readable) {
-    std::fprintf(stderr, "blockscope: progress not saved (the file above is kept as it is)\n");
-    return;
-  }
-  record_result(pr, e, r, source);
-  std::string err;
-  if (!save_progress(progress_path(), pr, &err)) std::fprintf(stderr, "blockscope: progress not saved: %s\n", err.c_str());
-}
-
 int run_list(const Args& a) {
   const exercise::Pack p = load(a.pack);
   if (p.exercises.empty()) return 2;
@@ -204,7 +191,10 @@ int run_check(const Args& a) {
     std::printf("%s\n", result_json(*e, r).dump().c_str());
     return r.passed() ? 0 : (!r.compiled.ok || !r.error.empty() ? 2 : 1);
   }
-  if (!a.no_record && r.error.empty() && a.test == 0 && !a.visible_only) record(*e, r, source);  // whole runs only
+  if (!a.no_record && r.error.empty() && a.test == 0 && !a.visible_only) {  // whole runs only
+    const std::string warning = save_check(*e, r, source);
+    if (!warning.empty()) std::fprintf(stderr, "blockscope: %s\n", warning.c_str());
+  }
   if (!r.compiled.ok) {
     for (const std::string& line : r.compiled.errors) std::fprintf(stderr, "%s\n", line.c_str());
     return print_error(r.compiled.message, 2);

@@ -32,6 +32,10 @@ bool save_progress(const std::string& path, const Progress& p, std::string* erro
 // The result of one `exercise check` of `source`.
 void record_result(Progress& p, const exercise::Exercise& e, const exercise::CheckResult& r, const std::string& source);
 
+// record_result into the saved progress file (progress_path()); a file that cannot be read is left as it is.
+// "" when saved, else the warning to show.
+std::string save_check(const exercise::Exercise& e, const exercise::CheckResult& r, const std::string& source);
+
 // "pass", "fail (2/5)", "" (not attempted)
 std::string status_text(const ProgressEntry* e);
 // Every exercise of the pack, in order, with the student's latest result; `user` names the student.

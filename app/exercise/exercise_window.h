@@ -1,0 +1,65 @@
+// exercise_window.h: the Exercises window (View > Exercises): the course pack's list with each exercise's
+// status from the saved progress, the statement, hints revealed one at a time, the kernel editor's text widget
+// holding the starter (or the student's edits), "Run tests" in the PTX simulator on a background job (said:
+// simulated, no GPU), the first failing test named with its first wrong element, expected and actual values
+// and the thread that wrote it, the simulator's diagnostics, the score against par, and the reference shown
+// only on request. Each run is saved in the user's progress (`blockscope exercise report` exports it).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "app/layout.h"
+#include "core/cpu_job.h"
+#include "gpu/exercise/runner.h"
+#include "ui/kernel/code_document.h"
+#include "ui/kernel/code_editor.h"
+
+namespace bs {
+
+class ExerciseWindow {
+ public:
+  ExerciseWindow() = default;
+  // Every frame; draws only while `open` (loads the pack the first time it is open).
+  void draw(Layout& layout, bool* open);
+
+  // For tests and the frame: the pack (loaded on first use), the selection, the editor's text, a run.
+  const exercise::Pack& pack();
+  bool select(const std::string& id);
+  const exercise::Exercise* selected();
+  void set_source(const std::string& text) { m_doc.reset(text); }
+  const std::string& source() const { return m_doc.text(); }
+  void run_tests();
+  bool running() const { return m_job.running(); }
+  // The last finished run (collected by draw, or by poll()).
+  const std::optional<exercise::CheckResult>& last() const { return m_last; }
+  void poll();
+  const std::string& status() const { return m_status; }
+  int hints_shown() const { return m_hints; }
+
+ private:
+  void draw_list();
+  void draw_exercise(double now_s, bool light);
+  void draw_results();
+
+  std::optional<exercise::Pack> m_pack;
+  int m_selected = -1;
+  int m_hints = 0;
+  bool m_show_solution = false;
+  ui::CodeDocument m_doc;
+  ui::CodeEditorState m_editor;
+  CpuJob m_job;
+  struct Outcome {
+    std::mutex mu;
+    std::optional<exercise::CheckResult> result;
+  };
+  std::shared_ptr<Outcome> m_outcome;
+  std::string m_run_source, m_run_exercise;  // what the job runs
+  std::optional<exercise::CheckResult> m_last;
+  std::string m_status;
+  std::vector<std::string> m_status_of;
+};
+
+}  // namespace bs
