@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -12,13 +12,12 @@
 
 #include "app/exercise/exercise_grade.h"
 #include "app/exercise/exercise_progress.h"
+#include "app/exercise/exercise_trace.h"
+#include "core/error.h"
 #include "core/text.h"
 #include "gpu/exercise/export.h"
-#include "core/error.h"
 #include "gpu/exercise/runner.h"
 #include "gpu/kernel/source_file.h"
-#include "sim/trace.h"
-#include "ui/kernel/access_map.h"
 #include "ui/kernel/access_map_export.h"
 
 namespace bs::cli {
@@ -140,29 +139,13 @@ nlohmann::json result_json(const Exercise& e, const exercise::CheckResult& r) {
 // The simulator's access maps of one test (the first failing one, else the first): the whole launch, the
 // thread that wrote the first wrong element, the thread the first located diagnostic names.
 int write_maps(const Args& a, const Exercise& e, const exercise::CheckResult& r, const exercise::RunOptions& o) {
-  const exercise::TestResult* failed = r.first_failure >= 0 ? &r.tests[static_cast<size_t>(r.first_failure)] : nullptr;
-  const exercise::TestCase& t = failed ? failed->test : r.tests.front().test;
-  exercise::Replay rp = exercise::prepare_replay(e, t, o);
-  if (!rp.error.empty()) return print_error("--maps: " + rp.error, 2);
-  sim::Recorder::Options ro;
-  ro.max_bytes = uint64_t{256} << 20;
-  sim::Recorder rec(rp.config.grid.count(), ro);
-  exercise::run_replay(r.compiled, rp, &rec);
-  const ui::SimTrace trace = ui::make_trace(r.compiled.module, r.compiled.entry, rp.config, rp.result, rec);
-  std::vector<ui::Selection> sel{{ui::Scope::Launch, 0, 0}};
-  if (failed && failed->wrong && failed->wrong->writer_block >= 0)
-    sel.push_back({ui::Scope::Thread, static_cast<uint64_t>(failed->wrong->writer_block), failed->wrong->writer_thread});
-  for (const sim::Diagnostic& d : rp.result.diagnostics) {
-    if (d.pc < 0) continue;  // not one thread's access (an unwritten output)
-    const ui::Selection s{ui::Scope::Thread, trace.block_index(d.block), trace.thread_index(d.thread)};
-    if (std::find(sel.begin(), sel.end(), s) == sel.end()) sel.push_back(s);
-    break;
-  }
+  const ExerciseTrace t = trace_of_check(e, r, o);
+  if (!t.trace) return print_error("--maps: " + t.error, 2);
   std::vector<std::string> files;
   std::string err;
-  if (!ui::write_access_maps(a.maps, trace, sel, &files, &err)) return print_error("--maps: " + err, 2);
-  std::printf("access maps of test %s: %zu files in %s (%s; SVG per selection, PNG per buffer)\n",
-              test_label(t).c_str(), files.size(), a.maps.c_str(), rec.sampled().c_str());
+  if (!ui::write_access_maps(a.maps, *t.trace, t.selections, &files, &err)) return print_error("--maps: " + err, 2);
+  std::printf("access maps of test %s: %zu files in %s (%s; SVG per selection, PNG per buffer)\n", t.test.c_str(),
+              files.size(), a.maps.c_str(), t.sampled.c_str());
   return 0;
 }
 

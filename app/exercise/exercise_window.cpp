@@ -5,6 +5,7 @@
 
 #include "app/exercise/exercise_cli.h"
 #include "app/exercise/exercise_progress.h"
+#include "app/exercise/exercise_trace.h"
 #include "gpu/kernel/kernel_cache.h"
 #include "ui/widgets.h"
 
@@ -69,8 +70,13 @@ void ExerciseWindow::run_tests() {
     exercise::RunOptions o;
     o.cache = &cache;
     exercise::CheckResult r = exercise::check_source(ex, source, ex.id + ".cu", o);
+    ExerciseTrace t;
+    if (r.compiled.ok && r.error.empty() && !r.tests.empty()) t = trace_of_check(ex, r, o);
     std::lock_guard<std::mutex> lock(outcome->mu);
     outcome->result = std::move(r);
+    outcome->trace = std::move(t.trace);
+    outcome->trace_test = t.test;
+    outcome->selections = std::move(t.selections);
   });
 }
 
@@ -81,6 +87,15 @@ void ExerciseWindow::poll() {
   {
     std::lock_guard<std::mutex> lock(m_outcome->mu);
     r = std::move(m_outcome->result);
+    m_picture = {};
+    m_picture.cannot_reason = m_outcome->trace_test.empty()
+                                  ? "Run tests first"
+                                  : "the accesses of test " + m_outcome->trace_test + "; Run tests makes a new picture";
+    m_picture.trace = m_outcome->trace;
+    if (!m_outcome->selections.empty()) {
+      m_picture.selection = m_outcome->selections.size() > 1 ? m_outcome->selections[1] : m_outcome->selections[0];
+      m_picture.scope = static_cast<int>(m_picture.selection.scope);
+    }
   }
   m_outcome.reset();
   if (!r) return;
@@ -164,7 +179,20 @@ void ExerciseWindow::draw_exercise(double now_s, bool light) {
     ui::draw_code_editor("##exercise_source", m_doc, m_editor,
                          ImVec2(0, ImGui::GetContentRegionAvail().y - results_h), now_s, light);
   }
-  if (ImGui::BeginChild("results", ImVec2(0, 0), true)) draw_results();
+  if (ImGui::BeginChild("results", ImVec2(0, 0), true)) {
+    if (m_picture.trace) ImGui::Checkbox("Access picture of the failing test", &m_show_picture);
+    if (m_show_picture && m_picture.trace) {
+      ui::SimPanelActions act;
+      ui::draw_sim_panel(m_picture, act);
+      if (act.jump_line > 0) {  // a diagnostic clicked: show its line in the editor
+        m_show_solution = false;
+        m_editor.highlight_line = act.jump_line;
+        m_editor.scroll_to_line = act.jump_line;
+      }
+    } else {
+      draw_results();
+    }
+  }
   ImGui::EndChild();
 }
 

@@ -3,7 +3,7 @@
 // holding the starter (or the student's edits), "Run tests" in the PTX simulator on a background job (said:
 // simulated, no GPU), the first failing test named with its first wrong element, expected and actual values
 // and the thread that wrote it, the simulator's diagnostics, the score against par, and the reference shown
-// only on request. Each run is saved in the user's progress (`blockscope exercise report` exports it).
+// only on request, the access picture of the failing test (the Simulator panel's maps). Each run is saved in the user's progress (`blockscope exercise report` exports it).
 #pragma once
 
 #include <memory>
@@ -16,6 +16,7 @@
 #include "gpu/exercise/runner.h"
 #include "ui/kernel/code_document.h"
 #include "ui/kernel/code_editor.h"
+#include "ui/kernel/sim_panel.h"
 
 namespace bs {
 
@@ -37,6 +38,8 @@ class ExerciseWindow {
   const std::optional<exercise::CheckResult>& last() const { return m_last; }
   void poll();
   const std::string& status() const { return m_status; }
+  // The last run's access picture (null before a run, or when the submission did not compile).
+  std::shared_ptr<const ui::SimTrace> picture() const { return m_picture.trace; }
   int hints_shown() const { return m_hints; }
 
  private:
@@ -54,10 +57,15 @@ class ExerciseWindow {
   struct Outcome {
     std::mutex mu;
     std::optional<exercise::CheckResult> result;
+    std::shared_ptr<const ui::SimTrace> trace;  // the failing (else the first) test, for the access picture
+    std::string trace_test;
+    std::vector<ui::Selection> selections;
   };
   std::shared_ptr<Outcome> m_outcome;
   std::string m_run_source, m_run_exercise;  // what the job runs
   std::optional<exercise::CheckResult> m_last;
+  bool m_show_picture = false;
+  ui::SimPanelModel m_picture;  // the kernel editor's Simulator panel, showing the last run's trace
   std::string m_status;
   std::vector<std::string> m_status_of;
 };

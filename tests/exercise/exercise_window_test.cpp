@@ -53,6 +53,9 @@ TEST(ExerciseWindow, RunsTheTestsAndSavesProgress) {
   ASSERT_TRUE(w.last()->compiled.ok) << w.last()->compiled.message;
   ASSERT_GE(w.last()->first_failure, 0);
   EXPECT_EQ(w.last()->tests[static_cast<size_t>(w.last()->first_failure)].test.name, "n=1024");
+  ASSERT_TRUE(w.picture());  // the failing test's accesses, for the Simulator panel's maps
+  EXPECT_EQ(w.picture()->grid.x, 4u);
+  EXPECT_FALSE(w.picture()->accesses.empty());
 
   w.set_source(w.selected()->reference);
   w.run_tests();
