@@ -6,7 +6,9 @@
 #include "app/exercise/exercise_cli.h"
 #include "app/exercise/exercise_progress.h"
 #include "app/exercise/exercise_trace.h"
+#include "core/text.h"
 #include "gpu/kernel/kernel_cache.h"
+#include "gpu/kernel/source_file.h"
 #include "ui/widgets.h"
 
 namespace bs {
@@ -52,6 +54,21 @@ const exercise::Exercise* ExerciseWindow::selected() {
   const exercise::Pack& p = pack();
   return m_selected >= 0 && m_selected < static_cast<int>(p.exercises.size()) ? &p.exercises[static_cast<size_t>(m_selected)]
                                                                               : nullptr;
+}
+
+std::string ExerciseWindow::load_file(const std::string& path) {
+  std::string text, err;
+  if (!kernel::read_kernel_source(path, &text, &err)) return err;
+  m_doc.replace(std::move(text), "load " + path);
+  m_status = "loaded " + path;
+  return "";
+}
+
+std::string ExerciseWindow::save_file(const std::string& path) {
+  std::string err;
+  if (!write_text_file(path, m_doc.text(), &err)) return err;
+  m_status = "saved " + path;
+  return "";
 }
 
 void ExerciseWindow::run_tests() {
@@ -169,6 +186,18 @@ void ExerciseWindow::draw_exercise(double now_s, bool light) {
   ImGui::BeginDisabled(m_job.running());
   if (ImGui::Button(m_job.running() ? "Running..." : "Run tests (simulator)")) run_tests();
   ImGui::EndDisabled();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 24);
+  ImGui::InputTextWithHint("##file", "your file (.cu)", m_path, sizeof m_path);
+  ImGui::SameLine();
+  if (ImGui::Button("Load") && m_path[0]) {
+    const std::string err = load_file(m_path);
+    if (!err.empty()) m_status = err;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Save") && m_path[0]) {
+    const std::string err = save_file(m_path);
+    if (!err.empty()) m_status = err;
+  }
   if (!m_status.empty()) ImGui::TextWrapped("%s", m_status.c_str());
   const float results_h = ImGui::GetContentRegionAvail().y * 0.35f;
   if (m_show_solution) {

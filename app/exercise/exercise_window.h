@@ -32,6 +32,9 @@ class ExerciseWindow {
   const exercise::Exercise* selected();
   void set_source(const std::string& text) { m_doc.reset(text); }
   const std::string& source() const { return m_doc.text(); }
+  // The student's file into the editor / the editor's text into it ("" when done, else the message).
+  std::string load_file(const std::string& path);
+  std::string save_file(const std::string& path);
   void run_tests();
   bool running() const { return m_job.running(); }
   // The last finished run (collected by draw, or by poll()).
@@ -51,6 +54,7 @@ class ExerciseWindow {
   int m_selected = -1;
   int m_hints = 0;
   bool m_show_solution = false;
+  char m_path[512] = {};  // the student's file (Load / Save)
   ui::CodeDocument m_doc;
   ui::CodeEditorState m_editor;
   CpuJob m_job;

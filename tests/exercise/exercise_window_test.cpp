@@ -57,7 +57,15 @@ TEST(ExerciseWindow, RunsTheTestsAndSavesProgress) {
   EXPECT_EQ(w.picture()->grid.x, 4u);
   EXPECT_FALSE(w.picture()->accesses.empty());
 
+  // The student's own file: saved from the editor, loaded back; a FIFO or a missing file is a message.
   w.set_source(w.selected()->reference);
+  fs::create_directories(dir);
+  EXPECT_EQ(w.save_file((dir / "mine.cu").string()), "");
+  w.set_source("// nothing\n");
+  EXPECT_EQ(w.load_file((dir / "mine.cu").string()), "");
+  EXPECT_EQ(w.source(), w.selected()->reference);
+  EXPECT_NE(w.load_file((dir / "absent.cu").string()), "");
+  EXPECT_EQ(w.source(), w.selected()->reference);
   w.run_tests();
   ASSERT_TRUE(run_until_done(app) && w.last()->passed()) << w.status();
   for (int i = 0; i < 3; ++i) app.frame();
