@@ -253,7 +253,14 @@ int run_report(const Args& a) {
 
 std::string default_exercise_pack() {
   if (const char* env = std::getenv("BLOCKSCOPE_EXERCISES"); env && *env) return env;
-  return BS_DEFAULT_EXERCISE_PACK;
+  // An installed binary: PREFIX/bin/blockscope reads PREFIX/share/blockscope/exercises.
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path installed = exe.parent_path().parent_path() / "share" / "blockscope" / "exercises";
+    if (std::filesystem::is_directory(installed, ec)) return installed.string();
+  }
+  return BS_DEFAULT_EXERCISE_PACK;  // a build tree: the source's pack
 }
 
 void register_exercise_commands(CLI::App& app, BenchContext& ctx) {

@@ -12,7 +12,8 @@ namespace bs::cli {
 
 void register_exercise_commands(CLI::App& app, BenchContext& ctx);
 
-// The pack used when --pack is not given: $BLOCKSCOPE_EXERCISES, else the source tree's assets/exercises.
+// The pack used when --pack is not given: $BLOCKSCOPE_EXERCISES, else the installed one beside the binary
+// (PREFIX/share/blockscope/exercises), else the source tree's assets/exercises.
 std::string default_exercise_pack();
 
 }  // namespace bs::cli
