@@ -87,6 +87,8 @@ App::App(const AppOptions& opt) : m_opt(opt) {
   m_counters->open() = opt.show_counters;
   m_roofline = std::make_unique<RooflineWindow>(m_env);
   m_show_roofline = opt.show_roofline;
+  m_exercises = std::make_unique<ExerciseWindow>();
+  m_show_exercises = opt.show_exercises;
   hand_over_sweep();
   if (m_first_start) m_toasts.show(k_first_start_hint, false, 20.0);
   std::fprintf(stderr, "blockscope: GL %s (%s); path: %s (%s)%s%s\n", m_gl->info().renderer.c_str(),
@@ -217,6 +219,7 @@ void App::draw_main_ui() {
   m_sweep->set_ceilings(m_roofline->chart().gpu, m_roofline->chart().cpu);
   m_counters->draw(m_labs.active());
   m_roofline->draw(m_layout, &m_show_roofline);
+  m_exercises->draw(m_layout, &m_show_exercises);
   m_presenter.draw_windows(m_layout, readouts_now());
   m_help.draw_windows(m_layout);
   m_toasts.draw(m_layout.slot(Slot::View));
@@ -586,6 +589,7 @@ void App::draw_view_menu() {
   ImGui::MenuItem("Kernel editor", "F9", &m_kernel_bench->open());
   ImGui::MenuItem("Hardware counters", nullptr, &m_counters->open());
   ImGui::MenuItem("Roofline", nullptr, &m_show_roofline);
+  ImGui::MenuItem("Exercises", nullptr, &m_show_exercises);
   ImGui::Separator();
   if (ImGui::MenuItem("Screenshot of the window", "F12")) m_capture.request(Capture::Kind::Window);
   if (ImGui::MenuItem("Screenshot of the lab view", "Shift+F12")) m_capture.request(Capture::Kind::View);

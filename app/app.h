@@ -25,6 +25,7 @@
 #include "app/shell/presenter_view.h"
 #include "app/shell/session_menu.h"
 #include "app/shell/toasts.h"
+#include "app/exercise/exercise_window.h"
 #include "app/roofline/roofline_window.h"
 #include "app/sweep/sweep_window.h"
 #include "app/undo.h"
@@ -51,6 +52,7 @@ struct AppOptions {
   bool show_shortcuts = false;     // testing: the F1 overlay open from the start
   bool show_counters = false;      // testing: View > Hardware counters open from the start
   bool show_roofline = false;      // testing: the Roofline window open from the start
+  bool show_exercises = false;     // testing: the Exercises window open from the start
   std::string debug_capture;  // testing: "window" or "view": an F12 / Shift+F12 capture in the last frame
 };
 
@@ -70,6 +72,7 @@ class App {
   CountersWindow& counters_window() { return *m_counters; }
   UserKernels& user_kernels() { return m_user_kernels; }
   work::RunLog& runs() { return m_runs; }
+  ExerciseWindow& exercises() { return *m_exercises; }
 
   // Sessions (app/session.h). apply_session validates every lab's state before it changes anything; on error
   // the running state is untouched and the message names the field. Call between frames.
@@ -150,6 +153,8 @@ class App {
   std::unique_ptr<CountersWindow> m_counters;  // View > Hardware counters
   std::unique_ptr<RooflineWindow> m_roofline;
   bool m_show_roofline = false;
+  std::unique_ptr<ExerciseWindow> m_exercises;
+  bool m_show_exercises = false;
   // The kernel editor (View > Kernel editor, F9): the user's kernels, compiled and published to
   // m_user_kernels.
   std::unique_ptr<KernelWorkbench> m_kernel_bench;

@@ -19,6 +19,7 @@
 #include "app/app.h"
 #include "app/bench.h"
 #include "app/info.h"
+#include "app/exercise/exercise_cli.h"
 #include "app/kernel/kernel_cli.h"
 #include "app/lab_start_flags.h"
 #include "app/labs.h"
@@ -253,6 +254,7 @@ int run_cli(int argc, char** argv) {
   cli.add_flag("--show-shortcuts", opt.show_shortcuts, "Testing: open the F1 shortcut list")->group("");
   cli.add_flag("--show-counters", opt.show_counters, "Testing: open the hardware-counters window")->group("");
   cli.add_flag("--show-roofline", opt.show_roofline, "Testing: open the Roofline window")->group("");
+  cli.add_flag("--show-exercises", opt.show_exercises, "Testing: open the Exercises window")->group("");
   cli.add_option("--debug-capture", opt.debug_capture, "Testing: F12 (window) or Shift+F12 (view) capture")
       ->check(CLI::Validator(
           [](std::string& v) {
@@ -277,6 +279,7 @@ int run_cli(int argc, char** argv) {
   cli::register_anatomy_commands(cli, bench_ctx);
   cli::register_sweep_commands(cli, bench_ctx);
   cli::register_kernel_commands(cli, bench_ctx);
+  cli::register_exercise_commands(cli, bench_ctx);
   cli::register_roofline_command(cli, bench_ctx);
   // One command per run: a word after a command is never taken as a second top-level command ("bench kernel"
   // is an unknown benchmark, not "bench" followed by "kernel").
@@ -308,7 +311,7 @@ int run_cli(int argc, char** argv) {
       std::printf("note: --counters: no counter columns: this bench ran no GPU kernel row that collects them (they come with the GPU rows of bench matmul, heat and vector)\n");
     return bench_ctx.exit_code;
   }
-  for (const char* name : {"occupancy", "anatomy", "sweep", "replay", "kernel", "roofline"})
+  for (const char* name : {"occupancy", "anatomy", "sweep", "replay", "kernel", "roofline", "exercise"})
     if (cli.got_subcommand(name)) return bench_ctx.exit_code;
 
   const auto request = parse_path_request(render_path);

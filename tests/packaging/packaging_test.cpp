@@ -55,6 +55,8 @@ const char* const k_installed[] = {
     "share/icons/hicolor/256x256/apps/blockscope.png",
     "share/doc/blockscope/README.md",
     "share/doc/blockscope/docs/PERFORMANCE.md",
+    "share/blockscope/exercises/01_map/exercise.json",
+    "share/blockscope/exercises/19_heat_step/reference.cu",
 };
 
 TEST(Packaging, InstallIntoAPrefix) {
@@ -92,6 +94,11 @@ TEST(Packaging, InstallIntoAPrefix) {
   const Command ver = run_command(q((prefix / "bin/blockscope").string()) + " --version");
   EXPECT_EQ(ver.exit_code, 0) << ver.output;
   EXPECT_NE(ver.output.find("blockscope "), std::string::npos) << ver.output;
+  // It finds the course pack installed beside it, not the source tree's.
+  const Command list = run_command("env -u BLOCKSCOPE_EXERCISES " + q((prefix / "bin/blockscope").string()) +
+                                   " exercise list");
+  EXPECT_EQ(list.exit_code, 0) << list.output;
+  EXPECT_NE(list.output.find((prefix / "share/blockscope/exercises").string()), std::string::npos) << list.output;
   fs::remove_all(prefix);
 }
 
