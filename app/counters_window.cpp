@@ -36,7 +36,8 @@ bool has_model_values(const CounterTarget& t) {
          t.model_st_sectors_per_request || t.model_shared_conflicts;
 }
 
-std::vector<ui::CounterRow> counter_rows(const CounterTarget& t, const counters::Result* r) {
+std::vector<ui::CounterRow> counter_rows(const CounterTarget& t, const counters::Result* r,
+                                         const SimulatedCounterValues* sim) {
   const counters::Values* v = r && r->ok() ? &r->values : nullptr;
   const std::string wm = "work model";
   const std::string am = t.access_model.empty() ? std::string("access model") : t.access_model;
@@ -62,6 +63,17 @@ std::vector<ui::CounterRow> counter_rows(const CounterTarget& t, const counters:
                   "no model"});
   rows.push_back({"warp execution efficiency",
                   measured_or(r, v ? v->warp_efficiency_pct : std::nullopt, 1, " %"), "no model"});
+  for (ui::CounterRow& row : rows) row.simulated.assign(1, '-');  // (not = "-": GCC 12 -Wrestrict false alarm)
+  if (sim) {
+    const auto text = [&](const std::optional<double>& v, int decimals) -> std::string {
+      if (v) return fmt_fixed(*v, decimals);
+      if (sim->note.empty()) return "-";
+      return sim->note;
+    };
+    rows[2].simulated = text(sim->ld_sectors_per_request, 2);
+    rows[3].simulated = text(sim->st_sectors_per_request, 2);
+    rows[4].simulated = text(sim->shared_conflicts, 0);
+  }
   return rows;
 }
 
@@ -72,6 +84,7 @@ CountersWindow::~CountersWindow() {
 bool CountersWindow::start(Lab& active) {
   if (busy()) return false;
   m_result.reset();
+  m_simulated.reset();
   m_model.info.clear();
   m_model.stalls.clear();
   m_target = active.counter_target();
@@ -94,7 +107,12 @@ bool CountersWindow::start(Lab& active) {
   }
   m_model.status.clear();
   m_started = std::chrono::steady_clock::now();
-  m_future = std::async(std::launch::async, m_target->collect);
+  m_sim_pending = std::make_shared<std::optional<SimulatedCounterValues>>();
+  m_future = std::async(std::launch::async,
+                        [collect = m_target->collect, simulate = m_target->simulate, sim = m_sim_pending] {
+                          if (simulate) *sim = simulate();
+                          return collect();
+                        });
   return true;
 }
 
@@ -102,6 +120,7 @@ void CountersWindow::poll(bool block) {
   if (!m_future.valid()) return;
   if (!block && m_future.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
   try {
+    m_simulated = m_sim_pending;
     m_result = m_future.get();
   } catch (const std::exception& e) {
     counters::Result r;
@@ -143,6 +162,7 @@ void CountersWindow::refresh(Lab& active) {
     const bool same = t && m_target && t->what == m_target->what && m_result_lab == &active;
     if (!same) {
       if (m_result && m_result->ok()) m_result.reset();
+      m_simulated.reset();
       m_model.info.clear();
       m_model.stalls.clear();
       m_model.status.clear();  // it was about the previous run (and its table)
@@ -160,7 +180,8 @@ void CountersWindow::refresh(Lab& active) {
   m_model.elapsed_s =
       busy() ? std::chrono::duration<double>(std::chrono::steady_clock::now() - m_started).count() : 0.0;
   if (m_target)
-    m_model.rows = counter_rows(*m_target, m_result ? &*m_result : nullptr);
+    m_model.rows = counter_rows(*m_target, m_result ? &*m_result : nullptr,
+                               m_result && m_simulated && *m_simulated ? &**m_simulated : nullptr);
   else
     m_model.rows.clear();
 }

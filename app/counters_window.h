@@ -17,7 +17,9 @@
 namespace bs {
 
 // The panel's rows for a target and, once collected, its result (nullptr: not yet). Pure (tests).
-std::vector<ui::CounterRow> counter_rows(const CounterTarget& t, const counters::Result* r);
+// sim: the simulator's values of the same launch (the "simulator" column; null: "-").
+std::vector<ui::CounterRow> counter_rows(const CounterTarget& t, const counters::Result* r,
+                                         const SimulatedCounterValues* sim = nullptr);
 // Whether the target has any model value to show (the status says "the model values stay" only then).
 bool has_model_values(const CounterTarget& t);
 
@@ -48,6 +50,8 @@ class CountersWindow {
   std::optional<CounterTarget> m_target;  // of the collection in flight or last shown
   std::optional<counters::Result> m_result;
   std::future<counters::Result> m_future;
+  // The simulator's values of the collection in flight (written by its worker before the future is ready).
+  std::shared_ptr<std::optional<SimulatedCounterValues>> m_sim_pending, m_simulated;
   std::chrono::steady_clock::time_point m_started;
   const Lab* m_result_lab = nullptr;  // the lab m_result belongs to
   ui::CountersPanelModel m_model;

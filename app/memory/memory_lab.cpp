@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/layout.h"
+#include "app/memory/memory_sim.h"
 #include "core/cpu_job.h"
 #include "core/error.h"
 #include "core/params.h"
@@ -139,6 +140,7 @@ class MemoryLab final : public Lab {
       return counters::collect([&] { runner.compute(p, v, in); });
     };
     t.on_result = [this, v](const counters::Result& r) { m_model.measured[v] = measured_text(r); };
+    t.simulate = [p, v] { return mem::simulated_values(p, v); };
     return t;
   }
 

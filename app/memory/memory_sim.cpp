@@ -93,6 +93,20 @@ std::string entry_of(const sim::Module& m, const std::string& part) {
   return {};
 }
 
+SimulatedCounterValues simulated_values(const Params& p, Variant v) {
+  SimulatedCounterValues out;
+  const SimulatedCounts s = simulate_counts({{p, v}}).front();
+  if (!s.counts) {
+    out.note = s.message;
+    return out;
+  }
+  const sim::MemoryCounts& c = *s.counts;
+  if (c.ld_requests) out.ld_sectors_per_request = double(c.ld_sectors) / double(c.ld_requests);
+  if (c.st_requests) out.st_sectors_per_request = double(c.st_sectors) / double(c.st_requests);
+  out.shared_conflicts = double(c.shared_ld_conflicts + c.shared_st_conflicts);
+  return out;
+}
+
 std::vector<SimulatedCounts> simulate_counts(const std::vector<std::pair<Params, Variant>>& launches) {
   std::vector<SimulatedCounts> out(launches.size());
   kernel::CompileRequest req;

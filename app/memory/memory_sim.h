@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/counters_target.h"
 #include "gpu/memory/memory.h"
 #include "sim/ptx.h"
 #include "sim/sim.h"
@@ -42,5 +43,9 @@ struct SimulatedCounts {
 constexpr uint64_t k_sim_max_thread_work = uint64_t{1} << 24;  // threads x loop iterations the bench simulates
 // Compiles sim_source() once per call (NVRTC; needs no GPU) and runs each (p, v) in the simulator.
 std::vector<SimulatedCounts> simulate_counts(const std::vector<std::pair<Params, Variant>>& launches);
+
+// The counters window's "simulator" column for one launch: sectors per global load and store request and the
+// shared-memory bank conflicts (loads and stores), or why not simulated.
+SimulatedCounterValues simulated_values(const Params& p, Variant v);
 
 }  // namespace bs::memory

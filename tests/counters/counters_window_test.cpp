@@ -3,6 +3,10 @@
 // measured; the panel's rows from a made-up result; a lab without a target says so.
 #include <gtest/gtest.h>
 
+#include "app/memory/memory_sim.h"
+#include "gpu/kernel/nvrtc_loader.h"
+#include "gpu/memory/memory_model.h"
+
 #include <cstdio>
 #include <string>
 
@@ -132,6 +136,45 @@ TEST(CountersWindow, RowsPutMeasuredNextToModel) {
   rows = counter_rows(t, &denied);
   EXPECT_EQ(rows[0].measured, "-");
   EXPECT_EQ(rows[0].model, "8.00 MB (work model)") << "model values stay when counters are not allowed";
+}
+
+// The "simulator" column: the PTX simulator's counts of the same launch beside measured and model; "-" where
+// nothing was simulated, the reason where the launch was too large.
+TEST(CountersWindow, RowsPutTheSimulatorsCountsBesideThem) {
+  CounterTarget t;
+  t.model_ld_sectors_per_request = 4.0;
+  auto rows = counter_rows(t, nullptr);
+  for (const ui::CounterRow& r : rows) EXPECT_EQ(r.simulated, "-") << r.metric;
+  SimulatedCounterValues sim;
+  sim.ld_sectors_per_request = 4.0;
+  sim.st_sectors_per_request = 32.0;
+  sim.shared_conflicts = 9600;
+  rows = counter_rows(t, nullptr, &sim);
+  EXPECT_EQ(rows[2].simulated, "4.00");
+  EXPECT_EQ(rows[3].simulated, "32.00");
+  EXPECT_EQ(rows[4].simulated, "9600");
+  EXPECT_EQ(rows[0].simulated, "-");  // DRAM: the simulator has no caches
+  SimulatedCounterValues none;
+  none.note = "not simulated: too large";
+  rows = counter_rows(t, nullptr, &none);
+  EXPECT_EQ(rows[2].simulated, "not simulated: too large");
+}
+
+// The memory lab's target simulates its launch (no GPU needed): the same counts as its access model.
+TEST(CountersWindow, TheMemoryLabsTargetSimulatesItsLaunch) {
+  if (!kernel::nvrtc().ok()) GTEST_SKIP() << kernel::nvrtc().error;
+  memory::Params p;
+  p.kernel = memory::Kernel::Transpose;
+  p.transpose = memory::Variant::Tiled;
+  p.rows = 100;
+  p.cols = 70;
+  const SimulatedCounterValues v = memory::simulated_values(p, memory::Variant::Tiled);
+  const memory::Prediction want = memory::predict(p, memory::Variant::Tiled);
+  ASSERT_TRUE(v.ld_sectors_per_request) << v.note;
+  EXPECT_DOUBLE_EQ(*v.ld_sectors_per_request, want.ld_sectors_per_request());
+  EXPECT_DOUBLE_EQ(*v.st_sectors_per_request, want.st_sectors_per_request());
+  EXPECT_DOUBLE_EQ(*v.shared_conflicts, double(want.shared_ld_conflicts + want.shared_st_conflicts));
+  EXPECT_GT(*v.shared_conflicts, 0);  // the unpadded tile's column reads
 }
 
 }  // namespace

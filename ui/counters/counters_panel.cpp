@@ -36,10 +36,11 @@ void draw_counters_panel(const CountersPanelModel& m, CountersPanelActions& a) {
     ImGui::PopStyleColor();
   }
   if (!m.info.empty()) ImGui::TextUnformatted(m.info.c_str());
-  if (ImGui::BeginTable("##counters", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+  if (ImGui::BeginTable("##counters", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("counter", ImGuiTableColumnFlags_WidthStretch, 1.6f);
     ImGui::TableSetupColumn("measured", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn("model", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+    ImGui::TableSetupColumn("simulator", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     for (const CounterRow& r : m.rows) {
       ImGui::TableNextRow();
@@ -49,6 +50,8 @@ void draw_counters_panel(const CountersPanelModel& m, CountersPanelActions& a) {
       ImGui::TextUnformatted(r.measured.c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.model.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.simulated.c_str());
     }
     ImGui::EndTable();
   }

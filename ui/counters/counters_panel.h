@@ -12,6 +12,7 @@ struct CounterRow {
   std::string metric;    // "DRAM bytes read"
   std::string measured;  // "8.43 MB", or "-" before a collection / where unavailable
   std::string model;     // "8.39 MB (work model)", or "no model"
+  std::string simulated;  // the PTX simulator's count of the same launch, or "-"
 };
 
 struct CountersPanelModel {
