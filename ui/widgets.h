@@ -52,6 +52,9 @@ void same_line_if_fits(float next_width);
 // with its label on the right (the text after "##" is not shown and not counted).
 float button_width(const char* label);
 float labelled_width(float field_width, const char* label);
+// Before a text that follows on the same line: it stays there where it fits, or where at least 8 em are left
+// (a longer text wraps at its spaces within them), else it starts the next line. A word is never cut.
+void same_line_if_text_fits(const std::string& text);
 // Text in the current window wraps at its edge until the end of the scope. Every window of the layout
 // does this already; a child window (BeginChild) does not inherit it from its parent.
 class WrapAtEdge {
