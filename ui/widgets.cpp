@@ -116,6 +116,10 @@ void same_line_if_fits(float next_width) {
     ImGui::SameLine();
 }
 
+void wrap_at_window_edge() {
+  ImGui::PushTextWrapPos(std::max(ImGui::GetWindowContentRegionMax().x, 1.0f));
+}
+
 void same_line_if_text_fits(const std::string& text) {
   same_line_if_fits(std::min(ImGui::CalcTextSize(text.c_str()).x, ImGui::GetFontSize() * 8));
 }
