@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "app/json_file.h"
+#include "ui/widgets.h"
 
 namespace bs {
 
@@ -208,11 +209,12 @@ void Layout::observe(Window& w) {
 namespace {
 
 // Text wraps at the window's edge rather than running off it (ImGui::Text, TextDisabled, TextColored and
-// TextUnformatted all follow the wrap position; numbers are never split: lines break at spaces). Begin
-// clears the window's wrap stack every frame, so there is nothing to pop before End. A window that sizes
-// itself to its text (AlwaysAutoResize) keeps its lines whole.
+// TextUnformatted all follow the wrap position; lines break at spaces). The window's edge, not the column's:
+// a table's column sized to its contents keeps its numbers whole. Begin clears the window's wrap stack every
+// frame, so there is nothing to pop before End. A window that sizes itself to its text (AlwaysAutoResize)
+// keeps its lines whole.
 void wrap_text_at_edge(ImGuiWindowFlags flags) {
-  if (!(flags & ImGuiWindowFlags_AlwaysAutoResize)) ImGui::PushTextWrapPos(0.0f);
+  if (!(flags & ImGuiWindowFlags_AlwaysAutoResize)) ui::wrap_at_window_edge();
 }
 
 }  // namespace
@@ -300,7 +302,7 @@ nlohmann::json Layout::overflow() const {
     const auto it = m_windows.find(win->RootWindow->Name);
     if (it == m_windows.end() || it->second.frame != m_frame || it->second.collapsed) continue;
     const float over = win->ContentSizeIdeal.x - win->ContentRegionRect.GetWidth();
-    if (over <= 0.5f) continue;
+    if (over <= 1.0f) continue;  // a pixel of rounding (a table's stretched columns) cuts nothing
     // Scrolls sideways by design: it, or a child window holding it (a multi-line text field's own child in
     // the code editor), has a horizontal scrollbar.
     bool scrolls = false;

@@ -116,6 +116,14 @@ void same_line_if_fits(float next_width) {
     ImGui::SameLine();
 }
 
+void wrap_at_window_edge() {
+  ImGui::PushTextWrapPos(std::max(ImGui::GetWindowContentRegionMax().x, 1.0f));
+}
+
+void same_line_if_text_fits(const std::string& text) {
+  same_line_if_fits(std::min(ImGui::CalcTextSize(text.c_str()).x, ImGui::GetFontSize() * 8));
+}
+
 float button_width(const char* label) {
   return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
 }

@@ -52,11 +52,17 @@ void same_line_if_fits(float next_width);
 // with its label on the right (the text after "##" is not shown and not counted).
 float button_width(const char* label);
 float labelled_width(float field_width, const char* label);
+// Before a text that follows on the same line: it stays there where it fits, or where at least 8 em are left
+// (a longer text wraps at its spaces within them), else it starts the next line. A word is never cut.
+void same_line_if_text_fits(const std::string& text);
+// Pushes a text wrap position at the current window's right edge (not a table column's: a column sized to
+// its contents would shrink around wrapped numbers, frame after frame). Pop with ImGui::PopTextWrapPos().
+void wrap_at_window_edge();
 // Text in the current window wraps at its edge until the end of the scope. Every window of the layout
 // does this already; a child window (BeginChild) does not inherit it from its parent.
 class WrapAtEdge {
  public:
-  WrapAtEdge() { ImGui::PushTextWrapPos(0.0f); }
+  WrapAtEdge() { wrap_at_window_edge(); }
   ~WrapAtEdge() { ImGui::PopTextWrapPos(); }
   WrapAtEdge(const WrapAtEdge&) = delete;
   WrapAtEdge& operator=(const WrapAtEdge&) = delete;

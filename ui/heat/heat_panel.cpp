@@ -290,7 +290,7 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
     ImGui::Text("per step: median %.4f ms  (p10 %.4f, p90 %.4f, n=%zu)", m.step_ms.median, m.step_ms.p10,
                 m.step_ms.p90, m.step_ms.count);
     if (spread_is_wide(m.step_ms)) {
-      ImGui::SameLine();
+      same_line_if_text_fits("(!)");  // the line above ends where its numbers end: anywhere
       ImGui::TextColored(tone_colour(Tone::Warning), "(!)");
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("p90 / p10 = %.1f > %.0f", m.step_ms.p90 / std::max(m.step_ms.p10, 1e-12),
@@ -331,25 +331,29 @@ void timing_section(HeatPanelModel& m, HeatPanelActions& a) {
       ImGui::ProgressBar(static_cast<float>(c.progress), ImVec2(-1, 0), overlay);
     } else {
       if (ImGui::SmallButton("run")) a.run_cpu[i] = true;
-      ImGui::SameLine();
-      ImGui::Text("%s", c.label.c_str());
+      same_line_if_text_fits(c.label);
+      ImGui::TextUnformatted(c.label.c_str());
       if (c.ms_per_step) {
-        ImGui::SameLine();
         const bool current = measured_on(c.measured_nx, c.measured_ny, m.nx, m.ny);
+        const std::string ms =
+            current ? fmt_line(": %.3f ms/step", *c.ms_per_step)
+                    : fmt_line(": %.3f ms/step on %s (another size: run it again)", *c.ms_per_step,
+                               size_label(c.measured_nx, c.measured_ny).c_str());
+        same_line_if_text_fits(ms);
         if (current)
-          ImGui::Text(": %.3f ms/step", *c.ms_per_step);
+          ImGui::TextUnformatted(ms.c_str());
         else
-          ImGui::TextDisabled(": %.3f ms/step on %s (another size: run it again)", *c.ms_per_step,
-                              size_label(c.measured_nx, c.measured_ny).c_str());
+          wrapped_text(ms, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         if (current && m.step_ms.count > 0 && m.gpu && measured_on(m.timing_nx, m.timing_ny, m.nx, m.ny)) {
-          ImGui::SameLine();
-          ImGui::TextColored(tone_colour(Tone::Pass), "GPU speedup x%.1f",
-                             *c.ms_per_step / m.step_ms.median);
+          const std::string speedup = fmt_line("GPU speedup x%.1f", *c.ms_per_step / m.step_ms.median);
+          same_line_if_text_fits(speedup);
+          ImGui::TextColored(tone_colour(Tone::Pass), "%s", speedup.c_str());
         }
       }
       if (!c.status.empty()) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("(%s)", c.status.c_str());
+        const std::string status = "(" + c.status + ")";
+        same_line_if_text_fits(status);
+        wrapped_text(status, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       }
     }
     ImGui::PopID();

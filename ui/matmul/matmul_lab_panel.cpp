@@ -301,8 +301,9 @@ void ladder_section(MatmulPanelModel& m) {
   }
   const double cb = cublas_gflops(m.rows);
   const ImGuiTableFlags flags =
-      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("ladder", 6, flags)) {
+    ImGui::PushTextWrapPos(0.0f);  // cells wrap in their column (stretch columns share the width: no feedback)
     ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 7.5f);
     ImGui::TableSetupColumn("ms");
     ImGui::TableSetupColumn("GFLOP/s");
@@ -350,6 +351,7 @@ void ladder_section(MatmulPanelModel& m) {
         ImGui::TextDisabled("-");
       }
     }
+    ImGui::PopTextWrapPos();
     ImGui::EndTable();
   }
   draw_ladder_chart(m.rows, 0);

@@ -181,6 +181,7 @@ namespace {
 void results_table(const char* id, const std::vector<MemoryResultRow>& rows) {
   if (rows.empty()) return;
   if (!ImGui::BeginTable(id, 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
+  ImGui::PushTextWrapPos(0.0f);  // cells wrap in their column (stretch columns share the width: no feedback)
   ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthStretch, 3.0f);
   ImGui::TableSetupColumn("time", ImGuiTableColumnFlags_WidthStretch, 1.4f);
   ImGui::TableSetupColumn("GB/s", ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -211,6 +212,7 @@ void results_table(const char* id, const std::vector<MemoryResultRow>& rows) {
       ImGui::TextColored(tone_colour(Tone::Error), "FAILED");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.check.c_str());
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndTable();
 }
 
@@ -219,6 +221,7 @@ void prediction_table(const MemoryPanelModel& m) {
   const bool shared = m.params.kernel == mem::Kernel::Transpose || m.params.kernel == mem::Kernel::Banks;
   if (!ImGui::BeginTable("##pred", shared ? 6 : 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
     return;
+  ImGui::PushTextWrapPos(0.0f);  // cells wrap in their column (stretch columns share the width: no feedback)
   ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthStretch, 2.2f);
   // Two-line headers: six columns fit the panel at 1280x720 in presenter mode.
   ImGui::TableSetupColumn("ld\nsect/req", ImGuiTableColumnFlags_WidthStretch, 1.2f);
@@ -269,6 +272,7 @@ void prediction_table(const MemoryPanelModel& m) {
         ImGui::SetTooltip("not measured yet: choose this variant, then View > Hardware counters > Collect counters");
     }
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndTable();
 }
 

@@ -267,7 +267,8 @@ void launch_section(PanelModel& m, PanelActions& a) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("2 warm-up + 5 timed runs each of the whole run (CUDA events); the UI waits");
   if (!m.launch_rows.empty() &&
-      ImGui::BeginTable("launch_rows", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+      ImGui::BeginTable("launch_rows", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::PushTextWrapPos(0.0f);  // cells wrap in their column (stretch columns share the width: no feedback)
     for (const char* h : {"variant", "grid", "regs / blocks per SM", "ms (p10-p90)", "path-steps/s"})
       ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
@@ -284,6 +285,7 @@ void launch_section(PanelModel& m, PanelActions& a) {
       ImGui::TableNextColumn();
       ImGui::Text("%s", fmt_count(r.gpath_steps_per_s * 1e9).c_str());
     }
+    ImGui::PopTextWrapPos();
     ImGui::EndTable();
   }
   if (!m.launch_note.empty()) ImGui::TextWrapped("%s", m.launch_note.c_str());
@@ -315,7 +317,8 @@ void cpu_section(PanelModel& m, PanelActions& a) {
   const double gpu = m.gpu && m.live_ms > 0
                          ? static_cast<double>(m.estimate.paths) * m.running.steps / (m.live_ms * 1e-3)
                          : 0;
-  if (!ImGui::BeginTable("cpu_rows", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) return;
+  if (!ImGui::BeginTable("cpu_rows", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
+  ImGui::PushTextWrapPos(0.0f);  // cells wrap in their column (stretch columns share the width: no feedback)
   for (const char* h : {"run", "path-steps/s", "vs 1 thread", "price"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
@@ -343,6 +346,7 @@ void cpu_section(PanelModel& m, PanelActions& a) {
   if (m.gpu) row("GPU live batches (kernel time)", gpu, "-");
   for (const LaunchRow& r : m.launch_rows)
     row("GPU " + r.variant, r.gpath_steps_per_s * 1e9, "-");
+  ImGui::PopTextWrapPos();
   ImGui::EndTable();
 }
 

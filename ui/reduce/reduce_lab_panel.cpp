@@ -341,8 +341,9 @@ void results_section(ReducePanelModel& m, ReducePanelActions& a) {
     dim(fmt("copy kernel: %.0f GB/s", m.copy->gbs) + " (" + red::format_count(m.copy->n) +
         " elements read and written, median)");
   const ImGuiTableFlags flags =
-      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("reduce_rows", 7, flags)) {
+    ImGui::PushTextWrapPos(0.0f);  // cells wrap in their column (stretch columns share the width: no feedback)
     ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthStretch);
     for (const char* c : {"time", "GB/s", "% copy", "% CUB", "error", "check"})
       ImGui::TableSetupColumn(c);
@@ -390,6 +391,7 @@ void results_section(ReducePanelModel& m, ReducePanelActions& a) {
       else
         error_text("FAIL");
     }
+    ImGui::PopTextWrapPos();
     ImGui::EndTable();
   }
   for (const std::string& s : m.skipped)
