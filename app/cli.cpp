@@ -332,6 +332,7 @@ int run_cli(int argc, char** argv) {
   if (!session_file.empty() || !preset.empty()) {
     SessionResult r = session_file.empty() ? load_preset(preset) : load_session_file(session_file);
     if (!r.session) return fail((session_file.empty() ? "--preset: " : "--session: ") + r.error);
+    if (!r.note.empty()) std::fprintf(stderr, "note: %s\n", r.note.c_str());
     opt.session = std::move(r.session);
     opt.scene = opt.session->active_lab;
   }

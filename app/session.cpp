@@ -195,11 +195,29 @@ SessionResult session_from_json(const json& j, std::string_view source) {
   if (!j.contains("blockscope_session"))
     return failed(source, "blockscope_session: missing (is this a blockscope session file?)");
   const json& ver = j["blockscope_session"];
-  if (!ver.is_number_integer() || ver.get<int64_t>() != k_session_version)
+  if (!ver.is_number_integer() || ver.get<int64_t>() < 1 || ver.get<int64_t>() > k_session_version)
     return failed(source, "blockscope_session: version " + shown(ver) +
                               " is not supported (this blockscope "
-                              "reads version " +
+                              "reads versions 1 to " +
                               std::to_string(k_session_version) + ")");
+  if (ver.get<int64_t>() == 1) {
+    // Version 1 stored the memory lab's size as [rows, cols]; version 2 stores it x first, [cols, rows].
+    json migrated = j;
+    migrated["blockscope_session"] = k_session_version;
+    std::string note;
+    if (migrated.contains("labs") && migrated["labs"].is_object() && migrated["labs"].contains("memory") &&
+        migrated["labs"]["memory"].is_object() && migrated["labs"]["memory"].contains("size")) {
+      json& size = migrated["labs"]["memory"]["size"];
+      if (size.is_array() && size.size() == 2 && size[0] != size[1]) {
+        std::swap(size[0], size[1]);
+        note = std::string(source) + ": a version 1 session: the memory lab's size [rows, cols] is now read x first, " +
+               "as " + size.dump() + " (cols, rows); saving writes version " + std::to_string(k_session_version);
+      }
+    }
+    SessionResult r = session_from_json(migrated, source);
+    if (r.session) r.note = note;
+    return r;
+  }
   Session s;
   StateReader top(j, "session");
   top.only({"blockscope_session", "description", "active_lab", "open_labs", "ui", "labs", "sweep", "kernel"});

@@ -22,7 +22,9 @@
 
 namespace bs {
 
-constexpr int k_session_version = 1;
+// Version 2 (2026-11-27): the memory lab's "size" pair is x first, [cols, rows], as every other size. Version 1
+// files still load: their memory size ([rows, cols]) is turned x first, and SessionResult::note says so.
+constexpr int k_session_version = 2;
 
 struct SessionUi {
   float scale = 1.0f;  // ui::k_min_ui_scale .. ui::k_max_ui_scale
@@ -44,6 +46,7 @@ struct Session {
 struct SessionResult {
   std::optional<Session> session;
   std::string error;  // when !session: what is wrong, naming the field
+  std::string note;   // when a session loaded from an older version: what was migrated
 };
 
 // Parses and validates a session: the version, the labs named, the UI settings and every lab's state (through

@@ -44,12 +44,29 @@ TEST(Session, CorruptJsonIsRefused) {
   EXPECT_FALSE(parse_session("[1, 2]", "array.json").session);
 }
 
+// Version 1 stored the memory lab's size as [rows, cols]; it loads x first ([cols, rows]) with a note, and a
+// square or version 2 size is taken as it is.
+TEST(Session, VersionOneMemorySizeIsTurnedXFirst) {
+  json j = minimal();
+  j["blockscope_session"] = 1;
+  j["labs"]["memory"] = {{"size", {200, 300}}};
+  SessionResult r = parse_session(j.dump(), "old.json");
+  ASSERT_TRUE(r.session) << r.error;
+  EXPECT_EQ(r.session->labs["memory"]["size"], json::array({300, 200}));
+  EXPECT_NE(r.note.find("old.json: a version 1 session"), std::string::npos) << r.note;
+  j["blockscope_session"] = 2;
+  r = parse_session(j.dump(), "new.json");
+  ASSERT_TRUE(r.session) << r.error;
+  EXPECT_EQ(r.session->labs["memory"]["size"], json::array({200, 300}));
+  EXPECT_TRUE(r.note.empty());
+}
+
 TEST(Session, VersionIsChecked) {
   json j = minimal();
   j.erase("blockscope_session");
   EXPECT_NE(parse_error(j).find("blockscope_session: missing"), std::string::npos);
-  j["blockscope_session"] = 2;
-  EXPECT_NE(parse_error(j).find("version 2 is not supported"), std::string::npos);
+  j["blockscope_session"] = 3;
+  EXPECT_NE(parse_error(j).find("version 3 is not supported"), std::string::npos);
   j["blockscope_session"] = "1";
   EXPECT_NE(parse_error(j).find("blockscope_session"), std::string::npos);
 }

@@ -246,7 +246,7 @@ wait_for '"popup":false'
   std::ifstream first(dir / "after_first_enter.txt");
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(first), {}), "old\n") << "replaced without asking";
   const json saved = read_json(dir / "mine.json");
-  EXPECT_EQ(saved["blockscope_session"], 1);
+  EXPECT_EQ(saved["blockscope_session"], 2);  // k_session_version
   const json asked = read_json(dir / "asked.json");
   EXPECT_TRUE(asked["overwrite_asked"].get<bool>());
 }
