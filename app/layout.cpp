@@ -2,7 +2,6 @@
 #include "app/layout.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -138,6 +137,7 @@ void Layout::begin_frame(float readouts_h) {
 Layout::Window& Layout::prepare(const char* name, Kind kind, Slot slot, ImGuiWindowFlags flags) {
   Window& w = m_windows[name];
   w.kind = kind;
+  w.hscroll = (flags & ImGuiWindowFlags_HorizontalScrollbar) != 0;
   const bool seen_last_frame = w.frame == m_frame - 1;
   // The user is dragging or resizing it (or holding the mouse in it, painting, dragging a slider): leave it
   // where ImGui puts it this frame; observe() then sees whether it moved.
@@ -187,6 +187,9 @@ void Layout::observe(Window& w) {
                                                       : size.y;
   w.full = {pos.x, pos.y, size.x, full_h};
   w.frame = m_frame;
+  // Begin sized the window from its contents of the frame before: the horizontal scroll range is how far they
+  // reached past the width items get (a text line, a row of buttons), whether or not a scrollbar shows it.
+  w.over_px = w.collapsed ? 0.0f : ImGui::GetScrollMaxX();
   if (ImGui::IsMouseClicked(ImGuiMouseButton_Left))
     w.press_began_here = ImGui::IsWindowHovered(ImGuiHoveredFlags_RootAndChildWindows |
                                                 ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
@@ -291,24 +294,14 @@ nlohmann::json Layout::snapshot() const {
 }
 
 nlohmann::json Layout::overflow() const {
-  // ImGui's ideal content width counts every item at its own width (a text line, a row of buttons, a table's
-  // columns at their contents' widths): wider than the width items get means something is clipped or needs
-  // a horizontal scrollbar. Child windows (tabs, tables' scroll regions, the editor) count with their root.
+  // Every layout window shown this frame whose contents reach past its width: something is clipped or needs
+  // a horizontal scrollbar. Public API only (ImGui::GetScrollMaxX in observe()), so child windows are not
+  // looked into: a text-holding child wraps at its own edge (ui::wrap_at_window_edge).
   nlohmann::json out = nlohmann::json::array();
-  const ImGuiContext* g = ImGui::GetCurrentContext();
-  if (!g) return out;
-  for (const ImGuiWindow* win : g->Windows) {
-    if (!win->Active || win->Hidden || win->Collapsed || win->SkipItems) continue;
-    const auto it = m_windows.find(win->RootWindow->Name);
-    if (it == m_windows.end() || it->second.frame != m_frame || it->second.collapsed) continue;
-    const float over = win->ContentSizeIdeal.x - win->ContentRegionRect.GetWidth();
-    if (over <= 1.0f) continue;  // a pixel of rounding (a table's stretched columns) cuts nothing
-    // Scrolls sideways by design: it, or a child window holding it (a multi-line text field's own child in
-    // the code editor), has a horizontal scrollbar.
-    bool scrolls = false;
-    for (const ImGuiWindow* p = win; p && !scrolls; p = p == win->RootWindow ? nullptr : p->ParentWindow)
-      scrolls = (p->Flags & ImGuiWindowFlags_HorizontalScrollbar) != 0;
-    out.push_back({{"window", win->Name}, {"px", over}, {"scrolls", scrolls}});
+  for (const auto& [name, w] : m_windows) {
+    if (w.frame != m_frame || w.collapsed) continue;
+    if (w.over_px <= 1.0f) continue;  // a pixel of rounding (a table's stretched columns) cuts nothing
+    out.push_back({{"window", name}, {"px", w.over_px}, {"scrolls", w.hscroll}});
   }
   return out;
 }

@@ -110,6 +110,8 @@ class Layout {
     Rect shown, full;
     bool collapsed = false;
     long frame = -1;
+    float over_px = 0;     // how far its contents reach past its width (ImGui::GetScrollMaxX after Begin)
+    bool hscroll = false;  // it scrolls sideways by design (ImGuiWindowFlags_HorizontalScrollbar)
     bool press_began_here = false;  // the left button went down over this window and is still down
   };
   Window& prepare(const char* name, Kind kind, Slot slot, ImGuiWindowFlags flags);
