@@ -1,225 +1,14 @@
-// figure.cpp: see figure.h. The painter (layout of lines, heat maps and bars onto any Canvas) and the SVG
-// canvas. Screen and PNG drawing implement Canvas in figure_view.cpp, so every output shares this layout.
+// figure.cpp: see figure.h. The painter: the layout of lines, heat maps and bars onto any Canvas. The SVG
+// canvas is in figure_svg.cpp, the screen and PNG canvases in figure_view.cpp, so every output shares this
+// layout; scales and colours are in figure_scale.cpp.
 #include "ui/figure.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
-#include "core/text.h"
-
 namespace bs::fig {
-
-uint32_t palette(size_t i) {
-  // Mid-luminance, saturated hues: readable on white paper and on the dark UI alike (no pale yellow).
-  static constexpr std::array<uint32_t, 10> k_colors = {
-      0x3b8bebffu, 0xf28e2bffu, 0x3daa5cffu, 0xe15759ffu, 0xa66fd1ffu,
-      0x1fb3b3ffu, 0xd4a21affu, 0xe377c2ffu, 0x8c8c8cffu, 0x9c6b4effu,
-  };
-  return k_colors[i % k_colors.size()];
-}
-
-Theme light_theme() {
-  return Theme{0xffffffffu, 0x222222ffu, 0x5f5f5fffu, 0xe6e6e6ffu,
-               0x444444ffu, 0xffffffe6u, 0xd9d9d9ffu, 0xe8412cffu};
-}
-
-Theme dark_theme() {
-  return Theme{0x1e2024ffu, 0xe8e8e8ffu, 0xa0a4aaffu, 0x3a3d44ffu,
-               0xa8acb2ffu, 0x1e2024e6u, 0x4a4d54ffu, 0xff6a4dffu};
-}
-
-uint32_t colormap(double t) {
-  // Viridis control points (matplotlib's, sampled at ninths), interpolated linearly in sRGB.
-  static constexpr std::array<std::array<double, 3>, 10> k_pts = {{{68, 1, 84},
-                                                                   {72, 36, 117},
-                                                                   {64, 67, 135},
-                                                                   {52, 94, 141},
-                                                                   {41, 120, 142},
-                                                                   {32, 144, 140},
-                                                                   {34, 167, 132},
-                                                                   {68, 190, 112},
-                                                                   {121, 209, 81},
-                                                                   {253, 231, 37}}};
-  if (!std::isfinite(t)) t = 0;
-  t = std::clamp(t, 0.0, 1.0) * (k_pts.size() - 1);
-  const size_t i = std::min(static_cast<size_t>(t), k_pts.size() - 2);
-  const double f = t - static_cast<double>(i);
-  uint32_t out = 0xffu;
-  for (int c = 0; c < 3; ++c) {
-    const double v = k_pts[i][c] + (k_pts[i + 1][c] - k_pts[i][c]) * f;
-    out |= static_cast<uint32_t>(std::lround(v)) << (24 - 8 * c);
-  }
-  return out;
-}
-
-int best_cell(const Heatmap& h) {
-  if (h.no_best) return -1;
-  int best = -1;
-  for (size_t i = 0; i < h.values.size(); ++i) {
-    const double v = h.values[i];
-    if (!std::isfinite(v)) continue;
-    if (best < 0 || (h.higher_is_better ? v > h.values[best] : v < h.values[best]))
-      best = static_cast<int>(i);
-  }
-  if (best < 0 || h.lo.size() != h.values.size() || h.hi.size() != h.values.size()) return best;
-  // The lowest median alone would crown whichever cell the noise favoured this run (a replay crowns another):
-  // the best must be separated from every other cell, its whole p10-p90 range beyond theirs. Strict, so equal
-  // edges (one repetition each, equal values) are not a win.
-  const auto b = static_cast<size_t>(best);
-  for (size_t i = 0; i < h.values.size(); ++i) {
-    if (i == b || !std::isfinite(h.values[i])) continue;
-    const bool clear = h.higher_is_better ? h.lo[b] > h.hi[i] : h.hi[b] < h.lo[i];
-    if (!clear) return -1;
-  }
-  return best;
-}
-
-std::string format_value(double v) {
-  if (!std::isfinite(v)) return "n/a";
-  char buf[32];
-  const double a = std::abs(v);
-  if (a >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.3gG", v / 1e9);
-  else if (a >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.3gM", v / 1e6);
-  else if (a >= 1e4)
-    std::snprintf(buf, sizeof buf, "%.3gk", v / 1e3);
-  else if (a >= 100)
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  else if (a >= 1e-3 || a == 0)
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-  else
-    std::snprintf(buf, sizeof buf, "%.2e", v);
-  return buf;
-}
-
-// ---- Axes ----
-std::vector<double> nice_ticks(double lo, double hi, int target, bool log_scale) {
-  std::vector<double> ticks;
-  if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi) || (log_scale && !(lo > 0))) return ticks;
-  if (log_scale) {
-    for (double e = std::floor(std::log10(lo)); e <= std::ceil(std::log10(hi)); e += 1.0) {
-      const double v = std::pow(10.0, e);
-      if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) ticks.push_back(v);
-    }
-    return ticks;
-  }
-  const double raw = (hi - lo) / std::max(target, 1);
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  const double norm = raw / mag;
-  const double step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
-  const double first = std::ceil(lo / step) * step;
-  // Counted, not accumulated: a span far below the values' precision (1e15 .. 1e15 + 1) cannot loop forever.
-  const int count = static_cast<int>(std::min(std::floor((hi - first) / step + 1e-9), 1000.0)) + 1;
-  for (int k = 0; k < count; ++k) {
-    const double v = first + step * k;
-    if (!ticks.empty() && v <= ticks.back()) break;
-    ticks.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
-  }
-  return ticks;
-}
-
-std::string format_tick(double v) {
-  char buf[32];
-  const double a = std::abs(v);
-  if (a == 0) return "0";
-  if (a >= 1e9)
-    std::snprintf(buf, sizeof buf, "%gG", v / 1e9);
-  else if (a >= 1e6)
-    std::snprintf(buf, sizeof buf, "%gM", v / 1e6);
-  else if (a >= 1e3)  // every label of an axis in the same unit: 500, 1k, 1.5k, 2k
-    std::snprintf(buf, sizeof buf, "%gk", v / 1e3);
-  else if (a >= 1e-3)
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-  else
-    std::snprintf(buf, sizeof buf, "%.1e", v);
-  return buf;
-}
-
-bool Axis::accepts(double v) const {
-  return std::isfinite(v) && (!log || v > 0);
-}
-
-double Axis::frac(double v) const {
-  const auto tr = [this](double u) { return log ? std::log10(u) : u; };
-  return (tr(v) - tr(lo)) / (tr(hi) - tr(lo));
-}
-
-void Range::add(double v, bool log_scale) {
-  if (!std::isfinite(v) || (log_scale && v <= 0)) return;
-  lo = std::min(lo, v);
-  hi = std::max(hi, v);
-}
-
-// Pads the data range (linear axes of times start at zero: honest bars and lines) and picks ticks.
-Axis make_axis(Range r, bool log, int target, bool from_zero, double pad_frac) {
-  Axis a;
-  a.log = log;
-  if (!r.valid()) return a;
-  target = std::max(target, 2);
-  if (log) {
-    if (r.lo == r.hi) r.lo /= 2, r.hi *= 2;
-    const double l0 = std::log10(r.lo), l1 = std::log10(r.hi), pad = (l1 - l0) * pad_frac;
-    a.lo = std::pow(10.0, l0 - pad);
-    a.hi = std::pow(10.0, l1 + pad);
-    std::vector<double> decades = nice_ticks(a.lo, a.hi, target, true);
-    // 1-2-5 steps where a few decades leave room for them (and always under two decades).
-    std::vector<double> fine;
-    for (double e = std::floor(std::log10(a.lo)); e <= std::ceil(std::log10(a.hi)); e += 1)
-      for (int m : {1, 2, 5}) {
-        const double v = m * std::pow(10.0, e);
-        if (v >= a.lo && v <= a.hi) fine.push_back(v);
-      }
-    if (decades.size() < 2 || (decades.size() < 4 && fine.size() <= static_cast<size_t>(target) * 3 / 2)) {
-      a.ticks = fine.size() >= 2 ? fine : nice_ticks(a.lo, a.hi, target, false);
-      // Within a decade 1-2-5 can leave two ticks (1k, 2k on 1k..4k): even steps then read better.
-      if (a.ticks.size() < 3) {
-        std::vector<double> even = nice_ticks(a.lo, a.hi, target, false);
-        if (even.size() > a.ticks.size()) a.ticks = std::move(even);
-      }
-      for (double e = std::floor(std::log10(a.lo)); e <= std::ceil(std::log10(a.hi)); e += 1)
-        for (int m : {3, 4, 6, 7, 8, 9}) {
-          const double v = m * std::pow(10.0, e);
-          if (v > a.lo && v < a.hi) a.minor.push_back(v);
-        }
-    } else {
-      const size_t step = (decades.size() + static_cast<size_t>(target) - 1) / static_cast<size_t>(target);
-      for (size_t i = 0; i < decades.size(); i += step)
-        a.ticks.push_back(decades[i]);
-      if (step == 1 && decades.size() <= 9) {
-        for (double e = std::floor(std::log10(a.lo)); e <= std::ceil(std::log10(a.hi)); e += 1)
-          for (int m = 2; m <= 9; ++m) {
-            const double v = m * std::pow(10.0, e);
-            if (v > a.lo && v < a.hi) a.minor.push_back(v);
-          }
-      }
-    }
-    // The first and last data values get labels of their own (a sweep's 1024 .. 16M read off the axis, not
-    // guessed between decades), unless a tick already sits within a fifth of a decade of them.
-    for (double end : {r.lo, r.hi}) {
-      const bool near = std::any_of(a.ticks.begin(), a.ticks.end(), [&](double t) {
-        return std::abs(std::log10(t) - std::log10(end)) < 0.2;
-      });
-      if (!near) a.ticks.insert(std::upper_bound(a.ticks.begin(), a.ticks.end(), end), end);
-    }
-    return a;
-  }
-  if (from_zero && r.lo > 0) r.lo = 0;
-  if (from_zero && r.hi < 0) r.hi = 0;
-  if (r.lo == r.hi) {
-    const double d = r.lo == 0 ? 1.0 : std::abs(r.lo) * 0.5;
-    r.lo = r.lo == 0 ? 0 : r.lo - d;
-    r.hi += d;
-  }
-  const double span = r.hi - r.lo;
-  a.lo = (from_zero && r.lo == 0) ? 0 : r.lo - span * pad_frac;
-  a.hi = r.hi + span * pad_frac;
-  a.ticks = nice_ticks(a.lo, a.hi, target, false);
-  return a;
-}
 
 namespace {
 
@@ -332,15 +121,12 @@ void legend_entry(Canvas& c, float x, float y, const Series& s, int shape, const
   c.text(Pt{x + fh * 2.3f, y}, s.label, TextStyle::Body, t.text);
 }
 
-void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::vector<Hit>* hits,
-                 Layout* layout) {
-  const float fh = c.font_size(TextStyle::Body), fs = c.font_size(TextStyle::Small);
-  const float top = paint_header(f, c, b, t);
-  Range rx, ry;
+// The range of the points that are drawn: NaN, inf, and <= 0 on a log axis are skipped. Markers do not widen
+// the x range: one outside the data (a crossover never reached) is not drawn.
+void lines_range(const Figure& f, Range& rx, Range& ry) {
   for (const auto& s : f.series) {
     const size_t n = std::min(s.x.size(), s.y.size());
     for (size_t i = 0; i < n; ++i) {
-      // Only points that are drawn widen the axes (NaN, inf, and <= 0 on a log axis are skipped).
       if (!std::isfinite(s.y[i]) || (f.log_y && s.y[i] <= 0)) continue;
       if (!std::isfinite(s.x[i]) || (f.log_x && s.x[i] <= 0)) continue;
       rx.add(s.x[i], f.log_x);
@@ -349,142 +135,170 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
       if (i < s.y_hi.size()) ry.add(s.y_hi[i], f.log_y);
     }
   }
-  // Markers do not widen the x range: one outside the data (a crossover never reached) is not drawn.
-  const bool has_data = rx.valid() && ry.valid();
+}
 
-  // The legend goes inside the plot unless it would hide too much of a small plot: then it is a row (or
-  // rows) of entries between the header and the plot.
-  std::vector<size_t> listed;
-  float legend_w = 0;
+// Where a line plot's legend goes: inside the plot (placed once the points are known) or in rows above it.
+struct LinesLegend {
+  std::vector<size_t> listed;  // the series with a label
+  float w = 0, h = 0, row = 0;
+  bool inside = true;
+  bool caption = false;  // the y label is a caption above the plot, not along it
+  float top_after = 0;   // where the plot may start
+};
+
+// The caption and the legend rows above the plot. The legend goes inside the plot unless it would hide too
+// much of a small plot: then it is a row (or rows) of entries between the header and the plot.
+LinesLegend paint_lines_top(const Figure& f, Canvas& c, const Box& b, const Theme& t, float top,
+                            bool has_data) {
+  const float fh = c.font_size(TextStyle::Body);
+  LinesLegend lg;
   for (size_t i = 0; i < f.series.size(); ++i)
     if (!f.series[i].label.empty()) {
-      listed.push_back(i);
-      legend_w = std::max(legend_w, c.text_width(f.series[i].label, TextStyle::Body));
+      lg.listed.push_back(i);
+      lg.w = std::max(lg.w, c.text_width(f.series[i].label, TextStyle::Body));
     }
-  const float row = fh * 1.35f;
-  legend_w += fh * 3.2f;
-  const float legend_h = row * static_cast<float>(listed.size()) + fh * 0.5f;
-  bool legend_inside = true;
-  float top_after = top;
+  lg.row = fh * 1.35f;
+  lg.w += fh * 3.2f;
+  lg.h = lg.row * static_cast<float>(lg.listed.size()) + fh * 0.5f;
+  lg.top_after = top;
   // A compact plot names its y axis in a caption above it (the legend may share that row), not along it: a
   // short panel has no height for a rotated label, and the width goes to the data.
   const float m = edge(f);
-  const bool caption = f.compact && !f.y_label.empty();
+  lg.caption = f.compact && !f.y_label.empty();
   float row_x0 = b.x0 + fh * (f.compact ? m : 1.0f);
-  if (caption) {
+  if (lg.caption) {
     const std::string text = fit_text(c, f.y_label, TextStyle::Body, b.w() - fh * 2 * m);
-    c.text(Pt{row_x0, top + row * 0.5f}, text, TextStyle::Body, t.text);
+    c.text(Pt{row_x0, top + lg.row * 0.5f}, text, TextStyle::Body, t.text);
     row_x0 += c.text_width(text, TextStyle::Body) + fh * 1.2f;
-    top_after = top + row;
+    lg.top_after = top + lg.row;
   }
-  if (!listed.empty() && has_data) {
-    const float pw = b.w() - fh * 7, ph = b.y1 - top - fh * 4.5f;
-    // A compact plot has no room to spare for a row above it; its legend may take more of the plot (the
-    // corner it goes to is the one with the fewest points, and its background is translucent).
-    const float area = f.compact ? 0.3f : 0.12f, side = f.compact ? 0.62f : 0.45f;
-    if (legend_w * legend_h > area * pw * ph || legend_h > side * ph || legend_w > side * pw) {
-      legend_inside = false;
-      const float x0 = b.x0 + fh * (f.compact ? m : 1.0f);
-      float lx = row_x0, ly = top + row * 0.5f;
-      for (size_t i : listed) {
-        const float ew = c.text_width(f.series[i].label, TextStyle::Body) + fh * 3.6f;
-        if (lx > x0 && lx + ew > b.x1 - fh * (f.compact ? m : 1.0f)) lx = x0, ly += row;
-        legend_entry(c, lx, ly, f.series[i], static_cast<int>(i % 4), t);
-        lx += ew;
-      }
-      top_after = ly + row * 0.5f + fh * 0.2f;
+  if (lg.listed.empty() || !has_data) return lg;
+  const float pw = b.w() - fh * 7, ph = b.y1 - top - fh * 4.5f;
+  // A compact plot has no room to spare for a row above it; its legend may take more of the plot (the
+  // corner it goes to is the one with the fewest points, and its background is translucent).
+  const float area = f.compact ? 0.3f : 0.12f, side = f.compact ? 0.62f : 0.45f;
+  if (lg.w * lg.h > area * pw * ph || lg.h > side * ph || lg.w > side * pw) {
+    lg.inside = false;
+    const float x0 = b.x0 + fh * (f.compact ? m : 1.0f);
+    float lx = row_x0, ly = top + lg.row * 0.5f;
+    for (size_t i : lg.listed) {
+      const float ew = c.text_width(f.series[i].label, TextStyle::Body) + fh * 3.6f;
+      if (lx > x0 && lx + ew > b.x1 - fh * (f.compact ? m : 1.0f)) lx = x0, ly += lg.row;
+      legend_entry(c, lx, ly, f.series[i], static_cast<int>(i % 4), t);
+      lx += ew;
     }
+    lg.top_after = ly + lg.row * 0.5f + fh * 0.2f;
   }
+  return lg;
+}
 
-  Box plot{0, top_after + fh * 0.3f, b.x1 - fh * (f.compact ? 1.2f : 1.5f),
-           b.y1 - fh * m - fs * 1.6f - (f.x_label.empty() ? 0 : fh * 1.3f)};
-  // The tick count follows the figure's height, not whether it shows a title: a compact plot on screen and
-  // its export at the same size get the same ticks.
-  const int y_target = std::clamp(static_cast<int>((b.h() - fh * 6.0f) / (fh * 4.0f)), 2, 10);
-  Axis ay;
-  float ylab_w = 0;
-  if (has_data) {
-    ay = make_axis(ry, f.log_y, y_target, f.y_from_zero, f.log_y ? 0.05 : 0.06);
-    ylab_w = max_width(c, tick_labels(ay.ticks), TextStyle::Small);
-  }
-  plot.x0 = b.x0 + fh * m + (f.y_label.empty() || caption ? 0 : fh * 1.6f) + ylab_w + fh * 0.6f;
-  const float x_label_y = b.y1 - fh * m - fh * 0.5f;
-  if (plot.w() < fh * 2 || plot.h() < fh * 2) return;
-  if (layout) *layout = Layout{plot.x0, plot.y0, plot.x1, plot.y1, false, {}, {}};
-  paint_axis_labels(f, c, b, plot, t, x_label_y, !caption);
-  if (!has_data) {
-    paint_no_data(c, plot, t);
-    return;
-  }
-  // As for y: the count follows the figure's width, the same with or without the compact margins.
+// The x axis: its count follows the figure's width (the same with or without the compact margins), and ticks
+// whose labels would collide are thinned.
+Axis lines_x_axis(const Figure& f, Canvas& c, const Box& b, const Box& plot, const Range& rx) {
+  const float fh = c.font_size(TextStyle::Body);
   Axis ax =
       make_axis(rx, f.log_x, std::clamp(static_cast<int>((b.w() - fh * 7) / (fh * 9)), 2, 10), false, 0.03);
-  // Thin x ticks whose labels would collide.
-  {
-    const auto labels = tick_labels(ax.ticks);
-    const float need = (max_width(c, labels, TextStyle::Small) + fh) * static_cast<float>(ax.ticks.size());
-    if (need > plot.w() && ax.ticks.size() > 2) {
-      const size_t step = static_cast<size_t>(std::ceil(need / plot.w()));
-      std::vector<double> kept;
-      for (size_t i = 0; i < ax.ticks.size(); i += step)
-        kept.push_back(ax.ticks[i]);
-      ax.ticks = kept;
-    }
+  const auto labels = tick_labels(ax.ticks);
+  const float need = (max_width(c, labels, TextStyle::Small) + fh) * static_cast<float>(ax.ticks.size());
+  if (need > plot.w() && ax.ticks.size() > 2) {
+    const size_t step = static_cast<size_t>(std::ceil(need / plot.w()));
+    std::vector<double> kept;
+    for (size_t i = 0; i < ax.ticks.size(); i += step)
+      kept.push_back(ax.ticks[i]);
+    ax.ticks = kept;
   }
-  auto map = [&](double x, double y) {
+  return ax;
+}
+
+// Maps data to the plot box.
+struct PlotMap {
+  const Box& plot;
+  const Axis& ax;
+  const Axis& ay;
+  Pt operator()(double x, double y) const {
     return Pt{plot.x0 + static_cast<float>(ax.frac(x)) * plot.w(),
               plot.y1 - static_cast<float>(ay.frac(y)) * plot.h()};
-  };
-  if (layout) {
-    layout->has_axes = true;
-    layout->x = ax;
-    layout->y = ay;
   }
+};
 
-  paint_y_axis(c, plot, ay, t);
-  for (double v : ax.minor)
-    c.line(Pt{map(v, ay.lo).x, plot.y0}, Pt{map(v, ay.lo).x, plot.y1}, t.grid & 0xffffff70u, 1);
-  for (double v : ax.ticks) {
-    const float x = map(v, ay.lo).x;
+void paint_x_axis(Canvas& c, const PlotMap& map, const Theme& t) {
+  const float fh = c.font_size(TextStyle::Body), fs = c.font_size(TextStyle::Small);
+  const Box& plot = map.plot;
+  for (double v : map.ax.minor)
+    c.line(Pt{map(v, map.ay.lo).x, plot.y0}, Pt{map(v, map.ay.lo).x, plot.y1}, t.grid & 0xffffff70u, 1);
+  for (double v : map.ax.ticks) {
+    const float x = map(v, map.ay.lo).x;
     if (x < plot.x0 - 0.5f || x > plot.x1 + 0.5f) continue;
     c.line(Pt{x, plot.y0}, Pt{x, plot.y1}, t.grid, 1.0f);
     c.line(Pt{x, plot.y1}, Pt{x, plot.y1 + fh * 0.3f}, t.axis, 1.0f);
     c.text(Pt{x, plot.y1 + fh * 0.35f + fs * 0.6f}, format_tick(v), TextStyle::Small, t.text, Anchor::Middle);
   }
-  c.line(Pt{plot.x0, plot.y0}, Pt{plot.x0, plot.y1}, t.axis, 1.2f);
-  c.line(Pt{plot.x0, plot.y1}, Pt{plot.x1, plot.y1}, t.axis, 1.2f);
+}
 
-  // Bands first, so every line stays on top of every band.
+// The p10-p90 bands, drawn before any line so every line stays on top of every band.
+void paint_bands(const Figure& f, Canvas& c, const PlotMap& map, const Theme& t) {
   for (const auto& s : f.series) {
     const size_t n = std::min(s.x.size(), s.y.size());
     if (s.y_lo.size() < n || s.y_hi.size() < n) continue;
     std::vector<Pt> up, lo;
     for (size_t i = 0; i < n; ++i) {
-      if (!ax.accepts(s.x[i]) || !ay.accepts(s.y_lo[i]) || !ay.accepts(s.y_hi[i])) continue;
+      if (!map.ax.accepts(s.x[i]) || !map.ay.accepts(s.y_lo[i]) || !map.ay.accepts(s.y_hi[i])) continue;
       up.push_back(map(s.x[i], s.y_hi[i]));
       lo.push_back(map(s.x[i], s.y_lo[i]));
     }
     if (up.size() >= 2) c.band(up, lo, (readable_on(s.rgba, t.background) & 0xffffff00u) | 0x38u);
   }
+}
 
-  // Vertical markers: dashed lines under the data; their labels (drawn last) near the top, staggered.
-  std::vector<Box> label_boxes;
-  std::vector<std::pair<Pt, const std::string*>> marker_labels;
+// A vertical marker's label: drawn last, over the lines, in its box.
+struct MarkerLabel {
+  Box box;
+  Pt at;
+  const std::string* text;
+};
+
+// Vertical markers: dashed lines under the data; their labels near the top, staggered, are returned.
+std::vector<MarkerLabel> paint_markers(const Figure& f, Canvas& c, const PlotMap& map, const Theme& t) {
+  const float fh = c.font_size(TextStyle::Body), fs = c.font_size(TextStyle::Small);
+  const Box& plot = map.plot;
+  std::vector<MarkerLabel> labels;
   for (size_t k = 0; k < f.markers.size(); ++k) {
     const auto& m = f.markers[k];
-    if (!ax.accepts(m.x) || m.x < ax.lo || m.x > ax.hi) continue;
-    const float x = map(m.x, ay.lo).x;
+    if (!map.ax.accepts(m.x) || m.x < map.ax.lo || m.x > map.ax.hi) continue;
+    const float x = map(m.x, map.ay.lo).x;
     c.line(Pt{x, plot.y0}, Pt{x, plot.y1}, t.text_dim, 1.3f, true);
     if (m.label.empty()) continue;
     const float tw = c.text_width(m.label, TextStyle::Small);
     const float ly = plot.y0 + fs * (0.9f + 1.5f * static_cast<float>(k % 4));
     const bool left = x + fh * 0.4f + tw > plot.x1;
     const float lx0 = left ? x - fh * 0.4f - tw : x + fh * 0.4f;
-    label_boxes.push_back(Box{lx0 - 3, ly - fs * 0.65f, lx0 + tw + 3, ly + fs * 0.65f});
-    marker_labels.emplace_back(Pt{lx0, ly}, &m.label);
+    labels.push_back(
+        MarkerLabel{Box{lx0 - 3, ly - fs * 0.65f, lx0 + tw + 3, ly + fs * 0.65f}, Pt{lx0, ly}, &m.label});
   }
+  return labels;
+}
 
-  // Lines, then point markers (distinct shapes per series: readable in greyscale print).
+// The hover text of one point of series `si`.
+Hit point_hit(const Figure& f, size_t si, size_t i, Pt p) {
+  const auto& s = f.series[si];
+  Hit h;
+  h.x0 = h.x1 = p.x;
+  h.y0 = h.y1 = p.y;
+  h.point = true;
+  h.series = static_cast<int>(si);
+  h.text = (s.label.empty() ? std::string("series ") + std::to_string(si + 1) : s.label) + "\n" +
+           hit_line(f.x_label, "x", s.x[i]) + "\n" + hit_line(f.y_label, "y", s.y[i]);
+  if (i < s.point_labels.size()) h.text = s.point_labels[i] + "\n" + h.text;
+  if (i < s.y_lo.size() && i < s.y_hi.size())
+    h.text += "\np10-p90: " + format_value(s.y_lo[i]) + " - " + format_value(s.y_hi[i]);
+  return h;
+}
+
+// Lines, then point markers (distinct shapes per series: readable in greyscale print). Returns the points
+// the inside legend should avoid: the markers and samples along every segment.
+std::vector<Pt> paint_series(const Figure& f, Canvas& c, const PlotMap& map, const Theme& t,
+                             std::vector<Hit>* hits) {
+  const float fh = c.font_size(TextStyle::Body);
   std::vector<Pt> all_pts;
   for (size_t si = 0; si < f.series.size(); ++si) {
     const auto& s = f.series[si];
@@ -492,27 +306,14 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
     const uint32_t rgba = readable_on(s.rgba, t.background);
     std::vector<Pt> pts;
     for (size_t i = 0; i < n; ++i) {
-      if (!ax.accepts(s.x[i]) || !ay.accepts(s.y[i])) continue;
+      if (!map.ax.accepts(s.x[i]) || !map.ay.accepts(s.y[i])) continue;
       pts.push_back(map(s.x[i], s.y[i]));
-      if (hits) {
-        Hit h;
-        h.x0 = h.x1 = pts.back().x;
-        h.y0 = h.y1 = pts.back().y;
-        h.point = true;
-        h.series = static_cast<int>(si);
-        h.text = (s.label.empty() ? std::string("series ") + std::to_string(si + 1) : s.label) + "\n" +
-                 hit_line(f.x_label, "x", s.x[i]) + "\n" + hit_line(f.y_label, "y", s.y[i]);
-        if (i < s.point_labels.size()) h.text = s.point_labels[i] + "\n" + h.text;
-        if (i < s.y_lo.size() && i < s.y_hi.size())
-          h.text += "\np10-p90: " + format_value(s.y_lo[i]) + " - " + format_value(s.y_hi[i]);
-        hits->push_back(std::move(h));
-      }
+      if (hits) hits->push_back(point_hit(f, si, i, pts.back()));
     }
     if (!s.points_only) c.polyline(pts, rgba, 2.2f);
     if (pts.size() <= 60 || s.points_only)
       for (const Pt& p : pts)
         c.marker(p, static_cast<int>(si % 4), fh * 0.27f, rgba, t.background);
-    // The legend avoids lines as well as points: sample each segment for its placement.
     for (size_t i = 0; !s.points_only && i + 1 < pts.size(); ++i)
       for (int k = 0; k < 8; ++k) {
         const float u = static_cast<float>(k) / 8;
@@ -524,16 +325,15 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
     else if (!pts.empty())
       all_pts.push_back(pts.back());
   }
+  return all_pts;
+}
 
-  for (size_t k = 0; k < marker_labels.size(); ++k) {
-    const Box& lb = label_boxes[k];
-    c.rect(Pt{lb.x0, lb.y0}, Pt{lb.x1, lb.y1}, t.legend_bg);
-    c.text(marker_labels[k].first, *marker_labels[k].second, TextStyle::Small, t.text);
-  }
-
-  // Legend in the plot corner with the fewest points and marker labels underneath.
-  if (listed.empty() || !legend_inside) return;
-  const float inset = fh * 0.6f, lw = legend_w, lh = legend_h;
+// The legend in the plot corner with the fewest points and marker labels underneath.
+void paint_legend_inside(const Figure& f, Canvas& c, const Box& plot, const LinesLegend& lg,
+                         const std::vector<Pt>& all_pts, const std::vector<MarkerLabel>& labels,
+                         const Theme& t) {
+  const float fh = c.font_size(TextStyle::Body);
+  const float inset = fh * 0.6f, lw = lg.w, lh = lg.h;
   const std::array<Box, 4> corners = {
       Box{plot.x0 + inset, plot.y0 + inset, plot.x0 + inset + lw, plot.y0 + inset + lh},
       Box{plot.x1 - inset - lw, plot.y0 + inset, plot.x1 - inset, plot.y0 + inset + lh},
@@ -545,16 +345,70 @@ void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::
     size_t count = 0;
     for (const Pt& p : all_pts)
       count += (p.x >= q.x0 && p.x <= q.x1 && p.y >= q.y0 && p.y <= q.y1) ? 1 : 0;
-    for (const Box& lb : label_boxes)
+    for (const MarkerLabel& ml : labels) {
+      const Box& lb = ml.box;
       count += (lb.x1 >= q.x0 && lb.x0 <= q.x1 && lb.y1 >= q.y0 && lb.y0 <= q.y1) ? 100 : 0;
+    }
     if (count < best_count) best = k, best_count = count;
   }
   const Box& q = corners[best];
   c.rect(Pt{q.x0, q.y0}, Pt{q.x1, q.y1}, t.legend_bg, t.grid, 1.0f);
-  for (size_t k = 0; k < listed.size(); ++k) {
-    const float y = q.y0 + fh * 0.25f + row * (static_cast<float>(k) + 0.5f);
-    legend_entry(c, q.x0 + fh * 0.5f, y, f.series[listed[k]], static_cast<int>(listed[k] % 4), t);
+  for (size_t k = 0; k < lg.listed.size(); ++k) {
+    const float y = q.y0 + fh * 0.25f + lg.row * (static_cast<float>(k) + 0.5f);
+    legend_entry(c, q.x0 + fh * 0.5f, y, f.series[lg.listed[k]], static_cast<int>(lg.listed[k] % 4), t);
   }
+}
+
+void paint_lines(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::vector<Hit>* hits,
+                 Layout* layout) {
+  const float fh = c.font_size(TextStyle::Body), fs = c.font_size(TextStyle::Small);
+  const float top = paint_header(f, c, b, t);
+  Range rx, ry;
+  lines_range(f, rx, ry);
+  const bool has_data = rx.valid() && ry.valid();
+  const LinesLegend lg = paint_lines_top(f, c, b, t, top, has_data);
+
+  const float m = edge(f);
+  Box plot{0, lg.top_after + fh * 0.3f, b.x1 - fh * (f.compact ? 1.2f : 1.5f),
+           b.y1 - fh * m - fs * 1.6f - (f.x_label.empty() ? 0 : fh * 1.3f)};
+  // The tick count follows the figure's height, not whether it shows a title: a compact plot on screen and
+  // its export at the same size get the same ticks.
+  const int y_target = std::clamp(static_cast<int>((b.h() - fh * 6.0f) / (fh * 4.0f)), 2, 10);
+  Axis ay;
+  float ylab_w = 0;
+  if (has_data) {
+    ay = make_axis(ry, f.log_y, y_target, f.y_from_zero, f.log_y ? 0.05 : 0.06);
+    ylab_w = max_width(c, tick_labels(ay.ticks), TextStyle::Small);
+  }
+  plot.x0 = b.x0 + fh * m + (f.y_label.empty() || lg.caption ? 0 : fh * 1.6f) + ylab_w + fh * 0.6f;
+  const float x_label_y = b.y1 - fh * m - fh * 0.5f;
+  if (plot.w() < fh * 2 || plot.h() < fh * 2) return;
+  if (layout) *layout = Layout{plot.x0, plot.y0, plot.x1, plot.y1, false, {}, {}};
+  paint_axis_labels(f, c, b, plot, t, x_label_y, !lg.caption);
+  if (!has_data) {
+    paint_no_data(c, plot, t);
+    return;
+  }
+  const Axis ax = lines_x_axis(f, c, b, plot, rx);
+  const PlotMap map{plot, ax, ay};
+  if (layout) {
+    layout->has_axes = true;
+    layout->x = ax;
+    layout->y = ay;
+  }
+
+  paint_y_axis(c, plot, ay, t);
+  paint_x_axis(c, map, t);
+  c.line(Pt{plot.x0, plot.y0}, Pt{plot.x0, plot.y1}, t.axis, 1.2f);
+  c.line(Pt{plot.x0, plot.y1}, Pt{plot.x1, plot.y1}, t.axis, 1.2f);
+  paint_bands(f, c, map, t);
+  const std::vector<MarkerLabel> labels = paint_markers(f, c, map, t);
+  const std::vector<Pt> all_pts = paint_series(f, c, map, t, hits);
+  for (const MarkerLabel& ml : labels) {
+    c.rect(Pt{ml.box.x0, ml.box.y0}, Pt{ml.box.x1, ml.box.y1}, t.legend_bg);
+    c.text(ml.at, *ml.text, TextStyle::Small, t.text);
+  }
+  if (!lg.listed.empty() && lg.inside) paint_legend_inside(f, c, plot, lg, all_pts, labels, t);
 }
 
 // ---- Heat map ----
@@ -778,131 +632,6 @@ void paint_bars(const Figure& f, Canvas& c, const Box& b, const Theme& t, std::v
   }
 }
 
-// ---- SVG ----
-
-std::string num(float v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(v));
-  std::string s = buf;
-  while (!s.empty() && s.back() == '0')
-    s.pop_back();
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s == "-0" ? "0" : s;
-}
-
-std::string color(uint32_t rgba) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "#%06x", rgba >> 8);
-  return buf;
-}
-
-// fill="..." plus fill-opacity where the colour is translucent (SVG 1.1 has no #rrggbbaa).
-std::string paint_attr(const char* what, uint32_t rgba) {
-  if ((rgba & 0xffu) == 0) return std::string(what) + "=\"none\"";
-  std::string s = std::string(what) + "=\"" + color(rgba) + "\"";
-  if ((rgba & 0xffu) != 0xffu)
-    s += " " + std::string(what) + "-opacity=\"" + num((rgba & 0xffu) / 255.0f) + "\"";
-  return s;
-}
-
-class SvgCanvas final : public Canvas {
- public:
-  explicit SvgCanvas(float body) : m_body(body) {}
-  std::string out;
-
-  float font_size(TextStyle s) const override {
-    return s == TextStyle::Title ? m_body * 1.3f : s == TextStyle::Small ? m_body * 0.87f : m_body;
-  }
-  // DejaVu Sans advance widths, roughly (em fractions); the file names the font, so viewers match closely.
-  float text_width(const std::string& s, TextStyle st) override {
-    float w = 0;
-    for (unsigned char ch : s) {
-      if ((ch & 0xc0) == 0x80) continue;  // UTF-8 continuation byte
-      if (ch >= '0' && ch <= '9')
-        w += 0.636f;
-      else if (ch >= 'A' && ch <= 'Z')
-        w += 0.70f;
-      else if (ch >= 'a' && ch <= 'z')
-        w += (ch == 'i' || ch == 'l' || ch == 'j') ? 0.28f : (ch == 'm' || ch == 'w') ? 0.9f : 0.58f;
-      else if (ch == ' ')
-        w += 0.318f;
-      else if (ch >= 0x80)
-        w += 0.62f;
-      else
-        w += 0.42f;
-    }
-    return w * font_size(st) * (st == TextStyle::Title ? 1.08f : 1.0f);
-  }
-  void rect(Pt a, Pt b, uint32_t fill, uint32_t stroke, float stroke_w, const char* id) override {
-    out += "<rect";
-    if (id) out += " id=\"" + xml_escape(id) + "\"";
-    out += " x=\"" + num(std::min(a.x, b.x)) + "\" y=\"" + num(std::min(a.y, b.y)) + "\" width=\"" +
-           num(std::abs(b.x - a.x)) + "\" height=\"" + num(std::abs(b.y - a.y)) + "\" " +
-           paint_attr("fill", fill);
-    if (stroke && stroke_w > 0)
-      out += " " + paint_attr("stroke", stroke) + " stroke-width=\"" + num(stroke_w) + "\"";
-    out += "/>\n";
-  }
-  void line(Pt a, Pt b, uint32_t c, float w, bool dashed) override {
-    out += "<line x1=\"" + num(a.x) + "\" y1=\"" + num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" + num(b.y) +
-           "\" " + paint_attr("stroke", c) + " stroke-width=\"" + num(w) + "\"" +
-           (dashed ? " stroke-dasharray=\"6,4\"" : "") + "/>\n";
-  }
-  void polyline(const std::vector<Pt>& pts, uint32_t c, float w) override {
-    out += "<polyline class=\"series\" fill=\"none\" " + paint_attr("stroke", c) + " stroke-width=\"" +
-           num(w) + "\" stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"" + points(pts) +
-           "\"/>\n";
-  }
-  void band(const std::vector<Pt>& upper, const std::vector<Pt>& lower, uint32_t fill) override {
-    std::vector<Pt> ring(upper);
-    ring.insert(ring.end(), lower.rbegin(), lower.rend());
-    out += "<polygon class=\"band\" " + paint_attr("fill", fill) + " points=\"" + points(ring) + "\"/>\n";
-  }
-  void marker(Pt p, int shape, float r, uint32_t fill, uint32_t stroke) override {
-    const std::string style =
-        paint_attr("fill", fill) + " " + paint_attr("stroke", stroke) + " stroke-width=\"1\"";
-    if (shape == 1) {
-      rect(Pt{p.x - r * 0.9f, p.y - r * 0.9f}, Pt{p.x + r * 0.9f, p.y + r * 0.9f}, fill, stroke, 1.0f,
-           nullptr);
-    } else if (shape == 2) {
-      const float d = r * 1.25f;
-      out += "<polygon " + style + " points=\"" +
-             points({{p.x, p.y - d}, {p.x + d, p.y}, {p.x, p.y + d}, {p.x - d, p.y}}) + "\"/>\n";
-    } else if (shape == 3) {
-      const float d = r * 1.3f;
-      out += "<polygon " + style + " points=\"" +
-             points({{p.x, p.y - d}, {p.x + d * 0.9f, p.y + d * 0.6f}, {p.x - d * 0.9f, p.y + d * 0.6f}}) +
-             "\"/>\n";
-    } else {
-      out += "<circle cx=\"" + num(p.x) + "\" cy=\"" + num(p.y) + "\" r=\"" + num(r) + "\" " + style + "/>\n";
-    }
-  }
-  void text(Pt p, const std::string& s, TextStyle st, uint32_t c, Anchor a, float angle,
-            const char* id) override {
-    const float size = font_size(st);
-    out += "<text";
-    if (id) out += " id=\"" + xml_escape(id) + "\"";
-    // y is the baseline: the middle of lower-case and digit glyphs sits about 0.35 em above it.
-    out += " x=\"" + num(p.x) + "\" y=\"" + num(p.y + size * 0.35f) + "\" font-size=\"" + num(size) + "\" " +
-           paint_attr("fill", c);
-    if (a != Anchor::Start) out += a == Anchor::Middle ? " text-anchor=\"middle\"" : " text-anchor=\"end\"";
-    if (st == TextStyle::Title) out += " font-weight=\"bold\"";
-    if (angle != 0) out += " transform=\"rotate(" + num(-angle) + " " + num(p.x) + " " + num(p.y) + ")\"";
-    out += ">" + xml_escape(s) + "</text>\n";
-  }
-
- private:
-  static std::string points(const std::vector<Pt>& pts) {
-    std::string s;
-    for (const Pt& p : pts) {
-      if (!s.empty()) s += ' ';
-      s += num(p.x) + "," + num(p.y);
-    }
-    return s;
-  }
-  float m_body;
-};
-
 }  // namespace
 
 void paint(const Figure& f, Canvas& c, float x, float y, float w, float h, const Theme& theme,
@@ -921,60 +650,6 @@ void paint(const Figure& f, Canvas& c, float x, float y, float w, float h, const
       paint_bars(f, c, b, theme, hits, layout);
       break;
   }
-}
-
-namespace {
-// WCAG relative luminance of an sRGB colour (alpha ignored).
-double relative_luminance(uint32_t rgba) {
-  double l = 0;
-  const double weight[3] = {0.2126, 0.7152, 0.0722};
-  for (int k = 0; k < 3; ++k) {
-    const double v = ((rgba >> (24 - 8 * k)) & 0xffu) / 255.0;
-    l += weight[k] * (v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4));
-  }
-  return l;
-}
-double contrast(uint32_t a, uint32_t b) {
-  const double la = relative_luminance(a), lb = relative_luminance(b);
-  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-}
-}  // namespace
-
-uint32_t readable_on(uint32_t rgba, uint32_t background) {
-  // 2:1 keeps a line or marker clearly visible; every palette colour has more on both themes, so figures
-  // built from the palette are drawn exactly as given.
-  constexpr double k_min_contrast = 2.0;
-  if (contrast(rgba, background) >= k_min_contrast) return rgba;
-  const uint32_t toward = relative_luminance(background) > 0.18 ? 0x000000ffu : 0xffffffffu;
-  uint32_t out = rgba;
-  for (int step = 1; step <= 20 && contrast(out, background) < k_min_contrast; ++step) {
-    const double u = step / 20.0;
-    out = rgba & 0xffu;
-    for (int k = 0; k < 3; ++k) {
-      const int shift = 24 - 8 * k;
-      const double from = (rgba >> shift) & 0xffu, to = (toward >> shift) & 0xffu;
-      out |= static_cast<uint32_t>(std::lround(from + (to - from) * u)) << shift;
-    }
-  }
-  return out;
-}
-
-std::string to_svg(const Figure& f, int width, int height) {
-  width = std::max(width, 1);
-  height = std::max(height, 1);
-  // Body text of 15 user units at 1600 wide, as the PNG at scale 1: the two look alike.
-  SvgCanvas c(15.0f);
-  const std::string w = std::to_string(width), h = std::to_string(height);
-  c.out = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
-  c.out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + w + "\" height=\"" + h +
-           "\" viewBox=\"0 0 " + w + " " + h +
-           "\" font-family=\"DejaVu Sans, Verdana, Helvetica, Arial, sans-serif\">\n";
-  c.out +=
-      "<title>" + xml_escape(f.title.empty() ? std::string("blockscope figure") : f.title) + "</title>\n";
-  if (!f.subtitle.empty()) c.out += "<desc>" + xml_escape(f.subtitle) + "</desc>\n";
-  paint(f, c, 0, 0, static_cast<float>(width), static_cast<float>(height), light_theme(), nullptr);
-  c.out += "</svg>\n";
-  return c.out;
 }
 
 }  // namespace bs::fig
