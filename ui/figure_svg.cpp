@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/readout.h"
 #include "core/text.h"
 
 namespace bs::fig {
@@ -22,16 +23,10 @@ std::string num(float v) {
   return s == "-0" ? "0" : s;
 }
 
-std::string color(uint32_t rgba) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "#%06x", rgba >> 8);
-  return buf;
-}
-
 // fill="..." plus fill-opacity where the colour is translucent (SVG 1.1 has no #rrggbbaa).
 std::string paint_attr(const char* what, uint32_t rgba) {
   if ((rgba & 0xffu) == 0) return std::string(what) + "=\"none\"";
-  std::string s = std::string(what) + "=\"" + color(rgba) + "\"";
+  std::string s = std::string(what) + "=\"" + rgb_hex(rgba) + "\"";
   if ((rgba & 0xffu) != 0xffu)
     s.append(" ").append(what).append("-opacity=\"").append(num((rgba & 0xffu) / 255.0f)).append("\"");
   return s;

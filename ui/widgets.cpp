@@ -25,6 +25,15 @@ void wrapped_text(const std::string& s, const ImVec4& colour) {
   ImGui::PopStyleColor();
 }
 
+void dim_text(const std::string& s) {
+  wrapped_text(s, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+}
+
+ImU32 rgba_u32(uint32_t rgba, int alpha) {
+  return IM_COL32((rgba >> 24) & 0xff, (rgba >> 16) & 0xff, (rgba >> 8) & 0xff,
+                  alpha < 0 ? (rgba & 0xff) : static_cast<uint32_t>(alpha));
+}
+
 bool input_ints_on_commit(const char* label, int* v, int n, int step, int step_fast) {
   IM_ASSERT(n >= 1 && n <= 4 && (step == 0 || n == 1));
   ImGuiStorage* store = ImGui::GetStateStorage();

@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include <cstdint>
 #include <string>
 
 namespace bs::ui {
@@ -34,6 +35,11 @@ double contrast_ratio(const ImVec4& a, const ImVec4& b);
 
 // Wrapped text in any colour (empty text draws nothing).
 void wrapped_text(const std::string& s, const ImVec4& colour);
+// Wrapped text in the theme's dim colour: notes under a control or a picture.
+void dim_text(const std::string& s);
+
+// A figure colour (0xRRGGBBAA, as ui/figure.h) as ImGui's packed colour; `alpha` >= 0 replaces its alpha.
+ImU32 rgba_u32(uint32_t rgba, int alpha = -1);
 
 // n integer fields (1..4) that take effect only when the edit is committed: Enter, Tab, a click elsewhere,
 // or a step button. While the field is being typed in, the typed values live in ImGui's state storage and

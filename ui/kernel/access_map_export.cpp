@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "core/readout.h"
 #include "core/text.h"
 #include "ui/gl/context.h"
 
@@ -14,12 +15,6 @@ namespace {
 
 constexpr uint32_t k_read = 0x3d85c6ffu, k_write = 0xe69138ffu, k_both = 0x9b59b6ffu;
 constexpr uint32_t k_problem = 0xd0202affu;
-
-std::string hex(uint32_t rgba) {
-  char b[8];
-  std::snprintf(b, sizeof b, "#%06x", rgba >> 8);
-  return b;
-}
 
 std::string num(double v) {
   char b[32];
@@ -141,7 +136,7 @@ std::string access_maps_svg(const AccessMaps& maps, const std::string& subtitle)
                cell_fill(m.cells[uint64_t{r} * m.cols + end], true) == fill)
           ++end;
         s += "<rect x=\"" + num(p.x + c * p.cell) + "\" y=\"" + num(p.y + r * p.cell) + "\" width=\"" +
-             num((end - c) * p.cell) + "\" height=\"" + num(p.cell) + "\" fill=\"" + hex(fill) + "\"/>\n";
+             num((end - c) * p.cell) + "\" height=\"" + num(p.cell) + "\" fill=\"" + rgb_hex(fill) + "\"/>\n";
         c = end;
       }
     }
@@ -149,7 +144,7 @@ std::string access_maps_svg(const AccessMaps& maps, const std::string& subtitle)
       if (const uint32_t o = cell_outline(m.cells[e]))
         s += "<rect x=\"" + num(p.x + double(e % m.cols) * p.cell) + "\" y=\"" +
              num(p.y + double(e / m.cols) * p.cell) + "\" width=\"" + num(p.cell) + "\" height=\"" +
-             num(p.cell) + "\" fill=\"none\" stroke=\"" + hex(o) + "\" stroke-width=\"" +
+             num(p.cell) + "\" fill=\"none\" stroke=\"" + rgb_hex(o) + "\" stroke-width=\"" +
              num(std::max(0.5, p.cell / 6)) + "\"/>\n";
     if (m.cols * p.cell >= 40 && p.cell >= 4) {  // grid lines only where cells are big enough to count
       s += "<g stroke=\"#ffffff\" stroke-width=\"" + num(std::min(1.0, p.cell / 8)) + "\">\n";
@@ -164,8 +159,8 @@ std::string access_maps_svg(const AccessMaps& maps, const std::string& subtitle)
   }
   double lx = 20;
   for (const LegendEntry& l : map_legend(true)) {
-    s += "<rect x=\"" + num(lx) + "\" y=\"" + num(legend_y) + "\" width=\"14\" height=\"14\" fill=\"" + hex(l.fill) +
-         "\"" + (l.outline ? " stroke=\"" + hex(l.outline) + "\" stroke-width=\"2\"" : std::string()) + "/>\n";
+    s += "<rect x=\"" + num(lx) + "\" y=\"" + num(legend_y) + "\" width=\"14\" height=\"14\" fill=\"" + rgb_hex(l.fill) +
+         "\"" + (l.outline ? " stroke=\"" + rgb_hex(l.outline) + "\" stroke-width=\"2\"" : std::string()) + "/>\n";
     s += "<text x=\"" + num(lx + 20) + "\" y=\"" + num(legend_y + 12) + "\" font-size=\"13\">" +
          xml_escape(l.text) + "</text>\n";
     lx += 40 + 7.5 * std::string(l.text).size();

@@ -13,16 +13,6 @@ namespace bs::ui {
 
 namespace {
 
-ImVec4 ok_colour() {
-  return light_theme() ? ImVec4(0.0f, 0.45f, 0.1f, 1) : ImVec4(0.45f, 0.9f, 0.45f, 1);
-}
-ImVec4 error_colour() {
-  return light_theme() ? ImVec4(0.75f, 0.05f, 0.05f, 1) : ImVec4(1.0f, 0.45f, 0.4f, 1);
-}
-ImVec4 warn_colour() {
-  return light_theme() ? ImVec4(0.6f, 0.4f, 0.0f, 1) : ImVec4(1.0f, 0.8f, 0.3f, 1);
-}
-
 // A small spinner: a dot going round (time-driven, so it moves while NVRTC works on its thread).
 void spinner() {
   const float r = ImGui::GetFontSize() * 0.35f;
@@ -155,10 +145,10 @@ void draw_status_lines(const KernelPanelModel& m) {
       ImGui::TextUnformatted(m.status_text.c_str());
       break;
     case KernelPanelModel::Status::Ok:
-      ImGui::TextColored(ok_colour(), "%s", m.status_text.c_str());
+      ImGui::TextColored(tone_colour(Tone::Pass), "%s", m.status_text.c_str());
       break;
     case KernelPanelModel::Status::Failed:
-      ImGui::TextColored(error_colour(), "%s", m.status_text.c_str());
+      ImGui::TextColored(tone_colour(Tone::Error), "%s", m.status_text.c_str());
       break;
     case KernelPanelModel::Status::None:
       ImGui::TextDisabled("%s", m.status_text.c_str());
@@ -168,7 +158,7 @@ void draw_status_lines(const KernelPanelModel& m) {
   if (!m.last_good_text.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(m.status == KernelPanelModel::Status::Failed
-                           ? warn_colour()
+                           ? tone_colour(Tone::Warning)
                            : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
                        "%s", m.last_good_text.c_str());
     ImGui::PopTextWrapPos();
@@ -182,7 +172,7 @@ void draw_messages(const KernelPanelModel& m, CodeDocument& doc, float width, fl
   for (size_t i = 0; i < m.messages.size(); ++i) {
     const auto& msg = m.messages[i];
     ImGui::PushID(static_cast<int>(i));
-    ImGui::PushStyleColor(ImGuiCol_Text, msg.error ? error_colour() : warn_colour());
+    ImGui::PushStyleColor(ImGuiCol_Text, msg.error ? tone_colour(Tone::Error) : tone_colour(Tone::Warning));
     char head[32];
     if (msg.line > 0)
       std::snprintf(head, sizeof head, "line %d: ", msg.line);

@@ -42,8 +42,9 @@ void merge_rows(std::vector<reduce::Row>& rows, const std::vector<reduce::Row>& 
 fig::Figure ladder_figure(const std::vector<reduce::Row>& rows, const std::optional<reduce::CopyKernel>& copy,
                           const std::string& problem, const std::string& gpu_name);
 
-// "1.23 ms", "45.6 us".
-std::string format_ms(double ms);
+// The colour (0xRRGGBBAA) of a row in the results, the ladder chart and its figure: orange GPU kernels, blue
+// CUB, grey CPU.
+uint32_t row_rgba(const reduce::Row& r);
 
 // --- Model and actions -------------------------------------------------------------------------------------
 

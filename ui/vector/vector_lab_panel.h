@@ -70,6 +70,10 @@ int64_t strip_group(const vector::Touch& t, vector::Indexing ix, bool grid_strid
 constexpr int k_strip_palette_size = 12;
 uint32_t strip_colour(int64_t group);
 
+// The colour of an operation wherever the lab draws one (an ImU32, as strip_colour): H2D copies blue, kernels
+// green, D2H copies orange.
+uint32_t kind_colour(vector::OpKind k);
+
 // --- Model and actions -------------------------------------------------------------------------------------
 
 struct GpuRunView {
