@@ -125,6 +125,132 @@ std::string settings_text(kernel::Target t, const SimSettings& s) {
          std::to_string(b.y) + ", grid " + std::to_string(g.x) + " x " + std::to_string(g.y);
 }
 
+namespace {
+
+// The simulated launch's data: the lab's inputs (never zeros) and its output, poisoned with NaN so an
+// unwritten cell cannot pass by luck; the buffers in the launch configuration point into these vectors.
+struct SimData {
+  std::vector<float> in, in2, out;
+  heat::Params hp;
+  matmul::Problem mp;
+};
+
+// Fills `d` and the buffers, arguments and grid of `cfg` for target t; a message when the lab's parameters
+// do not hold.
+std::optional<std::string> prepare_launch(kernel::Target t, const SimSettings& s, const LabInputs& lab,
+                                          Dim2 block, SimData& d, sim::LaunchConfig& cfg) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  switch (t) {
+    case kernel::Target::Heat: {
+      if (lab.heat) d.hp = *lab.heat;
+      d.hp.nx = s.size_x;
+      d.hp.ny = s.size_y;
+      if (auto e = heat::validate(d.hp)) return e;
+      d.in = lab.field.empty() ? heat::make_initial(d.hp, heat::InitialPattern::HotSpots) : lab.field;
+      d.out.assign(d.in.size(), nan);
+      const auto cols = static_cast<uint32_t>(d.hp.nx);
+      cfg.buffers = {sim::buffer_over("in", d.in, false, cols), sim::buffer_over("out", d.out, true, cols)};
+      cfg.args = {sim::Arg::pointer(0),
+                  sim::Arg::pointer(1),
+                  sim::Arg::value<int>(static_cast<int>(d.hp.nx)),
+                  sim::Arg::value<int>(static_cast<int>(d.hp.ny)),
+                  sim::Arg::value<float>(d.hp.r()),
+                  sim::Arg::value<float>(d.hp.boundary_temp),
+                  sim::Arg::value<int>(d.hp.boundary == heat::Boundary::Fixed ? 1 : 0)};
+      cfg.grid = grid_for(block, {d.hp.nx, d.hp.ny});
+      break;
+    }
+    case kernel::Target::Vector: {
+      const int64_t n = s.size_x;
+      d.in.resize(static_cast<size_t>(n));
+      d.in2.resize(static_cast<size_t>(n));
+      vector::fill_inputs(d.in.data(), d.in2.data(), n);
+      d.out.assign(static_cast<size_t>(n), nan);
+      cfg.buffers = {sim::buffer_over("a", d.in), sim::buffer_over("b", d.in2),
+                     sim::buffer_over("c", d.out, true)};
+      cfg.args = {sim::Arg::pointer(0), sim::Arg::pointer(1), sim::Arg::pointer(2),
+                  sim::Arg::value<long long>(n)};
+      cfg.grid = grid_for(block, {n, 1});
+      break;
+    }
+    case kernel::Target::Matmul: {
+      d.mp = {s.size_x, s.size_y, s.size_z};
+      d.in = matmul::make_matrix(d.mp.m, d.mp.k, 1);
+      d.in2 = matmul::make_matrix(d.mp.k, d.mp.n, 2);
+      d.out.assign(static_cast<size_t>(d.mp.m * d.mp.n), nan);
+      cfg.buffers = {sim::buffer_over("A", d.in, false, static_cast<uint32_t>(d.mp.k)),
+                     sim::buffer_over("B", d.in2, false, static_cast<uint32_t>(d.mp.n)),
+                     sim::buffer_over("C", d.out, true, static_cast<uint32_t>(d.mp.n))};
+      cfg.args = {sim::Arg::pointer(0),
+                  sim::Arg::pointer(1),
+                  sim::Arg::pointer(2),
+                  sim::Arg::value<int>(static_cast<int>(d.mp.m)),
+                  sim::Arg::value<int>(static_cast<int>(d.mp.n)),
+                  sim::Arg::value<int>(static_cast<int>(d.mp.k))};
+      cfg.grid = grid_for(block, {d.mp.n, d.mp.m});
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+// Checks the simulated output against the lab's own CPU reference: out.passed and out.check.
+void check_against_lab(kernel::Target t, const SimSettings& s, const LabInputs& lab, const SimData& d,
+                       SimOutcome& out) {
+  switch (t) {
+    case kernel::Target::Heat: {
+      std::vector<float> ref(d.in.size());
+      heat::step_cpu(d.in.data(), ref.data(), d.hp, heat::CpuMode::OneThread);
+      double err = 0, scale = 0;
+      bool finite = true;
+      for (size_t i = 0; i < ref.size(); ++i) {
+        finite = finite && std::isfinite(d.out[i]);
+        err = std::max(err, std::abs(double(d.out[i]) - double(ref[i])));
+        scale = std::max(scale, std::abs(double(ref[i])));
+      }
+      const double rel = scale > 0 ? err / scale : err;
+      const double tol = kernel::heat_tolerance(1);
+      out.passed = finite && rel <= tol;
+      char b[160];
+      std::snprintf(b, sizeof b, "one step against the lab's CPU step: max rel err %.1e %s %.1e%s: %s", rel,
+                    rel <= tol ? "<=" : ">", tol, finite ? "" : " (cells never written hold NaN)",
+                    out.passed ? "pass" : "FAIL");
+      out.check = b;
+      break;
+    }
+    case kernel::Target::Vector: {
+      const int64_t n = s.size_x;
+      if (lab.vector_op) {
+        const vector::Check c =
+            vector::check_result(*lab.vector_op, d.in.data(), d.in2.data(), d.out.data(), n);
+        out.passed = c.passed;
+        out.check = std::string("against the lab's op ") + vector::to_string(*lab.vector_op) + ": " + c.text +
+                    (c.passed ? ": pass" : ": FAIL");
+        break;
+      }
+      const vector::Check f =
+          vector::check_result(vector::Op::Formula, d.in.data(), d.in2.data(), d.out.data(), n);
+      const vector::Check a =
+          vector::check_result(vector::Op::Add, d.in.data(), d.in2.data(), d.out.data(), n);
+      out.passed = f.passed || a.passed;
+      out.check = a.passed ? "matches the lab's op add (c = a + b): " + a.text + ": pass"
+                  : f.passed
+                      ? "matches the lab's op formula: " + f.text + ": pass"
+                      : "matches neither of the lab's ops: formula " + f.text + "; add " + a.text + ": FAIL";
+      break;
+    }
+    case kernel::Target::Matmul: {
+      const std::vector<double> ref = matmul::reference_cpu(d.in, d.in2, d.mp);
+      const matmul::CheckResult c = matmul::check_result(d.out, ref, d.mp.k, "float64 CPU reference");
+      out.passed = c.pass;
+      out.check = "against the " + c.reference + ": " + c.summary();
+      break;
+    }
+  }
+}
+
+}  // namespace
+
 SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std::string& kernel_name,
                              const SimSettings& s, JobControl* ctl, const LabInputs* inputs) {
   SimOutcome out;
@@ -149,63 +275,10 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
   const Dim2 block = block_of(t, s);
   sim::LaunchConfig cfg;
   cfg.block = {static_cast<uint32_t>(block.x), static_cast<uint32_t>(block.y), 1};
-  // The lab's inputs (never zeros), and its outputs poisoned so an unwritten cell cannot pass by luck.
-  std::vector<float> in, in2, outv;
-  heat::Params hp;
-  matmul::Problem mp;
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  switch (t) {
-    case kernel::Target::Heat: {
-      if (lab.heat) hp = *lab.heat;
-      hp.nx = s.size_x;
-      hp.ny = s.size_y;
-      if (auto e = heat::validate(hp)) {
-        out.failure = *e;
-        return out;
-      }
-      in = lab.field.empty() ? heat::make_initial(hp, heat::InitialPattern::HotSpots) : lab.field;
-      outv.assign(in.size(), nan);
-      const auto cols = static_cast<uint32_t>(hp.nx);
-      cfg.buffers = {sim::buffer_over("in", in, false, cols), sim::buffer_over("out", outv, true, cols)};
-      cfg.args = {sim::Arg::pointer(0),
-                  sim::Arg::pointer(1),
-                  sim::Arg::value<int>(static_cast<int>(hp.nx)),
-                  sim::Arg::value<int>(static_cast<int>(hp.ny)),
-                  sim::Arg::value<float>(hp.r()),
-                  sim::Arg::value<float>(hp.boundary_temp),
-                  sim::Arg::value<int>(hp.boundary == heat::Boundary::Fixed ? 1 : 0)};
-      cfg.grid = grid_for(block, {hp.nx, hp.ny});
-      break;
-    }
-    case kernel::Target::Vector: {
-      const int64_t n = s.size_x;
-      in.resize(static_cast<size_t>(n));
-      in2.resize(static_cast<size_t>(n));
-      vector::fill_inputs(in.data(), in2.data(), n);
-      outv.assign(static_cast<size_t>(n), nan);
-      cfg.buffers = {sim::buffer_over("a", in), sim::buffer_over("b", in2), sim::buffer_over("c", outv, true)};
-      cfg.args = {sim::Arg::pointer(0), sim::Arg::pointer(1), sim::Arg::pointer(2),
-                  sim::Arg::value<long long>(n)};
-      cfg.grid = grid_for(block, {n, 1});
-      break;
-    }
-    case kernel::Target::Matmul: {
-      mp = {s.size_x, s.size_y, s.size_z};
-      in = matmul::make_matrix(mp.m, mp.k, 1);
-      in2 = matmul::make_matrix(mp.k, mp.n, 2);
-      outv.assign(static_cast<size_t>(mp.m * mp.n), nan);
-      cfg.buffers = {sim::buffer_over("A", in, false, static_cast<uint32_t>(mp.k)),
-                     sim::buffer_over("B", in2, false, static_cast<uint32_t>(mp.n)),
-                     sim::buffer_over("C", outv, true, static_cast<uint32_t>(mp.n))};
-      cfg.args = {sim::Arg::pointer(0),
-                  sim::Arg::pointer(1),
-                  sim::Arg::pointer(2),
-                  sim::Arg::value<int>(static_cast<int>(mp.m)),
-                  sim::Arg::value<int>(static_cast<int>(mp.n)),
-                  sim::Arg::value<int>(static_cast<int>(mp.k))};
-      cfg.grid = grid_for(block, {mp.n, mp.m});
-      break;
-    }
+  SimData d;
+  if (auto e = prepare_launch(t, s, lab, block, d, cfg)) {
+    out.failure = *e;
+    return out;
   }
   sim::Recorder::Options ro;
   if (lab.record_bytes > 0) ro.max_bytes = lab.record_bytes;
@@ -220,62 +293,16 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
   if (!r.ok) out.failure = r.failure.message;
   out.summary = "simulated (no GPU involved): " + std::to_string(cfg.grid.count()) + " blocks x " +
                 std::to_string(cfg.block.count()) + " threads, " + count_text(double(r.thread_instructions)) +
-                " thread-instructions in " + [&] {
+                " thread-instructions in " +
+                [&] {
                   char b[32];
                   std::snprintf(b, sizeof b, "%.2f s", r.seconds);
                   return std::string(b);
-                }() + " of CPU time on " + std::to_string(r.workers) + " threads";
-  if (r.ok) {
-    switch (t) {
-      case kernel::Target::Heat: {
-        std::vector<float> ref(in.size());
-        heat::step_cpu(in.data(), ref.data(), hp, heat::CpuMode::OneThread);
-        double err = 0, scale = 0;
-        bool finite = true;
-        for (size_t i = 0; i < ref.size(); ++i) {
-          finite = finite && std::isfinite(outv[i]);
-          err = std::max(err, std::abs(double(outv[i]) - double(ref[i])));
-          scale = std::max(scale, std::abs(double(ref[i])));
-        }
-        const double rel = scale > 0 ? err / scale : err;
-        const double tol = kernel::heat_tolerance(1);
-        out.passed = finite && rel <= tol;
-        char b[160];
-        std::snprintf(b, sizeof b, "one step against the lab's CPU step: max rel err %.1e %s %.1e%s: %s", rel,
-                      rel <= tol ? "<=" : ">", tol, finite ? "" : " (cells never written hold NaN)",
-                      out.passed ? "pass" : "FAIL");
-        out.check = b;
-        break;
-      }
-      case kernel::Target::Vector: {
-        const int64_t n = s.size_x;
-        if (lab.vector_op) {
-          const vector::Check c = vector::check_result(*lab.vector_op, in.data(), in2.data(), outv.data(), n);
-          out.passed = c.passed;
-          out.check = std::string("against the lab's op ") + vector::to_string(*lab.vector_op) + ": " + c.text +
-                      (c.passed ? ": pass" : ": FAIL");
-          break;
-        }
-        const vector::Check f = vector::check_result(vector::Op::Formula, in.data(), in2.data(), outv.data(), n);
-        const vector::Check a = vector::check_result(vector::Op::Add, in.data(), in2.data(), outv.data(), n);
-        out.passed = f.passed || a.passed;
-        out.check = a.passed   ? "matches the lab's op add (c = a + b): " + a.text + ": pass"
-                    : f.passed ? "matches the lab's op formula: " + f.text + ": pass"
-                               : "matches neither of the lab's ops: formula " + f.text + "; add " + a.text + ": FAIL";
-        break;
-      }
-      case kernel::Target::Matmul: {
-        const std::vector<double> ref = matmul::reference_cpu(in, in2, mp);
-        const matmul::CheckResult c = matmul::check_result(outv, ref, mp.k, "float64 CPU reference");
-        out.passed = c.pass;
-        out.check = "against the " + c.reference + ": " + c.summary();
-        break;
-      }
-    }
-  }
-  out.output = std::move(outv);
-  auto trace = std::make_shared<ui::SimTrace>(
-      ui::make_trace(module, kernel_name, cfg, std::move(r), rec));
+                }() +
+                " of CPU time on " + std::to_string(r.workers) + " threads";
+  if (r.ok) check_against_lab(t, s, lab, d, out);
+  out.output = std::move(d.out);
+  auto trace = std::make_shared<ui::SimTrace>(ui::make_trace(module, kernel_name, cfg, std::move(r), rec));
   out.trace = std::move(trace);
   return out;
 }

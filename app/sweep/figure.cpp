@@ -86,119 +86,113 @@ const SeriesResult* find_series(const Point& p, const std::string& name) {
   return nullptr;
 }
 
-}  // namespace
+// Crossover markers (one parameter): where each GPU series first beats the fastest CPU series.
+void add_crossover_markers(fig::Figure& f, const Result& r, const Param& xp, const std::vector<double>& xs,
+                           const std::vector<size_t>& order, const std::vector<std::string>& names) {
+  std::vector<double> sx, best_cpu;
+  std::vector<const Point*> pts;
+  for (size_t i : order) {
+    const Point* p = find_point(r, {xp.values[i]});
+    double best = std::numeric_limits<double>::quiet_NaN();
+    if (p)
+      for (const SeriesResult& s : p->series)
+        if (!s.gpu && !s.time_ms.empty() && (std::isnan(best) || s.time.median < best)) best = s.time.median;
+    sx.push_back(xs[i]);
+    best_cpu.push_back(best);
+    pts.push_back(p);
+  }
+  for (const std::string& name : names) {
+    std::vector<double> g;
+    bool is_gpu = false;
+    for (const Point* p : pts) {
+      const SeriesResult* s = p ? find_series(*p, name) : nullptr;
+      is_gpu = is_gpu || (s && s->gpu);
+      g.push_back(s && !s->time_ms.empty() ? s->time.median : std::numeric_limits<double>::quiet_NaN());
+    }
+    if (!is_gpu) continue;
+    if (auto x = find_crossover(sx, g, best_cpu, f.log_x))
+      f.markers.push_back({*x, name + " beats the CPU from ~" + fmt(*x, 3)});
+  }
+}
 
-fig::Figure figure_for(const Result& r, const FigureOptions& opt) {
-  if (opt.metric == Metric::Roofline) return roofline_figure(r, target_of(r.definition.lab), opt);
-  fig::Figure f;
+// Lines: x the numeric parameter `line_axis`, a series per series name (and per value of the other,
+// categorical, parameter where there are two).
+void lines_figure(fig::Figure& f, const Result& r, const FigureOptions& opt, int line_axis) {
   const Definition& d = r.definition;
   const bool time = opt.metric == Metric::Time;
-  f.subtitle = opt.subtitle.empty() ? default_subtitle(r) : opt.subtitle;
-  f.y_label = time ? (r.time_label.empty() ? "time (ms)" : r.time_label) : "throughput (" + r.unit + ")";
   const std::vector<std::string> names = r.series_names();
-  if (d.params.empty()) return f;
-
-  const bool num0 = all_numeric(d.params[0]);
-  const bool num1 = d.params.size() > 1 && all_numeric(d.params[1]);
-  // Lines: a numeric axis, and (with two parameters) a categorical one splitting the series.
-  int line_axis = -1;
-  if (d.params.size() == 1 && num0) line_axis = 0;
-  if (d.params.size() == 2 && num0 != num1) line_axis = num0 ? 0 : 1;
-
-  if (line_axis >= 0) {
-    f.kind = fig::Kind::Lines;
-    const Param& xp = d.params[static_cast<size_t>(line_axis)];
-    const int cat_axis = d.params.size() == 2 ? 1 - line_axis : -1;
-    f.x_label = xp.name;
-    f.title = d.lab + ": " + (time ? "time" : "throughput") + " vs " + xp.name;
-    std::vector<double> xs;
-    for (const std::string& v : xp.values)
-      xs.push_back(*numeric_value(v));
-    std::vector<size_t> order(xs.size());
-    for (size_t i = 0; i < order.size(); ++i)
-      order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return xs[a] < xs[b]; });
-    f.log_x = opt.log_x.value_or(spans(xs, 16.0));
-    const std::vector<std::string> cats =
-        cat_axis >= 0 ? d.params[static_cast<size_t>(cat_axis)].values : std::vector<std::string>{""};
-    std::vector<double> all_y;
-    for (const std::string& cat : cats)
-      for (const std::string& name : names) {
-        fig::Series s;
-        s.label = cat.empty()   ? name
-                  : name == cat ? cat
-                                : d.params[static_cast<size_t>(cat_axis)].name + "=" + cat + ", " + name;
-        for (size_t i : order) {
-          std::vector<std::string> values(d.params.size());
-          values[static_cast<size_t>(line_axis)] = xp.values[i];
-          if (cat_axis >= 0) values[static_cast<size_t>(cat_axis)] = cat;
-          const Point* p = find_point(r, values);
-          const SeriesResult* sr = p ? find_series(*p, name) : nullptr;
-          if (!sr || sr->time_ms.empty()) continue;
-          const Summary& m = metric_of(*sr, opt.metric);
-          s.x.push_back(xs[i]);
-          s.y.push_back(m.median);
-          s.y_lo.push_back(m.p10);
-          s.y_hi.push_back(m.p90);
-          all_y.push_back(m.median);
-        }
-        if (s.x.empty()) continue;
-        s.rgba = fig::palette(f.series.size());
-        f.series.push_back(std::move(s));
-      }
-    f.log_y = opt.log_y.value_or(spans(all_y, 16.0));
-    // Crossover markers (one parameter): where each GPU series first beats the fastest CPU series.
-    if (cat_axis < 0) {
-      std::vector<double> sx, best_cpu;
-      std::vector<const Point*> pts;
+  f.kind = fig::Kind::Lines;
+  const Param& xp = d.params[static_cast<size_t>(line_axis)];
+  const int cat_axis = d.params.size() == 2 ? 1 - line_axis : -1;
+  f.x_label = xp.name;
+  f.title = d.lab + ": " + (time ? "time" : "throughput") + " vs " + xp.name;
+  std::vector<double> xs;
+  for (const std::string& v : xp.values)
+    xs.push_back(*numeric_value(v));
+  std::vector<size_t> order(xs.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return xs[a] < xs[b]; });
+  f.log_x = opt.log_x.value_or(spans(xs, 16.0));
+  const std::vector<std::string> cats =
+      cat_axis >= 0 ? d.params[static_cast<size_t>(cat_axis)].values : std::vector<std::string>{""};
+  std::vector<double> all_y;
+  for (const std::string& cat : cats)
+    for (const std::string& name : names) {
+      fig::Series s;
+      s.label = cat.empty()   ? name
+                : name == cat ? cat
+                              : d.params[static_cast<size_t>(cat_axis)].name + "=" + cat + ", " + name;
       for (size_t i : order) {
-        const Point* p = find_point(r, {xp.values[i]});
-        double best = std::numeric_limits<double>::quiet_NaN();
-        if (p)
-          for (const SeriesResult& s : p->series)
-            if (!s.gpu && !s.time_ms.empty() && (std::isnan(best) || s.time.median < best))
-              best = s.time.median;
-        sx.push_back(xs[i]);
-        best_cpu.push_back(best);
-        pts.push_back(p);
+        std::vector<std::string> values(d.params.size());
+        values[static_cast<size_t>(line_axis)] = xp.values[i];
+        if (cat_axis >= 0) values[static_cast<size_t>(cat_axis)] = cat;
+        const Point* p = find_point(r, values);
+        const SeriesResult* sr = p ? find_series(*p, name) : nullptr;
+        if (!sr || sr->time_ms.empty()) continue;
+        const Summary& m = metric_of(*sr, opt.metric);
+        s.x.push_back(xs[i]);
+        s.y.push_back(m.median);
+        s.y_lo.push_back(m.p10);
+        s.y_hi.push_back(m.p90);
+        all_y.push_back(m.median);
       }
-      for (const std::string& name : names) {
-        std::vector<double> g;
-        bool is_gpu = false;
-        for (const Point* p : pts) {
-          const SeriesResult* s = p ? find_series(*p, name) : nullptr;
-          is_gpu = is_gpu || (s && s->gpu);
-          g.push_back(s && !s->time_ms.empty() ? s->time.median : std::numeric_limits<double>::quiet_NaN());
-        }
-        if (!is_gpu) continue;
-        if (auto x = find_crossover(sx, g, best_cpu, f.log_x))
-          f.markers.push_back({*x, name + " beats the CPU from ~" + fmt(*x, 3)});
-      }
+      if (s.x.empty()) continue;
+      s.rgba = fig::palette(f.series.size());
+      f.series.push_back(std::move(s));
     }
-    return f;
-  }
+  f.log_y = opt.log_y.value_or(spans(all_y, 16.0));
+  if (cat_axis < 0) add_crossover_markers(f, r, xp, xs, order, names);
+}
 
-  if (d.params.size() == 1) {
-    f.kind = fig::Kind::Bars;
-    f.title = d.lab + ": " + (time ? "time" : "throughput") + " by " + d.params[0].name;
-    f.x_label = d.params[0].name;
-    for (const Point& p : r.points)
-      for (const SeriesResult& s : p.series) {
-        if (s.time_ms.empty()) continue;
-        const Summary& m = metric_of(s, opt.metric);
-        fig::Bar b;
-        b.label = names.size() > 1 && s.name != p.values[0] ? p.values[0] + ", " + s.name : p.values[0];
-        b.value = m.median;
-        b.lo = m.p10;
-        b.hi = m.p90;
-        const auto idx = static_cast<size_t>(std::find(names.begin(), names.end(), s.name) - names.begin());
-        b.rgba = fig::palette(idx);
-        f.bars.push_back(std::move(b));
-      }
-    return f;
-  }
+// Bars: one parameter of names (not numbers), a bar per value and series.
+void bars_figure(fig::Figure& f, const Result& r, const FigureOptions& opt) {
+  const Definition& d = r.definition;
+  const bool time = opt.metric == Metric::Time;
+  const std::vector<std::string> names = r.series_names();
+  f.kind = fig::Kind::Bars;
+  f.title = d.lab + ": " + (time ? "time" : "throughput") + " by " + d.params[0].name;
+  f.x_label = d.params[0].name;
+  for (const Point& p : r.points)
+    for (const SeriesResult& s : p.series) {
+      if (s.time_ms.empty()) continue;
+      const Summary& m = metric_of(s, opt.metric);
+      fig::Bar b;
+      b.label = names.size() > 1 && s.name != p.values[0] ? p.values[0] + ", " + s.name : p.values[0];
+      b.value = m.median;
+      b.lo = m.p10;
+      b.hi = m.p90;
+      const auto idx = static_cast<size_t>(std::find(names.begin(), names.end(), s.name) - names.begin());
+      b.rgba = fig::palette(idx);
+      f.bars.push_back(std::move(b));
+    }
+}
 
-  // Two parameters of the same kind: a heat map of one series, the GPU one where a GPU ran.
+// Two parameters of the same kind: a heat map of one series, the GPU one where a GPU ran.
+void heatmap_figure(fig::Figure& f, const Result& r, const FigureOptions& opt) {
+  const Definition& d = r.definition;
+  const bool time = opt.metric == Metric::Time;
+  const std::vector<std::string> names = r.series_names();
   f.kind = fig::Kind::Heatmap;
   if (opt.subtitle.empty()) {
     const size_t band = f.subtitle.find(", band p10-p90");
@@ -250,6 +244,32 @@ fig::Figure figure_for(const Result& r, const FigureOptions& opt) {
       f.heatmap.no_best = true;
   if (!f.heatmap.no_best && finite > 1 && fig::best_cell(f.heatmap) < 0 && opt.subtitle.empty())
     f.subtitle += "; no best marked: no cell beats the others beyond their p10-p90 spread";
+}
+
+}  // namespace
+
+fig::Figure figure_for(const Result& r, const FigureOptions& opt) {
+  if (opt.metric == Metric::Roofline) return roofline_figure(r, target_of(r.definition.lab), opt);
+  fig::Figure f;
+  const Definition& d = r.definition;
+  const bool time = opt.metric == Metric::Time;
+  f.subtitle = opt.subtitle.empty() ? default_subtitle(r) : opt.subtitle;
+  f.y_label = time ? (r.time_label.empty() ? "time (ms)" : r.time_label) : "throughput (" + r.unit + ")";
+  if (d.params.empty()) return f;
+
+  const bool num0 = all_numeric(d.params[0]);
+  const bool num1 = d.params.size() > 1 && all_numeric(d.params[1]);
+  // Lines: a numeric axis, and (with two parameters) a categorical one splitting the series.
+  int line_axis = -1;
+  if (d.params.size() == 1 && num0) line_axis = 0;
+  if (d.params.size() == 2 && num0 != num1) line_axis = num0 ? 0 : 1;
+
+  if (line_axis >= 0)
+    lines_figure(f, r, opt, line_axis);
+  else if (d.params.size() == 1)
+    bars_figure(f, r, opt);
+  else
+    heatmap_figure(f, r, opt);
   return f;
 }
 

@@ -172,6 +172,213 @@ std::string result_text(const CuptiApi& api, CUptiResult r) {
 
 using CtxGetCurrent = CUresult (*)(CUcontext*);
 
+// The device to profile; false with `out`'s status and message when there is none or it is too old for the
+// range profiler.
+bool profiled_device(Result& out, int* device, DeviceInfo* dev) {
+  if (cudaGetDevice(device) != cudaSuccess) {
+    cudaGetLastError();
+    *device = 0;
+  }
+  *dev = query_device(*device);
+  if (!dev->available) {
+    out.status = Status::NoDevice;
+    out.message = no_device_message(dev->reason);
+    return false;
+  }
+  if (dev->cc_major * 10 + dev->cc_minor < 75) {
+    out.status = Status::Unsupported;
+    out.message = dev->name + " (compute capability " + dev->compute_capability() +
+                  ") is older than CUPTI's range profiler supports (7.5 and newer). The model values stay.";
+    return false;
+  }
+  return true;
+}
+
+// The runtime's primary context of `device`, made current on this thread; false with `out`'s status and
+// message when that fails.
+bool current_context(Result& out, int device, CUcontext* ctx) {
+  if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
+    out.status = Status::Failed;
+    out.message =
+        std::string("could not make the CUDA context current: ") + cudaGetErrorString(cudaGetLastError());
+    return false;
+  }
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+      !fn || reinterpret_cast<CtxGetCurrent>(fn)(ctx) != CUDA_SUCCESS || !*ctx) {
+    cudaGetLastError();
+    out.status = Status::Failed;
+    out.message = "could not read the current CUDA context (cuCtxGetCurrent)";
+    return false;
+  }
+  return true;
+}
+
+// The metrics this chip offers: each is tried alone on a scratch host object (a name the chip lacks would
+// fail the whole configuration); the others go to out.missing.
+std::vector<const char*> usable_metrics(const CuptiApi& api, const std::vector<std::string>& all,
+                                        const std::vector<uint8_t>& avail, Result& out) {
+  std::vector<const char*> names;
+  auto scratch = std::make_unique<HostObject>(api, out.chip.c_str(), avail);
+  for (const auto& m : all) {
+    if (scratch->add({m.c_str()}) == CUPTI_SUCCESS) {
+      names.push_back(m.c_str());
+    } else {
+      out.missing.push_back(m);
+      scratch = std::make_unique<HostObject>(api, out.chip.c_str(), avail);
+      for (const char* n : names)
+        check(scratch->add({n}), "cuptiProfilerHostConfigAddMetrics");
+    }
+  }
+  return names;
+}
+
+// The configuration image of `host`'s metrics; the passes it needs go to out.passes.
+std::vector<uint8_t> config_image(const CuptiApi& api, const HostObject& host, Result& out) {
+  auto cs = BS_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+  cs.pHostObject = host.obj;
+  check(api.cuptiProfilerHostGetConfigImageSize(&cs), "cuptiProfilerHostGetConfigImageSize");
+  std::vector<uint8_t> config(cs.configImageSize);
+  auto ci = BS_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+  ci.pHostObject = host.obj;
+  ci.configImageSize = config.size();
+  ci.pConfigImage = config.data();
+  check(api.cuptiProfilerHostGetConfigImage(&ci), "cuptiProfilerHostGetConfigImage");
+  auto np = BS_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+  np.configImageSize = config.size();
+  np.pConfigImage = config.data();
+  if (api.cuptiProfilerHostGetNumOfPasses(&np) == CUPTI_SUCCESS)
+    out.passes = static_cast<int>(np.numOfPasses);
+  return config;
+}
+
+constexpr size_t k_max_ranges = 64;  // kernels per launch callable
+
+// An initialised counter-data image for `names`, room for k_max_ranges kernels.
+std::vector<uint8_t> counter_data_image(const CuptiApi& api, CUpti_RangeProfiler_Object* range,
+                                        std::vector<const char*>& names) {
+  auto ds = BS_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+  ds.pRangeProfilerObject = range;
+  ds.pMetricNames = names.data();
+  ds.numMetrics = names.size();
+  ds.maxNumOfRanges = k_max_ranges;
+  ds.maxNumRangeTreeNodes = k_max_ranges;
+  check(api.cuptiRangeProfilerGetCounterDataSize(&ds), "cuptiRangeProfilerGetCounterDataSize");
+  std::vector<uint8_t> data(ds.counterDataSize);
+  auto di = BS_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+  di.pRangeProfilerObject = range;
+  di.counterDataSize = data.size();
+  di.pCounterData = data.data();
+  check(api.cuptiRangeProfilerCounterDataImageInitialize(&di),
+        "cuptiRangeProfilerCounterDataImageInitialize");
+  return data;
+}
+
+// User replay: blockscope runs the launch once per pass, from a cold L2 each time (as Nsight Compute's
+// kernel replay with --cache-control all does); CUPTI's own kernel replay keeps the cache warm between its
+// passes, so the DRAM counters would miss the traffic of a cold start. Each pass re-runs `launch`: the labs'
+// launches are repeatable (same inputs, same access pattern).
+void set_replay_config(const CuptiApi& api, CUpti_RangeProfiler_Object* range, std::vector<uint8_t>& config,
+                       std::vector<uint8_t>& data, Result& out) {
+  auto sc = BS_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
+  sc.pRangeProfilerObject = range;
+  sc.configSize = config.size();
+  sc.pConfig = config.data();
+  sc.counterDataImageSize = data.size();
+  sc.pCounterDataImage = data.data();
+  sc.range = CUPTI_AutoRange;  // one range per kernel
+  // BLOCKSCOPE_COUNTERS_REPLAY=kernel: CUPTI's kernel replay instead (diagnostics, comparison).
+  const char* replay_env = std::getenv("BLOCKSCOPE_COUNTERS_REPLAY");
+  const bool force_kernel_replay = replay_env && std::string(replay_env) == "kernel";
+  sc.replayMode = force_kernel_replay ? CUPTI_KernelReplay : CUPTI_UserReplay;
+  sc.maxRangesPerPass = k_max_ranges;
+  sc.numNestingLevels = 1;
+  sc.minNestingLevel = 1;
+  sc.passIndex = 0;
+  sc.targetNestingLevel = 1;
+  if (force_kernel_replay) {
+    check(api.cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
+    out.note = "CUPTI kernel replay (BLOCKSCOPE_COUNTERS_REPLAY=kernel): the L2 stays warm between passes";
+  } else if (api.cuptiRangeProfilerSetConfig(&sc) != CUPTI_SUCCESS) {
+    // Fall back to CUPTI's kernel replay (it restores memory itself; the cache stays warm between passes).
+    sc.replayMode = CUPTI_KernelReplay;
+    check(api.cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
+    out.note =
+        "CUPTI kernel replay: the L2 stays warm between passes, so DRAM bytes can be below a cold run's";
+  }
+}
+
+// Runs `launch` once per pass, each from a flushed L2, until CUPTI has every pass. An exception from the
+// launch goes to `launch_error` (rethrown by collect once the profiler is shut down); a kernel error or too
+// many passes set out's status and throw Failure.
+void replay_passes(const CuptiApi& api, CUpti_RangeProfiler_Object* range, const Launch& launch,
+                   int64_t l2_bytes, Result& out, std::exception_ptr& launch_error) {
+  detail::L2Flusher flusher(l2_bytes > 0 ? static_cast<size_t>(l2_bytes) : 0);
+  cudaError_t sync = cudaSuccess;
+  constexpr int k_max_passes = 64;
+  bool all_submitted = false;
+  for (int pass = 0; pass < k_max_passes && !all_submitted; ++pass) {
+    flusher.flush();
+    auto st = BS_PARAMS(CUpti_RangeProfiler_Start_Params);
+    st.pRangeProfilerObject = range;
+    check(api.cuptiRangeProfilerStart(&st), "cuptiRangeProfilerStart");
+    try {
+      launch();
+    } catch (...) {
+      launch_error = std::current_exception();
+    }
+    sync = cudaDeviceSynchronize();
+    auto sp = BS_PARAMS(CUpti_RangeProfiler_Stop_Params);
+    sp.pRangeProfilerObject = range;
+    check(api.cuptiRangeProfilerStop(&sp), "cuptiRangeProfilerStop");
+    all_submitted = sp.isAllPassSubmitted != 0;
+    if (launch_error || sync != cudaSuccess) break;
+  }
+  if (launch_error) throw Failure{CUPTI_SUCCESS, nullptr};
+  if (sync != cudaSuccess) {
+    out.status = Status::Failed;
+    out.message = std::string("the kernel failed while counters were collected: ") + cudaGetErrorString(sync);
+    throw Failure{CUPTI_SUCCESS, nullptr};
+  }
+  if (!all_submitted) {
+    out.status = Status::Failed;
+    out.message = "CUPTI asked for more than " + std::to_string(k_max_passes) + " passes";
+    throw Failure{CUPTI_SUCCESS, nullptr};
+  }
+}
+
+// The decoded counter data evaluated to metric values, one Raw per kernel (range).
+std::vector<Raw> evaluate_ranges(const CuptiApi& api, CUpti_RangeProfiler_Object* range,
+                                 const HostObject& host, std::vector<uint8_t>& data,
+                                 std::vector<const char*>& names) {
+  auto dd = BS_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
+  dd.pRangeProfilerObject = range;
+  check(api.cuptiRangeProfilerDecodeData(&dd), "cuptiRangeProfilerDecodeData");
+  auto info = BS_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+  info.pCounterDataImage = data.data();
+  info.counterDataImageSize = data.size();
+  check(api.cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
+  std::vector<Raw> kernels;
+  std::vector<double> values(names.size());
+  for (size_t r = 0; r < info.numTotalRanges; ++r) {
+    auto ev = BS_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+    ev.pHostObject = host.obj;
+    ev.pCounterDataImage = data.data();
+    ev.counterDataImageSize = data.size();
+    ev.rangeIndex = r;
+    ev.ppMetricNames = names.data();
+    ev.numMetrics = names.size();
+    ev.pMetricValues = values.data();
+    check(api.cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
+    Raw raw;
+    for (size_t i = 0; i < names.size(); ++i)
+      raw.emplace_back(names[i], values[i]);
+    kernels.push_back(std::move(raw));
+  }
+  return kernels;
+}
+
 Result collect_locked(const Launch& launch) {
   Result out;
   std::string why;
@@ -183,40 +390,11 @@ Result collect_locked(const Launch& launch) {
   }
   const CuptiApi& api = *api_ptr;
   int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) {
-    cudaGetLastError();
-    device = 0;
-  }
-  const DeviceInfo dev = query_device(device);
-  if (!dev.available) {
-    out.status = Status::NoDevice;
-    out.message = no_device_message(dev.reason);
-    return out;
-  }
-  if (dev.cc_major * 10 + dev.cc_minor < 75) {
-    out.status = Status::Unsupported;
-    out.message = dev.name + " (compute capability " + dev.compute_capability() +
-                  ") is older than CUPTI's range profiler supports (7.5 and newer). The model values stay.";
-    return out;
-  }
-  const auto t0 = std::chrono::steady_clock::now();
-  // The runtime's primary context, made current on this thread.
-  if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
-    out.status = Status::Failed;
-    out.message =
-        std::string("could not make the CUDA context current: ") + cudaGetErrorString(cudaGetLastError());
-    return out;
-  }
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult q{};
+  DeviceInfo dev;
   CUcontext ctx = nullptr;
-  if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &q) != cudaSuccess ||
-      !fn || reinterpret_cast<CtxGetCurrent>(fn)(&ctx) != CUDA_SUCCESS || !ctx) {
-    cudaGetLastError();
-    out.status = Status::Failed;
-    out.message = "could not read the current CUDA context (cuCtxGetCurrent)";
-    return out;
-  }
+  if (!profiled_device(out, &device, &dev)) return out;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!current_context(out, device, &ctx)) return out;
 
   bool profiler_init = false;
   CUpti_RangeProfiler_Object* range = nullptr;
@@ -243,23 +421,8 @@ Result collect_locked(const Launch& launch) {
     av.pCounterAvailabilityImage = avail.data();
     check(api.cuptiProfilerGetCounterAvailability(&av), "cuptiProfilerGetCounterAvailability");
 
-    // Keep the metrics this chip offers: each is tried alone on a scratch host object (a name the chip lacks
-    // would fail the whole configuration).
     const std::vector<std::string> all = metric_names();
-    std::vector<const char*> names;
-    {
-      auto scratch = std::make_unique<HostObject>(api, out.chip.c_str(), avail);
-      for (const auto& m : all) {
-        if (scratch->add({m.c_str()}) == CUPTI_SUCCESS) {
-          names.push_back(m.c_str());
-        } else {
-          out.missing.push_back(m);
-          scratch = std::make_unique<HostObject>(api, out.chip.c_str(), avail);
-          for (const char* n : names)
-            check(scratch->add({n}), "cuptiProfilerHostConfigAddMetrics");
-        }
-      }
-    }
+    std::vector<const char*> names = usable_metrics(api, all, avail, out);
     if (names.empty()) {
       out.status = Status::Unsupported;
       out.message = "CUPTI offers none of blockscope's counters on " + out.chip + ". The model values stay.";
@@ -267,125 +430,11 @@ Result collect_locked(const Launch& launch) {
     }
     HostObject host(api, out.chip.c_str(), avail);
     check(host.add(names), "cuptiProfilerHostConfigAddMetrics");
-    auto cs = BS_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-    cs.pHostObject = host.obj;
-    check(api.cuptiProfilerHostGetConfigImageSize(&cs), "cuptiProfilerHostGetConfigImageSize");
-    std::vector<uint8_t> config(cs.configImageSize);
-    auto ci = BS_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-    ci.pHostObject = host.obj;
-    ci.configImageSize = config.size();
-    ci.pConfigImage = config.data();
-    check(api.cuptiProfilerHostGetConfigImage(&ci), "cuptiProfilerHostGetConfigImage");
-    auto np = BS_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
-    np.configImageSize = config.size();
-    np.pConfigImage = config.data();
-    if (api.cuptiProfilerHostGetNumOfPasses(&np) == CUPTI_SUCCESS)
-      out.passes = static_cast<int>(np.numOfPasses);
-
-    constexpr size_t k_max_ranges = 64;  // kernels per launch callable
-    auto ds = BS_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
-    ds.pRangeProfilerObject = range;
-    ds.pMetricNames = names.data();
-    ds.numMetrics = names.size();
-    ds.maxNumOfRanges = k_max_ranges;
-    ds.maxNumRangeTreeNodes = k_max_ranges;
-    check(api.cuptiRangeProfilerGetCounterDataSize(&ds), "cuptiRangeProfilerGetCounterDataSize");
-    std::vector<uint8_t> data(ds.counterDataSize);
-    auto di = BS_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-    di.pRangeProfilerObject = range;
-    di.counterDataSize = data.size();
-    di.pCounterData = data.data();
-    check(api.cuptiRangeProfilerCounterDataImageInitialize(&di),
-          "cuptiRangeProfilerCounterDataImageInitialize");
-
-    // User replay: blockscope runs the launch once per pass, from a cold L2 each time (as Nsight Compute's
-    // kernel replay with --cache-control all does); CUPTI's own kernel replay keeps the cache warm between
-    // its passes, so the DRAM counters would miss the traffic of a cold start. Each pass re-runs `launch`:
-    // the labs' launches are repeatable (same inputs, same access pattern).
-    auto sc = BS_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
-    sc.pRangeProfilerObject = range;
-    sc.configSize = config.size();
-    sc.pConfig = config.data();
-    sc.counterDataImageSize = data.size();
-    sc.pCounterDataImage = data.data();
-    sc.range = CUPTI_AutoRange;  // one range per kernel
-    // BLOCKSCOPE_COUNTERS_REPLAY=kernel: CUPTI's kernel replay instead (diagnostics, comparison).
-    const char* replay_env = std::getenv("BLOCKSCOPE_COUNTERS_REPLAY");
-    const bool force_kernel_replay = replay_env && std::string(replay_env) == "kernel";
-    sc.replayMode = force_kernel_replay ? CUPTI_KernelReplay : CUPTI_UserReplay;
-    sc.maxRangesPerPass = k_max_ranges;
-    sc.numNestingLevels = 1;
-    sc.minNestingLevel = 1;
-    sc.passIndex = 0;
-    sc.targetNestingLevel = 1;
-    if (force_kernel_replay) {
-      check(api.cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
-      out.note = "CUPTI kernel replay (BLOCKSCOPE_COUNTERS_REPLAY=kernel): the L2 stays warm between passes";
-    } else if (api.cuptiRangeProfilerSetConfig(&sc) != CUPTI_SUCCESS) {
-      // Fall back to CUPTI's kernel replay (it restores memory itself; the cache stays warm between passes).
-      sc.replayMode = CUPTI_KernelReplay;
-      check(api.cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
-      out.note =
-          "CUPTI kernel replay: the L2 stays warm between passes, so DRAM bytes can be below a cold run's";
-    }
-    detail::L2Flusher flusher(dev.l2_bytes > 0 ? static_cast<size_t>(dev.l2_bytes) : 0);
-    cudaError_t sync = cudaSuccess;
-    constexpr int k_max_passes = 64;
-    bool all_submitted = false;
-    for (int pass = 0; pass < k_max_passes && !all_submitted; ++pass) {
-      flusher.flush();
-      auto st = BS_PARAMS(CUpti_RangeProfiler_Start_Params);
-      st.pRangeProfilerObject = range;
-      check(api.cuptiRangeProfilerStart(&st), "cuptiRangeProfilerStart");
-      try {
-        launch();
-      } catch (...) {
-        launch_error = std::current_exception();
-      }
-      sync = cudaDeviceSynchronize();
-      auto sp = BS_PARAMS(CUpti_RangeProfiler_Stop_Params);
-      sp.pRangeProfilerObject = range;
-      check(api.cuptiRangeProfilerStop(&sp), "cuptiRangeProfilerStop");
-      all_submitted = sp.isAllPassSubmitted != 0;
-      if (launch_error || sync != cudaSuccess) break;
-    }
-    if (launch_error) throw Failure{CUPTI_SUCCESS, nullptr};
-    if (sync != cudaSuccess) {
-      out.status = Status::Failed;
-      out.message =
-          std::string("the kernel failed while counters were collected: ") + cudaGetErrorString(sync);
-      throw Failure{CUPTI_SUCCESS, nullptr};
-    }
-    if (!all_submitted) {
-      out.status = Status::Failed;
-      out.message = "CUPTI asked for more than " + std::to_string(k_max_passes) + " passes";
-      throw Failure{CUPTI_SUCCESS, nullptr};
-    }
-    auto dd = BS_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
-    dd.pRangeProfilerObject = range;
-    check(api.cuptiRangeProfilerDecodeData(&dd), "cuptiRangeProfilerDecodeData");
-
-    auto info = BS_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
-    info.pCounterDataImage = data.data();
-    info.counterDataImageSize = data.size();
-    check(api.cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
-    std::vector<Raw> kernels;
-    std::vector<double> values(names.size());
-    for (size_t r = 0; r < info.numTotalRanges; ++r) {
-      auto ev = BS_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-      ev.pHostObject = host.obj;
-      ev.pCounterDataImage = data.data();
-      ev.counterDataImageSize = data.size();
-      ev.rangeIndex = r;
-      ev.ppMetricNames = names.data();
-      ev.numMetrics = names.size();
-      ev.pMetricValues = values.data();
-      check(api.cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
-      Raw raw;
-      for (size_t i = 0; i < names.size(); ++i)
-        raw.emplace_back(names[i], values[i]);
-      kernels.push_back(std::move(raw));
-    }
+    std::vector<uint8_t> config = config_image(api, host, out);
+    std::vector<uint8_t> data = counter_data_image(api, range, names);
+    set_replay_config(api, range, config, data, out);
+    replay_passes(api, range, launch, dev.l2_bytes, out, launch_error);
+    std::vector<Raw> kernels = evaluate_ranges(api, range, host, data, names);
     if (kernels.empty()) {
       out.status = Status::Failed;
       out.message = "no kernel ran while counters were collected (the launch started no kernel)";

@@ -168,6 +168,173 @@ ImVec4 token_colour(TokenKind kind, bool light) {
   return {0.90f, 0.90f, 0.90f, 1};
 }
 
+namespace {
+
+// The widest line's width: it sets the text area's width (ImGui 1.86's multi-line input does not scroll
+// sideways).
+float widest_line(ImFont* font, float fs, const std::string& text) {
+  float widest = 0;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t nl = text.find('\n', start);
+    const size_t end = nl == std::string::npos ? text.size() : nl;
+    widest = std::max(widest, font->CalcTextSizeA(fs, FLT_MAX, 0, text.data() + start, text.data() + end).x);
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  return widest;
+}
+
+// Keeps the caret in view when it moved (typing, arrows, a jump): this child scrolls, not the input.
+void keep_caret_in_view(CodeEditorState& st, int caret_line, float fs, float pad_y) {
+  const float scroll_y = ImGui::GetScrollY(), view_h = ImGui::GetWindowHeight();
+  if (st.scroll_to_line > 0) {
+    const float y = (static_cast<float>(st.scroll_to_line) - 1) * fs;
+    ImGui::SetScrollY(std::max(0.0f, y - view_h * 0.35f));
+    st.scroll_to_line = 0;
+  } else if ((st.active && caret_line != st.last_caret_line) || view_h != st.last_view_h) {
+    // The caret moved, or the editor was resized (a smaller window, the PTX pane moved below): keep the
+    // caret's line in view.
+    const float y = (static_cast<float>(caret_line) - 1) * fs + pad_y;
+    if (y < scroll_y)
+      ImGui::SetScrollY(y);
+    else if (y + fs * 2 > scroll_y + view_h)
+      ImGui::SetScrollY(y + fs * 2 - view_h);
+  }
+  st.last_caret_line = caret_line;
+  st.last_view_h = view_h;
+}
+
+// Where the editor's parts are on screen this frame.
+struct EditorLayout {
+  ImFont* font;
+  float fs;
+  int digits;         // of the line numbers
+  float digit_w;      // one digit's width
+  float gutter_w;     // numbers, then the marker dot
+  ImVec2 gutter_pos;  // the gutter's top left
+  ImVec2 item_pos;    // the text area's top left
+  ImVec2 origin;      // where the first line's text starts
+  float right;        // the text area's right edge
+  float line_y(int line) const { return origin.y + (static_cast<float>(line) - 1) * fs; }
+};
+
+// Line `s` (`len` bytes) in its tokens' colours at y.
+void draw_line_text(ImDrawList* dl, const EditorLayout& g, const char* s, size_t len,
+                    const std::vector<Token>* tokens, bool light, float y) {
+  const ImU32 text_col = colour_u32(token_colour(TokenKind::Text, light));
+  float x = g.origin.x;
+  size_t at = 0;
+  auto draw = [&](size_t b, size_t e, ImU32 col) {
+    if (e <= b) return;
+    dl->AddText(g.font, g.fs, ImVec2(x, y), col, s + b, s + e);
+    x += g.font->CalcTextSizeA(g.fs, FLT_MAX, 0, s + b, s + e).x;
+  };
+  if (tokens) {
+    for (const Token& t : *tokens) {
+      const size_t b = static_cast<size_t>(t.begin), e = std::min(static_cast<size_t>(t.end), len);
+      if (b >= len) break;
+      draw(at, b, text_col);
+      draw(b, e, colour_u32(token_colour(t.kind, light)));
+      at = e;
+    }
+  }
+  draw(at, len, text_col);
+}
+
+// The messages of a line's markers, as a tooltip.
+void marker_tooltip(const std::vector<const LineMarker*>& markers, int line, float fs) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(fs * 40);
+  for (const LineMarker* m : markers) {
+    ImGui::TextColored(
+        m->level == LineMarker::Level::Error ? ImVec4(1, 0.45f, 0.4f, 1) : ImVec4(1, 0.8f, 0.3f, 1),
+        "line %d: %s", line, m->level == LineMarker::Level::Error ? "error" : "warning");
+    ImGui::TextUnformatted(m->message.c_str());
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+// The overlay on the (transparent) input: the gutter, and for each visible line its bands (the PTX pane's
+// line, then markers), its coloured text, its number (brighter on the caret's line) and its marker dot.
+void draw_overlay(const CodeDocument& doc, CodeEditorState& st, const EditorLayout& g, int lines,
+                  int caret_line, bool light) {
+  const float fs = g.fs;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 win_pos = ImGui::GetWindowPos();
+  const float clip_top = win_pos.y, clip_bottom = win_pos.y + ImGui::GetWindowHeight();
+  const int first = std::max(1, static_cast<int>((clip_top - g.origin.y) / fs));
+  const int last = std::min(lines, static_cast<int>((clip_bottom - g.origin.y) / fs) + 2);
+  const ImU32 err_band =
+      colour_u32(light ? ImVec4(0.95f, 0.35f, 0.30f, 0.22f) : ImVec4(0.90f, 0.20f, 0.20f, 0.22f));
+  const ImU32 warn_band =
+      colour_u32(light ? ImVec4(0.95f, 0.75f, 0.10f, 0.25f) : ImVec4(0.90f, 0.75f, 0.10f, 0.18f));
+  const ImU32 hl_band =
+      colour_u32(light ? ImVec4(0.20f, 0.45f, 0.95f, 0.20f) : ImVec4(0.30f, 0.55f, 1.00f, 0.22f));
+  const ImU32 err_dot = colour_u32(ImVec4(0.92f, 0.22f, 0.20f, 1));
+  const ImU32 warn_dot = colour_u32(ImVec4(0.95f, 0.70f, 0.10f, 1));
+
+  // Gutter background, a shade off the text area.
+  const ImVec2 g0(g.gutter_pos.x, win_pos.y);
+  dl->AddRectFilled(g0, ImVec2(g.gutter_pos.x + g.gutter_w - fs * 0.3f, clip_bottom),
+                    ImGui::GetColorU32(ImGuiCol_WindowBg, 0.6f));
+
+  st.hovered_marker_line = 0;
+  st.first_marker = ImVec2(-1, -1);
+  size_t offset = line_start(st.buffer, first);
+  for (int line = first; line <= last; ++line) {
+    const size_t nl = st.buffer.find('\n', offset);
+    const size_t end = nl == std::string::npos ? st.buffer.size() : nl;
+    const float y = g.line_y(line);
+    const auto markers = doc.markers_on(line);
+    bool has_err = false, has_warn = false;
+    for (const LineMarker* m : markers)
+      (m->level == LineMarker::Level::Error ? has_err : has_warn) = true;
+    const ImVec2 band0(g.item_pos.x, y), band1(g.right, y + fs);
+    if (line == st.highlight_line) dl->AddRectFilled(band0, band1, hl_band);
+    if (has_err || has_warn) dl->AddRectFilled(band0, band1, has_err ? err_band : warn_band);
+    const bool tokenized = static_cast<size_t>(line - 1) < st.tokens.size();
+    draw_line_text(dl, g, st.buffer.data() + offset, end - offset,
+                   tokenized ? &st.tokens[static_cast<size_t>(line - 1)] : nullptr, light, y);
+    std::string num = std::to_string(line);
+    if (static_cast<int>(num.size()) < g.digits)
+      num.insert(0, static_cast<size_t>(g.digits) - num.size(), ' ');
+    const ImU32 num_col =
+        ImGui::GetColorU32(line == caret_line && st.active ? ImGuiCol_Text : ImGuiCol_TextDisabled);
+    dl->AddText(g.font, fs, ImVec2(g.gutter_pos.x + fs * 0.3f, y), num_col, num.c_str());
+    if (has_err || has_warn) {
+      const ImVec2 c(g.gutter_pos.x + g.digit_w * static_cast<float>(g.digits) + fs * 0.75f, y + fs * 0.5f);
+      dl->AddCircleFilled(c, fs * 0.3f, has_err ? err_dot : warn_dot);
+      if (st.first_marker.x < 0) st.first_marker = c;
+      // Hover over the marker or the line's band: the messages.
+      const bool over_gutter =
+          ImGui::IsMouseHoveringRect(ImVec2(g.gutter_pos.x, y), ImVec2(g.gutter_pos.x + g.gutter_w, y + fs));
+      const bool over_line = ImGui::IsMouseHoveringRect(band0, band1);
+      if ((over_gutter || over_line) && ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) {
+        st.hovered_marker_line = line;
+        marker_tooltip(markers, line, fs);
+      }
+    }
+    if (nl == std::string::npos) break;
+    offset = nl + 1;
+  }
+
+  // The caret (ImGui's own is transparent with the text), blinking while the editor has the keyboard.
+  if (st.active && std::fmod(ImGui::GetTime(), 1.2) < 0.8) {
+    const int ls = line_start(st.buffer, caret_line);
+    const float cx = g.origin.x + g.font
+                                      ->CalcTextSizeA(fs, FLT_MAX, 0, st.buffer.data() + ls,
+                                                      st.buffer.data() + std::max(ls, st.cursor))
+                                      .x;
+    const float cy = g.line_y(caret_line);
+    dl->AddLine(ImVec2(cx, cy), ImVec2(cx, cy + fs - 1), colour_u32(token_colour(TokenKind::Text, light)),
+                1.0f);
+  }
+}
+
+}  // namespace
+
 bool draw_code_editor(const char* id, CodeDocument& doc, CodeEditorState& st, ImVec2 size, double now_s,
                       bool light) {
   // Between frames the buffer follows the document (ImGui reads it when the widget is not active; while it
@@ -180,12 +347,14 @@ bool draw_code_editor(const char* id, CodeDocument& doc, CodeEditorState& st, Im
   if (doc.pending_jump()) st.focus = true;
 
   const ImGuiStyle& style = ImGui::GetStyle();
-  ImFont* font = ImGui::GetFont();
-  const float fs = ImGui::GetFontSize();
+  EditorLayout g{};
+  g.font = ImGui::GetFont();
+  g.fs = ImGui::GetFontSize();
+  const float fs = g.fs;
   const int lines = line_count(st.buffer);
-  const float digit_w = ImGui::CalcTextSize("0").x;
-  const int digits = std::max(3, static_cast<int>(std::log10(std::max(lines, 1))) + 1);
-  const float gutter_w = digit_w * static_cast<float>(digits) + fs * 1.6f;  // numbers, then the marker dot
+  g.digit_w = ImGui::CalcTextSize("0").x;
+  g.digits = std::max(3, static_cast<int>(std::log10(std::max(lines, 1))) + 1);
+  g.gutter_w = g.digit_w * static_cast<float>(g.digits) + fs * 1.6f;
 
   ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
@@ -194,26 +363,15 @@ bool draw_code_editor(const char* id, CodeDocument& doc, CodeEditorState& st, Im
   ImGui::PopStyleVar();
   ImGui::PopStyleColor();
 
-  // The widest line sets the text area's width (ImGui 1.86's multi-line input does not scroll sideways).
-  float widest = 0;
-  {
-    size_t start = 0;
-    while (start <= st.buffer.size()) {
-      const size_t nl = st.buffer.find('\n', start);
-      const size_t end = nl == std::string::npos ? st.buffer.size() : nl;
-      widest = std::max(
-          widest, font->CalcTextSizeA(fs, FLT_MAX, 0, st.buffer.data() + start, st.buffer.data() + end).x);
-      if (nl == std::string::npos) break;
-      start = nl + 1;
-    }
-  }
+  const float widest = widest_line(g.font, fs, st.buffer);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float text_w = std::max(avail.x - gutter_w, widest + fs * 4);
+  const float text_w = std::max(avail.x - g.gutter_w, widest + fs * 4);
   const float text_h = std::max(avail.y, (static_cast<float>(lines) + 2) * fs + style.FramePadding.y * 2);
 
-  const ImVec2 gutter_pos = ImGui::GetCursorScreenPos();
-  ImGui::SetCursorScreenPos(ImVec2(gutter_pos.x + gutter_w, gutter_pos.y));
-  const ImVec2 item_pos = ImGui::GetCursorScreenPos();
+  g.gutter_pos = ImGui::GetCursorScreenPos();
+  ImGui::SetCursorScreenPos(ImVec2(g.gutter_pos.x + g.gutter_w, g.gutter_pos.y));
+  g.item_pos = ImGui::GetCursorScreenPos();
+  g.right = g.item_pos.x + text_w;
 
   if (st.focus) {
     ImGui::SetKeyboardFocusHere();
@@ -237,7 +395,7 @@ bool draw_code_editor(const char* id, CodeDocument& doc, CodeEditorState& st, Im
   st.active = ImGui::IsItemActive();
   // The text starts at the frame padding (the child ImGui makes for the input has no window padding when it
   // has no border; FrameBorderSize is 0 above).
-  const ImVec2 origin(item_pos.x + style.FramePadding.x, item_pos.y + style.FramePadding.y);
+  g.origin = ImVec2(g.item_pos.x + style.FramePadding.x, g.item_pos.y + style.FramePadding.y);
 
   bool changed = ctx.changed;
   if (typed && doc.edited(st.buffer, st.cursor, now_s)) changed = true;
@@ -248,124 +406,9 @@ bool draw_code_editor(const char* id, CodeDocument& doc, CodeEditorState& st, Im
   }
   doc.set_cursor(st.cursor);
 
-  // Keep the caret in view when it moved (typing, arrows, a jump): this child scrolls, not the input.
   const int caret_line = line_of(st.buffer, st.cursor);
-  const float scroll_y = ImGui::GetScrollY(), view_h = ImGui::GetWindowHeight();
-  if (st.scroll_to_line > 0) {
-    const float y = (static_cast<float>(st.scroll_to_line) - 1) * fs;
-    ImGui::SetScrollY(std::max(0.0f, y - view_h * 0.35f));
-    st.scroll_to_line = 0;
-  } else if ((st.active && caret_line != st.last_caret_line) || view_h != st.last_view_h) {
-    // The caret moved, or the editor was resized (a smaller window, the PTX pane moved below): keep the
-    // caret's line in view.
-    const float y = (static_cast<float>(caret_line) - 1) * fs + style.FramePadding.y;
-    if (y < scroll_y)
-      ImGui::SetScrollY(y);
-    else if (y + fs * 2 > scroll_y + view_h)
-      ImGui::SetScrollY(y + fs * 2 - view_h);
-  }
-  st.last_caret_line = caret_line;
-  st.last_view_h = view_h;
-
-  // --- The overlay: bands, coloured text, caret, gutter ---------------------------------------------------
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 win_pos = ImGui::GetWindowPos();
-  const float clip_top = win_pos.y, clip_bottom = win_pos.y + view_h;
-  const int first = std::max(1, static_cast<int>((clip_top - origin.y) / fs));
-  const int last = std::min(lines, static_cast<int>((clip_bottom - origin.y) / fs) + 2);
-  const float right = item_pos.x + text_w;
-
-  auto line_y = [&](int line) { return origin.y + (static_cast<float>(line) - 1) * fs; };
-  const ImU32 err_band =
-      colour_u32(light ? ImVec4(0.95f, 0.35f, 0.30f, 0.22f) : ImVec4(0.90f, 0.20f, 0.20f, 0.22f));
-  const ImU32 warn_band =
-      colour_u32(light ? ImVec4(0.95f, 0.75f, 0.10f, 0.25f) : ImVec4(0.90f, 0.75f, 0.10f, 0.18f));
-  const ImU32 hl_band =
-      colour_u32(light ? ImVec4(0.20f, 0.45f, 0.95f, 0.20f) : ImVec4(0.30f, 0.55f, 1.00f, 0.22f));
-  const ImU32 err_dot = colour_u32(ImVec4(0.92f, 0.22f, 0.20f, 1));
-  const ImU32 warn_dot = colour_u32(ImVec4(0.95f, 0.70f, 0.10f, 1));
-  const ImU32 text_col = colour_u32(token_colour(TokenKind::Text, light));
-
-  // Gutter background, a shade off the text area.
-  const ImVec2 g0(gutter_pos.x, win_pos.y);
-  dl->AddRectFilled(g0, ImVec2(gutter_pos.x + gutter_w - fs * 0.3f, clip_bottom),
-                    ImGui::GetColorU32(ImGuiCol_WindowBg, 0.6f));
-
-  st.hovered_marker_line = 0;
-  st.first_marker = ImVec2(-1, -1);
-  size_t offset = line_start(st.buffer, first);
-  for (int line = first; line <= last; ++line) {
-    const size_t nl = st.buffer.find('\n', offset);
-    const size_t end = nl == std::string::npos ? st.buffer.size() : nl;
-    const char* s = st.buffer.data() + offset;
-    const float y = line_y(line);
-    // Bands: the PTX pane's line, then markers.
-    const auto markers = doc.markers_on(line);
-    bool has_err = false, has_warn = false;
-    for (const LineMarker* m : markers)
-      (m->level == LineMarker::Level::Error ? has_err : has_warn) = true;
-    if (line == st.highlight_line) dl->AddRectFilled(ImVec2(item_pos.x, y), ImVec2(right, y + fs), hl_band);
-    if (has_err || has_warn)
-      dl->AddRectFilled(ImVec2(item_pos.x, y), ImVec2(right, y + fs), has_err ? err_band : warn_band);
-    // The coloured text.
-    float x = origin.x;
-    size_t at = 0;
-    auto draw = [&](size_t b, size_t e, ImU32 col) {
-      if (e <= b) return;
-      dl->AddText(font, fs, ImVec2(x, y), col, s + b, s + e);
-      x += font->CalcTextSizeA(fs, FLT_MAX, 0, s + b, s + e).x;
-    };
-    if (static_cast<size_t>(line - 1) < st.tokens.size()) {
-      for (const Token& t : st.tokens[static_cast<size_t>(line - 1)]) {
-        const size_t b = static_cast<size_t>(t.begin), e = std::min(static_cast<size_t>(t.end), end - offset);
-        if (b >= end - offset) break;
-        draw(at, b, text_col);
-        draw(b, e, colour_u32(token_colour(t.kind, light)));
-        at = e;
-      }
-    }
-    draw(at, end - offset, text_col);
-    // The gutter: the number (brighter on the caret's line), the marker dot.
-    std::string num = std::to_string(line);
-    if (static_cast<int>(num.size()) < digits) num.insert(0, static_cast<size_t>(digits) - num.size(), ' ');
-    const ImU32 num_col =
-        ImGui::GetColorU32(line == caret_line && st.active ? ImGuiCol_Text : ImGuiCol_TextDisabled);
-    dl->AddText(font, fs, ImVec2(gutter_pos.x + fs * 0.3f, y), num_col, num.c_str());
-    if (has_err || has_warn) {
-      const ImVec2 c(gutter_pos.x + digit_w * static_cast<float>(digits) + fs * 0.75f, y + fs * 0.5f);
-      dl->AddCircleFilled(c, fs * 0.3f, has_err ? err_dot : warn_dot);
-      if (st.first_marker.x < 0) st.first_marker = c;
-      // Hover over the marker or the line's band: the messages.
-      const bool over_gutter =
-          ImGui::IsMouseHoveringRect(ImVec2(gutter_pos.x, y), ImVec2(gutter_pos.x + gutter_w, y + fs));
-      const bool over_line = ImGui::IsMouseHoveringRect(ImVec2(item_pos.x, y), ImVec2(right, y + fs));
-      if ((over_gutter || over_line) && ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) {
-        st.hovered_marker_line = line;
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(fs * 40);
-        for (const LineMarker* m : markers) {
-          ImGui::TextColored(
-              m->level == LineMarker::Level::Error ? ImVec4(1, 0.45f, 0.4f, 1) : ImVec4(1, 0.8f, 0.3f, 1),
-              "line %d: %s", line, m->level == LineMarker::Level::Error ? "error" : "warning");
-          ImGui::TextUnformatted(m->message.c_str());
-        }
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-      }
-    }
-    if (nl == std::string::npos) break;
-    offset = nl + 1;
-  }
-
-  // The caret (ImGui's own is transparent with the text), blinking while the editor has the keyboard.
-  if (st.active && std::fmod(ImGui::GetTime(), 1.2) < 0.8) {
-    const int ls = line_start(st.buffer, caret_line);
-    const float cx = origin.x + font->CalcTextSizeA(fs, FLT_MAX, 0, st.buffer.data() + ls,
-                                                    st.buffer.data() + std::max(ls, st.cursor))
-                                    .x;
-    const float cy = line_y(caret_line);
-    dl->AddLine(ImVec2(cx, cy), ImVec2(cx, cy + fs - 1), text_col, 1.0f);
-  }
+  keep_caret_in_view(st, caret_line, fs, style.FramePadding.y);
+  draw_overlay(doc, st, g, lines, caret_line, light);
   ImGui::EndChild();
   return changed;
 }
