@@ -38,214 +38,253 @@ LaneThread lane_thread(Dim2 block, int warp, int lane) {
   return t;
 }
 
-// Fills `a` for each memory instruction of warp w in program order and calls f(a). Text only when asked
-// (predict skips it: millions of instructions). Banks: max_steps limits the loop's loads (-1: all).
+// Where a variant's loop puts its accesses: `a` is filled lane by lane, begin() names the instruction, emit()
+// hands it to the caller's f. Text only when asked (predict skips it: millions of instructions).
 template <class F>
-void for_each_access(const Params& p, Variant v, WarpId w, int max_steps, bool with_text, F&& f) {
-  const Dim2 block = p.block_of(v);
+struct AccessOut {
   WarpAccess a;
-  const auto begin = [&](Space space, Buffer buffer, bool store, int step, const char* text) {
+  Dim2 block;
+  int max_steps;  // banks: how many of the loop's loads (-1: all)
+  bool with_text;
+  F& f;
+  void begin(Space space, Buffer buffer, bool store, int step, const char* text) {
     a.space = space;
     a.buffer = buffer;
     a.store = store;
     a.step = step;
     if (with_text) a.text = text;
-  };
+  }
+  void emit() { f(a); }
+  // Lane l active where on[l], at index(l); then emit.
+  template <class G>
+  void emit_lanes(const bool* on, G&& index) {
+    for (int l = 0; l < k_warp; ++l)
+      a.lanes[l] = {on[l], static_cast<int64_t>(index(l))};
+    f(a);
+  }
+};
+
+// The cells a warp's lanes touch in one step of a transpose kernel (cell_of(lane's thread)), whether each
+// is inside the matrix, and (tiled kernels) the shared-memory word word_of(thread) it goes through.
+struct WarpCells {
+  Cell cell[k_warp];
+  bool on[k_warp];
+  int word[k_warp];
+};
+// One element a thread (t = blockIdx.x * blockDim.x + thread): each lane's t, and whether it is below n.
+struct WarpElements {
+  int64_t t[k_warp];
+  bool on[k_warp];
+};
+WarpElements warp_elements(const Params& p, Dim2 block, WarpId w) {
+  WarpElements e;
+  for (int l = 0; l < k_warp; ++l) {
+    const LaneThread lt = lane_thread(block, w.warp, l);
+    e.t[l] = w.bx * block.x + lt.linear;
+    e.on[l] = lt.exists && e.t[l] < p.n;
+  }
+  return e;
+}
+
+template <class CellFn, class WordFn>
+WarpCells warp_cells(const Params& p, Dim2 block, int warp, CellFn&& cell_of, WordFn&& word_of) {
+  WarpCells c;
+  for (int l = 0; l < k_warp; ++l) {
+    const LaneThread t = lane_thread(block, warp, l);
+    c.cell[l] = cell_of(t);
+    c.on[l] = t.exists && inside(c.cell[l], p.rows, p.cols);
+    c.word[l] = word_of(t);
+  }
+  return c;
+}
+
+// Naive: each thread reads its cell and writes the transposed cell, straight to global memory.
+template <class Out>
+void naive_accesses(const Params& p, WarpId w, Out& out) {
+  const Dim2 block = out.block;
+  const WarpCells c = warp_cells(
+      p, block, w.warp,
+      [&](const LaneThread& t) {
+        return naive_cell(w.bx, w.by, t.tx, t.ty, static_cast<int>(block.x), static_cast<int>(block.y));
+      },
+      [](const LaneThread&) { return 0; });
+  out.begin(Space::Global, Buffer::In, false, 0, "in[r*cols + c]");
+  out.emit_lanes(c.on, [&](int l) { return in_index(c.cell[l], p.cols); });
+  out.begin(Space::Global, Buffer::Out, true, 0, "out[c*rows + r]");
+  out.emit_lanes(c.on, [&](int l) { return out_index(c.cell[l], p.rows); });
+}
+
+// Copy: the tiled loop without the transpose (the bandwidth yardstick); the same addresses in `out`.
+template <class Out>
+void copy_accesses(const Params& p, WarpId w, Out& out) {
+  const int dy = static_cast<int>(out.block.y);
+  for (int j = 0; j < tile_steps(dy); ++j) {
+    const WarpCells c = warp_cells(
+        p, out.block, w.warp,
+        [&](const LaneThread& t) { return tile_load_cell(w.bx, w.by, t.tx, t.ty, j, dy); },
+        [](const LaneThread&) { return 0; });
+    out.begin(Space::Global, Buffer::In, false, j, "in[r*cols + c]");
+    out.emit_lanes(c.on, [&](int l) { return in_index(c.cell[l], p.cols); });
+    out.begin(Space::Global, Buffer::Out, true, j, "out[r*cols + c]");
+    out.emit();  // the same addresses in `out`
+  }
+}
+
+// Tiled (32 or 33 wide): the tile loaded row by row from `in`, then, after __syncthreads(), stored
+// column by column to `out`.
+template <class Out>
+void tiled_accesses(const Params& p, Variant v, WarpId w, Out& out) {
+  const int dy = static_cast<int>(out.block.y);
+  const int pitch = tile_pitch(v != Variant::Tiled);
+  const char* ld_text = pitch == k_tile ? "tile[ty + j*dy][tx] (32 wide)" : "tile[ty + j*dy][tx] (33 wide)";
+  const char* st_text = pitch == k_tile ? "tile[tx][ty + j*dy] (32 wide)" : "tile[tx][ty + j*dy] (33 wide)";
+  for (int j = 0; j < tile_steps(dy); ++j) {
+    const WarpCells c = warp_cells(
+        p, out.block, w.warp,
+        [&](const LaneThread& t) { return tile_load_cell(w.bx, w.by, t.tx, t.ty, j, dy); },
+        [&](const LaneThread& t) { return tile_load_word(t.tx, t.ty, j, dy, pitch); });
+    out.begin(Space::Global, Buffer::In, false, j, "in[r*cols + c]");
+    out.emit_lanes(c.on, [&](int l) { return in_index(c.cell[l], p.cols); });
+    out.begin(Space::Shared, Buffer::Tile, true, j, ld_text);
+    out.emit_lanes(c.on, [&](int l) { return c.word[l]; });
+  }
+  // __syncthreads()
+  for (int j = 0; j < tile_steps(dy); ++j) {
+    const WarpCells c = warp_cells(
+        p, out.block, w.warp,
+        [&](const LaneThread& t) { return tile_store_cell(w.bx, w.by, t.tx, t.ty, j, dy); },
+        [&](const LaneThread& t) { return tile_store_word(t.tx, t.ty, j, dy, pitch); });
+    out.begin(Space::Shared, Buffer::Tile, false, j, st_text);
+    out.emit_lanes(c.on, [&](int l) { return c.word[l]; });
+    out.begin(Space::Global, Buffer::Out, true, j, "out[c*rows + r]");
+    out.emit_lanes(c.on, [&](int l) { return out_index(c.cell[l], p.rows); });
+  }
+}
+
+// Strided: row `row` of a matrix with `stride` columns, column `col` (the block's y).
+template <class Out>
+void strided_accesses(const Params& p, WarpId w, Out& out) {
+  const Dim2 block = out.block;
+  WarpAccess& a = out.a;
+  const int64_t s = p.stride, rows = stride_rows(p.n, s), col = w.by;
+  int64_t row[k_warp];
+  for (int l = 0; l < k_warp; ++l) {
+    const LaneThread t = lane_thread(block, w.warp, l);
+    row[l] = t.exists ? w.bx * block.x + t.linear : rows;  // rows: off
+  }
+  out.begin(Space::Global, Buffer::In, false, 0, "in[row*stride + col]");
+  for (int l = 0; l < k_warp; ++l) {
+    const int64_t i = strided_element(row[l], col, s);
+    a.lanes[l] = {row[l] < rows && i < p.n, i};
+  }
+  out.emit();
+  out.begin(Space::Global, Buffer::Out, true, 0, "out[col*rows + row]");
+  for (int l = 0; l < k_warp; ++l)
+    a.lanes[l] = {row[l] < rows, strided_out(row[l], col, rows)};
+  out.emit();
+}
+
+// Random: a gather from a random index, a coalesced store.
+template <class Out>
+void random_accesses(const Params& p, WarpId w, Out& out) {
+  const int k = random_bits(p.n);
+  const uint64_t mask = (uint64_t{1} << k) - 1;
+  const WarpElements e = warp_elements(p, out.block, w);
+  out.begin(Space::Global, Buffer::In, false, 0, "in[random_index(t)]");
+  out.emit_lanes(e.on, [&](int l) { return e.on[l] ? random_index(e.t[l], p.n, k, mask, p.seed) : 0; });
+  out.begin(Space::Global, Buffer::Out, true, 0, "out[t]");
+  out.emit_lanes(e.on, [&](int l) { return e.t[l]; });
+}
+
+// Banks: the fill of the shared array, the loop over one word a lane, the store of the sum.
+template <class Out>
+void bank_accesses(const Params& p, Variant v, WarpId w, Out& out) {
+  const Dim2 block = out.block;
+  WarpAccess& a = out.a;
+  const bool padded = v == Variant::BanksPadded;
+  const int s = p.bank_stride, words = bank_words(s, padded);
+  // Fill: for (i = threadIdx.x; i < words; i += blockDim.x) buf[i] = init[i];
+  for (int64_t k = 0; k * block.x < words; ++k) {
+    bool any = false;
+    for (int l = 0; l < k_warp; ++l) {
+      const LaneThread t = lane_thread(block, w.warp, l);
+      const int64_t i = k * block.x + t.linear;
+      a.lanes[l] = {t.exists && i < words, i};
+      any = any || a.lanes[l].active;
+    }
+    if (!any) break;  // this warp's lanes are all past the array: the loop has ended for it
+    out.begin(Space::Global, Buffer::In, false, static_cast<int>(k), "init[i]");
+    out.emit();
+    out.begin(Space::Shared, Buffer::Tile, true, static_cast<int>(k), "buf[i]");
+    out.emit();
+  }
+  // The loop: acc += buf[word], the same word every iteration (a volatile load).
+  const int steps = out.max_steps < 0 ? k_bank_iterations : std::min(out.max_steps, k_bank_iterations);
+  for (int it = 0; it < steps; ++it) {
+    out.begin(Space::Shared, Buffer::Tile, false, it, padded ? "buf[lane*s + lane*s/32]" : "buf[lane*s]");
+    for (int l = 0; l < k_warp; ++l)
+      a.lanes[l] = {lane_thread(block, w.warp, l).exists, bank_word(l, s, padded)};
+    out.emit();
+  }
+  const WarpElements e = warp_elements(p, block, w);
+  out.begin(Space::Global, Buffer::Out, true, 0, "out[t]");
+  out.emit_lanes(e.on, [&](int l) { return e.t[l]; });
+}
+
+// Array of structures or structure of arrays: the fields read, then the fields written.
+template <class Out>
+void struct_accesses(const Params& p, Variant v, WarpId w, Out& out) {
+  WarpAccess& a = out.a;
+  static const char* const aos_ld[] = {"in[i].x",  "in[i].y",  "in[i].z",   "in[i].vx",
+                                       "in[i].vy", "in[i].vz", "in[i].mass"};
+  static const char* const soa_ld[] = {"x[i]", "y[i]", "z[i]", "vx[i]", "vy[i]", "vz[i]", "mass[i]"};
+  static const char* const aos_st[] = {"out[i].x",  "out[i].y",  "out[i].z",
+                                       "out[i].vx", "out[i].vy", "out[i].vz"};
+  static const char* const soa_st[] = {"out_x[i]",  "out_y[i]",  "out_z[i]",
+                                       "out_vx[i]", "out_vy[i]", "out_vz[i]"};
+  const bool soa = v == Variant::Soa;
+  const WarpElements e = warp_elements(p, out.block, w);
+  const int64_t* idx = e.t;
+  const bool* on = e.on;
+  for (int fi = 0; fi < k_fields_read; ++fi) {
+    out.begin(Space::Global, Buffer::In, false, fi, soa ? soa_ld[fi] : aos_ld[fi]);
+    for (int l = 0; l < k_warp; ++l)
+      a.lanes[l] = {on[l], soa ? soa_index(idx[l], fi, p.n) : aos_index(idx[l], fi)};
+    out.emit();
+  }
+  for (int fi = 0; fi < k_fields_written; ++fi) {
+    out.begin(Space::Global, Buffer::Out, true, fi, soa ? soa_st[fi] : aos_st[fi]);
+    for (int l = 0; l < k_warp; ++l)
+      a.lanes[l] = {on[l], soa ? soa_index(idx[l], fi, p.n) : aos_index(idx[l], fi)};
+    out.emit();
+  }
+}
+
+// Fills a WarpAccess for each memory instruction of warp w in program order and calls f(a); each variant's
+// loop mirrors its kernel's. Text only when asked. Banks: max_steps limits the loop's loads (-1: all).
+template <class F>
+void for_each_access(const Params& p, Variant v, WarpId w, int max_steps, bool with_text, F&& f) {
+  AccessOut<F> out{WarpAccess{}, p.block_of(v), max_steps, with_text, f};
   switch (v) {
-    case Variant::Naive: {
-      Cell cells[k_warp];
-      bool on[k_warp];
-      for (int l = 0; l < k_warp; ++l) {
-        const LaneThread t = lane_thread(block, w.warp, l);
-        cells[l] = naive_cell(w.bx, w.by, t.tx, t.ty, static_cast<int>(block.x), static_cast<int>(block.y));
-        on[l] = t.exists && inside(cells[l], p.rows, p.cols);
-      }
-      begin(Space::Global, Buffer::In, false, 0, "in[r*cols + c]");
-      for (int l = 0; l < k_warp; ++l)
-        a.lanes[l] = {on[l], in_index(cells[l], p.cols)};
-      f(a);
-      begin(Space::Global, Buffer::Out, true, 0, "out[c*rows + r]");
-      for (int l = 0; l < k_warp; ++l)
-        a.lanes[l] = {on[l], out_index(cells[l], p.rows)};
-      f(a);
-      return;
-    }
-    case Variant::Copy: {
-      const int dy = static_cast<int>(block.y);
-      for (int j = 0; j < tile_steps(dy); ++j) {
-        Cell cells[k_warp];
-        bool on[k_warp];
-        for (int l = 0; l < k_warp; ++l) {
-          const LaneThread t = lane_thread(block, w.warp, l);
-          cells[l] = tile_load_cell(w.bx, w.by, t.tx, t.ty, j, dy);
-          on[l] = t.exists && inside(cells[l], p.rows, p.cols);
-        }
-        begin(Space::Global, Buffer::In, false, j, "in[r*cols + c]");
-        for (int l = 0; l < k_warp; ++l)
-          a.lanes[l] = {on[l], in_index(cells[l], p.cols)};
-        f(a);
-        begin(Space::Global, Buffer::Out, true, j, "out[r*cols + c]");
-        f(a);  // the same addresses in `out`
-      }
-      return;
-    }
+    case Variant::Naive:
+      return naive_accesses(p, w, out);
+    case Variant::Copy:
+      return copy_accesses(p, w, out);
     case Variant::Tiled:
     case Variant::TiledPadded:
-    case Variant::TiledPaddedMulti: {
-      const int dy = static_cast<int>(block.y);
-      const int pitch = tile_pitch(v != Variant::Tiled);
-      const char* ld_text =
-          pitch == k_tile ? "tile[ty + j*dy][tx] (32 wide)" : "tile[ty + j*dy][tx] (33 wide)";
-      const char* st_text =
-          pitch == k_tile ? "tile[tx][ty + j*dy] (32 wide)" : "tile[tx][ty + j*dy] (33 wide)";
-      for (int j = 0; j < tile_steps(dy); ++j) {
-        Cell cells[k_warp];
-        bool on[k_warp];
-        int words[k_warp];
-        for (int l = 0; l < k_warp; ++l) {
-          const LaneThread t = lane_thread(block, w.warp, l);
-          cells[l] = tile_load_cell(w.bx, w.by, t.tx, t.ty, j, dy);
-          on[l] = t.exists && inside(cells[l], p.rows, p.cols);
-          words[l] = tile_load_word(t.tx, t.ty, j, dy, pitch);
-        }
-        begin(Space::Global, Buffer::In, false, j, "in[r*cols + c]");
-        for (int l = 0; l < k_warp; ++l)
-          a.lanes[l] = {on[l], in_index(cells[l], p.cols)};
-        f(a);
-        begin(Space::Shared, Buffer::Tile, true, j, ld_text);
-        for (int l = 0; l < k_warp; ++l)
-          a.lanes[l] = {on[l], words[l]};
-        f(a);
-      }
-      // __syncthreads()
-      for (int j = 0; j < tile_steps(dy); ++j) {
-        Cell cells[k_warp];
-        bool on[k_warp];
-        int words[k_warp];
-        for (int l = 0; l < k_warp; ++l) {
-          const LaneThread t = lane_thread(block, w.warp, l);
-          cells[l] = tile_store_cell(w.bx, w.by, t.tx, t.ty, j, dy);
-          on[l] = t.exists && inside(cells[l], p.rows, p.cols);
-          words[l] = tile_store_word(t.tx, t.ty, j, dy, pitch);
-        }
-        begin(Space::Shared, Buffer::Tile, false, j, st_text);
-        for (int l = 0; l < k_warp; ++l)
-          a.lanes[l] = {on[l], words[l]};
-        f(a);
-        begin(Space::Global, Buffer::Out, true, j, "out[c*rows + r]");
-        for (int l = 0; l < k_warp; ++l)
-          a.lanes[l] = {on[l], out_index(cells[l], p.rows)};
-        f(a);
-      }
-      return;
-    }
-    case Variant::Strided: {
-      const int64_t s = p.stride, rows = stride_rows(p.n, s), col = w.by;
-      int64_t row[k_warp];
-      for (int l = 0; l < k_warp; ++l) {
-        const LaneThread t = lane_thread(block, w.warp, l);
-        row[l] = t.exists ? w.bx * block.x + t.linear : rows;  // rows: off
-      }
-      begin(Space::Global, Buffer::In, false, 0, "in[row*stride + col]");
-      for (int l = 0; l < k_warp; ++l) {
-        const int64_t i = strided_element(row[l], col, s);
-        a.lanes[l] = {row[l] < rows && i < p.n, i};
-      }
-      f(a);
-      begin(Space::Global, Buffer::Out, true, 0, "out[col*rows + row]");
-      for (int l = 0; l < k_warp; ++l)
-        a.lanes[l] = {row[l] < rows, strided_out(row[l], col, rows)};
-      f(a);
-      return;
-    }
-    case Variant::Random: {
-      const int k = random_bits(p.n);
-      const uint64_t mask = (uint64_t{1} << k) - 1;
-      int64_t t[k_warp];
-      bool on[k_warp];
-      for (int l = 0; l < k_warp; ++l) {
-        const LaneThread lt = lane_thread(block, w.warp, l);
-        t[l] = w.bx * block.x + lt.linear;
-        on[l] = lt.exists && t[l] < p.n;
-      }
-      begin(Space::Global, Buffer::In, false, 0, "in[random_index(t)]");
-      for (int l = 0; l < k_warp; ++l)
-        a.lanes[l] = {on[l], on[l] ? random_index(t[l], p.n, k, mask, p.seed) : 0};
-      f(a);
-      begin(Space::Global, Buffer::Out, true, 0, "out[t]");
-      for (int l = 0; l < k_warp; ++l)
-        a.lanes[l] = {on[l], t[l]};
-      f(a);
-      return;
-    }
+    case Variant::TiledPaddedMulti:
+      return tiled_accesses(p, v, w, out);
+    case Variant::Strided:
+      return strided_accesses(p, w, out);
+    case Variant::Random:
+      return random_accesses(p, w, out);
     case Variant::BanksPlain:
-    case Variant::BanksPadded: {
-      const bool padded = v == Variant::BanksPadded;
-      const int s = p.bank_stride, words = bank_words(s, padded);
-      // Fill: for (i = threadIdx.x; i < words; i += blockDim.x) buf[i] = init[i];
-      for (int64_t k = 0; k * block.x < words; ++k) {
-        bool any = false;
-        for (int l = 0; l < k_warp; ++l) {
-          const LaneThread t = lane_thread(block, w.warp, l);
-          const int64_t i = k * block.x + t.linear;
-          a.lanes[l] = {t.exists && i < words, i};
-          any = any || a.lanes[l].active;
-        }
-        if (!any) break;  // this warp's lanes are all past the array: the loop has ended for it
-        begin(Space::Global, Buffer::In, false, static_cast<int>(k), "init[i]");
-        f(a);
-        begin(Space::Shared, Buffer::Tile, true, static_cast<int>(k), "buf[i]");
-        f(a);
-      }
-      // The loop: acc += buf[word], the same word every iteration (a volatile load).
-      const int steps = max_steps < 0 ? k_bank_iterations : std::min(max_steps, k_bank_iterations);
-      for (int it = 0; it < steps; ++it) {
-        begin(Space::Shared, Buffer::Tile, false, it, padded ? "buf[lane*s + lane*s/32]" : "buf[lane*s]");
-        for (int l = 0; l < k_warp; ++l)
-          a.lanes[l] = {lane_thread(block, w.warp, l).exists, bank_word(l, s, padded)};
-        f(a);
-      }
-      begin(Space::Global, Buffer::Out, true, 0, "out[t]");
-      for (int l = 0; l < k_warp; ++l) {
-        const LaneThread t = lane_thread(block, w.warp, l);
-        const int64_t g = w.bx * block.x + t.linear;
-        a.lanes[l] = {t.exists && g < p.n, g};
-      }
-      f(a);
-      return;
-    }
+    case Variant::BanksPadded:
+      return bank_accesses(p, v, w, out);
     case Variant::Aos:
     case Variant::Soa:
-    default: {
-      static const char* const aos_ld[] = {"in[i].x",  "in[i].y",  "in[i].z",   "in[i].vx",
-                                           "in[i].vy", "in[i].vz", "in[i].mass"};
-      static const char* const soa_ld[] = {"x[i]", "y[i]", "z[i]", "vx[i]", "vy[i]", "vz[i]", "mass[i]"};
-      static const char* const aos_st[] = {"out[i].x",  "out[i].y",  "out[i].z",
-                                           "out[i].vx", "out[i].vy", "out[i].vz"};
-      static const char* const soa_st[] = {"out_x[i]",  "out_y[i]",  "out_z[i]",
-                                           "out_vx[i]", "out_vy[i]", "out_vz[i]"};
-      const bool soa = v == Variant::Soa;
-      int64_t idx[k_warp];
-      bool on[k_warp];
-      for (int l = 0; l < k_warp; ++l) {
-        const LaneThread t = lane_thread(block, w.warp, l);
-        idx[l] = w.bx * block.x + t.linear;
-        on[l] = t.exists && idx[l] < p.n;
-      }
-      for (int fi = 0; fi < k_fields_read; ++fi) {
-        begin(Space::Global, Buffer::In, false, fi, soa ? soa_ld[fi] : aos_ld[fi]);
-        for (int l = 0; l < k_warp; ++l)
-          a.lanes[l] = {on[l], soa ? soa_index(idx[l], fi, p.n) : aos_index(idx[l], fi)};
-        f(a);
-      }
-      for (int fi = 0; fi < k_fields_written; ++fi) {
-        begin(Space::Global, Buffer::Out, true, fi, soa ? soa_st[fi] : aos_st[fi]);
-        for (int l = 0; l < k_warp; ++l)
-          a.lanes[l] = {on[l], soa ? soa_index(idx[l], fi, p.n) : aos_index(idx[l], fi)};
-        f(a);
-      }
-      return;
-    }
+    default:
+      return struct_accesses(p, v, w, out);
   }
 }
 
