@@ -35,6 +35,19 @@ std::string to_string(Dim2 d) {
   return std::to_string(d.x) + "x" + std::to_string(d.y);
 }
 
+namespace {
+
+constexpr const char* k_largest_x = ", the largest x a block may have on this device";
+constexpr const char* k_largest_y = ", the largest y a block may have on this device";
+
+// "<what> = v > limit<why>" when v is above the device's limit for it.
+std::optional<std::string> above_limit(const char* what, int64_t v, int64_t limit, const char* why) {
+  if (v <= limit) return std::nullopt;
+  return std::string(what) + " = " + std::to_string(v) + " > " + std::to_string(limit) + why;
+}
+
+}  // namespace
+
 std::optional<std::string> validate_block(Dim2 block, const DeviceLimits& lim) {
   if (block.x <= 0 || block.y <= 0)
     return "block " + to_string(block) + " is empty: blockDim.x and blockDim.y must be at least 1";
@@ -47,25 +60,16 @@ std::optional<std::string> validate_block(Dim2 block, const DeviceLimits& lim) {
     return "x*y = " + std::to_string(block.x) + "*" + std::to_string(block.y) + " = " +
            std::to_string(threads) + " > " + std::to_string(lim.max_threads_per_block) +
            " threads per block, the most one block may hold";
-  if (block.x > lim.max_block_x)
-    return "blockDim.x = " + std::to_string(block.x) + " > " + std::to_string(lim.max_block_x) +
-           ", the largest x a block may have on this device";
-  if (block.y > lim.max_block_y)
-    return "blockDim.y = " + std::to_string(block.y) + " > " + std::to_string(lim.max_block_y) +
-           ", the largest y a block may have on this device";
-  return std::nullopt;
+  if (auto e = above_limit("blockDim.x", block.x, lim.max_block_x, k_largest_x)) return e;
+  return above_limit("blockDim.y", block.y, lim.max_block_y, k_largest_y);
 }
 
 std::optional<std::string> validate_grid(Dim2 grid, const DeviceLimits& lim) {
   if (grid.x <= 0 || grid.y <= 0)
     return "grid " + to_string(grid) + " is empty: gridDim.x and gridDim.y must be at least 1";
-  if (grid.x > lim.max_grid_x)
-    return "gridDim.x = " + std::to_string(grid.x) + " > " + std::to_string(lim.max_grid_x) +
-           ", the device's limit";
-  if (grid.y > lim.max_grid_y)
-    return "gridDim.y = " + std::to_string(grid.y) + " > " + std::to_string(lim.max_grid_y) +
-           ", the device's limit for y (use x for long 1-D grids)";
-  return std::nullopt;
+  if (auto e = above_limit("gridDim.x", grid.x, lim.max_grid_x, ", the device's limit")) return e;
+  return above_limit("gridDim.y", grid.y, lim.max_grid_y,
+                     ", the device's limit for y (use x for long 1-D grids)");
 }
 
 std::optional<std::string> block_advice(Dim2 block, const DeviceLimits& lim) {

@@ -4,6 +4,7 @@
 
 #include <span>
 #include <string>
+#include <utility>
 
 namespace bs::kernel {
 
@@ -17,5 +18,18 @@ struct HeatCheck {
   std::string text;  // "max rel err ... vs the CPU step"
 };
 HeatCheck heat_check(std::span<const float> out, std::span<const float> ref, int steps);
+
+// Records a check in a run's result (UserRun on the GPU, SimRun in the simulator), so both report it alike.
+template <class Run>
+void record_check(Run& out, double error, double tolerance, bool passed, std::string text) {
+  out.error = error;
+  out.tolerance = tolerance;
+  out.passed = passed;
+  out.check = std::move(text);
+}
+template <class Run>
+void record_check(Run& out, const HeatCheck& c, const std::string& suffix = "") {
+  record_check(out, c.error, c.tolerance, c.passed, c.text + suffix);
+}
 
 }  // namespace bs::kernel

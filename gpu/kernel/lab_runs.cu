@@ -121,11 +121,7 @@ UserRun run_heat(const LoadedKernel& k, const heat::Params& p, const std::vector
         BS_CUDA_CHECK(cudaMemcpy(out.output.data(), result, f0.bytes(), cudaMemcpyDeviceToHost));
         std::vector<float> ref = initial;
         heat::run_cpu(ref, p, steps, heat::CpuMode::AllThreads);
-        const HeatCheck hc = heat_check(out.output, ref, steps);
-        out.error = hc.error;
-        out.tolerance = hc.tolerance;
-        out.passed = hc.passed;
-        out.check = hc.text;
+        record_check(out, heat_check(out.output, ref, steps));
         const std::vector<double> ms = timed_runs(k, stream.get(), s, [&] { run(); });
         std::vector<double> per_step;
         for (double v : ms)
@@ -165,11 +161,9 @@ UserRun run_vector(const LoadedKernel& k, int64_t n, int64_t block, std::optiona
         out.output.resize(n);
         BS_CUDA_CHECK(cudaMemcpy(out.output.data(), dc.data(), dc.bytes(), cudaMemcpyDeviceToHost));
         const vector::Check c = vector::check_result(reference, a.data(), b.data(), out.output.data(), n);
-        out.passed = c.passed;
-        out.error = c.max_rel_err;
-        out.tolerance = reference == vector::Op::Add ? 0.0 : vector::k_formula_rel_tol;
-        out.check =
-            c.text + (c.passed ? ": pass" : ": FAIL") + " vs the lab's " + vector::to_string(reference);
+        const double tol = reference == vector::Op::Add ? 0.0 : vector::k_formula_rel_tol;
+        record_check(out, c.max_rel_err, tol, c.passed,
+                     c.text + (c.passed ? ": pass" : ": FAIL") + " vs the lab's " + vector::to_string(reference));
         out.samples_ms = timed_runs(k, stream.get(), s, run);
         out.ms = summarize(out.samples_ms);
         out.gb_per_s =
@@ -219,10 +213,7 @@ UserRun run_matmul_on(const LoadedKernel& k, const matmul::Problem& p, Dim2 bloc
   BS_CUDA_CHECK(cudaStreamSynchronize(stream));
   if (reference.size() == static_cast<size_t>(p.c_count())) {
     const matmul::CheckResult cr = matmul::check_result(out.output, reference, p.k, reference_label);
-    out.passed = cr.pass;
-    out.error = cr.rel_error;
-    out.tolerance = cr.tolerance;
-    out.check = cr.summary();
+    record_check(out, cr.rel_error, cr.tolerance, cr.pass, cr.summary());
     out.matmul_check = cr;
   } else {
     out.passed = false;

@@ -80,11 +80,7 @@ SimRun sim_heat(const sim::Module& m, const std::string& kernel, const heat::Par
   out.output = out.storage[static_cast<size_t>(cur)];
   std::vector<float> ref = initial;
   heat::run_cpu(ref, p, steps, heat::CpuMode::AllThreads);
-  const HeatCheck hc = heat_check(out.output, ref, steps);
-  out.error = hc.error;
-  out.tolerance = hc.tolerance;
-  out.passed = hc.passed;
-  out.check = hc.text + " (simulated)";
+  record_check(out, heat_check(out.output, ref, steps), " (simulated)");
   return out;
 }
 
@@ -110,11 +106,9 @@ SimRun sim_vector(const sim::Module& m, const std::string& kernel, int64_t n, in
   out.output = out.storage[2];
   const vector::Check c = vector::check_result(reference, out.storage[0].data(), out.storage[1].data(),
                                                out.output.data(), n);
-  out.passed = c.passed;
-  out.error = c.max_rel_err;
-  out.tolerance = reference == vector::Op::Add ? 0.0 : vector::k_formula_rel_tol;
-  out.check = c.text + (c.passed ? ": pass" : ": FAIL") + " vs the lab's " + vector::to_string(reference) +
-              " (simulated)";
+  record_check(out, c.max_rel_err, reference == vector::Op::Add ? 0.0 : vector::k_formula_rel_tol, c.passed,
+               c.text + (c.passed ? ": pass" : ": FAIL") + " vs the lab's " + vector::to_string(reference) +
+                   " (simulated)");
   return out;
 }
 
@@ -137,10 +131,7 @@ SimRun sim_matmul(const sim::Module& m, const std::string& kernel, const matmul:
   out.output = out.storage[2];
   const matmul::CheckResult cr = matmul::check_result(out.output, matmul::reference_cpu(out.storage[0], out.storage[1], p),
                                                       p.k, "float64 CPU (OpenBLAS dgemm)");
-  out.passed = cr.pass;
-  out.error = cr.rel_error;
-  out.tolerance = cr.tolerance;
-  out.check = cr.summary() + " (simulated)";
+  record_check(out, cr.rel_error, cr.tolerance, cr.pass, cr.summary() + " (simulated)");
   return out;
 }
 

@@ -155,6 +155,21 @@ TileGeometry async_tile_geometry() {
   return g;
 }
 
+// The row of `table` for `id` (`fallback` when none), and the id named `name` (nullopt when none): the GPU
+// and the CPU variant tables are looked up alike.
+template <class Row, size_t N, class Id>
+const Row& row_of(const std::array<Row, N>& table, Id id, const Row& fallback) {
+  for (const auto& r : table)
+    if (r.id == id) return r;
+  return fallback;
+}
+template <class Row, size_t N>
+auto id_named(const std::array<Row, N>& table, std::string_view name) -> std::optional<decltype(Row::id)> {
+  for (const auto& r : table)
+    if (name == r.name) return r.id;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::span<const VariantInfo> gpu_variants() {
@@ -162,15 +177,11 @@ std::span<const VariantInfo> gpu_variants() {
 }
 
 const VariantInfo& info(Variant v) {
-  for (const auto& i : k_variants)
-    if (i.id == v) return i;
-  return k_variants.back();
+  return row_of(k_variants, v, k_variants.back());
 }
 
 std::optional<Variant> parse_variant(std::string_view name) {
-  for (const auto& i : k_variants)
-    if (name == i.name) return i.id;
-  return std::nullopt;
+  return id_named(k_variants, name);
 }
 
 std::span<const CpuVariantInfo> cpu_variants() {
@@ -178,15 +189,11 @@ std::span<const CpuVariantInfo> cpu_variants() {
 }
 
 const CpuVariantInfo& info(CpuVariant v) {
-  for (const auto& i : k_cpu_variants)
-    if (i.id == v) return i;
-  return k_cpu_variants.front();
+  return row_of(k_cpu_variants, v, k_cpu_variants.front());
 }
 
 std::optional<CpuVariant> parse_cpu_variant(std::string_view name) {
-  for (const auto& i : k_cpu_variants)
-    if (name == i.name) return i.id;
-  return std::nullopt;
+  return id_named(k_cpu_variants, name);
 }
 
 TileGeometry tile_geometry(Variant v) {
