@@ -410,46 +410,46 @@ void draw_memory_panel(MemoryPanelModel& m, MemoryPanelActions& a) {
   ImGui::PopItemWidth();
 }
 
-fig::Figure stride_bandwidth_figure(const MemoryPanelModel& m) {
+namespace {
+
+// A compact line plot of one value of the stride points against the stride (log axis), one series.
+template <class Value>
+fig::Figure stride_figure(const MemoryPanelModel& m, std::string title, std::string subtitle,
+                          std::string y_label, std::string series, size_t colour, Value&& value_of) {
   fig::Figure f;
   f.kind = fig::Kind::Lines;
   f.compact = true;
-  f.title = "strided read: bandwidth against stride";
-  f.subtitle = m.stride_device + ", n = " + mem::format_count(m.stride_n) + " floats, median";
+  f.title = std::move(title);
+  f.subtitle = std::move(subtitle);
   f.x_label = "stride (floats between lanes)";
-  f.y_label = "GB/s (read + write)";
+  f.y_label = std::move(y_label);
   f.log_x = true;
   fig::Series s;
-  s.label = m.stride_device;
-  s.rgba = fig::palette(0);
+  s.label = std::move(series);
+  s.rgba = fig::palette(colour);
   for (const StridePoint& p : m.stride_points)
     if (p.stride > 0) {
       s.x.push_back(p.stride);
-      s.y.push_back(p.gbs);
+      s.y.push_back(value_of(p));
     }
   f.series.push_back(std::move(s));
   return f;
 }
 
+}  // namespace
+
+fig::Figure stride_bandwidth_figure(const MemoryPanelModel& m) {
+  return stride_figure(m, "strided read: bandwidth against stride",
+                       m.stride_device + ", n = " + mem::format_count(m.stride_n) + " floats, median",
+                       "GB/s (read + write)", m.stride_device, 0, [](const StridePoint& p) { return p.gbs; });
+}
+
 fig::Figure stride_sectors_figure(const MemoryPanelModel& m) {
-  fig::Figure f;
-  f.kind = fig::Kind::Lines;
-  f.compact = true;
-  f.title = "strided read: sectors per load request (predicted)";
-  f.subtitle = "the model's count over the launch; 4 = perfectly coalesced floats, 32 = one sector per lane";
-  f.x_label = "stride (floats between lanes)";
-  f.y_label = "sectors / request (predicted)";
-  f.log_x = true;
-  fig::Series s;
-  s.label = "predicted";
-  s.rgba = fig::palette(1);
-  for (const StridePoint& p : m.stride_points)
-    if (p.stride > 0) {
-      s.x.push_back(p.stride);
-      s.y.push_back(p.sectors_per_request);
-    }
-  f.series.push_back(std::move(s));
-  return f;
+  return stride_figure(
+      m, "strided read: sectors per load request (predicted)",
+      "the model's count over the launch; 4 = perfectly coalesced floats, 32 = one sector per lane",
+      "sectors / request (predicted)", "predicted", 1,
+      [](const StridePoint& p) { return p.sectors_per_request; });
 }
 
 // --- The view
