@@ -14,14 +14,11 @@
 #include "gpu/anatomy/probe.cuh"
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/require_device.h"
 
 namespace bs::anatomy::detail {
 
-inline DeviceInfo require_device() {
-  DeviceInfo info = query_device();
-  if (!info.available) throw GpuError("no CUDA device: " + info.reason, 100, false);
-  return info;
-}
+using bs::require_device;  // gpu/common/require_device.h
 
 // The per-block probe shared by every instrumented kernel. begin(): after a barrier (so the first thread to
 // arrive cannot stamp the start before the last one has begun), thread 0 reads the SM id and the start time.

@@ -11,6 +11,7 @@
 #include "gpu/common/cuda_check.h"
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/nvtx_range.h"
+#include "gpu/common/require_device.h"
 #include "gpu/memory/memory.h"
 #include "gpu/memory/memory_kernels.cuh"
 #include "gpu/memory/memory_model.h"
@@ -151,8 +152,7 @@ struct GpuRunner::Impl {
 };
 
 GpuRunner::GpuRunner() : m(std::make_unique<Impl>()) {
-  m->info = query_device();
-  if (!m->info.available) throw GpuError("no CUDA device: " + m->info.reason, 100, false);
+  m->info = require_device();
 }
 
 GpuRunner::~GpuRunner() = default;

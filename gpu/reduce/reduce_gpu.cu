@@ -14,6 +14,7 @@
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
 #include "gpu/common/nvtx_range.h"
+#include "gpu/common/require_device.h"
 #include "gpu/reduce/reduce.h"
 #include "gpu/reduce/reduce_inputs.h"
 #include "gpu/reduce/reduce_kernels.cuh"
@@ -388,8 +389,7 @@ struct GpuRunner::Impl {
 };
 
 GpuRunner::GpuRunner() : m(std::make_unique<Impl>()) {
-  m->info = query_device();
-  if (!m->info.available) throw GpuError("no CUDA device: " + m->info.reason, 100, false);
+  m->info = require_device();
 }
 
 GpuRunner::~GpuRunner() = default;

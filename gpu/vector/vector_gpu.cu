@@ -9,6 +9,7 @@
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
 #include "gpu/common/nvtx_range.h"
+#include "gpu/common/require_device.h"
 #include "core/launch.h"
 #include "gpu/vector/elementwise.h"
 #include "gpu/vector/vector.h"
@@ -340,8 +341,7 @@ struct GpuRunner::Impl {
 };
 
 GpuRunner::GpuRunner() : m(std::make_unique<Impl>()) {
-  m->info = query_device();
-  if (!m->info.available) throw GpuError("no CUDA device: " + m->info.reason, 100, false);
+  m->info = require_device();
   int integrated = 0, host_tables = 0;
   if (cudaDeviceGetAttribute(&integrated, cudaDevAttrIntegrated, m->info.index) != cudaSuccess)
     integrated = 0;
