@@ -99,9 +99,11 @@ HeatLab::HeatLab(LabEnv& env) : m_env(env), m_presenter(env) {
   m_params.nx = m_model.size[0];
   m_params.ny = m_model.size[1];
   m_model.params = m_params;
-  for (int i = 0; i < 2; ++i)
-    m_model.cpu[i].label =
-        heat::cpu_mode_label(i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads);
+  for (int i = 0; i < 2; ++i) {
+    ui::CpuBaselineView& v = m_model.cpu[i];
+    v.label = heat::cpu_mode_label(i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads);
+    m_jobs.attach(m_cpu_job[i], {&v.running, &v.progress, &v.status});
+  }
   rebuild();
 }
 
@@ -362,15 +364,19 @@ std::vector<float> HeatLab::field() {
 void HeatLab::start_cpu_job(int i) {
   const heat::CpuMode mode = i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads;
   auto result = std::make_shared<heat::BenchRow>();
-  m_cpu[i].result = result;
-  m_cpu[i].nx = m_params.nx;
-  m_cpu[i].ny = m_params.ny;
   m_model.cpu[i].status.clear();
   const heat::Params p = m_params;
   const int steps = m_model.cpu_steps;
-  m_cpu[i].job.start(heat::cpu_mode_label(mode), [p, mode, steps, result](JobControl& ctl) {
-    *result = heat::bench_cpu(p, mode, steps, &ctl);
-  });
+  const auto take = [this, i, result, nx = p.nx, ny = p.ny] {
+    ui::CpuBaselineView& v = m_model.cpu[i];
+    v.ms_per_step = result->ms_per_step;
+    report_run(m_env, "heat", result->variant, false, result->ms_per_step,
+               heat::step_work(heat::Params{.nx = nx, .ny = ny}), std::to_string(nx) + "x" + std::to_string(ny));
+    v.measured_nx = nx;
+    v.measured_ny = ny;
+  };
+  const auto work = [p, mode, steps, result](JobControl& ctl) { *result = heat::bench_cpu(p, mode, steps, &ctl); };
+  m_cpu_job[i].start(heat::cpu_mode_label(mode), work, take);
 }
 
 // The copy kernel's bandwidth ceiling, over the field in force with the launch in force (m_model.launch, what
@@ -385,18 +391,7 @@ void HeatLab::measure_copy() {
 }
 
 void HeatLab::poll_cpu_jobs() {
-  for (int i = 0; i < 2; ++i) {
-    CpuSlot& s = m_cpu[i];
-    ui::CpuBaselineView& v = m_model.cpu[i];
-    poll_job(s.job, v.running, v.progress, v.status, [&] {
-      v.ms_per_step = s.result->ms_per_step;
-      report_run(m_env, "heat", s.result->variant, false, s.result->ms_per_step,
-                 heat::step_work(heat::Params{.nx = s.nx, .ny = s.ny}),
-                 std::to_string(s.nx) + "x" + std::to_string(s.ny));
-      v.measured_nx = s.nx;
-      v.measured_ny = s.ny;
-    });
-  }
+  m_jobs.poll();
   m_model.paused_for_baseline = cpu_baseline_running();
 }
 
@@ -728,7 +723,7 @@ void HeatLab::update_frame() {
     if (m_sim_mode) m_model.user_kernel_running = true;
     for (int i = 0; i < 2; ++i) {
       if (m_actions.run_cpu[i]) start_cpu_job(i);
-      if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
+      if (m_actions.cancel_cpu[i]) m_cpu_job[i].cancel();
     }
     if (m_actions.measure_copy) measure_copy();
     if (m_paint) paint_stroke(m_paint->x0, m_paint->y0, m_paint->x1, m_paint->y1, m_paint->value);
@@ -753,6 +748,7 @@ void HeatLab::update_frame() {
       }
     }
     m_anatomy.update();
+    m_jobs.rethrow_gpu_error();
     m_model.runtime_error.clear();
   } catch (const InvalidRequest& e) {
     set_error(e.what());

@@ -25,7 +25,7 @@
 #include "app/session.h"
 #include "app/layout.h"
 #include "core/text.h"
-#include "core/cpu_job.h"
+#include "app/shell/lab_jobs.h"
 #include "core/error.h"
 #include "gpu/kernel/lab_runs.h"
 #include "gpu/matmul/matmul.h"
@@ -91,7 +91,6 @@ struct CpuResult {
 struct UserTask {
   mm::Problem p;
   std::optional<kernel::UserRun> run;
-  std::exception_ptr gpu_error;  // a GpuError, rethrown on the frame thread for the app's recovery
 };
 
 struct GpuTask {
@@ -118,13 +117,11 @@ class MatmulLab final : public Lab {
     m_overlay.pinned = std::pair<int64_t, int64_t>{(m_problem.m + 31) / 32 / 2, (m_problem.n + 31) / 32 / 2};
     for (size_t i = 0; i < 3 && i < mm::cpu_variants().size(); ++i)
       m_model.cpu[i].label = mm::cpu_label(mm::cpu_variants()[i].id);
+    for (size_t i = 0; i < 3; ++i)
+      m_jobs.attach(m_cpu_job[i], {&m_model.cpu[i].running, &m_model.cpu[i].progress, &m_model.cpu[i].status});
+    m_jobs.attach(m_user_job, {nullptr, nullptr, &m_user_run_status});
     make_inputs();
     rebuild();
-  }
-  ~MatmulLab() override {
-    for (auto& s : m_cpu)
-      s.job.cancel();
-    m_user_job.wait();
   }
 
   const char* id() const override { return "matmul"; }
@@ -177,13 +174,13 @@ class MatmulLab final : public Lab {
   void drain_gpu();
   void ensure_reference_gpu();
   void start_cpu_job(size_t i);
-  void poll_cpu_jobs();
+  void show_cpu_jobs();
   void compute_cpu_inline();
   void upsert_row(ui::LadderRow row);
   void show_host_c(std::vector<float> c, const std::string& source);
   void sync_user_kernel();
   void start_user_run();
-  void poll_user_run();
+  void take_user_run(const UserTask& t);
   void start_user_sim();
 
   LabEnv& m_env;
@@ -205,18 +202,17 @@ class MatmulLab final : public Lab {
   unsigned m_view_texture = 0;
   AnatomyWindow m_anatomy{m_env};  // overlay (key O) and the Anatomy window (key A)
 
-  struct CpuSlot {
-    CpuJob job;
-    std::shared_ptr<CpuResult> result;
-    bool collected = true;
-  };
-  CpuSlot m_cpu[3];
-
   // The user's matmul (kernel lab), loaded from LabEnv::user_kernels when its generation changes.
   UserKernelSlot m_user{kernel::Target::Matmul};
-  std::shared_ptr<UserTask> m_user_task;
   bool m_user_autorun = false;
-  CpuJob m_user_job;  // last: joined before the state it writes goes
+  std::string m_user_run_status;  // the last run's error, shown until the next run
+
+  // The CPU baselines and the user's run: watched while they run (a headless update does not drain them).
+  // Last: joined before the state they write goes.
+  LabJobs m_jobs;
+  std::shared_ptr<CpuResult> m_cpu_result[3];  // the running baselines', for the "reference first" line
+  LabJob m_cpu_job[3];
+  LabJob m_user_job;
   LabSimulation m_sim;  // no GPU: the user's matmul in the simulator
 
   // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.
@@ -236,7 +232,6 @@ void MatmulLab::make_inputs() {
 
 void MatmulLab::rebuild() {
   m_user_job.wait();
-  m_user_task.reset();
   m_gpu.reset();
   m_task.reset();
   m_queue.clear();
@@ -274,8 +269,8 @@ bool MatmulLab::apply_size() {
     m_model.param_error.clear();
     return true;
   }
-  for (auto& s : m_cpu)
-    s.job.cancel();
+  for (auto& j : m_cpu_job)
+    j.cancel();
   drain_gpu();
   const mm::Problem old = m_problem;
   m_problem = p;
@@ -451,7 +446,8 @@ void MatmulLab::sync_user_kernel() {
     else if (!m_user_job.running())
       m_model.user_figures = m_user.figures(block);
   }
-  m_model.user_status = std::move(status);
+  // A failed run's message (not a GPU fault: that goes to the recovery) until the next run.
+  m_model.user_status = m_user_run_status.empty() ? std::move(status) : m_user_run_status;
 }
 
 // The user's matmul in the simulator on the lab's problem (each side capped at 256 so that a run stays within
@@ -476,44 +472,28 @@ void MatmulLab::start_user_run() {
   const Dim2 block{m_model.user_block[0], m_model.user_block[1]};
   auto task = std::make_shared<UserTask>();
   task->p = m_problem;
-  m_user_task = task;
+  m_user_run_status.clear();
   std::shared_ptr<const kernel::LoadedKernel> k = m_user.kernel();
   std::shared_ptr<const mm::Reference> ref = m_ref;
   const float* a = m_gpu->device_a();
   const float* b = m_gpu->device_b();
   float* c = const_cast<float*>(m_gpu->device_c());  // the lab's C: the user's result is drawn from it
   void* stream = m_gpu->stream_handle();
-  m_user_job.start("your matmul", [task, k, ref, block, a, b, c, stream](JobControl&) {
-    try {
-      task->run =
-          kernel::run_matmul_on(*k, task->p, block, std::nullopt, a, b, c, stream, ref->values, ref->label);
-    } catch (const GpuError&) {
-      task->gpu_error = std::current_exception();
-    }
-  });
+  // A GPU fault is the user's kernel's (not run again until a new compile) and goes to the recovery.
+  m_user_job.start(
+      "your matmul",
+      [task, k, ref, block, a, b, c, stream](JobControl&) {
+        task->run =
+            kernel::run_matmul_on(*k, task->p, block, std::nullopt, a, b, c, stream, ref->values, ref->label);
+      },
+      [this, task] { take_user_run(*task); },
+      [this](const GpuError& e) { m_user.note_fault(m_env.user_kernels, e); });
 }
 
-// The finished run as the ladder's "user_matmul" rung, its C in the view. A GPU fault goes to the recovery.
-void MatmulLab::poll_user_run() {
-  if (!m_user_task || m_user_job.running()) return;
-  std::shared_ptr<UserTask> t = std::move(m_user_task);
-  m_user_task.reset();
-  std::string err;
-  if (!finish_job(m_user_job, err, [] {})) return;
-  if (t->gpu_error) {
-    try {
-      std::rethrow_exception(t->gpu_error);
-    } catch (const GpuError& e) {
-      m_user.note_fault(m_env.user_kernels, e);
-      throw;
-    }
-  }
-  if (!err.empty()) {
-    m_model.user_status = err;
-    return;
-  }
-  if (!t->run || !(t->p == m_problem)) return;
-  const kernel::UserRun& u = *t->run;
+// The finished run as the ladder's "user_matmul" rung, its C in the view.
+void MatmulLab::take_user_run(const UserTask& t) {
+  if (!t.run || !(t.p == m_problem)) return;
+  const kernel::UserRun& u = *t.run;
   ui::LadderRow row;
   row.name = k_user_row;
   row.title = "your " + u.kernel + " (block " + to_string(u.block) + ")";
@@ -580,14 +560,21 @@ void MatmulLab::start_cpu_job(size_t i) {
   const mm::CpuVariant v = mm::cpu_variants()[i].id;
   auto result = std::make_shared<CpuResult>();
   result->p = m_problem;
-  m_cpu[i].result = result;
-  m_cpu[i].collected = false;
+  m_cpu_result[i] = result;
   m_model.cpu[i].status.clear();
   const auto a = m_a, b = m_b;
   const auto ref = m_ref;  // read-only in the job: the frame replaces m_ref rather than writing into it
   const bool need_ref = ref->values.empty() && fmas(m_problem) <= mm::k_cpu_reference_max_fmas;
   const mm::Problem p = m_problem;
-  m_cpu[i].job.start(mm::cpu_label(v), [v, p, a, b, ref, need_ref, result](JobControl& ctl) {
+  const auto take = [this, result] {
+    CpuResult& r = *result;
+    if (!(r.p == m_problem)) return;  // finished for an older size
+    if (m_ref->values.empty() && !r.ref.values.empty()) m_ref = std::make_shared<mm::Reference>(std::move(r.ref));
+    upsert_row(r.row);
+    // On the CPU path the picture shows the latest CPU result; on the GPU path it keeps the GPU's C.
+    if (!m_gpu) show_host_c(std::move(r.c), std::string("C below: ") + r.row.name + " on the CPU");
+  };
+  m_cpu_job[i].start(mm::cpu_label(v), [v, p, a, b, ref, need_ref, result](JobControl& ctl) {
     const mm::Reference* use = ref.get();
     if (need_ref) {
       result->ref.values = mm::reference_cpu(*a, *b, p, &ctl);
@@ -615,42 +602,32 @@ void MatmulLab::start_cpu_job(size_t i) {
     if (!use->values.empty()) row.check = mm::check_result(c, use->values, p.k, use->label);
     row.note = std::to_string(times.size()) + " run(s)";
     result->c = std::move(c);
-  });
+  }, take);
 }
 
-void MatmulLab::poll_cpu_jobs() {
+// After the jobs' poll: what a running baseline does first, and a warning before a long naive run.
+void MatmulLab::show_cpu_jobs() {
   const auto cpus = mm::cpu_variants();
   for (size_t i = 0; i < 3 && i < cpus.size(); ++i) {
-    CpuSlot& s = m_cpu[i];
+    const std::shared_ptr<CpuResult>& r = m_cpu_result[i];
     ui::CpuRunView& v = m_model.cpu[i];
-    v.running = s.job.running();
-    v.progress = s.job.progress();
     v.warning.clear();
     if (cpus[i].id == mm::CpuVariant::Naive && fmas(m_problem) > 2e9)
       v.warning = "naive at this size: about " +
                   std::to_string(static_cast<long long>(fmas(m_problem) / 1e9)) +
                   " s or more on one thread (cancel any time)";
     if (v.running)
-      v.status = (s.result && s.result->ref.values.empty() && m_ref->values.empty() &&
+      v.status = (r && r->ref.values.empty() && m_ref->values.empty() &&
                   fmas(m_problem) <= mm::k_cpu_reference_max_fmas)
                      ? "first the float64 reference (OpenBLAS dgemm), then the timed runs"
                      : "";
-    if (s.collected) continue;
-    s.collected = finish_job(s.job, v.status, [&] {
-      CpuResult& r = *s.result;
-      if (!(r.p == m_problem)) return;  // finished for an older size
-      if (m_ref->values.empty() && !r.ref.values.empty())
-        m_ref = std::make_shared<mm::Reference>(std::move(r.ref));
-      upsert_row(r.row);
-      // On the CPU path the picture shows the latest CPU result; on the GPU path it keeps the GPU's C.
-      if (!m_gpu) show_host_c(std::move(r.c), std::string("C below: ") + r.row.name + " on the CPU");
-    });
   }
 }
 
 void MatmulLab::draw_ui() {
   m_actions = {};
-  poll_cpu_jobs();
+  m_jobs.poll();
+  show_cpu_jobs();
   m_model.problem = m_problem;
   m_model.reference_label = m_ref->label;
   m_model.gpu_busy = m_task.has_value();
@@ -748,10 +725,9 @@ void MatmulLab::update() {
     }
     for (size_t i = 0; i < 3; ++i) {
       if (m_actions.run_cpu[i]) start_cpu_job(i);
-      if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
+      if (m_actions.cancel_cpu[i]) m_cpu_job[i].cancel();
     }
     sync_user_kernel();
-    poll_user_run();
     if (m_actions.simulate_user) start_user_sim();
     if (m_actions.user_sim.cancel) m_sim.cancel();
     m_sim.poll();
@@ -770,6 +746,7 @@ void MatmulLab::update() {
       m_dirty = false;
     }
     m_anatomy.update();
+    m_jobs.rethrow_gpu_error();
     m_model.runtime_error.clear();
   } catch (const InvalidRequest& e) {
     m_model.runtime_error = e.what();

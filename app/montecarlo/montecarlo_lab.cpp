@@ -19,6 +19,7 @@
 #include "app/session.h"
 #include "app/layout.h"
 #include "core/text.h"
+#include "app/shell/lab_jobs.h"
 #include "core/cpu_job.h"
 #include "core/error.h"
 #include "gpu/interop/gl_interop.h"
@@ -153,8 +154,11 @@ class MonteCarloLab final : public Lab {
     m_params = p;
     m_model.params = p;
     m_options = edited_options();
-    for (int i = 0; i < 2; ++i)
-      m_model.cpu[i].label = mcl::cpu_mode_label(i == 0 ? mcl::CpuMode::OneThread : mcl::CpuMode::AllThreads);
+    for (int i = 0; i < 2; ++i) {
+      ui::mc::CpuRunView& v = m_model.cpu[i];
+      v.label = mcl::cpu_mode_label(i == 0 ? mcl::CpuMode::OneThread : mcl::CpuMode::AllThreads);
+      m_jobs.attach(m_cpu_job[i], {&v.running, &v.progress, &v.status});
+    }
     rebuild();
   }
   ~MonteCarloLab() override { stop_live(); }
@@ -188,7 +192,7 @@ class MonteCarloLab final : public Lab {
 
   void draw_ui() override {
     m_actions = {};
-    poll_cpu_baselines();
+    m_jobs.poll();
     if (begin_window("Monte Carlo view", Slot::View)) ui::mc::draw_montecarlo_view(m_model, m_actions);
     ImGui::End();
     if (begin_window("Monte Carlo lab", Slot::Panel))
@@ -208,9 +212,10 @@ class MonteCarloLab final : public Lab {
       if (m_actions.time_launch) time_launch();
       for (int i = 0; i < 2; ++i) {
         if (m_actions.run_cpu[i]) start_cpu_baseline(i);
-        if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
+        if (m_actions.cancel_cpu[i]) m_cpu_job[i].cancel();
       }
       if (!m_model.paused) advance();
+      m_jobs.rethrow_gpu_error();
     } catch (const InvalidRequest& e) {
       m_model.runtime_error = e.what();
     }
@@ -466,26 +471,17 @@ class MonteCarloLab final : public Lab {
   void start_cpu_baseline(int i) {
     const mcl::CpuMode mode = i == 0 ? mcl::CpuMode::OneThread : mcl::CpuMode::AllThreads;
     auto result = std::make_shared<mcl::Result>();
-    m_cpu[i].result = result;
     m_model.cpu[i].status.clear();
     const mcl::Params p = m_params;
-    m_cpu[i].job.start(mcl::cpu_mode_label(mode),
-                       [p, mode, result](JobControl& ctl) { *result = mcl::run_cpu(p, mode, &ctl); });
-  }
-
-  void poll_cpu_baselines() {
-    for (int i = 0; i < 2; ++i) {
-      CpuSlot& s = m_cpu[i];
+    const auto take = [this, i, result] {
       ui::mc::CpuRunView& v = m_model.cpu[i];
-      poll_job(s.job, v.running, v.progress, v.status, [&] {
-        if (s.result) v.result = *s.result;
-        if (s.result)
-          report_run(
-              m_env, "montecarlo", v.label, false, s.result->ms, mcl::run_work(m_params),
-              std::to_string(m_params.paths) + " paths x " + std::to_string(m_params.steps) + " steps");
-        s.result.reset();
-      });
-    }
+      v.result = *result;
+      report_run(m_env, "montecarlo", v.label, false, result->ms, mcl::run_work(m_params),
+                 std::to_string(m_params.paths) + " paths x " + std::to_string(m_params.steps) + " steps");
+    };
+    m_cpu_job[i].start(
+        mcl::cpu_mode_label(mode), [p, mode, result](JobControl& ctl) { *result = mcl::run_cpu(p, mode, &ctl); },
+        take);
   }
 
   void render_paths() {
@@ -517,11 +513,9 @@ class MonteCarloLab final : public Lab {
   std::shared_ptr<CpuBatch> m_live_result;
   int m_pending_paths = 0;
 
-  struct CpuSlot {
-    CpuJob job;
-    std::shared_ptr<mcl::Result> result;
-  };
-  CpuSlot m_cpu[2];
+  // The CPU baselines: started by a click and watched while they run (a headless update does not drain them).
+  LabJobs m_jobs;
+  LabJob m_cpu_job[2];
 
   // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.
  public:

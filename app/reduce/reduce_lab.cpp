@@ -2,7 +2,7 @@
 // shuffles and atomics), the scan ladder (Hillis-Steele and Blelloch in one block, scan-then-propagate, the
 // single-pass decoupled look-back), CUB and the copy kernel timed in the same run, the CPU baselines, and the
 // pictures of one block's tree and of the scan's steps (ui/reduce/reduce_model.h). Every run goes through
-// reduce::run_bench on a worker thread (bs::CpuJob), so frames never wait; a GPU failure inside the worker is
+// reduce::run_bench on a worker thread (bs::LabJob), so frames never wait; a GPU failure inside the worker is
 // carried back and rethrown from update(), where App handles it.
 #include "app/reduce/reduce_lab.h"
 
@@ -20,7 +20,7 @@
 #include "app/reduce/reduce_anatomy.h"
 #include "app/layout.h"
 #include "app/session.h"
-#include "core/cpu_job.h"
+#include "app/shell/lab_jobs.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "gpu/anatomy/occupancy.h"
@@ -41,8 +41,7 @@ constexpr int k_repetitions = 5;
 
 struct JobResult {
   red::BenchResult bench;
-  std::string problem;           // what the rows measured
-  std::exception_ptr gpu_error;  // a GpuError, rethrown on the frame thread
+  std::string problem;  // what the rows measured
 };
 
 // "reduce float 16M, block 256" / "scan int 1000 (exclusive), block 512": the problem a table of rows
@@ -93,13 +92,13 @@ std::optional<std::string> check_state_full(const nlohmann::json& state) {
 class ReduceLab final : public Lab {
  public:
   explicit ReduceLab(LabEnv& env) : m_env(env) {
+    m_jobs.attach(m_job, {&m_model.running, &m_model.progress, &m_model.status});
     rebuild();
     apply_params();
     // A first picture without any clicks: the CPU baselines at n, then (GPU) the whole ladder.
     m_queue.push_back(Work::Cpu);
     if (m_model.gpu) m_queue.push_back(Work::Ladder);
   }
-  ~ReduceLab() override { m_job.cancel(); }
 
   const char* id() const override { return "reduce"; }
   const char* title() const override { return "Reduction and scan"; }
@@ -107,7 +106,7 @@ class ReduceLab final : public Lab {
 
   void draw_ui() override {
     m_actions = {};
-    poll_job();
+    m_jobs.poll();
     // The scan animation's clock.
     if (m_model.scan_play) {
       m_model.scan_clock += ImGui::GetIO().DeltaTime;
@@ -145,20 +144,8 @@ class ReduceLab final : public Lab {
     }
     if (!m_anatomy.sweeping()) run_queue();  // the anatomy's block-size sweep times kernels meanwhile
     m_anatomy.update();
-    // Headless runs are scripted captures with nobody to keep responsive: let the first measurements finish
-    // so that a screenshot shows data, not progress bars.
-    if (m_env.gl && m_env.gl->info().headless) {
-      while (!m_queue.empty() || m_job.running()) {
-        m_job.wait();
-        poll_job();
-        run_queue();
-      }
-    }
-    if (m_gpu_error) {
-      std::exception_ptr e = m_gpu_error;
-      m_gpu_error = nullptr;
-      std::rethrow_exception(e);
-    }
+    // Headless: the first measurements finish inside update(); a GPU failure in the worker goes to App.
+    m_jobs.finish_update(m_env, [this] { run_queue(); }, [this] { return !m_queue.empty(); });
   }
 
   void abandon_gpu() noexcept override {
@@ -316,44 +303,25 @@ class ReduceLab final : public Lab {
     m_model.running_gpu = o.device != red::Device::Cpu;
     auto res = std::make_shared<JobResult>();
     res->problem = problem_text(m_params);
-    m_result = res;
-    m_pending = true;
     m_model.stage = w == Work::Cpu   ? "CPU baselines..."
                     : w == Work::Gpu ? "GPU: this variant, CUB, copy kernel..."
                                      : "the ladder...";
-    m_job.start("reduce runs", [o, res](JobControl& ctl) {
-      try {
-        res->bench = red::run_bench(o, &ctl);
-      } catch (const GpuError&) {
-        res->gpu_error = std::current_exception();
-      }
-    });
+    m_job.start(
+        "the run", [o, res](JobControl& ctl) { res->bench = red::run_bench(o, &ctl); },
+        [this, res] { take_result(*res); });
   }
 
-  void poll_job() {
-    m_model.running = m_job.running();
-    m_model.progress = m_job.progress();
-    if (!m_pending || m_job.running()) return;
-    m_pending = false;
-    if (m_result->gpu_error) {
-      m_gpu_error = m_result->gpu_error;
-      m_model.status = "the GPU failed during the run (see the Device window)";
-      return;
-    }
-    finish_job(m_job, m_model.status, [&] { take_result(); });
-  }
-
-  void take_result() {
-    const red::BenchResult& b = m_result->bench;
-    if (m_model.rows_problem != m_result->problem) {
+  void take_result(const JobResult& result) {
+    const red::BenchResult& b = result.bench;
+    if (m_model.rows_problem != result.problem) {
       m_model.rows.clear();
       m_model.copy.reset();
-      m_model.rows_problem = m_result->problem;
+      m_model.rows_problem = result.problem;
     }
     ui::merge_rows(m_model.rows, b.rows);
     for (const red::Row& r : b.rows)
       report_run(m_env, "reduce", r.variant, r.gpu, r.ms.median, red::run_work(m_params.op, m_params.n),
-                 m_result->problem);
+                 result.problem);
     if (b.gpu_ran && b.copy.gbs > 0) m_model.copy = b.copy;
     if (!b.gpu_name.empty()) m_model.gpu_name = b.gpu_name;
     m_model.skipped = b.skipped;
@@ -380,13 +348,11 @@ class ReduceLab final : public Lab {
   ui::ReducePanelActions m_actions;
   red::Params m_params;
   std::deque<Work> m_queue;
-  std::exception_ptr m_gpu_error;
   AnatomyWindow m_anatomy{m_env};  // the array map (key O) and the Anatomy window (key A)
 
   // The job is declared last so that it is destroyed (cancelled and joined) before the state it writes.
-  std::shared_ptr<JobResult> m_result;
-  bool m_pending = false;
-  CpuJob m_job;
+  LabJobs m_jobs;
+  LabJob m_job;
 };
 
 // --- Sessions and presenter mode --------------------------------------------------------------------------
