@@ -191,6 +191,7 @@ class HeatLab final : public Lab {
  public:
   nlohmann::json save_state() const override;
   std::optional<std::string> load_state(const nlohmann::json& state) override;
+  ui::HeatPanelModel in_force() const;  // the model with the size and physics in force
   std::vector<ui::Readout> readouts() const override;
   const char* view_window() const override { return "Heat field"; }
 };

@@ -19,6 +19,7 @@
 #include "app/multigpu/multigpu_bench.h"
 #include "app/multigpu/multigpu_sweep_target.h"
 #include "app/shell/lab_jobs.h"
+#include "core/param_binding.h"
 #include "core/error.h"
 #include "core/stats.h"
 #include "core/text.h"
@@ -148,21 +149,12 @@ class MultiGpuLab final : public Lab {
     m_jobs.rethrow_gpu_error();
   }
 
+  // The schema's parameters through their bindings (ui/multigpu/multigpu_schema.cpp); the ticked devices are
+  // the lab's own extra.
   nlohmann::json save_state() const override {
-    const umg::PanelModel& m = m_model;
-    nlohmann::json j;
-    j["workload"] = ui::k_mg_workloads[static_cast<size_t>(m.workload)];
-    j["transport"] = ui::k_mg_transports[static_cast<size_t>(m.transport)];
-    j["gpus"] = m.gpus;
-    j["size"] = nlohmann::json::array({m.nx, m.ny});
-    j["halo"] = m.halo;
-    j["overlap"] = m.overlap;
-    j["steps_per_frame"] = m.steps_per_frame;
-    j["paths"] = m.paths;
-    j["mc_steps"] = m.mc_steps;
-    j["scaling_size"] = nlohmann::json::array({m.scaling_nx, m.scaling_ny});
+    nlohmann::json j = params::save_bound(ui::multigpu_schema(), m_model);
     nlohmann::json devices = nlohmann::json::array();  // empty without a GPU
-    for (const auto& d : m.devices)
+    for (const auto& d : m_model.devices)
       if (d.ticked) devices.push_back(d.index);
     j["devices"] = devices;
     return j;
@@ -170,24 +162,9 @@ class MultiGpuLab final : public Lab {
 
   std::optional<std::string> load_state(const nlohmann::json& state) override {
     if (auto err = check_lab_state("multigpu", state)) return err;
-    const params::Schema& s = ui::multigpu_schema();
     umg::PanelModel m = m_model;
-    auto has = [&](const char* k) { return state.contains(k); };
-    if (has("workload"))
-      m.workload = static_cast<umg::Workload>(s.at("workload").index_of(state["workload"]));
-    if (has("transport"))
-      m.transport = static_cast<umg::Transport>(s.at("transport").index_of(state["transport"]));
-    if (has("gpus")) m.gpus = state["gpus"].get<int>();
-    if (has("size")) m.nx = state["size"][0].get<int64_t>(), m.ny = state["size"][1].get<int64_t>();
-    if (has("halo")) m.halo = state["halo"].get<int>();
-    if (has("overlap")) m.overlap = state["overlap"].get<bool>();
-    if (has("steps_per_frame")) m.steps_per_frame = state["steps_per_frame"].get<int>();
-    if (has("paths")) m.paths = state["paths"].get<int64_t>();
-    if (has("mc_steps")) m.mc_steps = state["mc_steps"].get<int>();
-    if (has("scaling_size"))
-      m.scaling_nx = state["scaling_size"][0].get<int64_t>(),
-      m.scaling_ny = state["scaling_size"][1].get<int64_t>();
-    if (has("devices")) {
+    params::load_bound(ui::multigpu_schema(), m, state);
+    if (state.contains("devices")) {
       // GPUs this machine lacks are left out (a session from a bigger machine); the rest are ticked.
       for (auto& d : m.devices)
         d.ticked =

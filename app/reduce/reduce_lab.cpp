@@ -21,6 +21,7 @@
 #include "app/layout.h"
 #include "app/session.h"
 #include "app/shell/lab_jobs.h"
+#include "core/param_binding.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "gpu/anatomy/occupancy.h"
@@ -53,20 +54,6 @@ std::string problem_text(const red::Params& p) {
   // The block is part of the problem the table compares: rows of one variant at two block sizes would share a
   // name (the sweep compares block sizes).
   return s + ", block " + std::to_string(p.block);
-}
-
-// The panel's fields as a state object (the schema's names); n as typed.
-nlohmann::json model_state(const ui::ReducePanelModel& m) {
-  nlohmann::json j;
-  j["n"] = std::string(m.n_text);
-  j["op"] = ui::k_red_ops[static_cast<size_t>(m.op)];
-  j["type"] = ui::k_red_types[static_cast<size_t>(m.type)];
-  j["reduce_variant"] = ui::k_red_reduce_variants[static_cast<size_t>(m.reduce_variant)];
-  j["scan_variant"] = ui::k_red_scan_variants[static_cast<size_t>(m.scan_variant)];
-  j["scan_kind"] = ui::k_red_scan_kinds[static_cast<size_t>(m.scan_kind)];
-  j["block"] = m.block;
-  j["device"] = ui::k_red_devices[static_cast<size_t>(m.device)];
-  return j;
 }
 
 // Schema first (types, names, ranges: "labs.reduce.<field>: ..."), then the lab's rules on the parameters
@@ -175,6 +162,7 @@ class ReduceLab final : public Lab {
 
   nlohmann::json save_state() const override;
   std::optional<std::string> load_state(const nlohmann::json& state) override;
+  ui::ReducePanelModel in_force() const;
   std::vector<ui::Readout> readouts() const override;
 
  private:
@@ -203,7 +191,7 @@ class ReduceLab final : public Lab {
       m_model.n_error = pc.error;
       return;
     }
-    const nlohmann::json state = model_state(m_model);
+    const nlohmann::json state = params::save_bound(ui::reduce_schema(), m_model);
     const red::Params p = ui::params_from_state(state);
     if (auto err = red::validate(p)) {
       (p.n != m_params.n ? m_model.n_error : m_model.param_error) = *err;
@@ -357,16 +345,21 @@ class ReduceLab final : public Lab {
 
 // --- Sessions and presenter mode --------------------------------------------------------------------------
 
+// The parameters in force (the panel may hold an edit that did not apply); the device is the panel's.
+ui::ReducePanelModel ReduceLab::in_force() const {
+  ui::ReducePanelModel m = m_model;
+  std::snprintf(m.n_text, sizeof m.n_text, "%s", red::format_count(m_params.n).c_str());
+  m.op = static_cast<int>(m_params.op);
+  m.type = static_cast<int>(m_params.type);
+  m.reduce_variant = static_cast<int>(m_params.reduce_variant);
+  m.scan_variant = static_cast<int>(m_params.scan_variant);
+  m.scan_kind = static_cast<int>(m_params.scan_kind);
+  m.block = m_params.block;
+  return m;
+}
+
 nlohmann::json ReduceLab::save_state() const {
-  nlohmann::json j;
-  j["n"] = red::format_count(m_params.n);
-  j["op"] = ui::k_red_ops[static_cast<size_t>(m_params.op)];
-  j["type"] = ui::k_red_types[static_cast<size_t>(m_params.type)];
-  j["reduce_variant"] = ui::k_red_reduce_variants[static_cast<size_t>(m_params.reduce_variant)];
-  j["scan_variant"] = ui::k_red_scan_variants[static_cast<size_t>(m_params.scan_variant)];
-  j["scan_kind"] = ui::k_red_scan_kinds[static_cast<size_t>(m_params.scan_kind)];
-  j["block"] = m_params.block;
-  j["device"] = ui::k_red_devices[static_cast<size_t>(m_model.device)];
+  nlohmann::json j = params::save_bound(ui::reduce_schema(), in_force());
   m_anatomy.save_array_state(j, k_anatomy_map, k_anatomy_window);
   return j;
 }
@@ -378,19 +371,11 @@ std::optional<std::string> ReduceLab::load_state(const nlohmann::json& state) {
   for (auto it = state.begin(); it != state.end(); ++it)
     merged[it.key()] = it.value();
   if (auto err = check_state_full(merged)) return err;
-  const params::Schema& s = ui::reduce_schema();
-  ui::ReducePanelModel m = m_model;
   const std::string n_text =
       merged["n"].is_string() ? merged["n"].get<std::string>() : std::to_string(merged["n"].get<int64_t>());
-  if (n_text.size() >= sizeof m.n_text) return "labs.reduce.n: too long";
-  std::snprintf(m.n_text, sizeof m.n_text, "%s", n_text.c_str());
-  m.op = s.at("op").index_of(merged["op"]);
-  m.type = s.at("type").index_of(merged["type"]);
-  m.reduce_variant = s.at("reduce_variant").index_of(merged["reduce_variant"]);
-  m.scan_variant = s.at("scan_variant").index_of(merged["scan_variant"]);
-  m.scan_kind = s.at("scan_kind").index_of(merged["scan_kind"]);
-  m.block = static_cast<int>(merged["block"].get<int64_t>());
-  m.device = s.at("device").index_of(merged["device"]);
+  if (n_text.size() >= sizeof m_model.n_text) return "labs.reduce.n: too long";
+  ui::ReducePanelModel m = in_force();
+  params::load_bound(ui::reduce_schema(), m, merged);  // every parameter through its binding (the schema's)
   const ui::ReducePanelModel before = m_model;
   const red::Params before_params = m_params;
   m_model = m;

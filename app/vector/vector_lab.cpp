@@ -23,6 +23,7 @@
 #include "app/layout.h"
 #include "core/text.h"
 #include "app/shell/lab_jobs.h"
+#include "core/param_binding.h"
 #include "core/error.h"
 #include "gpu/kernel/lab_runs.h"
 #include "gpu/vector/vector.h"
@@ -502,6 +503,7 @@ class VectorLab final : public Lab {
  public:
   nlohmann::json save_state() const override;
   std::optional<std::string> load_state(const nlohmann::json& state) override;
+  ui::VectorPanelModel in_force() const;
   std::vector<ui::Readout> readouts() const override;
   const char* view_window() const override { return "Vector view"; }
 };
@@ -517,16 +519,11 @@ std::unique_ptr<Lab> make_vector_lab(LabEnv& env) {
 
 namespace {
 
-using ui::k_vec_indexing;
-using ui::k_vec_ops;
-using ui::k_vec_widths;
 
-// A count as the panel's text field holds it (a whole number, or "16M" as written); nullopt when it does not
-// fit the field.
-std::optional<std::string> count_text(const nlohmann::json& v, char (&out)[32]) {
+// Whether a count fits the panel's text field (a whole number, or "16M" as written).
+std::optional<std::string> count_fits(const nlohmann::json& v) {
   const std::string text = v.is_string() ? v.get<std::string>() : std::to_string(v.get<int64_t>());
-  if (text.size() >= sizeof out) return "too long";
-  std::snprintf(out, sizeof out, "%s", text.c_str());
+  if (text.size() >= sizeof(ui::VectorPanelModel::n_text)) return "too long";
   return std::nullopt;
 }
 
@@ -536,22 +533,11 @@ std::optional<std::string> count_text(const nlohmann::json& v, char (&out)[32]) 
 std::optional<std::string> read_vector_state(const nlohmann::json& state, ui::VectorPanelModel& m) {
   const params::Schema& schema = ui::vector_schema();
   if (auto err = params::check_state(schema, state, "labs.vector")) return err;
-  const auto has = [&](const char* key) { return state.contains(key); };
-  if (has("n"))
-    if (auto err = count_text(state["n"], m.n_text)) return "labs.vector.n: " + *err;
-  if (has("op")) m.op = schema.at("op").index_of(state["op"]);
-  if (has("kernel")) m.kernel = schema.at("kernel").index_of(state["kernel"]);
-  if (has("indexing")) m.indexing = schema.at("indexing").index_of(state["indexing"]);
-  if (has("width")) m.width = schema.at("width").index_of(state["width"]);
-  if (has("block")) m.block = state["block"].get<int>();
-  if (has("pinned")) m.pinned = state["pinned"].get<bool>();
-  if (has("streams")) m.streams = state["streams"].get<int>();
-  if (has("sweep_max"))
-    if (auto err = count_text(state["sweep_max"], m.sweep_max_text)) return "labs.vector.sweep_max: " + *err;
-  if (has("strip_count")) m.strip_count = state["strip_count"].get<int>();
-  if (has("strip_grid")) m.strip_grid = state["strip_grid"].get<int>();
-  if (has("strip_grid_like_gpu")) m.strip_grid_like_gpu = state["strip_grid_like_gpu"].get<bool>();
-  if (has("grid_stride_by_block")) m.grid_stride_by_block = state["grid_stride_by_block"].get<bool>();
+  // The counts' text fields hold 31 characters.
+  for (const char* key : {"n", "sweep_max"})
+    if (state.contains(key))
+      if (auto err = count_fits(state[key])) return "labs.vector." + std::string(key) + ": " + *err;
+  params::load_bound(schema, m, state);  // every parameter through its binding (the schema's)
   vec::Params p;
   p.n = *vec::parse_count(m.n_text, "n").value;
   p.op = static_cast<vec::Op>(m.op);
@@ -568,25 +554,8 @@ std::optional<std::string> read_vector_state(const nlohmann::json& state, ui::Ve
   return std::nullopt;
 }
 
-nlohmann::json VectorLab::save_state() const {
-  nlohmann::json j;
-  j["n"] = vec::format_count(m_params.n);
-  j["op"] = k_vec_ops[static_cast<size_t>(m_params.op)];
-  j["kernel"] = m_model.kernel == 1 ? "user" : "built-in";
-  j["indexing"] = k_vec_indexing[static_cast<size_t>(m_params.indexing)];
-  j["width"] = k_vec_widths[static_cast<size_t>(m_params.width)];
-  j["block"] = m_params.block;
-  j["pinned"] = m_params.pinned;
-  j["streams"] = m_params.streams;
-  j["sweep_max"] = std::string(m_model.sweep_max_text);
-  j["strip_count"] = m_model.strip_count;
-  j["strip_grid"] = m_model.strip_grid;
-  j["strip_grid_like_gpu"] = m_model.strip_grid_like_gpu;
-  j["grid_stride_by_block"] = m_model.grid_stride_by_block;
-  return j;
-}
-
-std::optional<std::string> VectorLab::load_state(const nlohmann::json& state) {
+// The parameters in force (the panel may hold an edit that did not apply).
+ui::VectorPanelModel VectorLab::in_force() const {
   ui::VectorPanelModel m = m_model;
   std::snprintf(m.n_text, sizeof m.n_text, "%s", vec::format_count(m_params.n).c_str());
   m.op = static_cast<int>(m_params.op);
@@ -595,6 +564,15 @@ std::optional<std::string> VectorLab::load_state(const nlohmann::json& state) {
   m.block = m_params.block;
   m.pinned = m_params.pinned;
   m.streams = m_params.streams;
+  return m;
+}
+
+nlohmann::json VectorLab::save_state() const {
+  return params::save_bound(ui::vector_schema(), in_force());
+}
+
+std::optional<std::string> VectorLab::load_state(const nlohmann::json& state) {
+  ui::VectorPanelModel m = in_force();
   if (auto err = read_vector_state(state, m)) return err;
   const ui::VectorPanelModel before = m_model;
   m_model = m;
