@@ -5,24 +5,10 @@
 // names no lab: a lab offers flags from its own descriptor.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
-#include <map>
-#include <memory>
-#include <optional>
-#include <string>
-#include <vector>
-
+#include "app/param_flags.h"  // ParamFlags, CLI's forward declarations, the JSON and containers
 #include "gpu/anatomy/overlay.h"
 
-namespace CLI {
-class App;
-class Option;
-}  // namespace CLI
-
 namespace bs::cli {
-
-class ParamFlags;
 
 class LabStartFlags {
  public:

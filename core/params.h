@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -16,6 +17,8 @@
 #include "core/launch.h"
 
 namespace bs::params {
+
+struct StateBinding;  // core/param_binding.h
 
 enum class Kind {
   Int,         // a whole number in lo..hi
@@ -56,6 +59,10 @@ struct Param {
   // A rule the range cannot say (a block's x * y <= 1024), checked after the type and before the range:
   // nullopt when the value passes, else why not.
   std::function<std::optional<std::string>(const nlohmann::json&)> rule;
+  // Where the value lives in the lab's state struct (core/param_binding.h: bind(&State::member)). Sessions,
+  // their checks and undo read and write the parameter through it (params::save_bound / load_bound), so a
+  // bound parameter added to the schema needs no other code. Null: the lab reads and writes it itself.
+  std::shared_ptr<const StateBinding> bind;
 
   // Typed access to the default, for code that fills its model from the schema. Each throws
   // std::logic_error when the kind does not match (a programming error, caught by the schema tests).

@@ -5,7 +5,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -22,6 +21,7 @@
 #include "app/roofline/roofline_report.h"
 #include "gpu/heat/heat_work.h"
 #include "core/error.h"
+#include "core/param_binding.h"
 #include "core/text.h"
 #include "gpu/kernel/lab_runs.h"
 #include "ui/field_view.h"
@@ -86,22 +86,18 @@ std::vector<std::string> temporal_hover_lines(const heat::TemporalTile& t, int64
 }
 
 double float_for_json(float v) {
-  if (!std::isfinite(v)) return static_cast<double>(v);
-  char buf[64];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form of the float
-  if (ec != std::errc()) return static_cast<double>(v);
-  double d = 0;
-  if (std::from_chars(buf, end, d).ec != std::errc()) return static_cast<double>(v);
-  return d;
+  return params::float_as_typed(v);
 }
 
 HeatLab::HeatLab(LabEnv& env) : m_env(env), m_presenter(env) {
   m_params.nx = m_model.size[0];
   m_params.ny = m_model.size[1];
   m_model.params = m_params;
-  for (int i = 0; i < 2; ++i)
-    m_model.cpu[i].label =
-        heat::cpu_mode_label(i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads);
+  for (int i = 0; i < 2; ++i) {
+    ui::CpuBaselineView& v = m_model.cpu[i];
+    v.label = heat::cpu_mode_label(i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads);
+    m_jobs.attach(m_cpu_job[i], {&v.running, &v.progress, &v.status});
+  }
   rebuild();
 }
 
@@ -362,15 +358,19 @@ std::vector<float> HeatLab::field() {
 void HeatLab::start_cpu_job(int i) {
   const heat::CpuMode mode = i == 0 ? heat::CpuMode::OneThread : heat::CpuMode::AllThreads;
   auto result = std::make_shared<heat::BenchRow>();
-  m_cpu[i].result = result;
-  m_cpu[i].nx = m_params.nx;
-  m_cpu[i].ny = m_params.ny;
   m_model.cpu[i].status.clear();
   const heat::Params p = m_params;
   const int steps = m_model.cpu_steps;
-  m_cpu[i].job.start(heat::cpu_mode_label(mode), [p, mode, steps, result](JobControl& ctl) {
-    *result = heat::bench_cpu(p, mode, steps, &ctl);
-  });
+  const auto take = [this, i, result, nx = p.nx, ny = p.ny] {
+    ui::CpuBaselineView& v = m_model.cpu[i];
+    v.ms_per_step = result->ms_per_step;
+    report_run(m_env, "heat", result->variant, false, result->ms_per_step,
+               heat::step_work(heat::Params{.nx = nx, .ny = ny}), std::to_string(nx) + "x" + std::to_string(ny));
+    v.measured_nx = nx;
+    v.measured_ny = ny;
+  };
+  const auto work = [p, mode, steps, result](JobControl& ctl) { *result = heat::bench_cpu(p, mode, steps, &ctl); };
+  m_cpu_job[i].start(heat::cpu_mode_label(mode), work, take);
 }
 
 // The copy kernel's bandwidth ceiling, over the field in force with the launch in force (m_model.launch, what
@@ -385,18 +385,7 @@ void HeatLab::measure_copy() {
 }
 
 void HeatLab::poll_cpu_jobs() {
-  for (int i = 0; i < 2; ++i) {
-    CpuSlot& s = m_cpu[i];
-    ui::CpuBaselineView& v = m_model.cpu[i];
-    poll_job(s.job, v.running, v.progress, v.status, [&] {
-      v.ms_per_step = s.result->ms_per_step;
-      report_run(m_env, "heat", s.result->variant, false, s.result->ms_per_step,
-                 heat::step_work(heat::Params{.nx = s.nx, .ny = s.ny}),
-                 std::to_string(s.nx) + "x" + std::to_string(s.ny));
-      v.measured_nx = s.nx;
-      v.measured_ny = s.ny;
-    });
-  }
+  m_jobs.poll();
   m_model.paused_for_baseline = cpu_baseline_running();
 }
 
@@ -548,158 +537,6 @@ void HeatLab::draw_ui() {
   m_anatomy.draw_window();
 }
 
-// Loads the user's heat_step when the choice is "user" and a new one was published; drops it otherwise. A
-// GpuError (the load on a poisoned context) goes to the app's recovery.
-void HeatLab::sync_user_kernel() {
-  const bool want = m_model.kernel == 1;
-  std::string status;
-  UserKernel uk;
-  bool sim = false;
-  if (want && !m_gpu) {
-    // No GPU: the simulator steps the field with the user's kernel (never timed), while the field fits it.
-    const SimSettings ss = sim_settings();
-    const std::string why =
-        m_env.device.available ? std::string("this lab runs on the CPU path") : m_env.device.reason;
-    if (!m_env.user_kernels || !m_env.user_kernels->has(kernel::Target::Heat))
-      status = "no heat_step yet: write one in the Kernel editor (F9); the CPU step runs";
-    else if (auto e = check_settings(kernel::Target::Heat, ss))
-      status = "no GPU here (" + why + ") and " + *e + ": the CPU step runs";
-    else {
-      sim = true;
-      status = "no GPU here (" + why +
-               "): your heat_step runs in the PTX simulator on this CPU, a step at a time, each step checked "
-               "against the CPU step; simulated, so never timed";
-      const uint64_t g = m_env.user_kernels->generation(kernel::Target::Heat);
-      if (g != m_sim.generation() && m_sim.generation() != 0) {
-        m_sim.cancel();
-        m_sim.clear();
-        m_sim_halted = false;
-      }
-    }
-  }
-  if (sim != m_sim_mode) {
-    m_sim_mode = sim;
-    m_sim.cancel();
-    m_sim_halted = false;
-    m_samples.clear();  // CPU-step timings are not the user's kernel's; simulated steps are never timed
-    m_history.clear();
-  }
-  if (want && m_gpu) {
-    if (!m_env.user_kernels || !m_env.user_kernels->has(kernel::Target::Heat))
-      status = "no heat_step yet: write one in the Kernel editor (F9); the built-in step runs";
-    else if (std::string f = m_env.user_kernels->fault_status(kernel::Target::Heat, "the built-in step runs");
-             !f.empty())
-      status = std::move(f);  // it poisoned the context once: not run again until a new compile
-    else
-      uk = m_env.user_kernels->current(kernel::Target::Heat);
-  }
-  if (uk.generation != m_user_generation || (uk.generation == 0 && m_user_kernel)) {
-    if (m_gpu) m_gpu->set_step_override({});
-    m_user_kernel.reset();
-    m_user_generation = 0;
-    m_user_busy_since.reset();
-    if (uk) {
-      try {
-        m_user_kernel = std::make_shared<kernel::LoadedKernel>(*uk.result);
-        m_user_generation = uk.generation;
-        std::shared_ptr<kernel::LoadedKernel> k = m_user_kernel;
-        heat::GpuSolver* solver = m_gpu.get();
-        m_gpu->set_step_override(
-            [k, solver](const float* in, float* out, Dim2 grid, Dim2 block, void* stream) {
-              kernel::launch_heat_step(*k, grid, block, in, out, solver->params(), stream);
-            });
-      } catch (const InvalidRequest& e) {
-        status = e.what();
-      }
-    }
-    apply_launch();  // cells per thread: 1 for the user's kernel, the panel's for the built-in
-    // Experiment records include the source of the kernel the lab runs.
-    if (m_env.user_kernels) m_env.user_kernels->set_in_use(kernel::Target::Heat, m_user_kernel != nullptr);
-  }
-  if (m_user_kernel && m_env.user_kernels && !m_env.user_kernels->last_failure(kernel::Target::Heat).empty())
-    status = "the newest compile failed: the last good heat_step runs";
-  m_model.user_kernel_running = m_user_kernel != nullptr;
-  m_model.user_kernel_status = status;
-}
-
-SimSettings HeatLab::sim_settings() const {
-  return {m_params.nx, m_params.ny, 0, static_cast<int>(m_model.launch.block.x),
-          static_cast<int>(m_model.launch.block.y)};
-}
-
-void HeatLab::start_sim_step() {
-  LabSimRequest r;
-  r.target = kernel::Target::Heat;
-  r.settings = sim_settings();
-  r.inputs.heat = m_params;
-  r.inputs.field = m_cpu_field;
-  if (m_model.manual_grid)
-    r.note = "the grid covers the field (the simulator takes the covering grid, not the one set by hand)";
-  m_sim_input = m_cpu_field;
-  m_sim_epoch = m_field_epoch;
-  if (!m_sim.start(m_env.user_kernels->current(kernel::Target::Heat), std::move(r))) m_sim_halted = true;
-}
-
-// The finished step becomes the field (cells no thread wrote keep their value, as on the GPU's ping-pong
-// buffers the hatched cells do) unless the field was reset or painted meanwhile; a failing step halts.
-void HeatLab::take_sim_step() {
-  const std::shared_ptr<const SimOutcome> o = m_sim.outcome();
-  if (!m_sim.view().passed) m_sim_halted = true;
-  if (!o || !o->ran || m_sim_epoch != m_field_epoch || o->output.size() != m_cpu_field.size()) return;
-  for (size_t i = 0; i < m_cpu_field.size(); ++i)
-    m_cpu_field[i] = std::isnan(o->output[i]) ? m_sim_input[i] : o->output[i];
-  ++m_steps_done;
-  m_sim_time += m_params.dt;
-  m_dirty = true;
-}
-
-std::vector<std::pair<int64_t, int64_t>> HeatLab::marked_cells() const {
-  std::vector<std::pair<int64_t, int64_t>> out;
-  if (!m_sim_mode || m_params.nx < 1) return out;
-  for (const ui::ProblemElements& p : m_sim.problems()) {
-    if (p.name != "out") continue;
-    for (uint64_t e : p.elements)
-      if (e < static_cast<uint64_t>(m_params.cells()))
-        out.emplace_back(static_cast<int64_t>(e % static_cast<uint64_t>(m_params.nx)),
-                         static_cast<int64_t>(e / static_cast<uint64_t>(m_params.nx)));
-  }
-  return out;
-}
-
-// The marked cells as outlined squares over the field image (at least 3 px, so one cell of a big field shows).
-void HeatLab::draw_marked_cells(float x0, float y0, float w, float h) const {
-  const std::vector<std::pair<int64_t, int64_t>> cells = marked_cells();
-  if (cells.empty() || m_params.nx < 1 || m_params.ny < 1) return;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float sx = w / static_cast<float>(m_params.nx), sy = h / static_cast<float>(m_params.ny);
-  const float ex = std::max(sx, 3.0f), ey = std::max(sy, 3.0f);
-  for (const auto& [x, y] : cells) {
-    const float cx = x0 + static_cast<float>(x) * sx, cy = y0 + static_cast<float>(y) * sy;
-    dl->AddRect(ImVec2(cx, cy), ImVec2(cx + ex, cy + ey), IM_COL32(80, 255, 255, 230));
-  }
-}
-
-// While the user's steps of earlier frames still run, the frame issues no more and draws what it has: a
-// kernel that takes too long is reported by the deadline instead of freezing the window.
-bool HeatLab::user_steps_running() {
-  if (!m_user_kernel || !m_gpu) return false;
-  if (kernel::work_done(m_gpu->stream_handle(), m_user_kernel->name())) {
-    m_user_busy_since.reset();
-    return false;
-  }
-  const auto now = std::chrono::steady_clock::now();
-  if (!m_user_busy_since) m_user_busy_since = now;
-  if (now - *m_user_busy_since > std::chrono::duration<double>(kernel::k_default_timeout_s)) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.0f s", kernel::k_default_timeout_s);
-    throw GpuError(kernel::fault_message(m_user_kernel->name(),
-                                         std::string("did not finish within ") + buf +
-                                             "; a running kernel cannot be stopped without a device reset"),
-                   0, true);
-  }
-  return true;
-}
-
 void HeatLab::update() {
   try {
     update_frame();
@@ -728,7 +565,7 @@ void HeatLab::update_frame() {
     if (m_sim_mode) m_model.user_kernel_running = true;
     for (int i = 0; i < 2; ++i) {
       if (m_actions.run_cpu[i]) start_cpu_job(i);
-      if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
+      if (m_actions.cancel_cpu[i]) m_cpu_job[i].cancel();
     }
     if (m_actions.measure_copy) measure_copy();
     if (m_paint) paint_stroke(m_paint->x0, m_paint->y0, m_paint->x1, m_paint->y1, m_paint->value);
@@ -753,6 +590,7 @@ void HeatLab::update_frame() {
       }
     }
     m_anatomy.update();
+    m_jobs.rethrow_gpu_error();
     m_model.runtime_error.clear();
   } catch (const InvalidRequest& e) {
     set_error(e.what());

@@ -15,7 +15,7 @@
 #include "app/field_presenter.h"
 #include "app/kernel/lab_sim.h"
 #include "app/lab.h"
-#include "core/cpu_job.h"
+#include "app/shell/lab_jobs.h"
 #include "core/stats.h"
 #include "gpu/heat/heat.h"
 #include "ui/heat/heat_panel.h"
@@ -69,8 +69,8 @@ class HeatLab final : public Lab {
   // What the panel's controls do, for tests (call between frames): a CPU baseline's run button (0: one
   // thread, 1: all threads) and its cancel button, an edit of the block box.
   void run_cpu_baseline(int i) { start_cpu_job(i); }
-  void cancel_cpu_baseline(int i) { m_cpu[i].job.cancel(); }
-  bool cpu_baseline_running() const { return m_cpu[0].job.running() || m_cpu[1].job.running(); }
+  void cancel_cpu_baseline(int i) { m_cpu_job[i].cancel(); }
+  bool cpu_baseline_running() const { return m_cpu_job[0].running() || m_cpu_job[1].running(); }
   void edit_block(int bx, int by) {
     m_model.block[0] = bx;
     m_model.block[1] = by;
@@ -180,12 +180,10 @@ class HeatLab final : public Lab {
   unsigned m_view_texture = 0;
   float m_image_rect[4] = {0, 0, 0, 0};
 
-  struct CpuSlot {
-    CpuJob job;
-    std::shared_ptr<heat::BenchRow> result;
-    int64_t nx = 0, ny = 0;  // the field it runs on
-  };
-  CpuSlot m_cpu[2];
+  // The CPU baselines (one thread, all threads): started by a click and watched while they run, so a headless
+  // update does not drain them.
+  LabJobs m_jobs;
+  LabJob m_cpu_job[2];
   AnatomyWindow m_anatomy{m_env};  // overlay (key O) and the Anatomy window (key A)
   void sync_anatomy();
 
@@ -193,6 +191,7 @@ class HeatLab final : public Lab {
  public:
   nlohmann::json save_state() const override;
   std::optional<std::string> load_state(const nlohmann::json& state) override;
+  ui::HeatPanelModel in_force() const;  // the model with the size and physics in force
   std::vector<ui::Readout> readouts() const override;
   const char* view_window() const override { return "Heat field"; }
 };

@@ -1,43 +1,30 @@
 // matmul_lab.cpp: the matmul lab: C = A x B computed by a ladder of GPU kernels (or the CPU baselines), C
 // shown as a heat map with the selected variant's block grid drawn over it, the k-loop of the hovered tile in
 // an A/B diagram, and a ladder of measured variants (GFLOP/s, % cuBLAS, % peak, correctness) built up run by
-// run.
+// run. The class is in matmul_lab.h; the user's kernel in matmul_lab_user.cpp, sessions in
+// matmul_lab_state.cpp.
+#include "app/matmul/matmul_lab.h"
+
 #include <imgui.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <deque>
-#include <memory>
-#include <optional>
-#include <string>
-#include <vector>
 
-#include "app/anatomy/anatomy_window.h"
-#include "app/field_presenter.h"
-#include "app/lab.h"
 #include "app/labs.h"
-#include "app/kernel/lab_sim.h"
-#include "app/kernel/user_kernels.h"
+#include "app/layout.h"
 #include "app/matmul/matmul_anatomy.h"
 #include "app/matmul/matmul_sweep_target.h"
 #include "app/session.h"
-#include "app/layout.h"
-#include "core/text.h"
-#include "core/cpu_job.h"
-#include "core/error.h"
-#include "gpu/kernel/lab_runs.h"
-#include "gpu/matmul/matmul.h"
 #include "app/roofline/roofline_report.h"
+#include "core/error.h"
+#include "core/text.h"
 #include "gpu/matmul/matmul_work.h"
 #include "ui/field_view.h"
-#include "ui/matmul/matmul_lab_panel.h"
 #include "ui/matmul/matmul_schema.h"
 
-namespace bs {
-
-namespace mm = matmul;
+namespace bs::matmul_lab {
 
 namespace {
 
@@ -53,13 +40,6 @@ constexpr double k_gpu_frame_ms = 20.0;
 // CPU timing: repeat a run while it is short, within about this budget.
 constexpr double k_cpu_budget_s = 1.0;
 
-double fmas(const mm::Problem& p) {
-  return p.flops() * 0.5;
-}
-
-// The user's kernel's rung (kernel lab): after the built-in GPU variants, before the CPU baselines.
-constexpr const char* k_user_row = "user_matmul";
-
 // Ladder order: GPU variants as listed, the user's kernel, then the CPU baselines.
 int order_of(const std::string& name) {
   if (name == k_user_row) return 50;
@@ -72,160 +52,18 @@ int order_of(const std::string& name) {
   return 1000;
 }
 
-// Symmetric colour range around 0 over the finite values of C (products of random signs centre on zero).
+}  // namespace
+
+double fmas(const mm::Problem& p) {
+  return p.flops() * 0.5;
+}
+
 float abs_max(const std::vector<float>& c) {
   float hi = 0;
   for (float v : c)
     if (std::isfinite(v)) hi = std::max(hi, std::fabs(v));
   return hi > 0 ? hi : 1.0f;
 }
-
-struct CpuResult {
-  mm::Problem p;
-  ui::LadderRow row;
-  std::vector<float> c;
-  mm::Reference ref;  // filled when the job computed the reference itself
-};
-
-// The user's kernel's run on the lab's buffers (on a worker: it waits for the GPU with a deadline).
-struct UserTask {
-  mm::Problem p;
-  std::optional<kernel::UserRun> run;
-  std::exception_ptr gpu_error;  // a GpuError, rethrown on the frame thread for the app's recovery
-};
-
-struct GpuTask {
-  mm::Variant v;
-  int phase = 0;  // 0: correctness launch to enqueue, 1: waiting for it, 2: timed launches
-  double first_ms = 0;
-  int want = 3;
-  int enqueued = 0;  // timed launches enqueued (phase 2)
-  bool stop = false;
-  std::vector<double> ms;
-  std::optional<mm::CheckResult> check;
-};
-
-class MatmulLab final : public Lab {
- public:
-  explicit MatmulLab(LabEnv& env) : m_env(env), m_presenter(env) {
-    const bool gpu = env.path.path != RenderPath::Cpu;
-    if (!gpu) {
-      m_model.mnk[0] = 200, m_model.mnk[1] = 155, m_model.mnk[2] = 67;
-    }
-    m_problem = {m_model.mnk[0], m_model.mnk[1], m_model.mnk[2]};
-    // The middle tile of C (32x32 tiles) is pinned at start: clear of the path read-out in the top-left
-    // corner.
-    m_overlay.pinned = std::pair<int64_t, int64_t>{(m_problem.m + 31) / 32 / 2, (m_problem.n + 31) / 32 / 2};
-    for (size_t i = 0; i < 3 && i < mm::cpu_variants().size(); ++i)
-      m_model.cpu[i].label = mm::cpu_label(mm::cpu_variants()[i].id);
-    make_inputs();
-    rebuild();
-  }
-  ~MatmulLab() override {
-    for (auto& s : m_cpu)
-      s.job.cancel();
-    m_user_job.wait();
-  }
-
-  const char* id() const override { return "matmul"; }
-  const char* title() const override { return "Matmul"; }
-  // Hardware counters for the chosen variant at the current problem: its own runner on the counters window's
-  // worker (the lab's buffers untouched); DRAM bytes from the work model, no access model for matmul.
-  std::optional<CounterTarget> counter_target() override {
-    const auto vars = mm::gpu_variants();
-    if (vars.empty()) return std::nullopt;
-    const mm::Variant v = vars[static_cast<size_t>(std::clamp(m_model.variant, 0, static_cast<int>(vars.size()) - 1))].id;
-    const mm::Problem p = m_problem;
-    CounterTarget t;
-    t.lab = "matmul";
-    t.variant = mm::info(v).name;
-    t.what = std::string("matmul: ") + mm::info(v).title + ", " + mm::to_string(p);
-    const work::Work w = mm::run_work(p);
-    t.model_dram_read = w.read_bytes;
-    t.model_dram_write = w.write_bytes;
-    if (m_gpu) t.collect = [p, v] {
-      mm::GpuRunner runner(p);
-      runner.set_inputs(mm::make_matrix(p.m, p.k, 1), mm::make_matrix(p.k, p.n, 2));
-      counters::Result r = counters::collect([&] { runner.enqueue(v); });
-      runner.sync();
-      runner.poll_ms();
-      return r;
-    };
-    return t;
-  }
-  void draw_ui() override;
-  void update() override;
-  void abandon_gpu() noexcept override {
-    m_user_job.wait();
-    m_user.drop(m_env.user_kernels, true);
-    if (m_gpu) m_gpu->abandon();
-    m_presenter.abandon_gpu();
-    m_gpu.reset();
-    m_task.reset();
-    m_queue.clear();
-    m_anatomy.abandon_gpu();
-  }
-  void rebuild() override;
-
- private:
-  void make_inputs();
-  bool apply_size();
-  void queue_run(mm::Variant v);
-  void start_gpu_task();
-  void step_gpu_task();
-  void finish_gpu_task();
-  void drain_gpu();
-  void ensure_reference_gpu();
-  void start_cpu_job(size_t i);
-  void poll_cpu_jobs();
-  void compute_cpu_inline();
-  void upsert_row(ui::LadderRow row);
-  void show_host_c(std::vector<float> c, const std::string& source);
-  void sync_user_kernel();
-  void start_user_run();
-  void poll_user_run();
-  void start_user_sim();
-
-  LabEnv& m_env;
-  ui::MatmulPanelModel m_model;
-  ui::MatmulPanelActions m_actions;
-  ui::OverlayState m_overlay;
-  mm::Problem m_problem;
-  std::shared_ptr<const std::vector<float>> m_a, m_b;
-  std::shared_ptr<mm::Reference> m_ref = std::make_shared<mm::Reference>();
-  std::unique_ptr<mm::GpuRunner> m_gpu;
-  std::optional<GpuTask> m_task;
-  std::deque<mm::Variant> m_queue;
-  FieldPresenter m_presenter;
-  std::vector<float> m_host_c;
-  bool m_dirty = false;
-  bool m_present_device = false;
-  float m_range = 1.0f;
-  int m_view_w = 640, m_view_h = 480;
-  unsigned m_view_texture = 0;
-  AnatomyWindow m_anatomy{m_env};  // overlay (key O) and the Anatomy window (key A)
-
-  struct CpuSlot {
-    CpuJob job;
-    std::shared_ptr<CpuResult> result;
-    bool collected = true;
-  };
-  CpuSlot m_cpu[3];
-
-  // The user's matmul (kernel lab), loaded from LabEnv::user_kernels when its generation changes.
-  UserKernelSlot m_user{kernel::Target::Matmul};
-  std::shared_ptr<UserTask> m_user_task;
-  bool m_user_autorun = false;
-  CpuJob m_user_job;  // last: joined before the state it writes goes
-  LabSimulation m_sim;  // no GPU: the user's matmul in the simulator
-
-  // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.
- public:
-  nlohmann::json save_state() const override;
-  std::optional<std::string> load_state(const nlohmann::json& state) override;
-  std::vector<ui::Readout> readouts() const override;
-  const char* view_window() const override { return "Matmul: C = A x B"; }
-};
 
 void MatmulLab::make_inputs() {
   m_a = std::make_shared<const std::vector<float>>(mm::make_matrix(m_problem.m, m_problem.k, k_seed_a));
@@ -236,7 +74,6 @@ void MatmulLab::make_inputs() {
 
 void MatmulLab::rebuild() {
   m_user_job.wait();
-  m_user_task.reset();
   m_gpu.reset();
   m_task.reset();
   m_queue.clear();
@@ -274,8 +111,8 @@ bool MatmulLab::apply_size() {
     m_model.param_error.clear();
     return true;
   }
-  for (auto& s : m_cpu)
-    s.job.cancel();
+  for (auto& j : m_cpu_job)
+    j.cancel();
   drain_gpu();
   const mm::Problem old = m_problem;
   m_problem = p;
@@ -415,128 +252,6 @@ void MatmulLab::upsert_row(ui::LadderRow row) {
   });
 }
 
-// Loads the user's matmul when a new one was published; says what the "Run your kernel" button will do.
-void MatmulLab::sync_user_kernel() {
-  const UserKernelSlot::Update u = m_user.update(m_env.user_kernels, m_gpu != nullptr, m_user_job.running(),
-                                                 "the ladder keeps its built-in rungs");
-  if (u.loaded) m_user_autorun = true;  // a new kernel: its rung without a click, once the GPU is free
-  std::string status = u.status;
-  m_model.user_can_simulate = false;
-  if (!m_gpu) {
-    // No GPU: the simulator runs it (a new kernel without a click), checked like the rung, never timed.
-    const UserKernels* uk = m_env.user_kernels;
-    m_model.user_can_simulate = uk && uk->has(kernel::Target::Matmul);
-    const std::string why = m_env.device.available ? "this lab runs on the CPU path" : "there is none here";
-    if (!m_model.user_can_simulate)
-      status = "no GPU (" + why + "): write a matmul in the Kernel editor (F9, template 'matmul') and it runs "
-               "in the PTX simulator here";
-    else
-      status = "no GPU (" + why + "): your matmul runs in the PTX simulator on this CPU, checked against the "
-               "float64 reference; simulated, so never timed and not a rung of the ladder";
-    if (m_model.user_can_simulate && uk->generation(kernel::Target::Matmul) != m_sim.generation())
-      start_user_sim();
-  } else if (m_user.kernel() && status.empty())
-    status = "your matmul (compiled " + m_user.published().compiled_at_text() +
-             "): 'Run your kernel' checks and times it on this A and B";
-  m_model.user_ready = m_user.kernel() != nullptr;
-  m_model.user_running = m_user_job.running();
-  m_model.user_figures.clear();
-  if (m_user.kernel()) {
-    const Dim2 block{m_model.user_block[0], m_model.user_block[1]};
-    const Dim2 domain{m_problem.n, m_problem.m};
-    if (auto e = kernel::validate_launch(kernel::Target::Matmul, block,
-                                         kernel::default_grid(kernel::Target::Matmul, block, domain), domain,
-                                         m_env.device.limits))
-      m_model.user_figures = *e;
-    else if (!m_user_job.running())
-      m_model.user_figures = m_user.figures(block);
-  }
-  m_model.user_status = std::move(status);
-}
-
-// The user's matmul in the simulator on the lab's problem (each side capped at 256 so that a run stays within
-// seconds) with the rung's block.
-void MatmulLab::start_user_sim() {
-  if (!m_env.user_kernels || !m_env.user_kernels->has(kernel::Target::Matmul)) return;
-  constexpr int64_t k_side = 256;
-  LabSimRequest r;
-  r.target = kernel::Target::Matmul;
-  r.settings = {std::min(m_problem.m, k_side), std::min(m_problem.n, k_side), std::min(m_problem.k, k_side),
-                m_model.user_block[0], m_model.user_block[1]};
-  if (r.settings.size_x != m_problem.m || r.settings.size_y != m_problem.n || r.settings.size_z != m_problem.k)
-    r.note = "each side capped at 256 for the simulator: the lab's problem is " + mm::to_string(m_problem);
-  m_sim.start(m_env.user_kernels->current(kernel::Target::Matmul), std::move(r));
-  m_model.user_sim = m_sim.view();
-}
-
-void MatmulLab::start_user_run() {
-  if (!m_gpu || !m_user.kernel() || m_user_job.running()) return;
-  drain_gpu();  // nothing else of the lab's on the GPU while the user's kernel is timed
-  ensure_reference_gpu();
-  const Dim2 block{m_model.user_block[0], m_model.user_block[1]};
-  auto task = std::make_shared<UserTask>();
-  task->p = m_problem;
-  m_user_task = task;
-  std::shared_ptr<const kernel::LoadedKernel> k = m_user.kernel();
-  std::shared_ptr<const mm::Reference> ref = m_ref;
-  const float* a = m_gpu->device_a();
-  const float* b = m_gpu->device_b();
-  float* c = const_cast<float*>(m_gpu->device_c());  // the lab's C: the user's result is drawn from it
-  void* stream = m_gpu->stream_handle();
-  m_user_job.start("your matmul", [task, k, ref, block, a, b, c, stream](JobControl&) {
-    try {
-      task->run =
-          kernel::run_matmul_on(*k, task->p, block, std::nullopt, a, b, c, stream, ref->values, ref->label);
-    } catch (const GpuError&) {
-      task->gpu_error = std::current_exception();
-    }
-  });
-}
-
-// The finished run as the ladder's "user_matmul" rung, its C in the view. A GPU fault goes to the recovery.
-void MatmulLab::poll_user_run() {
-  if (!m_user_task || m_user_job.running()) return;
-  std::shared_ptr<UserTask> t = std::move(m_user_task);
-  m_user_task.reset();
-  std::string err;
-  if (!finish_job(m_user_job, err, [] {})) return;
-  if (t->gpu_error) {
-    try {
-      std::rethrow_exception(t->gpu_error);
-    } catch (const GpuError& e) {
-      m_user.note_fault(m_env.user_kernels, e);
-      throw;
-    }
-  }
-  if (!err.empty()) {
-    m_model.user_status = err;
-    return;
-  }
-  if (!t->run || !(t->p == m_problem)) return;
-  const kernel::UserRun& u = *t->run;
-  ui::LadderRow row;
-  row.name = k_user_row;
-  row.title = "your " + u.kernel + " (block " + to_string(u.block) + ")";
-  row.gpu = true;
-  row.ms = u.ms;
-  row.gflops = u.gflops;
-  row.attr.known = true;
-  row.attr.regs_per_thread = u.figures.registers;
-  row.attr.static_smem_bytes = static_cast<size_t>(u.figures.static_smem_bytes);
-  row.attr.local_bytes = static_cast<size_t>(u.figures.local_bytes);
-  row.attr.max_threads_per_block = u.figures.max_threads_per_block;
-  row.attr.blocks_per_sm = u.figures.blocks_per_sm;
-  row.attr.warps_per_sm = u.figures.active_warps;
-  row.check = u.matmul_check;
-  row.note = "kernel lab: grid " + to_string(u.grid) + ", " + u.figures.text() +
-             (u.matmul_check ? "" : "; " + u.check);
-  upsert_row(std::move(row));
-  m_range = abs_max(u.output);
-  m_present_device = true;
-  m_dirty = true;
-  m_model.c_source = "C below: your " + u.kernel + " on the GPU (magenta cells: never written, still NaN)";
-}
-
 void MatmulLab::show_host_c(std::vector<float> c, const std::string& source) {
   m_host_c = std::move(c);
   m_range = abs_max(m_host_c);
@@ -580,14 +295,21 @@ void MatmulLab::start_cpu_job(size_t i) {
   const mm::CpuVariant v = mm::cpu_variants()[i].id;
   auto result = std::make_shared<CpuResult>();
   result->p = m_problem;
-  m_cpu[i].result = result;
-  m_cpu[i].collected = false;
+  m_cpu_result[i] = result;
   m_model.cpu[i].status.clear();
   const auto a = m_a, b = m_b;
   const auto ref = m_ref;  // read-only in the job: the frame replaces m_ref rather than writing into it
   const bool need_ref = ref->values.empty() && fmas(m_problem) <= mm::k_cpu_reference_max_fmas;
   const mm::Problem p = m_problem;
-  m_cpu[i].job.start(mm::cpu_label(v), [v, p, a, b, ref, need_ref, result](JobControl& ctl) {
+  const auto take = [this, result] {
+    CpuResult& r = *result;
+    if (!(r.p == m_problem)) return;  // finished for an older size
+    if (m_ref->values.empty() && !r.ref.values.empty()) m_ref = std::make_shared<mm::Reference>(std::move(r.ref));
+    upsert_row(r.row);
+    // On the CPU path the picture shows the latest CPU result; on the GPU path it keeps the GPU's C.
+    if (!m_gpu) show_host_c(std::move(r.c), std::string("C below: ") + r.row.name + " on the CPU");
+  };
+  m_cpu_job[i].start(mm::cpu_label(v), [v, p, a, b, ref, need_ref, result](JobControl& ctl) {
     const mm::Reference* use = ref.get();
     if (need_ref) {
       result->ref.values = mm::reference_cpu(*a, *b, p, &ctl);
@@ -615,42 +337,32 @@ void MatmulLab::start_cpu_job(size_t i) {
     if (!use->values.empty()) row.check = mm::check_result(c, use->values, p.k, use->label);
     row.note = std::to_string(times.size()) + " run(s)";
     result->c = std::move(c);
-  });
+  }, take);
 }
 
-void MatmulLab::poll_cpu_jobs() {
+// After the jobs' poll: what a running baseline does first, and a warning before a long naive run.
+void MatmulLab::show_cpu_jobs() {
   const auto cpus = mm::cpu_variants();
   for (size_t i = 0; i < 3 && i < cpus.size(); ++i) {
-    CpuSlot& s = m_cpu[i];
+    const std::shared_ptr<CpuResult>& r = m_cpu_result[i];
     ui::CpuRunView& v = m_model.cpu[i];
-    v.running = s.job.running();
-    v.progress = s.job.progress();
     v.warning.clear();
     if (cpus[i].id == mm::CpuVariant::Naive && fmas(m_problem) > 2e9)
       v.warning = "naive at this size: about " +
                   std::to_string(static_cast<long long>(fmas(m_problem) / 1e9)) +
                   " s or more on one thread (cancel any time)";
     if (v.running)
-      v.status = (s.result && s.result->ref.values.empty() && m_ref->values.empty() &&
+      v.status = (r && r->ref.values.empty() && m_ref->values.empty() &&
                   fmas(m_problem) <= mm::k_cpu_reference_max_fmas)
                      ? "first the float64 reference (OpenBLAS dgemm), then the timed runs"
                      : "";
-    if (s.collected) continue;
-    s.collected = finish_job(s.job, v.status, [&] {
-      CpuResult& r = *s.result;
-      if (!(r.p == m_problem)) return;  // finished for an older size
-      if (m_ref->values.empty() && !r.ref.values.empty())
-        m_ref = std::make_shared<mm::Reference>(std::move(r.ref));
-      upsert_row(r.row);
-      // On the CPU path the picture shows the latest CPU result; on the GPU path it keeps the GPU's C.
-      if (!m_gpu) show_host_c(std::move(r.c), std::string("C below: ") + r.row.name + " on the CPU");
-    });
   }
 }
 
 void MatmulLab::draw_ui() {
   m_actions = {};
-  poll_cpu_jobs();
+  m_jobs.poll();
+  show_cpu_jobs();
   m_model.problem = m_problem;
   m_model.reference_label = m_ref->label;
   m_model.gpu_busy = m_task.has_value();
@@ -748,10 +460,9 @@ void MatmulLab::update() {
     }
     for (size_t i = 0; i < 3; ++i) {
       if (m_actions.run_cpu[i]) start_cpu_job(i);
-      if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
+      if (m_actions.cancel_cpu[i]) m_cpu_job[i].cancel();
     }
     sync_user_kernel();
-    poll_user_run();
     if (m_actions.simulate_user) start_user_sim();
     if (m_actions.user_sim.cancel) m_sim.cancel();
     m_sim.poll();
@@ -770,6 +481,7 @@ void MatmulLab::update() {
       m_dirty = false;
     }
     m_anatomy.update();
+    m_jobs.rethrow_gpu_error();
     m_model.runtime_error.clear();
   } catch (const InvalidRequest& e) {
     m_model.runtime_error = e.what();
@@ -782,121 +494,13 @@ void MatmulLab::update() {
   m_view_texture = m_presenter.render(m_view_w, m_view_h, style);
 }
 
-}  // namespace
+}  // namespace bs::matmul_lab
+
+namespace bs {
 
 // The lab's factory (its descriptor, app/matmul/matmul_descriptor.cpp, builds it through this).
 std::unique_ptr<Lab> make_matmul_lab(LabEnv& env) {
-  return std::make_unique<MatmulLab>(env);
-}
-
-// --- Sessions and presenter mode --------------------------------------------------------------------------
-
-namespace {
-
-// Reads `state` over `m` (members left out keep their values): first the schema's checks of every member
-// (types, ranges, names; ui/matmul/matmul_schema.h), then the rules across members (the problem must fit).
-std::optional<std::string> read_matmul_state(const nlohmann::json& state, ui::MatmulPanelModel& m) {
-  const params::Schema& schema = ui::matmul_schema();
-  if (auto err = params::check_state(schema, state, "labs.matmul", {"anatomy_overlay"})) return err;
-  StateReader r(state, "labs.matmul");
-  AnatomyWindow::check_state(r, "anatomy_overlay");
-  if (!r.ok()) return r.error();
-  const auto has = [&](const char* key) { return state.contains(key); };
-  if (has("size")) m.mnk[0] = m.mnk[1] = m.mnk[2] = state["size"].get<int>();
-  if (has("m")) m.mnk[0] = state["m"].get<int>();
-  if (has("n")) m.mnk[1] = state["n"].get<int>();
-  if (has("k")) m.mnk[2] = state["k"].get<int>();
-  if (has("variant")) m.variant = schema.at("variant").index_of(state["variant"]);
-  if (has("colormap")) m.colormap = schema.at("colormap").index_of(state["colormap"]);
-  if (has("overlay")) m.overlay = state["overlay"].get<bool>();
-  if (has("k_step")) m.k_step = state["k_step"].get<int>();
-  if (has("animate_k")) m.animate_k = state["animate_k"].get<bool>();
-  if (has("user_block")) {
-    m.user_block[0] = state["user_block"][0].get<int>();
-    m.user_block[1] = state["user_block"][1].get<int>();
-  }
-  if (auto err = mm::validate(mm::Problem{m.mnk[0], m.mnk[1], m.mnk[2]})) return "labs.matmul: " + *err;
-  return std::nullopt;
-}
-
-nlohmann::json MatmulLab::save_state() const {
-  nlohmann::json j;
-  j["m"] = m_problem.m;
-  j["n"] = m_problem.n;
-  j["k"] = m_problem.k;
-  const auto vars = mm::gpu_variants();
-  j["variant"] =
-      vars[static_cast<size_t>(std::clamp(m_model.variant, 0, static_cast<int>(vars.size()) - 1))].name;
-  j["colormap"] = colormap_name(m_model.colormap);
-  j["overlay"] = m_model.overlay;
-  m_anatomy.save_state(j, "anatomy_overlay");
-  j["k_step"] = m_model.k_step;
-  j["animate_k"] = m_model.animate_k;
-  j["user_block"] = {m_model.user_block[0], m_model.user_block[1]};
-  return j;
-}
-
-std::optional<std::string> MatmulLab::load_state(const nlohmann::json& state) {
-  ui::MatmulPanelModel m = m_model;
-  m.mnk[0] = static_cast<int>(m_problem.m);
-  m.mnk[1] = static_cast<int>(m_problem.n);
-  m.mnk[2] = static_cast<int>(m_problem.k);
-  if (auto err = read_matmul_state(state, m)) return err;
-  m_anatomy.load_state(state, "anatomy_overlay");
-  const bool variant_changed = m.variant != m_model.variant;
-  m_model = m;
-  const mm::Problem before = m_problem;
-  if (!apply_size()) return m_model.param_error;  // valid, but not runnable here (device memory)
-  // A new size re-runs the selected variant (rebuild); a new variant alone is run here.
-  if (variant_changed && m_problem == before && m_gpu)
-    queue_run(mm::gpu_variants()[static_cast<size_t>(m_model.variant)].id);
-  return std::nullopt;
-}
-
-std::vector<ui::Readout> MatmulLab::readouts() const {
-  std::vector<ui::Readout> out;
-  const auto vars = mm::gpu_variants();
-  const std::string selected =
-      vars[static_cast<size_t>(std::clamp(m_model.variant, 0, static_cast<int>(vars.size()) - 1))].name;
-  const ui::LadderRow* row = nullptr;
-  const ui::LadderRow* cublas = nullptr;
-  const ui::LadderRow* best_cpu = nullptr;
-  for (const ui::LadderRow& r : m_model.rows) {
-    if (r.name == selected) row = &r;
-    if (r.cublas) cublas = &r;
-    if (!r.gpu && (!best_cpu || r.gflops > best_cpu->gflops)) best_cpu = &r;
-  }
-  if (!row)  // the fastest measured row instead
-    for (const ui::LadderRow& r : m_model.rows)
-      if (!row || r.gflops > row->gflops) row = &r;
-  // No GPU: the simulated check of the user's matmul (a verdict, never a time).
-  if (!m_gpu)
-    if (auto r = m_sim.readout()) out.push_back(std::move(*r));
-  if (!row || row->gflops <= 0) return out;
-  out.push_back({"throughput", fmt_fixed(row->gflops, row->gflops < 100 ? 1 : 0), "GFLOP/s", row->title});
-  out.push_back({"time", fmt_fixed(row->ms.median, row->ms.median < 1 ? 3 : 2), "ms",
-                 mm::to_string(m_problem) + ", median"});
-  if (cublas && cublas != row && cublas->gflops > 0)
-    out.push_back({"of cuBLAS", fmt_fixed(100.0 * row->gflops / cublas->gflops, 0), "%",
-                   "cuBLAS: " + fmt_fixed(cublas->gflops, 0) + " GFLOP/s"});
-  if (row->gpu && best_cpu && best_cpu->gflops > 0)
-    out.push_back({"speedup vs CPU", fmt_fixed(row->gflops / best_cpu->gflops, 1), "x", best_cpu->title});
-  // The user's rung (kernel lab), beside the selected variant: its speed, check and % of cuBLAS.
-  for (const ui::LadderRow& r : m_model.rows)
-    if (r.name == k_user_row && &r != row)
-      out.push_back({"your kernel", fmt_fixed(r.gflops, r.gflops < 100 ? 1 : 0), "GFLOP/s",
-                     r.title + ": " + (r.check ? r.check->summary() : std::string("not checked")) +
-                         (cublas && cublas->gflops > 0
-                              ? "; " + fmt_fixed(100.0 * r.gflops / cublas->gflops, 0) + "% of cuBLAS"
-                              : std::string())});
-  return out;
-}
-
-}  // namespace
-
-std::optional<std::string> check_matmul_state(const nlohmann::json& state) {
-  ui::MatmulPanelModel m;
-  return read_matmul_state(state, m);
+  return std::make_unique<matmul_lab::MatmulLab>(env);
 }
 
 }  // namespace bs

@@ -1,5 +1,5 @@
 // memory_lab.cpp: the memory lab (see memory_lab.h). GPU runs, CPU runs, the predicted counts and the stride
-// sweep run on worker threads (bs::CpuJob) so frames never wait for them; a GPU failure inside a worker is
+// sweep run on worker threads (bs::LabJob, app/shell/lab_jobs.h) so frames never wait for them; a GPU failure inside a worker is
 // carried back and rethrown from update(), where App handles it (device reset or the CPU path).
 #include "app/memory/memory_lab.h"
 
@@ -15,7 +15,7 @@
 
 #include "app/layout.h"
 #include "app/memory/memory_sim.h"
-#include "core/cpu_job.h"
+#include "app/shell/lab_jobs.h"
 #include "core/error.h"
 #include "core/params.h"
 #include "core/text.h"
@@ -40,7 +40,6 @@ constexpr int64_t k_stride_model_n = int64_t{1} << 20;
 
 struct GpuJobResult {
   std::vector<mem::RunResult> rows;
-  std::exception_ptr gpu_error;
 };
 struct CpuJobResult {
   std::vector<mem::RunResult> rows;
@@ -55,7 +54,6 @@ struct StrideJobResult {
   std::string device;
   int64_t n = 0;
   std::vector<ui::StridePoint> points;
-  std::exception_ptr gpu_error;
 };
 
 ui::MemoryResultRow row_of(const mem::RunResult& r) {
@@ -99,14 +97,13 @@ static std::string measured_text(const counters::Result& r) {
 class MemoryLab final : public Lab {
  public:
   explicit MemoryLab(LabEnv& env) : m_env(env) {
+    m_jobs.attach(m_gpu_job, {&m_model.gpu_running, nullptr, &m_model.gpu_status});
+    m_jobs.attach(m_cpu_job, {&m_model.cpu_running, &m_model.cpu_progress, &m_model.cpu_status});
+    m_jobs.attach(m_predict_job, {&m_model.predicting, &m_model.predict_progress, &m_model.predict_status});
+    m_jobs.attach(m_stride_job, {&m_model.stride_running, &m_model.stride_progress, &m_model.stride_status});
     rebuild();
     apply_params();
     m_queue = {Work::Predict};
-  }
-  ~MemoryLab() override {
-    m_stride_job.cancel();
-    m_cpu_job.cancel();
-    m_predict_job.cancel();
   }
 
   const char* id() const override { return "memory"; }
@@ -146,7 +143,11 @@ class MemoryLab final : public Lab {
 
   void draw_ui() override {
     m_actions = {};
-    poll_jobs();
+    m_jobs.poll();
+    if (m_cpu_result) {
+      const size_t stage = static_cast<size_t>(m_cpu_result->stage.load());
+      if (stage < m_cpu_result->stage_names.size()) m_model.cpu_stage = m_cpu_result->stage_names[stage];
+    }
     if (begin_window("Memory view", Slot::View)) ui::draw_memory_view(m_model, m_actions);
     ImGui::End();
     if (begin_window("Memory lab", Slot::Panel)) ui::draw_memory_panel(m_model, m_actions);
@@ -164,13 +165,9 @@ class MemoryLab final : public Lab {
     if (m_actions.run_stride) start_stride();
     if (m_actions.cancel_stride) m_stride_job.cancel();
     run_queue();
-    // Headless runs are scripted captures: let the queued work finish so that a screenshot shows data.
-    if (m_env.gl && m_env.gl->info().headless) wait_all();
-    if (m_gpu_error) {
-      std::exception_ptr e = m_gpu_error;
-      m_gpu_error = nullptr;
-      std::rethrow_exception(e);
-    }
+    // Headless runs are scripted captures: the queued work finishes so that a screenshot shows data. A GPU
+    // failure in a worker goes to App.
+    m_jobs.finish_update(m_env, [this] { run_queue(); }, [this] { return !m_queue.empty(); });
   }
 
   void abandon_gpu() noexcept override {
@@ -207,19 +204,9 @@ class MemoryLab final : public Lab {
 
   const ui::MemoryPanelModel& model() const { return m_model; }
   void press(const ui::MemoryPanelActions& a) { m_pressed = a; }
-  bool busy() const {
-    return m_gpu_job.running() || m_cpu_job.running() || m_predict_job.running() || m_stride_job.running() ||
-           !m_queue.empty();
-  }
+  bool busy() const { return m_jobs.busy() || !m_queue.empty(); }
   void wait_all() {
-    while (busy()) {
-      m_gpu_job.wait();
-      m_cpu_job.wait();
-      m_predict_job.wait();
-      m_stride_job.wait();
-      poll_jobs();
-      run_queue();
-    }
+    m_jobs.drain([this] { run_queue(); }, [this] { return !m_queue.empty(); });
   }
 
  private:
@@ -290,14 +277,14 @@ class MemoryLab final : public Lab {
   }
 
   void start_predict() {
-    m_predict_job.cancel();
-    m_predict_job.wait();
     m_model.predict_status.clear();
     auto res = std::make_shared<PredictJobResult>();
     res->params = m_model.params;
-    m_predict_result = res;
-    m_predict_pending = true;
-    m_predict_job.start("predicted counts", [res](JobControl& ctl) {
+    const auto take = [this, res] {
+      m_model.predictions = res->rows;
+      m_model.predicted_for = describe_params(res->params);
+    };
+    m_predict_job.start("the predicted counts", [res](JobControl& ctl) {
       const std::vector<mem::Variant> vs = mem::variants_of(res->params.kernel);
       for (size_t i = 0; i < vs.size(); ++i) {
         if (mem::validate(res->params, vs[i])) continue;  // e.g. a block the tiled variants cannot use
@@ -309,22 +296,24 @@ class MemoryLab final : public Lab {
         ctl.set_progress(static_cast<double>(i + 1) / static_cast<double>(vs.size()));
         if (ctl.cancelled()) throw JobCancelled{};
       }
-    });
+    }, take);
   }
 
   void start_gpu() {
     if (!m_gpu || m_gpu_job.running() || m_stride_job.running()) return;
     m_model.gpu_status.clear();
     auto res = std::make_shared<GpuJobResult>();
-    m_gpu_result = res;
-    m_gpu_pending = true;
     mem::GpuRunner* runner = m_gpu.get();
     const mem::Params p = m_model.params;
-    m_gpu_job.start("GPU ladder", [runner, p, res](JobControl&) {
-      try {
-        res->rows = runner->run_ladder(p, std::nullopt, k_gpu_reps, true);
-      } catch (const GpuError&) {
-        res->gpu_error = std::current_exception();
+    const auto work = [runner, p, res](JobControl&) {
+      res->rows = runner->run_ladder(p, std::nullopt, k_gpu_reps, true);
+    };
+    m_gpu_job.start("the run", work, [this, res] {
+      m_model.gpu_rows.clear();
+      for (const mem::RunResult& r : res->rows) {
+        m_model.gpu_rows.push_back(row_of(r));
+        report_run(m_env, "memory", r.label, true, r.ms.median, mem::run_work(m_model.params, r.variant),
+                   describe_params(m_model.params));
       }
     });
   }
@@ -348,8 +337,15 @@ class MemoryLab final : public Lab {
       for (mem::Variant v : vs)
         res->stage_names.push_back(std::string(mem::to_string(v)) + ", " + mem::cpu_mode_label(mode) + "...");
     m_cpu_result = res;
-    m_cpu_pending = true;
-    m_cpu_job.start("CPU runs", [p, vs, res](JobControl& ctl) {
+    const auto take = [this, res] {
+      m_model.cpu_rows.clear();
+      for (const mem::RunResult& r : res->rows) {
+        m_model.cpu_rows.push_back(row_of(r));
+        report_run(m_env, "memory", r.label + ", " + r.device, false, r.ms.median,
+                   mem::run_work(m_model.params, r.variant), describe_params(m_model.params));
+      }
+    };
+    m_cpu_job.start("the CPU runs", [p, vs, res](JobControl& ctl) {
       int stage = 0;
       for (mem::CpuMode mode : {mem::CpuMode::OneThread, mem::CpuMode::AllThreads}) {
         double copy_gbs = 0;
@@ -372,7 +368,7 @@ class MemoryLab final : public Lab {
           res->rows.push_back(std::move(r));
         }
       }
-    });
+    }, take);
   }
 
   void start_stride() {
@@ -388,97 +384,35 @@ class MemoryLab final : public Lab {
     auto res = std::make_shared<StrideJobResult>();
     res->n = p.n;
     res->device = m_gpu ? m_gpu->device().name : mem::cpu_mode_label(mem::CpuMode::AllThreads);
-    m_stride_result = res;
-    m_stride_pending = true;
+    const auto take = [this, res] {
+      m_model.stride_points = res->points;
+      m_model.stride_device = res->device;
+      m_model.stride_n = res->n;
+    };
     mem::GpuRunner* runner = m_gpu.get();
-    m_stride_job.start("stride sweep", [runner, p, res](JobControl& ctl) {
-      try {
-        const size_t n_points = std::size(k_stride_points);
-        for (size_t i = 0; i < n_points; ++i) {
-          if (ctl.cancelled()) throw JobCancelled{};
-          mem::Params q = p;
-          q.stride = k_stride_points[i];
-          ui::StridePoint pt;
-          pt.stride = q.stride;
-          if (runner) {
-            pt.gbs = runner->run(q, mem::Variant::Strided, 5, false).gbs;
-          } else {
-            const Summary s = mem::time_cpu(q, mem::Variant::Strided, mem::CpuMode::AllThreads, 3, &ctl);
-            pt.gbs = s.median > 0 ? static_cast<double>(mem::counted_bytes(q, mem::Variant::Strided)) /
-                                        (s.median * 1e-3) / 1e9
-                                  : 0;
-          }
-          mem::Params small = q;
-          small.n = std::min(q.n, k_stride_model_n);
-          pt.sectors_per_request = mem::predict(small, mem::Variant::Strided).ld_sectors_per_request();
-          res->points.push_back(pt);
-          ctl.set_progress(static_cast<double>(i + 1) / static_cast<double>(n_points));
+    m_stride_job.start("the sweep", [runner, p, res](JobControl& ctl) {
+      const size_t n_points = std::size(k_stride_points);
+      for (size_t i = 0; i < n_points; ++i) {
+        if (ctl.cancelled()) throw JobCancelled{};
+        mem::Params q = p;
+        q.stride = k_stride_points[i];
+        ui::StridePoint pt;
+        pt.stride = q.stride;
+        if (runner) {
+          pt.gbs = runner->run(q, mem::Variant::Strided, 5, false).gbs;
+        } else {
+          const Summary s = mem::time_cpu(q, mem::Variant::Strided, mem::CpuMode::AllThreads, 3, &ctl);
+          pt.gbs = s.median > 0 ? static_cast<double>(mem::counted_bytes(q, mem::Variant::Strided)) /
+                                      (s.median * 1e-3) / 1e9
+                                : 0;
         }
-      } catch (const GpuError&) {
-        res->gpu_error = std::current_exception();
+        mem::Params small = q;
+        small.n = std::min(q.n, k_stride_model_n);
+        pt.sectors_per_request = mem::predict(small, mem::Variant::Strided).ld_sectors_per_request();
+        res->points.push_back(pt);
+        ctl.set_progress(static_cast<double>(i + 1) / static_cast<double>(n_points));
       }
-    });
-  }
-
-  void poll_jobs() {
-    m_model.gpu_running = m_gpu_job.running();
-    if (m_gpu_pending && !m_gpu_job.running()) {
-      m_gpu_pending = false;
-      if (m_gpu_result->gpu_error) {
-        m_gpu_error = m_gpu_result->gpu_error;
-        m_model.gpu_status = "the GPU failed during the run (see the Device window)";
-      } else {
-        finish_job(m_gpu_job, m_model.gpu_status, [&] {
-          m_model.gpu_rows.clear();
-          for (const mem::RunResult& r : m_gpu_result->rows) {
-            m_model.gpu_rows.push_back(row_of(r));
-            report_run(m_env, "memory", r.label, true, r.ms.median, mem::run_work(m_model.params, r.variant),
-                       describe_params(m_model.params));
-          }
-        });
-      }
-    }
-    m_model.cpu_running = m_cpu_job.running();
-    m_model.cpu_progress = m_cpu_job.progress();
-    if (m_cpu_result) {
-      const size_t stage = static_cast<size_t>(m_cpu_result->stage.load());
-      if (stage < m_cpu_result->stage_names.size()) m_model.cpu_stage = m_cpu_result->stage_names[stage];
-    }
-    if (m_cpu_pending && !m_cpu_job.running()) {
-      m_cpu_pending = false;
-      finish_job(m_cpu_job, m_model.cpu_status, [&] {
-        m_model.cpu_rows.clear();
-        for (const mem::RunResult& r : m_cpu_result->rows) {
-          m_model.cpu_rows.push_back(row_of(r));
-          report_run(m_env, "memory", r.label + ", " + r.device, false, r.ms.median,
-                     mem::run_work(m_model.params, r.variant), describe_params(m_model.params));
-        }
-      });
-    }
-    m_model.predicting = m_predict_job.running();
-    m_model.predict_progress = m_predict_job.progress();
-    if (m_predict_pending && !m_predict_job.running()) {
-      m_predict_pending = false;
-      finish_job(m_predict_job, m_model.predict_status, [&] {
-        m_model.predictions = m_predict_result->rows;
-        m_model.predicted_for = describe_params(m_predict_result->params);
-      });
-    }
-    m_model.stride_running = m_stride_job.running();
-    m_model.stride_progress = m_stride_job.progress();
-    if (m_stride_pending && !m_stride_job.running()) {
-      m_stride_pending = false;
-      if (m_stride_result->gpu_error) {
-        m_gpu_error = m_stride_result->gpu_error;
-        m_model.stride_status = "the GPU failed during the sweep (see the Device window)";
-      } else {
-        finish_job(m_stride_job, m_model.stride_status, [&] {
-          m_model.stride_points = m_stride_result->points;
-          m_model.stride_device = m_stride_result->device;
-          m_model.stride_n = m_stride_result->n;
-        });
-      }
-    }
+    }, take);
   }
 
   LabEnv& m_env;
@@ -488,15 +422,11 @@ class MemoryLab final : public Lab {
   bool m_have_params = false;
   std::unique_ptr<mem::GpuRunner> m_gpu;
   std::deque<Work> m_queue;
-  std::exception_ptr m_gpu_error;
+  std::shared_ptr<CpuJobResult> m_cpu_result;  // its stage names the CPU run in progress
 
   // Jobs last: destroyed (cancelled and joined) before the state they write.
-  std::shared_ptr<GpuJobResult> m_gpu_result;
-  std::shared_ptr<CpuJobResult> m_cpu_result;
-  std::shared_ptr<PredictJobResult> m_predict_result;
-  std::shared_ptr<StrideJobResult> m_stride_result;
-  bool m_gpu_pending = false, m_cpu_pending = false, m_predict_pending = false, m_stride_pending = false;
-  CpuJob m_gpu_job, m_cpu_job, m_predict_job, m_stride_job;
+  LabJobs m_jobs;
+  LabJob m_gpu_job, m_cpu_job, m_predict_job, m_stride_job;
 };
 
 // --- Sessions and presenter mode

@@ -19,6 +19,8 @@
 #include "app/session.h"
 #include "app/layout.h"
 #include "core/text.h"
+#include "app/shell/lab_jobs.h"
+#include "core/param_binding.h"
 #include "core/cpu_job.h"
 #include "core/error.h"
 #include "gpu/interop/gl_interop.h"
@@ -153,8 +155,11 @@ class MonteCarloLab final : public Lab {
     m_params = p;
     m_model.params = p;
     m_options = edited_options();
-    for (int i = 0; i < 2; ++i)
-      m_model.cpu[i].label = mcl::cpu_mode_label(i == 0 ? mcl::CpuMode::OneThread : mcl::CpuMode::AllThreads);
+    for (int i = 0; i < 2; ++i) {
+      ui::mc::CpuRunView& v = m_model.cpu[i];
+      v.label = mcl::cpu_mode_label(i == 0 ? mcl::CpuMode::OneThread : mcl::CpuMode::AllThreads);
+      m_jobs.attach(m_cpu_job[i], {&v.running, &v.progress, &v.status});
+    }
     rebuild();
   }
   ~MonteCarloLab() override { stop_live(); }
@@ -188,7 +193,7 @@ class MonteCarloLab final : public Lab {
 
   void draw_ui() override {
     m_actions = {};
-    poll_cpu_baselines();
+    m_jobs.poll();
     if (begin_window("Monte Carlo view", Slot::View)) ui::mc::draw_montecarlo_view(m_model, m_actions);
     ImGui::End();
     if (begin_window("Monte Carlo lab", Slot::Panel))
@@ -208,9 +213,10 @@ class MonteCarloLab final : public Lab {
       if (m_actions.time_launch) time_launch();
       for (int i = 0; i < 2; ++i) {
         if (m_actions.run_cpu[i]) start_cpu_baseline(i);
-        if (m_actions.cancel_cpu[i]) m_cpu[i].job.cancel();
+        if (m_actions.cancel_cpu[i]) m_cpu_job[i].cancel();
       }
       if (!m_model.paused) advance();
+      m_jobs.rethrow_gpu_error();
     } catch (const InvalidRequest& e) {
       m_model.runtime_error = e.what();
     }
@@ -466,26 +472,17 @@ class MonteCarloLab final : public Lab {
   void start_cpu_baseline(int i) {
     const mcl::CpuMode mode = i == 0 ? mcl::CpuMode::OneThread : mcl::CpuMode::AllThreads;
     auto result = std::make_shared<mcl::Result>();
-    m_cpu[i].result = result;
     m_model.cpu[i].status.clear();
     const mcl::Params p = m_params;
-    m_cpu[i].job.start(mcl::cpu_mode_label(mode),
-                       [p, mode, result](JobControl& ctl) { *result = mcl::run_cpu(p, mode, &ctl); });
-  }
-
-  void poll_cpu_baselines() {
-    for (int i = 0; i < 2; ++i) {
-      CpuSlot& s = m_cpu[i];
+    const auto take = [this, i, result] {
       ui::mc::CpuRunView& v = m_model.cpu[i];
-      poll_job(s.job, v.running, v.progress, v.status, [&] {
-        if (s.result) v.result = *s.result;
-        if (s.result)
-          report_run(
-              m_env, "montecarlo", v.label, false, s.result->ms, mcl::run_work(m_params),
-              std::to_string(m_params.paths) + " paths x " + std::to_string(m_params.steps) + " steps");
-        s.result.reset();
-      });
-    }
+      v.result = *result;
+      report_run(m_env, "montecarlo", v.label, false, result->ms, mcl::run_work(m_params),
+                 std::to_string(m_params.paths) + " paths x " + std::to_string(m_params.steps) + " steps");
+    };
+    m_cpu_job[i].start(
+        mcl::cpu_mode_label(mode), [p, mode, result](JobControl& ctl) { *result = mcl::run_cpu(p, mode, &ctl); },
+        take);
   }
 
   void render_paths() {
@@ -517,16 +514,15 @@ class MonteCarloLab final : public Lab {
   std::shared_ptr<CpuBatch> m_live_result;
   int m_pending_paths = 0;
 
-  struct CpuSlot {
-    CpuJob job;
-    std::shared_ptr<mcl::Result> result;
-  };
-  CpuSlot m_cpu[2];
+  // The CPU baselines: started by a click and watched while they run (a headless update does not drain them).
+  LabJobs m_jobs;
+  LabJob m_cpu_job[2];
 
   // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.
  public:
   nlohmann::json save_state() const override;
   std::optional<std::string> load_state(const nlohmann::json& state) override;
+  ui::mc::PanelModel in_force() const;
   std::vector<ui::Readout> readouts() const override;
   const char* view_window() const override { return "Monte Carlo view"; }
 };
@@ -542,9 +538,6 @@ std::unique_ptr<Lab> make_montecarlo_lab(LabEnv& env) {
 
 namespace {
 
-using ui::k_mc_generators;
-using ui::k_mc_layouts;
-using ui::k_mc_options;
 
 // Reads `state` over `m` (members left out keep their values): first the schema's checks of every member
 // (types, ranges, names; ui/montecarlo/montecarlo_schema.h), then the rules across members (the model's
@@ -552,24 +545,7 @@ using ui::k_mc_options;
 std::optional<std::string> read_montecarlo_state(const nlohmann::json& state, ui::mc::PanelModel& m) {
   const params::Schema& schema = ui::montecarlo_schema();
   if (auto err = params::check_state(schema, state, "labs.montecarlo")) return err;
-  const auto has = [&](const char* key) { return state.contains(key); };
-  if (has("paths")) m.params.paths = state["paths"].get<int64_t>();
-  if (has("steps")) m.params.steps = state["steps"].get<int>();
-  if (has("s0")) m.params.s0 = state["s0"].get<double>();
-  if (has("strike")) m.params.strike = state["strike"].get<double>();
-  if (has("rate")) m.params.rate = state["rate"].get<double>();
-  if (has("sigma")) m.params.sigma = state["sigma"].get<double>();
-  if (has("maturity")) m.params.maturity = state["maturity"].get<double>();
-  if (has("option")) m.option = schema.at("option").index_of(state["option"]);
-  if (has("generator")) m.generator = schema.at("generator").index_of(state["generator"]);
-  if (has("seed")) m.params.seed = static_cast<uint64_t>(state["seed"].get<int64_t>());
-  if (has("antithetic")) m.params.antithetic = state["antithetic"].get<bool>();
-  if (has("sample_paths")) m.sample_paths = state["sample_paths"].get<int>();
-  if (has("bins")) m.bins = state["bins"].get<int>();
-  if (has("block")) m.block = state["block"].get<int>();
-  if (has("layout")) m.layout = schema.at("layout").index_of(state["layout"]);
-  if (has("waves")) m.waves = state["waves"].get<int>();
-  if (has("paused")) m.paused = state["paused"].get<bool>();
+  params::load_bound(schema, m, state);  // every parameter through its binding (the schema's)
   mcl::Params p = m.params;
   p.option = static_cast<mcl::OptionType>(m.option);
   p.generator = static_cast<mcl::Generator>(m.generator);
@@ -583,36 +559,23 @@ std::optional<std::string> read_montecarlo_state(const nlohmann::json& state, ui
   return std::nullopt;
 }
 
-nlohmann::json MonteCarloLab::save_state() const {
-  const mcl::Params& p = m_params;  // in force (the panel may hold an edit that did not validate)
-  nlohmann::json j;
-  j["paths"] = p.paths;
-  j["steps"] = p.steps;
-  j["s0"] = p.s0;
-  j["strike"] = p.strike;
-  j["rate"] = p.rate;
-  j["sigma"] = p.sigma;
-  j["maturity"] = p.maturity;
-  j["option"] = k_mc_options[static_cast<size_t>(p.option)];
-  j["generator"] = k_mc_generators[static_cast<size_t>(p.generator)];
-  j["seed"] = static_cast<int64_t>(p.seed & 0x7fffffffffffffffULL);
-  j["antithetic"] = p.antithetic;
-  j["sample_paths"] = m_options.sample_paths;
-  j["bins"] = m_options.histogram_bins;
-  j["block"] = m_model.block;
-  j["layout"] = k_mc_layouts[static_cast<size_t>(std::clamp(m_model.layout, 0, 1))];
-  j["waves"] = m_model.waves;
-  j["paused"] = m_model.paused;
-  return j;
-}
-
-std::optional<std::string> MonteCarloLab::load_state(const nlohmann::json& state) {
+// The parameters in force (the panel may hold an edit that did not validate).
+ui::mc::PanelModel MonteCarloLab::in_force() const {
   ui::mc::PanelModel m = m_model;
   m.params = m_params;
   m.option = static_cast<int>(m_params.option);
   m.generator = static_cast<int>(m_params.generator);
   m.sample_paths = m_options.sample_paths;
   m.bins = m_options.histogram_bins;
+  return m;
+}
+
+nlohmann::json MonteCarloLab::save_state() const {
+  return params::save_bound(ui::montecarlo_schema(), in_force());
+}
+
+std::optional<std::string> MonteCarloLab::load_state(const nlohmann::json& state) {
+  ui::mc::PanelModel m = in_force();
   if (auto err = read_montecarlo_state(state, m)) return err;
   m_model = m;
   apply_params();

@@ -8,15 +8,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 
 #include "app/field_presenter.h"
 #include "app/labs.h"
 #include "app/layout.h"
 #include "app/multigpu/multigpu_bench.h"
 #include "app/multigpu/multigpu_sweep_target.h"
-#include "core/cpu_job.h"
+#include "app/shell/lab_jobs.h"
+#include "core/param_binding.h"
 #include "core/error.h"
 #include "core/stats.h"
 #include "core/text.h"
@@ -68,11 +71,8 @@ class MultiGpuLab final : public Lab {
   explicit MultiGpuLab(LabEnv& env) : m_env(env), m_presenter(env) {
     // Without a GPU the CPU computes the field; two slabs show how two GPUs would split it.
     if (!(m_env.device.available && m_env.path.path != RenderPath::Cpu)) m_model.gpus = 2;
+    m_jobs.attach(m_job, {&m_model.job_running, &m_model.job_progress, &m_model.job_status});
     rebuild();
-  }
-  ~MultiGpuLab() override {
-    m_job.cancel();
-    m_job.wait();
   }
 
   const char* id() const override { return "multigpu"; }
@@ -119,7 +119,8 @@ class MultiGpuLab final : public Lab {
 
   void draw_ui() override {
     m_actions = {};
-    poll_job();
+    m_jobs.poll();
+    m_model.job_label = m_job.label();
     if (begin_window("Multi-GPU view", Slot::View)) umg::draw_multigpu_view(m_model, m_actions);
     ImGui::End();
     if (begin_window("Multi-GPU lab", Slot::Panel)) umg::draw_multigpu_panel(m_model, m_actions);
@@ -143,23 +144,17 @@ class MultiGpuLab final : public Lab {
     style.range_max = m_model.range_max;
     style.colormap = m_model.colormap;
     if (m_presenter.nx() > 0) m_model.texture = m_presenter.render(m_view_w, m_view_h, style);
+    // The scaling and pricing runs are watched while they run (a headless update does not drain them); a GPU
+    // failure inside one goes to App's recovery.
+    m_jobs.rethrow_gpu_error();
   }
 
+  // The schema's parameters through their bindings (ui/multigpu/multigpu_schema.cpp); the ticked devices are
+  // the lab's own extra.
   nlohmann::json save_state() const override {
-    const umg::PanelModel& m = m_model;
-    nlohmann::json j;
-    j["workload"] = ui::k_mg_workloads[static_cast<size_t>(m.workload)];
-    j["transport"] = ui::k_mg_transports[static_cast<size_t>(m.transport)];
-    j["gpus"] = m.gpus;
-    j["size"] = nlohmann::json::array({m.nx, m.ny});
-    j["halo"] = m.halo;
-    j["overlap"] = m.overlap;
-    j["steps_per_frame"] = m.steps_per_frame;
-    j["paths"] = m.paths;
-    j["mc_steps"] = m.mc_steps;
-    j["scaling_size"] = nlohmann::json::array({m.scaling_nx, m.scaling_ny});
+    nlohmann::json j = params::save_bound(ui::multigpu_schema(), m_model);
     nlohmann::json devices = nlohmann::json::array();  // empty without a GPU
-    for (const auto& d : m.devices)
+    for (const auto& d : m_model.devices)
       if (d.ticked) devices.push_back(d.index);
     j["devices"] = devices;
     return j;
@@ -167,24 +162,9 @@ class MultiGpuLab final : public Lab {
 
   std::optional<std::string> load_state(const nlohmann::json& state) override {
     if (auto err = check_lab_state("multigpu", state)) return err;
-    const params::Schema& s = ui::multigpu_schema();
     umg::PanelModel m = m_model;
-    auto has = [&](const char* k) { return state.contains(k); };
-    if (has("workload"))
-      m.workload = static_cast<umg::Workload>(s.at("workload").index_of(state["workload"]));
-    if (has("transport"))
-      m.transport = static_cast<umg::Transport>(s.at("transport").index_of(state["transport"]));
-    if (has("gpus")) m.gpus = state["gpus"].get<int>();
-    if (has("size")) m.nx = state["size"][0].get<int64_t>(), m.ny = state["size"][1].get<int64_t>();
-    if (has("halo")) m.halo = state["halo"].get<int>();
-    if (has("overlap")) m.overlap = state["overlap"].get<bool>();
-    if (has("steps_per_frame")) m.steps_per_frame = state["steps_per_frame"].get<int>();
-    if (has("paths")) m.paths = state["paths"].get<int64_t>();
-    if (has("mc_steps")) m.mc_steps = state["mc_steps"].get<int>();
-    if (has("scaling_size"))
-      m.scaling_nx = state["scaling_size"][0].get<int64_t>(),
-      m.scaling_ny = state["scaling_size"][1].get<int64_t>();
-    if (has("devices")) {
+    params::load_bound(ui::multigpu_schema(), m, state);
+    if (state.contains("devices")) {
       // GPUs this machine lacks are left out (a session from a bigger machine); the rest are ticked.
       for (auto& d : m.devices)
         d.ticked =
@@ -352,10 +332,8 @@ class MultiGpuLab final : public Lab {
       return;
     }
     auto result = std::make_shared<JobResult>();
-    m_result = result;
     const umg::PanelModel m = m_model;
     const bool virt = m.transport == umg::Transport::Virtual;
-    m_job_collected = false;
     m_job.start(weak ? "weak scaling" : "strong scaling", [result, sets, m, weak, virt](JobControl& ctl) {
       std::vector<mg::ScalingSample> samples;
       std::string transport;
@@ -394,7 +372,7 @@ class MultiGpuLab final : public Lab {
             ms.push_back(res.ms);
             if (!first_price) first_price = res.estimate.price;
             if (res.estimate.price != *first_price)
-              throw GpuError("the price on " + std::to_string(k) + " GPUs differs from 1 GPU's", 0, false);
+              throw std::runtime_error("the price on " + std::to_string(k) + " GPUs differs from 1 GPU's");
           }
           samples.push_back({k, summarize(ms).median});
         }
@@ -412,17 +390,15 @@ class MultiGpuLab final : public Lab {
                          ", host clock, median of " + std::to_string(k_scaling_reps);
       if (sets.size() == 1)
         result->status = "one GPU chosen: tick more GPUs (or use the virtual transport) to see scaling";
-    });
+    }, take(result));
     m_model.job_status.clear();
   }
 
   void start_pricing() {
     auto result = std::make_shared<JobResult>();
-    m_result = result;
     const umg::PanelModel m = m_model;
     const mcl::Params p = mc_params(m);
     if (!m_gpu) {
-      m_job_collected = false;
       m_job.start("pricing on the CPU", [result, p](JobControl& ctl) {
         const mcl::Result r = mcl::run_cpu(p, mcl::CpuMode::AllThreads, &ctl);
         umg::McRun run;
@@ -432,7 +408,7 @@ class MultiGpuLab final : public Lab {
         run.ms = r.ms;
         std::lock_guard lock(result->mutex);
         result->mc.push_back(run);
-      });
+      }, take(result));
       return;
     }
     const std::vector<int> chosen = umg::compute_devices(m.devices, m.transport, m.gpus);
@@ -443,7 +419,6 @@ class MultiGpuLab final : public Lab {
     // 1 GPU first, then the chosen count: the table shows the same price and the time each took.
     std::vector<std::vector<int>> sets{{chosen.front()}};
     if (chosen.size() > 1) sets.push_back(chosen);
-    m_job_collected = false;
     m_job.start("pricing across the GPUs", [result, p, sets](JobControl& ctl) {
       std::optional<double> first;
       for (size_t i = 0; i < sets.size(); ++i) {
@@ -467,34 +442,27 @@ class MultiGpuLab final : public Lab {
         result->mc.push_back(run);
         ctl.set_progress(static_cast<double>(i + 1) / sets.size());
       }
-    });
+    }, take(result));
   }
 
   static void check(const JobControl& ctl) {
     if (ctl.cancelled()) throw JobCancelled{};
   }
 
-  // The job's state into the model; its end (result, "cancelled" or the error) once, when it ends.
-  void poll_job() {
-    m_model.job_running = m_job.running();
-    m_model.job_progress = m_job.progress();
-    m_model.job_label = m_job.label();
-    if (m_model.job_running || m_job_collected) return;
-    m_job_collected = true;
-    (void)bs::finish_job(m_job, m_model.job_status, [&] {
-      if (!m_result) return;
-      std::lock_guard lock(m_result->mutex);
-      if (!m_result->strong.empty()) m_model.strong = m_result->strong;
-      if (!m_result->weak.empty()) m_model.weak = m_result->weak;
-      if (!m_result->what.empty()) {
-        m_model.scaling_what = m_result->what;
-        m_model.scaling_subtitle = m_result->subtitle;
+  // The job's result into the model, once, on the frame thread.
+  std::function<void()> take(std::shared_ptr<JobResult> result) {
+    return [this, result] {
+      std::lock_guard lock(result->mutex);
+      if (!result->strong.empty()) m_model.strong = result->strong;
+      if (!result->weak.empty()) m_model.weak = result->weak;
+      if (!result->what.empty()) {
+        m_model.scaling_what = result->what;
+        m_model.scaling_subtitle = result->subtitle;
       }
-      for (const auto& r : m_result->mc)
+      for (const auto& r : result->mc)
         m_model.mc_runs.push_back(r);
-      if (!m_result->status.empty()) m_model.job_status = m_result->status;
-      m_result.reset();
-    });
+      if (!result->status.empty()) m_model.job_status = result->status;
+    };
   }
 
   LabEnv& m_env;
@@ -507,9 +475,8 @@ class MultiGpuLab final : public Lab {
   std::unique_ptr<mg::MultiHeat> m_heat;  // destroyed before m_comm (declared after it)
   std::vector<float> m_initial, m_field, m_next, m_host;
   int m_view_w = 512, m_view_h = 512;
-  CpuJob m_job;
-  bool m_job_collected = true;  // the last job's end was taken into the model
-  std::shared_ptr<JobResult> m_result;
+  LabJobs m_jobs;
+  LabJob m_job;
 };
 
 }  // namespace

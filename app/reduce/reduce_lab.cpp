@@ -2,7 +2,7 @@
 // shuffles and atomics), the scan ladder (Hillis-Steele and Blelloch in one block, scan-then-propagate, the
 // single-pass decoupled look-back), CUB and the copy kernel timed in the same run, the CPU baselines, and the
 // pictures of one block's tree and of the scan's steps (ui/reduce/reduce_model.h). Every run goes through
-// reduce::run_bench on a worker thread (bs::CpuJob), so frames never wait; a GPU failure inside the worker is
+// reduce::run_bench on a worker thread (bs::LabJob), so frames never wait; a GPU failure inside the worker is
 // carried back and rethrown from update(), where App handles it.
 #include "app/reduce/reduce_lab.h"
 
@@ -20,7 +20,8 @@
 #include "app/reduce/reduce_anatomy.h"
 #include "app/layout.h"
 #include "app/session.h"
-#include "core/cpu_job.h"
+#include "app/shell/lab_jobs.h"
+#include "core/param_binding.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "gpu/anatomy/occupancy.h"
@@ -41,8 +42,7 @@ constexpr int k_repetitions = 5;
 
 struct JobResult {
   red::BenchResult bench;
-  std::string problem;           // what the rows measured
-  std::exception_ptr gpu_error;  // a GpuError, rethrown on the frame thread
+  std::string problem;  // what the rows measured
 };
 
 // "reduce float 16M, block 256" / "scan int 1000 (exclusive), block 512": the problem a table of rows
@@ -54,20 +54,6 @@ std::string problem_text(const red::Params& p) {
   // The block is part of the problem the table compares: rows of one variant at two block sizes would share a
   // name (the sweep compares block sizes).
   return s + ", block " + std::to_string(p.block);
-}
-
-// The panel's fields as a state object (the schema's names); n as typed.
-nlohmann::json model_state(const ui::ReducePanelModel& m) {
-  nlohmann::json j;
-  j["n"] = std::string(m.n_text);
-  j["op"] = ui::k_red_ops[static_cast<size_t>(m.op)];
-  j["type"] = ui::k_red_types[static_cast<size_t>(m.type)];
-  j["reduce_variant"] = ui::k_red_reduce_variants[static_cast<size_t>(m.reduce_variant)];
-  j["scan_variant"] = ui::k_red_scan_variants[static_cast<size_t>(m.scan_variant)];
-  j["scan_kind"] = ui::k_red_scan_kinds[static_cast<size_t>(m.scan_kind)];
-  j["block"] = m.block;
-  j["device"] = ui::k_red_devices[static_cast<size_t>(m.device)];
-  return j;
 }
 
 // Schema first (types, names, ranges: "labs.reduce.<field>: ..."), then the lab's rules on the parameters
@@ -93,13 +79,13 @@ std::optional<std::string> check_state_full(const nlohmann::json& state) {
 class ReduceLab final : public Lab {
  public:
   explicit ReduceLab(LabEnv& env) : m_env(env) {
+    m_jobs.attach(m_job, {&m_model.running, &m_model.progress, &m_model.status});
     rebuild();
     apply_params();
     // A first picture without any clicks: the CPU baselines at n, then (GPU) the whole ladder.
     m_queue.push_back(Work::Cpu);
     if (m_model.gpu) m_queue.push_back(Work::Ladder);
   }
-  ~ReduceLab() override { m_job.cancel(); }
 
   const char* id() const override { return "reduce"; }
   const char* title() const override { return "Reduction and scan"; }
@@ -107,7 +93,7 @@ class ReduceLab final : public Lab {
 
   void draw_ui() override {
     m_actions = {};
-    poll_job();
+    m_jobs.poll();
     // The scan animation's clock.
     if (m_model.scan_play) {
       m_model.scan_clock += ImGui::GetIO().DeltaTime;
@@ -145,20 +131,8 @@ class ReduceLab final : public Lab {
     }
     if (!m_anatomy.sweeping()) run_queue();  // the anatomy's block-size sweep times kernels meanwhile
     m_anatomy.update();
-    // Headless runs are scripted captures with nobody to keep responsive: let the first measurements finish
-    // so that a screenshot shows data, not progress bars.
-    if (m_env.gl && m_env.gl->info().headless) {
-      while (!m_queue.empty() || m_job.running()) {
-        m_job.wait();
-        poll_job();
-        run_queue();
-      }
-    }
-    if (m_gpu_error) {
-      std::exception_ptr e = m_gpu_error;
-      m_gpu_error = nullptr;
-      std::rethrow_exception(e);
-    }
+    // Headless: the first measurements finish inside update(); a GPU failure in the worker goes to App.
+    m_jobs.finish_update(m_env, [this] { run_queue(); }, [this] { return !m_queue.empty(); });
   }
 
   void abandon_gpu() noexcept override {
@@ -188,6 +162,7 @@ class ReduceLab final : public Lab {
 
   nlohmann::json save_state() const override;
   std::optional<std::string> load_state(const nlohmann::json& state) override;
+  ui::ReducePanelModel in_force() const;
   std::vector<ui::Readout> readouts() const override;
 
  private:
@@ -216,7 +191,7 @@ class ReduceLab final : public Lab {
       m_model.n_error = pc.error;
       return;
     }
-    const nlohmann::json state = model_state(m_model);
+    const nlohmann::json state = params::save_bound(ui::reduce_schema(), m_model);
     const red::Params p = ui::params_from_state(state);
     if (auto err = red::validate(p)) {
       (p.n != m_params.n ? m_model.n_error : m_model.param_error) = *err;
@@ -316,44 +291,25 @@ class ReduceLab final : public Lab {
     m_model.running_gpu = o.device != red::Device::Cpu;
     auto res = std::make_shared<JobResult>();
     res->problem = problem_text(m_params);
-    m_result = res;
-    m_pending = true;
     m_model.stage = w == Work::Cpu   ? "CPU baselines..."
                     : w == Work::Gpu ? "GPU: this variant, CUB, copy kernel..."
                                      : "the ladder...";
-    m_job.start("reduce runs", [o, res](JobControl& ctl) {
-      try {
-        res->bench = red::run_bench(o, &ctl);
-      } catch (const GpuError&) {
-        res->gpu_error = std::current_exception();
-      }
-    });
+    m_job.start(
+        "the run", [o, res](JobControl& ctl) { res->bench = red::run_bench(o, &ctl); },
+        [this, res] { take_result(*res); });
   }
 
-  void poll_job() {
-    m_model.running = m_job.running();
-    m_model.progress = m_job.progress();
-    if (!m_pending || m_job.running()) return;
-    m_pending = false;
-    if (m_result->gpu_error) {
-      m_gpu_error = m_result->gpu_error;
-      m_model.status = "the GPU failed during the run (see the Device window)";
-      return;
-    }
-    finish_job(m_job, m_model.status, [&] { take_result(); });
-  }
-
-  void take_result() {
-    const red::BenchResult& b = m_result->bench;
-    if (m_model.rows_problem != m_result->problem) {
+  void take_result(const JobResult& result) {
+    const red::BenchResult& b = result.bench;
+    if (m_model.rows_problem != result.problem) {
       m_model.rows.clear();
       m_model.copy.reset();
-      m_model.rows_problem = m_result->problem;
+      m_model.rows_problem = result.problem;
     }
     ui::merge_rows(m_model.rows, b.rows);
     for (const red::Row& r : b.rows)
       report_run(m_env, "reduce", r.variant, r.gpu, r.ms.median, red::run_work(m_params.op, m_params.n),
-                 m_result->problem);
+                 result.problem);
     if (b.gpu_ran && b.copy.gbs > 0) m_model.copy = b.copy;
     if (!b.gpu_name.empty()) m_model.gpu_name = b.gpu_name;
     m_model.skipped = b.skipped;
@@ -380,27 +336,30 @@ class ReduceLab final : public Lab {
   ui::ReducePanelActions m_actions;
   red::Params m_params;
   std::deque<Work> m_queue;
-  std::exception_ptr m_gpu_error;
   AnatomyWindow m_anatomy{m_env};  // the array map (key O) and the Anatomy window (key A)
 
   // The job is declared last so that it is destroyed (cancelled and joined) before the state it writes.
-  std::shared_ptr<JobResult> m_result;
-  bool m_pending = false;
-  CpuJob m_job;
+  LabJobs m_jobs;
+  LabJob m_job;
 };
 
 // --- Sessions and presenter mode --------------------------------------------------------------------------
 
+// The parameters in force (the panel may hold an edit that did not apply); the device is the panel's.
+ui::ReducePanelModel ReduceLab::in_force() const {
+  ui::ReducePanelModel m = m_model;
+  std::snprintf(m.n_text, sizeof m.n_text, "%s", red::format_count(m_params.n).c_str());
+  m.op = static_cast<int>(m_params.op);
+  m.type = static_cast<int>(m_params.type);
+  m.reduce_variant = static_cast<int>(m_params.reduce_variant);
+  m.scan_variant = static_cast<int>(m_params.scan_variant);
+  m.scan_kind = static_cast<int>(m_params.scan_kind);
+  m.block = m_params.block;
+  return m;
+}
+
 nlohmann::json ReduceLab::save_state() const {
-  nlohmann::json j;
-  j["n"] = red::format_count(m_params.n);
-  j["op"] = ui::k_red_ops[static_cast<size_t>(m_params.op)];
-  j["type"] = ui::k_red_types[static_cast<size_t>(m_params.type)];
-  j["reduce_variant"] = ui::k_red_reduce_variants[static_cast<size_t>(m_params.reduce_variant)];
-  j["scan_variant"] = ui::k_red_scan_variants[static_cast<size_t>(m_params.scan_variant)];
-  j["scan_kind"] = ui::k_red_scan_kinds[static_cast<size_t>(m_params.scan_kind)];
-  j["block"] = m_params.block;
-  j["device"] = ui::k_red_devices[static_cast<size_t>(m_model.device)];
+  nlohmann::json j = params::save_bound(ui::reduce_schema(), in_force());
   m_anatomy.save_array_state(j, k_anatomy_map, k_anatomy_window);
   return j;
 }
@@ -412,19 +371,11 @@ std::optional<std::string> ReduceLab::load_state(const nlohmann::json& state) {
   for (auto it = state.begin(); it != state.end(); ++it)
     merged[it.key()] = it.value();
   if (auto err = check_state_full(merged)) return err;
-  const params::Schema& s = ui::reduce_schema();
-  ui::ReducePanelModel m = m_model;
   const std::string n_text =
       merged["n"].is_string() ? merged["n"].get<std::string>() : std::to_string(merged["n"].get<int64_t>());
-  if (n_text.size() >= sizeof m.n_text) return "labs.reduce.n: too long";
-  std::snprintf(m.n_text, sizeof m.n_text, "%s", n_text.c_str());
-  m.op = s.at("op").index_of(merged["op"]);
-  m.type = s.at("type").index_of(merged["type"]);
-  m.reduce_variant = s.at("reduce_variant").index_of(merged["reduce_variant"]);
-  m.scan_variant = s.at("scan_variant").index_of(merged["scan_variant"]);
-  m.scan_kind = s.at("scan_kind").index_of(merged["scan_kind"]);
-  m.block = static_cast<int>(merged["block"].get<int64_t>());
-  m.device = s.at("device").index_of(merged["device"]);
+  if (n_text.size() >= sizeof m_model.n_text) return "labs.reduce.n: too long";
+  ui::ReducePanelModel m = in_force();
+  params::load_bound(ui::reduce_schema(), m, merged);  // every parameter through its binding (the schema's)
   const ui::ReducePanelModel before = m_model;
   const red::Params before_params = m_params;
   m_model = m;

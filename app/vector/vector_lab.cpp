@@ -1,7 +1,7 @@
 // vector_lab.cpp: the vector lab: element-wise add / formula over N floats, timed as host-to-device copy,
 // kernel and device-to-host copy (optionally on K streams), against the same formula on the CPU, plus a size
 // sweep with the GPU/CPU crossover and a strip view of which block or grid-stride pass touches each element.
-// GPU runs, CPU runs and the sweep all run on worker threads (bs::CpuJob) so frames never wait for them; a
+// GPU runs, CPU runs and the sweep all run on worker threads (bs::LabJob) so frames never wait for them; a
 // GPU failure inside a worker is carried back and rethrown from update(), where App handles it.
 #include <imgui.h>
 
@@ -22,7 +22,8 @@
 #include "app/session.h"
 #include "app/layout.h"
 #include "core/text.h"
-#include "core/cpu_job.h"
+#include "app/shell/lab_jobs.h"
+#include "core/param_binding.h"
 #include "core/error.h"
 #include "gpu/kernel/lab_runs.h"
 #include "gpu/vector/vector.h"
@@ -66,7 +67,6 @@ struct GpuJobResult {
   vec::CopyRates rates;
   bool user_run = false;                // the user's vector_op ran (kernel = user)
   std::optional<kernel::UserRun> user;  // its result
-  std::exception_ptr gpu_error;         // a GpuError, rethrown on the frame thread
 };
 
 struct CpuJobResult {
@@ -77,12 +77,14 @@ struct CpuJobResult {
 
 struct SweepJobResult {
   vec::SweepResult sweep;
-  std::exception_ptr gpu_error;
 };
 
 class VectorLab final : public Lab {
  public:
   explicit VectorLab(LabEnv& env) : m_env(env) {
+    m_jobs.attach(m_gpu_job, {&m_model.gpu_running, nullptr, &m_model.gpu_status});
+    m_jobs.attach(m_cpu_job, {&m_model.cpu_running, &m_model.cpu_progress, &m_model.cpu_status});
+    m_jobs.attach(m_sweep_job, {&m_model.sweep_running, &m_model.sweep_progress, &m_model.sweep_status});
     for (int i = 0; i < 2; ++i)
       m_model.cpu[i].label = vec::cpu_mode_label(i == 0 ? vec::CpuMode::OneThread : vec::CpuMode::AllThreads);
     rebuild();
@@ -93,10 +95,6 @@ class VectorLab final : public Lab {
     // (GPU) one run.
     m_queue = {Work::QuickSweep, Work::Cpu};
     if (m_model.gpu) m_queue.push_back(Work::Gpu);
-  }
-  ~VectorLab() override {
-    m_sweep_job.cancel();
-    m_cpu_job.cancel();
   }
 
   const char* id() const override { return "vector"; }
@@ -145,24 +143,17 @@ class VectorLab final : public Lab {
     if (m_actions.simulate_user) start_user_sim();
     if (m_actions.user_sim.cancel) m_sim.cancel();
     run_queue();
-    // Headless runs are scripted captures with nobody to keep responsive: let the first measurements finish
-    // so that a screenshot shows data, not progress bars.
-    if (m_env.gl && m_env.gl->info().headless) {
-      while (!m_queue.empty() || busy() || m_sim.running()) {
-        m_sweep_job.wait();
-        m_cpu_job.wait();
-        m_gpu_job.wait();
-        m_sim.wait();
-        poll_jobs();
-        run_queue();
-      }
-    }
-    // A GPU failure in a worker: hand it to App (sticky errors reset the device or fall back to the CPU).
-    if (m_gpu_error) {
-      std::exception_ptr e = m_gpu_error;
-      m_gpu_error = nullptr;
-      std::rethrow_exception(e);
-    }
+    // Headless runs are scripted captures with nobody to keep responsive: the first measurements finish so
+    // that a screenshot shows data, not progress bars. A GPU failure in a worker goes to App (sticky errors
+    // reset the device or fall back to the CPU).
+    m_jobs.finish_update(
+        m_env,
+        [this] {
+          m_sim.wait();
+          poll_jobs();
+          run_queue();
+        },
+        [this] { return !m_queue.empty() || m_sim.running(); });
   }
 
   void abandon_gpu() noexcept override {
@@ -206,7 +197,7 @@ class VectorLab final : public Lab {
  private:
   enum class Work { QuickSweep, Cpu, Gpu };
 
-  bool busy() const { return m_gpu_job.running() || m_cpu_job.running() || m_sweep_job.running(); }
+  bool busy() const { return m_jobs.busy(); }
 
   void run_queue() {
     if (m_queue.empty() || busy()) return;
@@ -273,8 +264,7 @@ class VectorLab final : public Lab {
     m_model.gpu_status.clear();
     auto res = std::make_shared<GpuJobResult>();
     res->measure_overhead = !m_overhead_measured;
-    m_gpu_result = res;
-    m_gpu_pending = true;
+    const auto take = [this, res] { take_gpu_run(*res); };
     vec::GpuRunner* runner = m_gpu.get();
     const vec::Params p = m_params;
     const int reps = p.n >= (int64_t{64} << 20) ? 3 : 5;
@@ -283,30 +273,30 @@ class VectorLab final : public Lab {
       res->measure_overhead = false;
       res->user_run = true;
       std::shared_ptr<const kernel::LoadedKernel> k = m_user.kernel();
-      m_gpu_job.start("your vector_op", [k, p, reps, res](JobControl& ctl) {
-        try {
-          kernel::RunSettings s;
-          s.repetitions = reps;
-          res->user = kernel::run_vector(*k, p.n, p.block, std::nullopt, p.op, s);
-          ctl.set_progress(1.0);
-        } catch (const GpuError&) {
-          res->gpu_error = std::current_exception();
-        }
-      });
+      // A sticky fault of the user's kernel: it is not run again until a new compile (the lab says so).
+      const auto fault = [this](const GpuError& g) { m_user.note_fault(m_env.user_kernels, g); };
+      m_gpu_job.start(
+          "the run",
+          [k, p, reps, res](JobControl& ctl) {
+            kernel::RunSettings s;
+            s.repetitions = reps;
+            res->user = kernel::run_vector(*k, p.n, p.block, std::nullopt, p.op, s);
+            ctl.set_progress(1.0);
+          },
+          take, fault);
       return;
     }
-    m_gpu_job.start("GPU run", [runner, p, reps, res](JobControl& ctl) {
-      try {
-        if (res->measure_overhead) res->overhead = runner->launch_overhead(51);
-        ctl.set_progress(0.1);
-        res->run = runner->run(p, reps, true);
-        ctl.set_progress(0.7);
-        res->rates = runner->copy_rates(std::min(p.n * int64_t{4}, k_max_rate_bytes), 3);
-        ctl.set_progress(1.0);
-      } catch (const GpuError&) {
-        res->gpu_error = std::current_exception();
-      }
-    });
+    m_gpu_job.start(
+        "the run",
+        [runner, p, reps, res](JobControl& ctl) {
+          if (res->measure_overhead) res->overhead = runner->launch_overhead(51);
+          ctl.set_progress(0.1);
+          res->run = runner->run(p, reps, true);
+          ctl.set_progress(0.7);
+          res->rates = runner->copy_rates(std::min(p.n * int64_t{4}, k_max_rate_bytes), 3);
+          ctl.set_progress(1.0);
+        },
+        take);
   }
 
   void start_cpu() {
@@ -315,7 +305,15 @@ class VectorLab final : public Lab {
     auto res = std::make_shared<CpuJobResult>();
     res->n = m_params.n;
     m_cpu_result = res;
-    m_cpu_pending = true;
+    const auto take = [this, res] {
+      for (int i = 0; i < 2; ++i) {
+        m_model.cpu[i].ms = res->ms[i];
+        m_model.cpu[i].n = res->n;
+        if (res->ms[i].count > 0)
+          report_run(m_env, "vector", std::string(vec::to_string(m_params.op)) + ", " + m_model.cpu[i].label,
+                     false, res->ms[i].median, vec::kernel_work(m_params.op, res->n), vec::format_count(res->n));
+      }
+    };
     const vec::Op op = m_params.op;
     const int64_t n = m_params.n;
     const int reps = n >= (int64_t{64} << 20) ? 3 : 5;
@@ -329,7 +327,7 @@ class VectorLab final : public Lab {
       res->stage = 2;
       ctl.set_progress(0);
       res->ms[1] = vec::time_cpu(op, a.data(), b.data(), c.data(), n, vec::CpuMode::AllThreads, reps, &ctl);
-    });
+    }, take);
   }
 
   void start_sweep(bool quick) {
@@ -365,39 +363,25 @@ class VectorLab final : public Lab {
       }
     }
     auto res = std::make_shared<SweepJobResult>();
-    m_sweep_result = res;
-    m_sweep_pending = true;
-    m_sweep_job.start("size sweep", [o, res](JobControl& ctl) {
-      try {
-        res->sweep = vec::run_sweep(o, &ctl);
-      } catch (const GpuError&) {
-        res->gpu_error = std::current_exception();
-      }
-    });
+    m_sweep_job.start(
+        "the sweep", [o, res](JobControl& ctl) { res->sweep = vec::run_sweep(o, &ctl); },
+        [this, res] { m_model.sweep = res->sweep; });
   }
 
   void poll_jobs() {
-    // GPU run.
-    m_model.gpu_running = m_gpu_job.running();
-    if (m_gpu_pending && !m_gpu_job.running()) {
-      m_gpu_pending = false;
-      if (m_gpu_result->gpu_error) {
-        m_gpu_error = m_gpu_result->gpu_error;
-        if (m_gpu_result->user_run) note_user_fault(m_gpu_error);
-        m_model.gpu_status = "the GPU failed during the run (see the Device window)";
-      } else {
-        finish_job(m_gpu_job, m_model.gpu_status, [&] { take_gpu_run(); });
-      }
+    m_jobs.poll();
+    if (m_cpu_result) {
+      const int stage = m_cpu_result->stage.load();
+      m_model.cpu_stage = stage == 0   ? "filling the inputs..."
+                          : stage == 1 ? m_model.cpu[0].label + "..."
+                                       : m_model.cpu[1].label + "...";
     }
-    poll_cpu_rows();
-    poll_sweep();
     m_sim.poll();
     m_model.user_sim = m_sim.view();
   }
 
   // The finished GPU run into the panel: a row of the runs table, the rates and the stride grid.
-  void take_gpu_run() {
-    const GpuJobResult& r = *m_gpu_result;
+  void take_gpu_run(const GpuJobResult& r) {
     if (r.user) {
       take_user_run(*r.user);
       return;
@@ -498,55 +482,6 @@ class VectorLab final : public Lab {
     m_model.user_sim = m_sim.view();
   }
 
-  // A sticky fault of the user's kernel: it is not run again until a new compile (the lab says so).
-  void note_user_fault(const std::exception_ptr& e) {
-    try {
-      std::rethrow_exception(e);
-    } catch (const GpuError& g) {
-      m_user.note_fault(m_env.user_kernels, g);
-    } catch (...) {
-    }
-  }
-
-  void poll_cpu_rows() {
-    m_model.cpu_running = m_cpu_job.running();
-    m_model.cpu_progress = m_cpu_job.progress();
-    if (m_cpu_result) {
-      const int stage = m_cpu_result->stage.load();
-      m_model.cpu_stage = stage == 0   ? "filling the inputs..."
-                          : stage == 1 ? m_model.cpu[0].label + "..."
-                                       : m_model.cpu[1].label + "...";
-    }
-    if (m_cpu_pending && !m_cpu_job.running()) {
-      m_cpu_pending = false;
-      finish_job(m_cpu_job, m_model.cpu_status, [&] {
-        for (int i = 0; i < 2; ++i) {
-          m_model.cpu[i].ms = m_cpu_result->ms[i];
-          m_model.cpu[i].n = m_cpu_result->n;
-          if (m_cpu_result->ms[i].count > 0)
-            report_run(m_env, "vector",
-                       std::string(vec::to_string(m_params.op)) + ", " + m_model.cpu[i].label, false,
-                       m_cpu_result->ms[i].median, vec::kernel_work(m_params.op, m_cpu_result->n),
-                       vec::format_count(m_cpu_result->n));
-        }
-      });
-    }
-  }
-
-  void poll_sweep() {
-    m_model.sweep_running = m_sweep_job.running();
-    m_model.sweep_progress = m_sweep_job.progress();
-    if (m_sweep_pending && !m_sweep_job.running()) {
-      m_sweep_pending = false;
-      if (m_sweep_result->gpu_error) {
-        m_gpu_error = m_sweep_result->gpu_error;
-        m_model.sweep_status = "the GPU failed during the sweep (see the Device window)";
-      } else {
-        finish_job(m_sweep_job, m_model.sweep_status, [&] { m_model.sweep = m_sweep_result->sweep; });
-      }
-    }
-  }
-
   LabEnv& m_env;
   ui::VectorPanelModel m_model;
   ui::VectorPanelActions m_actions;
@@ -555,22 +490,20 @@ class VectorLab final : public Lab {
   vec::LaunchOverhead m_overhead;
   bool m_overhead_measured = false;
   std::deque<Work> m_queue;
-  std::exception_ptr m_gpu_error;
   // The user's vector_op (kernel lab), loaded from LabEnv::user_kernels when its generation changes.
   UserKernelSlot m_user{kernel::Target::Vector};
 
   // Jobs are declared last so that they are destroyed (cancelled and joined) before the state they write.
-  std::shared_ptr<GpuJobResult> m_gpu_result;
-  std::shared_ptr<CpuJobResult> m_cpu_result;
-  std::shared_ptr<SweepJobResult> m_sweep_result;
-  bool m_gpu_pending = false, m_cpu_pending = false, m_sweep_pending = false;
-  CpuJob m_gpu_job, m_cpu_job, m_sweep_job;
+  std::shared_ptr<CpuJobResult> m_cpu_result;  // its stage names the CPU run in progress
+  LabJobs m_jobs;
+  LabJob m_gpu_job, m_cpu_job, m_sweep_job;
   LabSimulation m_sim;  // the user's vector_op without a GPU
 
   // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.
  public:
   nlohmann::json save_state() const override;
   std::optional<std::string> load_state(const nlohmann::json& state) override;
+  ui::VectorPanelModel in_force() const;
   std::vector<ui::Readout> readouts() const override;
   const char* view_window() const override { return "Vector view"; }
 };
@@ -586,16 +519,11 @@ std::unique_ptr<Lab> make_vector_lab(LabEnv& env) {
 
 namespace {
 
-using ui::k_vec_indexing;
-using ui::k_vec_ops;
-using ui::k_vec_widths;
 
-// A count as the panel's text field holds it (a whole number, or "16M" as written); nullopt when it does not
-// fit the field.
-std::optional<std::string> count_text(const nlohmann::json& v, char (&out)[32]) {
+// Whether a count fits the panel's text field (a whole number, or "16M" as written).
+std::optional<std::string> count_fits(const nlohmann::json& v) {
   const std::string text = v.is_string() ? v.get<std::string>() : std::to_string(v.get<int64_t>());
-  if (text.size() >= sizeof out) return "too long";
-  std::snprintf(out, sizeof out, "%s", text.c_str());
+  if (text.size() >= sizeof(ui::VectorPanelModel::n_text)) return "too long";
   return std::nullopt;
 }
 
@@ -605,22 +533,11 @@ std::optional<std::string> count_text(const nlohmann::json& v, char (&out)[32]) 
 std::optional<std::string> read_vector_state(const nlohmann::json& state, ui::VectorPanelModel& m) {
   const params::Schema& schema = ui::vector_schema();
   if (auto err = params::check_state(schema, state, "labs.vector")) return err;
-  const auto has = [&](const char* key) { return state.contains(key); };
-  if (has("n"))
-    if (auto err = count_text(state["n"], m.n_text)) return "labs.vector.n: " + *err;
-  if (has("op")) m.op = schema.at("op").index_of(state["op"]);
-  if (has("kernel")) m.kernel = schema.at("kernel").index_of(state["kernel"]);
-  if (has("indexing")) m.indexing = schema.at("indexing").index_of(state["indexing"]);
-  if (has("width")) m.width = schema.at("width").index_of(state["width"]);
-  if (has("block")) m.block = state["block"].get<int>();
-  if (has("pinned")) m.pinned = state["pinned"].get<bool>();
-  if (has("streams")) m.streams = state["streams"].get<int>();
-  if (has("sweep_max"))
-    if (auto err = count_text(state["sweep_max"], m.sweep_max_text)) return "labs.vector.sweep_max: " + *err;
-  if (has("strip_count")) m.strip_count = state["strip_count"].get<int>();
-  if (has("strip_grid")) m.strip_grid = state["strip_grid"].get<int>();
-  if (has("strip_grid_like_gpu")) m.strip_grid_like_gpu = state["strip_grid_like_gpu"].get<bool>();
-  if (has("grid_stride_by_block")) m.grid_stride_by_block = state["grid_stride_by_block"].get<bool>();
+  // The counts' text fields hold 31 characters.
+  for (const char* key : {"n", "sweep_max"})
+    if (state.contains(key))
+      if (auto err = count_fits(state[key])) return "labs.vector." + std::string(key) + ": " + *err;
+  params::load_bound(schema, m, state);  // every parameter through its binding (the schema's)
   vec::Params p;
   p.n = *vec::parse_count(m.n_text, "n").value;
   p.op = static_cast<vec::Op>(m.op);
@@ -637,25 +554,8 @@ std::optional<std::string> read_vector_state(const nlohmann::json& state, ui::Ve
   return std::nullopt;
 }
 
-nlohmann::json VectorLab::save_state() const {
-  nlohmann::json j;
-  j["n"] = vec::format_count(m_params.n);
-  j["op"] = k_vec_ops[static_cast<size_t>(m_params.op)];
-  j["kernel"] = m_model.kernel == 1 ? "user" : "built-in";
-  j["indexing"] = k_vec_indexing[static_cast<size_t>(m_params.indexing)];
-  j["width"] = k_vec_widths[static_cast<size_t>(m_params.width)];
-  j["block"] = m_params.block;
-  j["pinned"] = m_params.pinned;
-  j["streams"] = m_params.streams;
-  j["sweep_max"] = std::string(m_model.sweep_max_text);
-  j["strip_count"] = m_model.strip_count;
-  j["strip_grid"] = m_model.strip_grid;
-  j["strip_grid_like_gpu"] = m_model.strip_grid_like_gpu;
-  j["grid_stride_by_block"] = m_model.grid_stride_by_block;
-  return j;
-}
-
-std::optional<std::string> VectorLab::load_state(const nlohmann::json& state) {
+// The parameters in force (the panel may hold an edit that did not apply).
+ui::VectorPanelModel VectorLab::in_force() const {
   ui::VectorPanelModel m = m_model;
   std::snprintf(m.n_text, sizeof m.n_text, "%s", vec::format_count(m_params.n).c_str());
   m.op = static_cast<int>(m_params.op);
@@ -664,6 +564,15 @@ std::optional<std::string> VectorLab::load_state(const nlohmann::json& state) {
   m.block = m_params.block;
   m.pinned = m_params.pinned;
   m.streams = m_params.streams;
+  return m;
+}
+
+nlohmann::json VectorLab::save_state() const {
+  return params::save_bound(ui::vector_schema(), in_force());
+}
+
+std::optional<std::string> VectorLab::load_state(const nlohmann::json& state) {
+  ui::VectorPanelModel m = in_force();
   if (auto err = read_vector_state(state, m)) return err;
   const ui::VectorPanelModel before = m_model;
   m_model = m;

@@ -18,33 +18,67 @@
 #include "app/sweep/target.h"
 #include "core/error.h"
 #include "core/launch.h"
+#include "core/param_binding.h"
 
 namespace bs::test {
 
 namespace {
 
-const params::Schema& toy_schema() {
-  static const params::Schema s("toy", {
-                                           {.name = "n",
-                                            .kind = params::Kind::Int,
-                                            .default_value = 10,
-                                            .lo = 1,
-                                            .hi = 1000,
-                                            .help = "numbers to add",
-                                            .sweep_example = "10,100,1000"},
-                                           {.name = "mode",
-                                            .kind = params::Kind::Choice,
-                                            .default_value = "a",
-                                            .names = {"a", "b"},
-                                            .help = "a or b"},
-                                           {.name = "block",
-                                            .kind = params::Kind::Pair,
-                                            .default_value = {32, 4},
-                                            .lo = 1,
-                                            .hi = 1024,
-                                            .help = "a block shape"},
-                                       });
+// The toy lab's parameters as it holds them; each is bound to its schema entry below, through which the lab
+// saves and loads them (core/param_binding.h).
+struct ToyState {
+  int n = 0;
+  std::string mode;
+  Dim2 block;
+  int rounds = 0;
+};
+
+params::Schema make_toy_schema() {
+  params::Schema s("toy", {
+                              {.name = "n",
+                               .kind = params::Kind::Int,
+                               .default_value = 10,
+                               .lo = 1,
+                               .hi = 1000,
+                               .help = "numbers to add",
+                               .sweep_example = "10,100,1000",
+                               .bind = params::bind(&ToyState::n)},
+                              {.name = "mode",
+                               .kind = params::Kind::Choice,
+                               .default_value = "a",
+                               .names = {"a", "b"},
+                               .help = "a or b",
+                               .bind = params::bind(&ToyState::mode)},
+                              {.name = "block",
+                               .kind = params::Kind::Pair,
+                               .default_value = {32, 4},
+                               .lo = 1,
+                               .hi = 1024,
+                               .help = "a block shape",
+                               .bind = params::bind(&ToyState::block)},
+                              // Added after the lab was written: this entry alone makes it saved, loaded,
+                              // checked and undoable (lab_registry_test.cpp, ToyLab.AFieldAddedToTheSchema...).
+                              {.name = "rounds",
+                               .kind = params::Kind::Int,
+                               .default_value = 1,
+                               .lo = 1,
+                               .hi = 8,
+                               .help = "a setting added after the lab was written (only saved)",
+                               .bind = params::bind(&ToyState::rounds)},
+                          });
   return s;
+}
+
+const params::Schema& toy_schema() {
+  static const params::Schema s = make_toy_schema();
+  return s;
+}
+
+// The schema's defaults, read through the bindings.
+ToyState toy_defaults() {
+  ToyState st;
+  params::load_bound(toy_schema(), st, toy_schema().defaults());
+  return st;
 }
 
 double sum_of(int n) {
@@ -107,34 +141,31 @@ class ToyLab final : public Lab {
   const char* id() const override { return "toy"; }
   const char* title() const override { return "Toy"; }
   void draw_ui() override {
-    m_anatomy.set_target(ToyAnatomyTarget(m_n, m_block), m_n, 1);
+    m_anatomy.set_target(ToyAnatomyTarget(m_state.n, m_state.block), m_state.n, 1);
     ImGui::Begin("Toy view");
-    ImGui::Text("n = %d", m_n);
+    ImGui::Text("n = %d", m_state.n);
     m_anatomy.draw_controls();
     ImGui::End();
   }
   void update() override { m_anatomy.update(); }
   void abandon_gpu() noexcept override { m_anatomy.abandon_gpu(); }
   void rebuild() override {}
+  // Every parameter through the schema's bindings; the anatomy overlay is the lab's own extra.
   nlohmann::json save_state() const override {
-    nlohmann::json j = {{"n", m_n}, {"mode", m_mode}};
+    nlohmann::json j = params::save_bound(toy_schema(), m_state);
     m_anatomy.save_state(j, "anatomy_overlay");
     return j;
   }
   std::optional<std::string> load_state(const nlohmann::json& state) override {
     if (auto err = check_lab_state("toy", state)) return err;
-    if (state.contains("n")) m_n = state["n"].get<int>();
-    if (state.contains("mode")) m_mode = state["mode"].get<std::string>();
-    if (state.contains("block")) m_block = {state["block"][0].get<int64_t>(), state["block"][1].get<int64_t>()};
+    params::load_bound(toy_schema(), m_state, state);
     m_anatomy.load_state(state, "anatomy_overlay");
     return std::nullopt;
   }
   const AnatomyWindow& anatomy() const { return m_anatomy; }
 
  private:
-  int m_n = static_cast<int>(toy_schema().at("n").default_int());
-  std::string m_mode = toy_schema().at("mode").default_value.get<std::string>();
-  Dim2 m_block{32, 4};
+  ToyState m_state = toy_defaults();
   AnatomyWindow m_anatomy;
 };
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/param_binding.h"
 #include "ui/heat/heat_schema.h"
 #include "ui/plot.h"
 #include "ui/widgets.h"
@@ -13,36 +14,10 @@
 namespace bs::ui {
 
 HeatPanelModel::HeatPanelModel() {
-  const params::Schema& s = heat_schema();
-  const Dim2 sz = s.at("size").default_pair();
-  size[0] = static_cast<int>(sz.x);
-  size[1] = static_cast<int>(sz.y);
-  params.nx = nx = sz.x;
-  params.ny = ny = sz.y;
-  pattern = s.at("pattern").default_choice();
-  params.alpha = static_cast<float>(s.at("alpha").default_number());
-  params.dx = static_cast<float>(s.at("dx").default_number());
-  params.dt = static_cast<float>(s.at("dt").default_number());
-  params.boundary =
-      s.at("boundary").default_choice() == 0 ? heat::Boundary::Fixed : heat::Boundary::Insulated;
-  params.boundary_temp = static_cast<float>(s.at("boundary_temp").default_number());
-  steps_per_frame = static_cast<int>(s.at("steps_per_frame").default_int());
-  paused = s.at("paused").default_bool();
-  const Dim2 b = s.at("block").default_pair();
-  block[0] = static_cast<int>(b.x);
-  block[1] = static_cast<int>(b.y);
-  cells_per_thread = static_cast<int>(s.at("cells_per_thread").default_int());
-  kernel = s.at("kernel").default_choice();
-  fused_steps = static_cast<int>(s.at("fused_steps").default_int());
-  manual_grid = s.at("grid").default_value != "auto";
-  colormap = s.at("colormap").default_choice();
-  auto_range = s.at("range").default_value == "auto";
-  block_lines = s.at("block_lines").default_bool();
-  brush_radius = static_cast<float>(s.at("brush_radius").default_number());
-  brush_hot = static_cast<float>(s.at("brush_hot").default_number());
-  brush_cold = static_cast<float>(s.at("brush_cold").default_number());
-  cpu_steps = static_cast<int>(s.at("cpu_steps").default_int());
-  launch.block = b;
+  bs::params::load_bound(heat_schema(), *this, heat_schema().defaults());  // the schema's bindings
+  params.nx = nx = size[0];
+  params.ny = ny = size[1];
+  launch.block = {block[0], block[1]};
   launch.cells_per_thread = cells_per_thread;
 }
 

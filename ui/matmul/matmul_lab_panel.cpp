@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/param_binding.h"
 #include "ui/matmul/matmul_schema.h"
 #include "ui/plot_export.h"
 #include "ui/widgets.h"
@@ -12,18 +13,8 @@
 namespace bs::ui {
 
 MatmulPanelModel::MatmulPanelModel() {
-  const params::Schema& s = matmul_schema();
-  mnk[0] = static_cast<int>(s.at("m").default_int());
-  mnk[1] = static_cast<int>(s.at("n").default_int());
-  mnk[2] = static_cast<int>(s.at("k").default_int());
-  variant = s.at("variant").default_choice();
-  colormap = s.at("colormap").default_choice();
-  overlay = s.at("overlay").default_bool();
-  k_step = static_cast<int>(s.at("k_step").default_int());
-  animate_k = s.at("animate_k").default_bool();
-  const Dim2 ub = s.at("user_block").default_pair();
-  user_block[0] = static_cast<int>(ub.x);
-  user_block[1] = static_cast<int>(ub.y);
+  // The schema's defaults through its bindings ("size" first, then m, n and k).
+  params::load_bound(matmul_schema(), *this, matmul_schema().defaults());
 }
 
 namespace mm = matmul;

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/param_binding.h"
+
 namespace bs::ui {
 
 namespace {
@@ -15,11 +17,22 @@ std::string name_in(const Table& table, memory::Variant v) {
   return std::string(table.name_of(v));
 }
 
-params::Schema make_schema() {
+// A member of memory::Params stored as its name in `table` (the variant choices share one enum).
+template <class E, class Table>
+std::shared_ptr<const params::StateBinding> named(E memory::Params::*member, const Table& table) {
+  return params::bind_with<memory::Params>(
+      [member, &table](const memory::Params& q) { return json(std::string(table.name_of(q.*member))); },
+      [member, &table](memory::Params& q, const json& v) {
+        if (v.is_string()) q.*member = table.parse(v.get<std::string>()).value_or(q.*member);
+      });
+}
+
+// The kernel and the variant each kernel compares.
+void add_kernel_params(std::vector<params::Param>& p) {
   using params::Kind;
+  using params::bind;  // the state: memory::Params, every saved parameter bound to its member
   namespace mem = memory;
   const mem::Params d;
-  std::vector<params::Param> p;
   auto add = [&](params::Param q) -> params::Param& { return p.emplace_back(std::move(q)); };
   {
     params::Param& q =
@@ -27,7 +40,8 @@ params::Schema make_schema() {
              .kind = Kind::Choice,
              .default_value = std::string(mem::k_kernel_names.name_of(d.kernel)),
              .names = params::names_of(k_mem_kernels),
-             .help = "transpose | stride (strided read) | banks (shared memory) | aos (AoS vs SoA)"});
+             .help = "transpose | stride (strided read) | banks (shared memory) | aos (AoS vs SoA)",
+             .bind = named(&mem::Params::kernel, mem::k_kernel_names)});
     q.sweep_example = "transpose,stride,banks,aos";
   }
   {
@@ -35,7 +49,8 @@ params::Schema make_schema() {
                             .kind = Kind::Choice,
                             .default_value = name_in(mem::k_transpose_names, d.transpose),
                             .names = params::names_of(k_mem_transpose),
-                            .help = "copy | naive | tiled | tiled-padded | tiled-padded-multi"});
+                            .help = "copy | naive | tiled | tiled-padded | tiled-padded-multi",
+                            .bind = named(&mem::Params::transpose, mem::k_transpose_names)});
     q.sweep_example = "copy,naive,tiled,tiled-padded,tiled-padded-multi";
     q.gpu_only = true;
   }
@@ -44,7 +59,8 @@ params::Schema make_schema() {
                             .kind = Kind::Choice,
                             .default_value = name_in(mem::k_stride_names, d.stride_pattern),
                             .names = params::names_of(k_mem_stride),
-                            .help = "strided (lanes `stride` floats apart) | random (a permutation)"});
+                            .help = "strided (lanes `stride` floats apart) | random (a permutation)",
+                            .bind = named(&mem::Params::stride_pattern, mem::k_stride_names)});
     q.sweep_example = "strided,random";
   }
   {
@@ -52,7 +68,8 @@ params::Schema make_schema() {
                             .kind = Kind::Choice,
                             .default_value = name_in(mem::k_banks_names, d.banks),
                             .names = params::names_of(k_mem_banks),
-                            .help = "plain | padded (one spare word after every 32)"});
+                            .help = "plain | padded (one spare word after every 32)",
+                            .bind = named(&mem::Params::banks, mem::k_banks_names)});
     q.sweep_example = "plain,padded";
     q.gpu_only = true;
   }
@@ -61,16 +78,36 @@ params::Schema make_schema() {
                             .kind = Kind::Choice,
                             .default_value = name_in(mem::k_aos_names, d.aos),
                             .names = params::names_of(k_mem_aos),
-                            .help = "aos (array of structures) | soa (structure of arrays)"});
+                            .help = "aos (array of structures) | soa (structure of arrays)",
+                            .bind = named(&mem::Params::aos, mem::k_aos_names)});
     q.sweep_example = "aos,soa";
   }
+}
+
+// Sizes and launch shapes, and the bench's rows.
+void add_size_params(std::vector<params::Param>& p) {
+  using params::Kind;
+  using params::bind;  // the state: memory::Params, every saved parameter bound to its member
+  namespace mem = memory;
+  const mem::Params d;
+  auto add = [&](params::Param q) -> params::Param& { return p.emplace_back(std::move(q)); };
   {
     params::Param& q = add({.name = "size",
                             .kind = Kind::Pair,
                             .default_value = json::array({d.cols, d.rows}),
                             .lo = 1,
                             .hi = static_cast<double>(mem::k_max_dim),
-                            .help = "transpose: the input's size, XxY = cols x rows (1..16384 each; 4096 means 4096x4096)"});
+                            .help = "transpose: the input's size, XxY = cols x rows (1..16384 each; 4096 means 4096x4096)",
+                            .bind = params::bind_with<mem::Params>(
+                                [](const mem::Params& q) { return json::array({q.cols, q.rows}); },  // x first
+                                [](mem::Params& q, const json& v) {
+                                  if (v.is_array()) {
+                                    q.cols = v[0].get<int64_t>();
+                                    q.rows = v[1].get<int64_t>();
+                                  } else {
+                                    q.rows = q.cols = v.get<int64_t>();
+                                  }
+                                })});
     q.square = true;
     q.sweep_names = "size";
     q.sweep_example = "1024,2048,4096,8192";
@@ -83,7 +120,13 @@ params::Schema make_schema() {
              .default_value = mem::k_default_n,
              .lo = static_cast<double>(mem::k_min_n),
              .hi = static_cast<double>(mem::k_max_n),
-             .help = "stride: floats; banks: threads; aos: particles (1..256M; 64M = 64 x 2^20)"});
+             .help = "stride: floats; banks: threads; aos: particles (1..256M; 64M = 64 x 2^20)",
+             .bind = params::bind_with<mem::Params>(
+                 [](const mem::Params& q) { return json(mem::format_count(q.n)); },
+                 [](mem::Params& q, const json& v) {
+                   const auto parsed = mem::parse_count(v.is_string() ? v.get<std::string>() : v.dump(), "n");
+                   if (parsed.value) q.n = *parsed.value;
+                 })});
     q.sweep_example = "1M,4M,16M,64M";
     q.bench_default = mem::k_bench_n;
   }
@@ -93,7 +136,8 @@ params::Schema make_schema() {
                             .default_value = d.stride,
                             .lo = 1,
                             .hi = mem::k_max_stride,
-                            .help = "strided read: floats between neighbouring lanes (1..64)"});
+                            .help = "strided read: floats between neighbouring lanes (1..64)",
+                            .bind = bind(&mem::Params::stride)});
     q.sweep_example = "1,2,4,8,16,32,64";
   }
   {
@@ -103,7 +147,8 @@ params::Schema make_schema() {
              .default_value = d.bank_stride,
              .lo = 1,
              .hi = mem::k_max_bank_stride,
-             .help = "banks: 4-byte words between neighbouring lanes (1..32; 2^k: 2^k-way conflict)"});
+             .help = "banks: 4-byte words between neighbouring lanes (1..32; 2^k: 2^k-way conflict)",
+             .bind = bind(&mem::Params::bank_stride)});
     q.sweep_example = "1,2,4,8,16,32";
     q.gpu_only = true;
   }
@@ -114,7 +159,8 @@ params::Schema make_schema() {
              .default_value = json::array({d.block.x, d.block.y}),
              .lo = 1,
              .hi = 1024,
-             .help = "transpose block, XxY (copy and multi: 32 x 1|2|4|8|16|32; naive: x*y <= 1024)"});
+             .help = "transpose block, XxY (copy and multi: 32 x 1|2|4|8|16|32; naive: x*y <= 1024)",
+             .bind = bind(&mem::Params::block)});
     q.sweep_names = "block.x,block.y";
     q.sweep_example = "32;1,2,4,8,16,32";
     q.gpu_only = true;
@@ -130,7 +176,8 @@ params::Schema make_schema() {
                             .default_value = d.threads,
                             .lo = 1,
                             .hi = 1024,
-                            .help = "stride, banks, aos: threads per block (1..1024)"});
+                            .help = "stride, banks, aos: threads per block (1..1024)",
+                            .bind = bind(&mem::Params::threads)});
     q.sweep_names = "block.x";
     q.sweep_example = "64,128,256,512,1024";
     q.gpu_only = true;
@@ -143,12 +190,13 @@ params::Schema make_schema() {
                             .help = "rows the bench times: gpu | cpu | all"});
     q.saved = false;
   }
-  return params::Schema("memory", std::move(p));
 }
 
-template <class Table>
-memory::Variant choice(const json& v, const Table& table, memory::Variant fallback) {
-  return v.is_string() ? table.parse(v.get<std::string>()).value_or(fallback) : fallback;
+params::Schema make_schema() {
+  std::vector<params::Param> p;
+  add_kernel_params(p);
+  add_size_params(p);
+  return params::Schema("memory", std::move(p));
 }
 
 }  // namespace
@@ -159,48 +207,14 @@ const params::Schema& memory_schema() {
 }
 
 memory::Params memory_params_from(const json& state) {
-  namespace mem = memory;
-  const params::Schema& s = memory_schema();
-  const auto get = [&](const char* name) -> json {
-    return state.is_object() && state.contains(name) ? state[name] : s.at(name).default_value;
-  };
-  mem::Params p;
-  p.kernel = mem::k_kernel_names.parse(get("kernel").get<std::string>()).value_or(p.kernel);
-  p.transpose = choice(get("transpose_variant"), mem::k_transpose_names, p.transpose);
-  p.stride_pattern = choice(get("stride_variant"), mem::k_stride_names, p.stride_pattern);
-  p.banks = choice(get("banks_variant"), mem::k_banks_names, p.banks);
-  p.aos = choice(get("aos_variant"), mem::k_aos_names, p.aos);
-  const json size = get("size");
-  if (size.is_array() && size.size() == 2) {
-    p.cols = size[0].get<int64_t>();  // x first, as every lab's size
-    p.rows = size[1].get<int64_t>();
-  } else if (size.is_number_integer()) {
-    p.rows = p.cols = size.get<int64_t>();
-  }
-  const json n = get("n");
-  const auto parsed = mem::parse_count(n.is_string() ? n.get<std::string>() : n.dump(), "n");
-  if (parsed.value) p.n = *parsed.value;
-  p.stride = get("stride").get<int>();
-  p.bank_stride = get("bank_stride").get<int>();
-  const json block = get("block");
-  p.block = Dim2{block[0].get<int64_t>(), block[1].get<int64_t>()};
-  p.threads = get("threads").get<int>();
+  memory::Params p;
+  params::load_bound(memory_schema(), p, memory_schema().defaults());
+  params::load_bound(memory_schema(), p, state);
   return p;
 }
 
 json memory_state_of(const memory::Params& p) {
-  namespace mem = memory;
-  return json{{"kernel", std::string(mem::k_kernel_names.name_of(p.kernel))},
-              {"transpose_variant", std::string(mem::k_transpose_names.name_of(p.transpose))},
-              {"stride_variant", std::string(mem::k_stride_names.name_of(p.stride_pattern))},
-              {"banks_variant", std::string(mem::k_banks_names.name_of(p.banks))},
-              {"aos_variant", std::string(mem::k_aos_names.name_of(p.aos))},
-              {"size", json::array({p.cols, p.rows})},
-              {"n", mem::format_count(p.n)},
-              {"stride", p.stride},
-              {"bank_stride", p.bank_stride},
-              {"block", json::array({p.block.x, p.block.y})},
-              {"threads", p.threads}};
+  return params::save_bound(memory_schema(), p);
 }
 
 }  // namespace bs::ui

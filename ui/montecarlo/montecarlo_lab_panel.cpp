@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/param_binding.h"
 #include "core/text.h"
 #include "ui/montecarlo/montecarlo_schema.h"
 #include "ui/plot.h"
@@ -19,26 +20,9 @@ namespace bs::ui::mc {
 namespace mcl = bs::montecarlo;
 
 PanelModel::PanelModel() {
-  const params::Schema& s = montecarlo_schema();
-  params.paths = s.at("paths").default_int();
-  params.steps = static_cast<int>(s.at("steps").default_int());
-  params.s0 = s.at("s0").default_number();
-  params.strike = s.at("strike").default_number();
-  params.rate = s.at("rate").default_number();
-  params.sigma = s.at("sigma").default_number();
-  params.maturity = s.at("maturity").default_number();
-  option = s.at("option").default_choice();
+  bs::params::load_bound(montecarlo_schema(), *this, montecarlo_schema().defaults());  // the schema's bindings
   params.option = static_cast<mcl::OptionType>(option);
-  generator = s.at("generator").default_choice();
   params.generator = static_cast<mcl::Generator>(generator);
-  params.seed = static_cast<uint64_t>(s.at("seed").default_int());
-  params.antithetic = s.at("antithetic").default_bool();
-  sample_paths = static_cast<int>(s.at("sample_paths").default_int());
-  bins = static_cast<int>(s.at("bins").default_int());
-  block = static_cast<int>(s.at("block").default_int());
-  layout = s.at("layout").default_choice();
-  waves = static_cast<int>(s.at("waves").default_int());
-  paused = s.at("paused").default_bool();
 }
 
 // --- Pure helpers ------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/param_binding.h"
 #include "core/text.h"
 #include "gpu/multigpu/multi_mc.h"
 #include "ui/field_view.h"
@@ -18,21 +19,7 @@
 namespace bs::ui::mg {
 
 PanelModel::PanelModel() {
-  const params::Schema& s = multigpu_schema();
-  workload = static_cast<Workload>(s.at("workload").default_choice());
-  transport = static_cast<Transport>(s.at("transport").default_choice());
-  gpus = static_cast<int>(s.at("gpus").default_int());
-  const Dim2 size = s.at("size").default_pair();
-  nx = size.x;
-  ny = size.y;
-  halo = static_cast<int>(s.at("halo").default_int());
-  overlap = s.at("overlap").default_bool();
-  steps_per_frame = static_cast<int>(s.at("steps_per_frame").default_int());
-  paths = s.at("paths").default_int();
-  mc_steps = static_cast<int>(s.at("mc_steps").default_int());
-  const Dim2 sc = s.at("scaling_size").default_pair();
-  scaling_nx = sc.x;
-  scaling_ny = sc.y;
+  params::load_bound(multigpu_schema(), *this, multigpu_schema().defaults());  // the schema's bindings
 }
 
 std::vector<SlabBand> slab_bands(const std::vector<multigpu::Slab>& slabs, int64_t ny, float image_h) {

@@ -4,12 +4,17 @@
 #include <string>
 #include <vector>
 
+#include "core/param_binding.h"
+#include "ui/reduce/reduce_lab_panel.h"
+
 namespace bs::ui {
 
 namespace {
 
 params::Schema make_schema() {
   using params::Kind;
+  using params::bind;
+  using M = ReducePanelModel;  // the lab's state: every parameter is bound to its member
   namespace red = reduce;
   const red::Params d;
   std::vector<params::Param> p;
@@ -22,7 +27,8 @@ params::Schema make_schema() {
              .default_value = red::format_count(d.n),
              .lo = static_cast<double>(red::k_min_n),
              .hi = static_cast<double>(red::k_max_n),
-             .help = "elements, at least 1 (K, M, G suffixes are powers of 2: 256M = 268435456)"});
+             .help = "elements, at least 1 (K, M, G suffixes are powers of 2: 256M = 268435456)",
+             .bind = bind(&M::n_text)});
     q.sweep_names = "size";
     q.sweep_example = "64K,1M,16M,64M,256M";
     q.bench_default = red::k_bench_n;
@@ -32,7 +38,8 @@ params::Schema make_schema() {
                             .kind = Kind::Choice,
                             .default_value = choice(k_red_ops, d.op),
                             .names = params::names_of(k_red_ops),
-                            .help = "reduce (one sum) | scan (every prefix sum)"});
+                            .help = "reduce (one sum) | scan (every prefix sum)",
+                            .bind = bind(&M::op)});
     q.sweep_example = "reduce,scan";
   }
   {
@@ -40,7 +47,8 @@ params::Schema make_schema() {
                             .kind = Kind::Choice,
                             .default_value = choice(k_red_types, d.type),
                             .names = params::names_of(k_red_types),
-                            .help = "float (checked within a derived tolerance) | int (checked exactly)"});
+                            .help = "float (checked within a derived tolerance) | int (checked exactly)",
+                            .bind = bind(&M::type)});
     q.sweep_example = "float,int";
   }
   {
@@ -48,7 +56,8 @@ params::Schema make_schema() {
                             .kind = Kind::Choice,
                             .default_value = choice(k_red_reduce_variants, d.reduce_variant),
                             .names = params::names_of(k_red_reduce_variants),
-                            .help = "reduction kernel: " + red::k_reduce_variant_names.list()});
+                            .help = "reduction kernel: " + red::k_reduce_variant_names.list(),
+                            .bind = bind(&M::reduce_variant)});
     q.sweep_example = "sequential,grid-stride,warp-shuffle,cub";
     q.gpu_only = true;
   }
@@ -57,7 +66,8 @@ params::Schema make_schema() {
                             .kind = Kind::Choice,
                             .default_value = choice(k_red_scan_variants, d.scan_variant),
                             .names = params::names_of(k_red_scan_variants),
-                            .help = "scan kernel: " + red::k_scan_variant_names.list()});
+                            .help = "scan kernel: " + red::k_scan_variant_names.list(),
+                            .bind = bind(&M::scan_variant)});
     q.sweep_example = "scan-then-propagate,decoupled-lookback,cub";
     q.gpu_only = true;
   }
@@ -66,7 +76,8 @@ params::Schema make_schema() {
                             .kind = Kind::Choice,
                             .default_value = choice(k_red_scan_kinds, d.scan_kind),
                             .names = params::names_of(k_red_scan_kinds),
-                            .help = "inclusive (out[i] includes x[i]) | exclusive (out[0] = 0)"});
+                            .help = "inclusive (out[i] includes x[i]) | exclusive (out[0] = 0)",
+                            .bind = bind(&M::scan_kind)});
     q.sweep_example = "inclusive,exclusive";
   }
   {
@@ -75,7 +86,8 @@ params::Schema make_schema() {
                             .default_value = d.block,
                             .lo = red::k_min_block,
                             .hi = red::k_max_block,
-                            .help = "threads per block, 32..1024 (a power of two for the tree kernels)"});
+                            .help = "threads per block, 32..1024 (a power of two for the tree kernels)",
+                            .bind = bind(&M::block)});
     q.sweep_names = "block.x";
     q.sweep_example = "64,128,256,512,1024";
     q.gpu_only = true;
@@ -84,7 +96,8 @@ params::Schema make_schema() {
        .kind = Kind::Choice,
        .default_value = std::string(k_red_devices[static_cast<size_t>(red::Device::All)]),
        .names = params::names_of(k_red_devices),
-       .help = "what a run times: gpu | cpu | all (GPU and both CPU baselines)"});
+       .help = "what a run times: gpu | cpu | all (GPU and both CPU baselines)",
+       .bind = bind(&M::device)});
   return params::Schema("reduce", std::move(p));
 }
 
@@ -95,6 +108,7 @@ const params::Schema& reduce_schema() {
   return s;
 }
 
+// Read from the JSON, not through the bindings: ReducePanelModel's constructor takes its defaults from here.
 reduce::Params params_from_state(const nlohmann::json& state) {
   const params::Schema& s = reduce_schema();
   auto value = [&](const char* name) -> const nlohmann::json& {
