@@ -111,8 +111,9 @@ const json& array_at(Obj& o, const std::string& key, size_t min_size, size_t max
 ElemType parse_type(const std::string& s, const std::string& path, bool scalar) {
   if (s == "float") return ElemType::Float;
   if (s == "int") return ElemType::Int;
+  if (s == "int64" && scalar) return ElemType::Int64;
   if (s == "uint" && !scalar) return ElemType::Uint;
-  fail(path, "'" + s + "' is not a type here (give " + std::string(scalar ? "float or int" : "float, int or uint") + ")");
+  fail(path, "'" + s + "' is not a type here (give " + std::string(scalar ? "float, int or int64" : "float, int or uint") + ")");
 }
 
 std::string expr_field(Obj& o, const std::string& key, const Bindings& known, std::optional<std::string> def) {
@@ -327,8 +328,19 @@ const char* c_type(ElemType t) {
     case ElemType::Float: return "float";
     case ElemType::Int: return "int";
     case ElemType::Uint: return "unsigned int";
+    case ElemType::Int64: return "long long";
+    case ElemType::Uint64: return "unsigned long long";
+    case ElemType::Double: return "double";
   }
   return "float";
+}
+
+uint32_t elem_bytes(ElemType t) {
+  return t == ElemType::Int64 || t == ElemType::Uint64 || t == ElemType::Double ? 8 : 4;
+}
+
+bool is_floating(ElemType t) {
+  return t == ElemType::Float || t == ElemType::Double;
 }
 
 std::string Exercise::pointer_type() const {

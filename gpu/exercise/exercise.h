@@ -19,8 +19,10 @@ namespace bs::exercise {
 inline constexpr const char* k_contract_file = "exercise.json";
 inline constexpr int k_format_version = 1;
 
-enum class ElemType { Float, Int, Uint };  // 4 bytes each
-const char* c_type(ElemType t);            // "float", "int", "unsigned int"
+enum class ElemType { Float, Int, Uint, Int64, Uint64, Double };  // 4 bytes, then 8 bytes each
+const char* c_type(ElemType t);  // "float", "int", "unsigned int", "long long", "unsigned long long", "double"
+uint32_t elem_bytes(ElemType t);  // 4 or 8
+bool is_floating(ElemType t);     // float, double
 enum class Dir { In, Out, InOut };
 
 // How a buffer's elements are made before a run (from the test's seed, so every run is the same).

@@ -332,7 +332,9 @@ Export export_exercise(const Exercise& e, const std::string& source) {
       args_ref += (a.dir != Dir::In ? v + "_ref" : v) + ", ";
     } else {
       const std::string v = a.float_value ? num(*a.float_value) : "(" + a.value + ")";
-      const std::string typed = a.type == ElemType::Float ? "np.float32(" + v + ")" : "np.int32(" + v + ")";
+      const std::string typed = a.type == ElemType::Float   ? "np.float32(" + v + ")"
+                                : a.type == ElemType::Int64 ? "np.int64(" + v + ")"
+                                                            : "np.int32(" + v + ")";
       args_sub += typed + ", ";
       args_ref += typed + ", ";
     }

@@ -142,8 +142,11 @@ std::optional<std::string> prepare(const Exercise& e, const TestCase& t, const u
         p.cfg.args.push_back(sim::Arg::value(static_cast<float>(*a.float_value)));
       } else {
         int64_t v = 0;
-        if (auto err = eval(a.value, at + ".value", INT32_MIN, INT32_MAX, &v)) return err;
+        const bool wide = a.type == ElemType::Int64;
+        if (auto err = eval(a.value, at + ".value", wide ? INT64_MIN : INT32_MIN, wide ? INT64_MAX : INT32_MAX, &v))
+          return err;
         if (a.type == ElemType::Float) p.cfg.args.push_back(sim::Arg::value(static_cast<float>(v)));
+        else if (wide) p.cfg.args.push_back(sim::Arg::value(v));
         else p.cfg.args.push_back(sim::Arg::value(static_cast<int32_t>(v)));
       }
       continue;
