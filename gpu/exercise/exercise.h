@@ -84,12 +84,18 @@ struct Exercise {
   uint64_t memory_mb = 2048;
   std::vector<std::string> hints;
   Par par;
+  // "reference": {"cpu": "NAME"}: the tests compare with a named CPU reference (cpu_reference.h) instead of
+  // running reference.cu (which stays the solution shown on request). Empty: reference.cu is the reference.
+  std::string cpu_reference;
   std::string statement, starter, reference;  // the files' text
 
   // extern "C" __global__ void name(const float* a, float* out, int n)
   std::string signature() const;
   // void (*)(const float*, float*, int)
   std::string pointer_type() const;
+  // "const float*, float*, int": the pointer type's parameters, every integer scalar as "int" (what a named CPU
+  // reference is matched against).
+  std::string shape() const;
   // The bindings of a test: its parameters and block_x, block_y, block_z.
   Bindings bindings(const TestCase& t, const uint32_t block[3]) const;
   const Arg* find_arg(std::string_view name) const;

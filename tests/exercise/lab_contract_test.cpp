@@ -82,7 +82,7 @@ TEST(LabContracts, AMalformedFileNamesItsField) {
   ASSERT_NE(at, std::string::npos);
   bad.replace(at, 15, "\"type\": \"float4\"");
   EXPECT_EQ(parse_lab_contract(Target::Heat, bad, "heat.contract.json", storage, c),
-            "heat.contract.json: args[0].type: 'float4' is not a type here (give float, int or uint)");
+            "heat.contract.json: args[0].type: 'float4' is not a type here (give float, double, int, uint, int64 or uint64)");
   EXPECT_TRUE(c.kernel_name.empty());
   EXPECT_EQ(parse_lab_contract(Target::Heat, "{\"format\": 1}", "x.json", storage, c),
             "x.json: title: missing (required)");
