@@ -356,14 +356,22 @@ Compiled compile_source(const Exercise& e, const std::string& source, const std:
     if (d.origin == kernel::Origin::Included && d.message.rfind(k_check_file, 0) == 0) {
       const bool missing = d.message.find("is undefined") != std::string::npos;
       const int line = kernel::find_kernel_line(source, e.kernel);
+      const std::string why = (missing ? "no kernel named " + e.kernel : e.kernel + " has the wrong signature") +
+                              "; the exercise expects: " + e.signature();
       c.errors.insert(c.errors.begin(),
-                      shown_name + (line > 0 && !missing ? ":" + std::to_string(line) : "") + ": error: " +
-                          (missing ? "no kernel named " + e.kernel : e.kernel + " has the wrong signature") +
-                          "; the exercise expects: " + e.signature());
+                      shown_name + (line > 0 && !missing ? ":" + std::to_string(line) : "") + ": error: " + why);
+      if (line > 0 && !missing) {
+        kernel::Diagnostic m;
+        m.line = line;
+        m.message = why;
+        c.diagnostics.insert(c.diagnostics.begin(), std::move(m));
+      }
       continue;
     }
     c.errors.push_back(kernel::format_diagnostic(d, shown_name));
   }
+  for (const kernel::Diagnostic& d : r.diagnostics)
+    if (d.origin == kernel::Origin::User && d.line > 0 && d.severity != kernel::Severity::Remark) c.diagnostics.push_back(d);
   if (!r.ok()) {
     c.message = shown_name + ": " + (r.status == kernel::CompileStatus::CompileError ? "compile failed" : r.message) +
                 (c.errors.empty() ? "" : "; the first error: " + c.errors.front());
