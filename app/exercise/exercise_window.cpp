@@ -6,6 +6,7 @@
 #include "app/exercise/exercise_cli.h"
 #include "app/exercise/exercise_progress.h"
 #include "app/exercise/exercise_trace.h"
+#include "app/kernel/kernel_workbench.h"
 #include "core/text.h"
 #include "gpu/kernel/kernel_cache.h"
 #include "gpu/kernel/source_file.h"
@@ -44,6 +45,7 @@ bool ExerciseWindow::select(const std::string& id) {
       m_show_solution = false;
       m_last.reset();
       m_doc.reset(p.exercises[i].starter);
+      m_doc.set_markers({});
     }
     return true;
   }
@@ -117,6 +119,9 @@ void ExerciseWindow::poll() {
   m_outcome.reset();
   if (!r) return;
   m_last = std::move(r);
+  // The compile's errors and warnings as markers on the editor's lines (the kernel editor's code), while the
+  // text is the one that ran.
+  if (m_doc.text() == m_run_source) m_doc.set_markers(KernelWorkbench::markers_from(m_last->compiled.diagnostics));
   const exercise::Exercise* e = pack().find(m_run_exercise);
   if (!e) return;
   m_status = m_last->passed() ? "pass: every test (simulated, no GPU)" : "";

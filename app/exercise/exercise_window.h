@@ -44,6 +44,8 @@ class ExerciseWindow {
   // The last run's access picture (null before a run, or when the submission did not compile).
   std::shared_ptr<const ui::SimTrace> picture() const { return m_picture.trace; }
   int hints_shown() const { return m_hints; }
+  // The editor's line markers: the last run's compile errors and warnings (as the kernel editor shows them).
+  const std::vector<ui::LineMarker>& markers() const { return m_doc.markers(); }
 
  private:
   void draw_list();

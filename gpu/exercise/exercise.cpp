@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpu/exercise/cpu_reference.h"
+
 namespace bs::exercise {
 
 namespace fs = std::filesystem;
@@ -111,8 +113,12 @@ const json& array_at(Obj& o, const std::string& key, size_t min_size, size_t max
 ElemType parse_type(const std::string& s, const std::string& path, bool scalar) {
   if (s == "float") return ElemType::Float;
   if (s == "int") return ElemType::Int;
+  if (s == "int64") return ElemType::Int64;
+  if (s == "double") return ElemType::Double;
   if (s == "uint" && !scalar) return ElemType::Uint;
-  fail(path, "'" + s + "' is not a type here (give " + std::string(scalar ? "float or int" : "float, int or uint") + ")");
+  if (s == "uint64" && !scalar) return ElemType::Uint64;
+  fail(path, "'" + s + "' is not a type here (give " +
+                 std::string(scalar ? "float, double, int or int64" : "float, double, int, uint, int64 or uint64") + ")");
 }
 
 std::string expr_field(Obj& o, const std::string& key, const Bindings& known, std::optional<std::string> def) {
@@ -130,9 +136,12 @@ Fill parse_fill(const json& j, const std::string& path, ElemType type, bool inpu
     f.lo = o.num("lo");
     f.hi = o.num("hi");
     if (!(f.lo < f.hi)) fail(o.at("hi"), "must be greater than lo (an input range of one value teaches nothing)");
-    if (type != ElemType::Float && (f.lo != std::floor(f.lo) || f.hi != std::floor(f.hi)))
+    if (!is_floating(type) && (f.lo != std::floor(f.lo) || f.hi != std::floor(f.hi)))
       fail(o.at("lo"), "an integer buffer's range takes whole numbers");
-    if (type == ElemType::Uint && f.lo < 0) fail(o.at("lo"), "a uint buffer holds no negative numbers");
+    if ((type == ElemType::Uint || type == ElemType::Uint64) && f.lo < 0)
+      fail(o.at("lo"), "an unsigned buffer holds no negative numbers");
+    if (!is_floating(type) && (std::fabs(f.lo) > 0x1p53 || std::fabs(f.hi) > 0x1p53))
+      fail(o.at("hi"), "an integer range is at most 2^53 in magnitude");
   } else if (kind == "index") {
     f.kind = Fill::Kind::Index;
     f.scale = o.num("scale", 1);
@@ -173,12 +182,12 @@ Arg parse_arg(const json& j, const std::string& path, const Bindings& params) {
     a.buffer = false;
     a.type = parse_type(o.str("type"), o.at("type"), true);
     const json& v = o.get("value");
-    if (v.is_number() && a.type == ElemType::Float) {
+    if (v.is_number() && is_floating(a.type)) {
       a.float_value = v.get<double>();
     } else if (v.is_string()) {
       a.value = expr_field(o, "value", params, std::nullopt);
     } else {
-      fail(o.at("value"), a.type == ElemType::Float ? "must be a number or an integer expression"
+      fail(o.at("value"), is_floating(a.type) ? "must be a number or an integer expression"
                                                     : "must be an integer expression (a string, e.g. \"n\")");
     }
   } else {
@@ -303,6 +312,15 @@ Exercise parse(const json& root) {
     }
   }
   parse_par(o, e, params);
+  if (o.has("reference")) {
+    Obj r(o.get("reference"), "reference");
+    e.cpu_reference = r.str("cpu");
+    const CpuReference* ref = find_cpu_reference(e.cpu_reference);
+    if (!ref) fail(r.at("cpu"), "'" + e.cpu_reference + "' is not a CPU reference (known: " + cpu_reference_names() + ")");
+    if (e.shape() != ref->shape)
+      fail(r.at("cpu"), "'" + e.cpu_reference + "' takes (" + std::string(ref->shape) + "), the args give (" + e.shape() + ")");
+    r.check_all();
+  }
   o.check_all();
   return e;
 }
@@ -327,8 +345,19 @@ const char* c_type(ElemType t) {
     case ElemType::Float: return "float";
     case ElemType::Int: return "int";
     case ElemType::Uint: return "unsigned int";
+    case ElemType::Int64: return "long long";
+    case ElemType::Uint64: return "unsigned long long";
+    case ElemType::Double: return "double";
   }
   return "float";
+}
+
+uint32_t elem_bytes(ElemType t) {
+  return t == ElemType::Int64 || t == ElemType::Uint64 || t == ElemType::Double ? 8 : 4;
+}
+
+bool is_floating(ElemType t) {
+  return t == ElemType::Float || t == ElemType::Double;
 }
 
 std::string Exercise::pointer_type() const {
@@ -339,6 +368,16 @@ std::string Exercise::pointer_type() const {
     s += a.buffer ? std::string(a.dir == Dir::In ? "const " : "") + c_type(a.type) + "*" : c_type(a.type);
   }
   return s + ")";
+}
+
+std::string Exercise::shape() const {
+  std::string s;
+  for (const Arg& a : args) {
+    if (!s.empty()) s += ", ";
+    if (a.buffer) s += std::string(a.dir == Dir::In ? "const " : "") + c_type(a.type) + "*";
+    else s += a.type == ElemType::Int || a.type == ElemType::Int64 ? "int" : c_type(a.type);
+  }
+  return s;
 }
 
 std::string Exercise::signature() const {

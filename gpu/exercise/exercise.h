@@ -19,8 +19,10 @@ namespace bs::exercise {
 inline constexpr const char* k_contract_file = "exercise.json";
 inline constexpr int k_format_version = 1;
 
-enum class ElemType { Float, Int, Uint };  // 4 bytes each
-const char* c_type(ElemType t);            // "float", "int", "unsigned int"
+enum class ElemType { Float, Int, Uint, Int64, Uint64, Double };  // 4 bytes, then 8 bytes each
+const char* c_type(ElemType t);  // "float", "int", "unsigned int", "long long", "unsigned long long", "double"
+uint32_t elem_bytes(ElemType t);  // 4 or 8
+bool is_floating(ElemType t);     // float, double
 enum class Dir { In, Out, InOut };
 
 // How a buffer's elements are made before a run (from the test's seed, so every run is the same).
@@ -82,12 +84,18 @@ struct Exercise {
   uint64_t memory_mb = 2048;
   std::vector<std::string> hints;
   Par par;
+  // "reference": {"cpu": "NAME"}: the tests compare with a named CPU reference (cpu_reference.h) instead of
+  // running reference.cu (which stays the solution shown on request). Empty: reference.cu is the reference.
+  std::string cpu_reference;
   std::string statement, starter, reference;  // the files' text
 
   // extern "C" __global__ void name(const float* a, float* out, int n)
   std::string signature() const;
   // void (*)(const float*, float*, int)
   std::string pointer_type() const;
+  // "const float*, float*, int": the pointer type's parameters, every integer scalar as "int" (what a named CPU
+  // reference is matched against).
+  std::string shape() const;
   // The bindings of a test: its parameters and block_x, block_y, block_z.
   Bindings bindings(const TestCase& t, const uint32_t block[3]) const;
   const Arg* find_arg(std::string_view name) const;

@@ -69,7 +69,7 @@ const char* k_runtime = R"CU(
     }                                                                                                \
   } while (0)
 
-enum { T_FLOAT, T_INT, T_UINT };
+enum { T_FLOAT, T_INT, T_UINT, T_INT64, T_UINT64, T_DOUBLE };  // 4 bytes, then 8 bytes
 enum { D_IN, D_OUT, D_INOUT };
 enum { F_UNIFORM, F_INDEX, F_CONSTANT, F_POISON };
 struct ArgSpec {
@@ -101,41 +101,68 @@ static uint64_t hash_text(const char* s) {
   for (; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211ull;
   return h;
 }
-static uint32_t bits_of(int type, double v) {
+// Buffers are held as 4-byte words; an 8-byte element takes two.
+static size_t words_of(int type) { return type >= T_INT64 ? 2 : 1; }
+static uint64_t element(const std::vector<uint32_t>& v, size_t k, size_t w) {
+  return w == 1 ? v[k] : (uint64_t)v[2 * k] | (uint64_t)v[2 * k + 1] << 32;
+}
+static void set_element(std::vector<uint32_t>& v, size_t k, size_t w, uint64_t b) {
+  if (w == 1) { v[k] = (uint32_t)b; return; }
+  v[2 * k] = (uint32_t)b;
+  v[2 * k + 1] = (uint32_t)(b >> 32);
+}
+static uint64_t bits_of(int type, double v) {
   if (type == T_FLOAT) { float f = (float)v; uint32_t u; std::memcpy(&u, &f, 4); return u; }
+  if (type == T_DOUBLE) { uint64_t u; std::memcpy(&u, &v, 8); return u; }
   if (type == T_INT) return (uint32_t)(int32_t)v;
+  if (type == T_INT64) return (uint64_t)(int64_t)v;
+  if (type == T_UINT64) return (uint64_t)v;
   return (uint32_t)v;
+}
+static uint64_t poison_of(int type) {
+  return type == T_FLOAT ? 0x7FC00000u : type == T_DOUBLE ? 0x7FF8000000000000ull
+         : type >= T_INT64 ? 0xCDCDCDCDCDCDCDCDull : 0xCDCDCDCDu;
 }
 // As blockscope's runner: outputs poisoned (NaN, 0xCDCDCDCD), inputs from the seed.
 static void fill(const ArgSpec& a, uint64_t seed, std::vector<uint32_t>& v) {
-  if (a.dir == D_OUT) { std::fill(v.begin(), v.end(), a.type == T_FLOAT ? 0x7FC00000u : 0xCDCDCDCDu); return; }
+  const size_t w = words_of(a.type), count = v.size() / w;
+  if (a.dir == D_OUT) { for (size_t i = 0; i < count; ++i) set_element(v, i, w, poison_of(a.type)); return; }
   uint64_t s = seed;
-  for (size_t i = 0; i < v.size(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     double x = a.value;
     if (a.fill == F_UNIFORM) {
       const uint64_t r = splitmix(s);
       if (a.type == T_FLOAT) x = a.lo + (a.hi - a.lo) * (double)(r >> 40) / (double)(1ull << 24);
+      else if (a.type == T_DOUBLE) x = a.lo + (a.hi - a.lo) * (double)(r >> 11) / (double)(1ull << 53);
       else x = a.lo + (double)(r % ((uint64_t)(a.hi - a.lo) + 1));
     } else if (a.fill == F_INDEX) {
       x = a.offset + a.scale * (double)(a.modulo ? i % (uint64_t)a.modulo : i);
     }
-    v[i] = bits_of(a.type, x);
+    set_element(v, i, w, bits_of(a.type, x));
   }
 }
-static bool same(int type, uint32_t want, uint32_t got) {
+static double as_double(int type, uint64_t u) {
+  if (type == T_DOUBLE) { double d; std::memcpy(&d, &u, 8); return d; }
+  const uint32_t u32 = (uint32_t)u;
+  float f;
+  std::memcpy(&f, &u32, 4);
+  return f;
+}
+static bool same(int type, uint64_t want, uint64_t got) {
   if (want == got) return true;
-  if (type != T_FLOAT) return false;
-  float w, g;
-  std::memcpy(&w, &want, 4);
-  std::memcpy(&g, &got, 4);
+  if (type != T_FLOAT && type != T_DOUBLE) return false;
+  const double w = as_double(type, want), g = as_double(type, got);
   if (std::isnan(w) || std::isnan(g)) return std::isnan(w) && std::isnan(g);
   if (std::isinf(w) || std::isinf(g)) return w == g;
-  return std::fabs((double)g - w) <= k_abs + k_rel * std::fabs((double)w);
+  return std::fabs(g - w) <= k_abs + k_rel * std::fabs(w);
 }
-static void print_value(int type, uint32_t u) {
-  if (type == T_FLOAT) { float f; std::memcpy(&f, &u, 4); std::printf("%.9g", f); }
+static void print_value(int type, uint64_t u) {
+  if (type == T_FLOAT) std::printf("%.9g", as_double(type, u));
+  else if (type == T_DOUBLE) std::printf("%.17g", as_double(type, u));
   else if (type == T_INT) std::printf("%d", (int32_t)u);
-  else std::printf("%u", u);
+  else if (type == T_INT64) std::printf("%lld", (long long)u);
+  else if (type == T_UINT64) std::printf("%llu", (unsigned long long)u);
+  else std::printf("%u", (uint32_t)u);
 }
 
 int main() {
@@ -146,7 +173,7 @@ int main() {
     void* d_sub[16] = {};
     for (int i = 0; i < k_nargs; ++i) {
       if (!k_args[i].buffer) continue;
-      host[i].resize((size_t)t.size[i]);
+      host[i].resize((size_t)t.size[i] * words_of(k_args[i].type));
       fill(k_args[i], k_seed ^ hash_text(t.name) ^ hash_text(k_args[i].name), host[i]);
       const size_t bytes = host[i].size() * 4;
       CHECK(cudaMalloc(&d_ref[i], bytes));
@@ -167,12 +194,13 @@ int main() {
       got[i].resize(host[i].size());
       CHECK(cudaMemcpy(want[i].data(), d_ref[i], want[i].size() * 4, cudaMemcpyDeviceToHost));
       CHECK(cudaMemcpy(got[i].data(), d_sub[i], got[i].size() * 4, cudaMemcpyDeviceToHost));
-      for (size_t k = 0; k < want[i].size(); ++k) {
-        if (same(k_args[i].type, want[i][k], got[i][k])) continue;
+      const size_t w = words_of(k_args[i].type);
+      for (size_t k = 0; k < want[i].size() / w; ++k) {
+        if (same(k_args[i].type, element(want[i], k, w), element(got[i], k, w))) continue;
         std::printf("FAIL  %s%s: %s, element %zu: expected ", t.name, t.hidden ? " (hidden)" : "", k_args[i].name, k);
-        print_value(k_args[i].type, want[i][k]);
+        print_value(k_args[i].type, element(want[i], k, w));
         std::printf(", got ");
-        print_value(k_args[i].type, got[i][k]);
+        print_value(k_args[i].type, element(got[i], k, w));
         std::printf("\n");
         ok = false;
         break;
@@ -184,6 +212,10 @@ int main() {
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
     for (int rep = 0; rep < 10; ++rep) {
+      // In/out buffers start from their inputs again (counters, flags: a kernel may depend on them), untimed.
+      for (int i = 0; i < k_nargs; ++i)
+        if (k_args[i].buffer && k_args[i].dir == D_INOUT)
+          CHECK(cudaMemcpy(d_sub[i], host[i].data(), host[i].size() * 4, cudaMemcpyHostToDevice));
       CHECK(cudaEventRecord(e0));
       launch_submission(t, d_sub);
       CHECK(cudaEventRecord(e1));
@@ -209,15 +241,32 @@ int main() {
 }
 )CU";
 
+std::string np_type(ElemType t) {
+  switch (t) {
+    case ElemType::Float: return "np.float32";
+    case ElemType::Int: return "np.int32";
+    case ElemType::Uint: return "np.uint32";
+    case ElemType::Int64: return "np.int64";
+    case ElemType::Uint64: return "np.uint64";
+    case ElemType::Double: return "np.float64";
+  }
+  return "np.float32";
+}
+
 std::string py_fill(const Arg& a, const std::string& size) {
-  const std::string dt = a.type == ElemType::Float ? "np.float32" : a.type == ElemType::Int ? "np.int32" : "np.uint32";
-  if (a.dir == Dir::Out)
-    return a.type == ElemType::Float ? "cp.full(" + size + ", cp.nan, dtype=cp.float32)"
-                                     : "cp.full(" + size + ", 0xCDCDCDCD, dtype=" + dt + ")";
+  const std::string dt = np_type(a.type);
+  if (a.dir == Dir::Out) {
+    const char* poison = is_floating(a.type)           ? "cp.nan"
+                         : a.type == ElemType::Int64  ? "-3617008641903833651"
+                         : a.type == ElemType::Uint64 ? "0xCDCDCDCDCDCDCDCD"
+                         : a.type == ElemType::Int    ? "-842150451"
+                                                      : "0xCDCDCDCD";
+    return "cp.full(" + size + ", " + poison + ", dtype=" + dt + ")";
+  }
   const Fill& f = a.fill;
   std::string host;
   if (f.kind == Fill::Kind::Uniform)
-    host = a.type == ElemType::Float ? "rng.uniform(" + num(f.lo) + ", " + num(f.hi) + ", " + size + ")"
+    host = is_floating(a.type) ? "rng.uniform(" + num(f.lo) + ", " + num(f.hi) + ", " + size + ")"
                                      : "rng.integers(" + num(f.lo) + ", " + num(f.hi + 1) + ", " + size + ")";
   else if (f.kind == Fill::Kind::Index)
     host = num(f.offset) + " + " + num(f.scale) + " * (np.arange(" + size + ")" +
@@ -332,7 +381,7 @@ Export export_exercise(const Exercise& e, const std::string& source) {
       args_ref += (a.dir != Dir::In ? v + "_ref" : v) + ", ";
     } else {
       const std::string v = a.float_value ? num(*a.float_value) : "(" + a.value + ")";
-      const std::string typed = a.type == ElemType::Float ? "np.float32(" + v + ")" : "np.int32(" + v + ")";
+      const std::string typed = np_type(a.type) + "(" + v + ")";
       args_sub += typed + ", ";
       args_ref += typed + ", ";
     }

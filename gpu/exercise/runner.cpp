@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <mutex>
 
+#include "gpu/exercise/cpu_reference.h"
 #include "gpu/kernel/contracts.h"
 #include "gpu/kernel/nvrtc_loader.h"
 #include "sim/sim.h"
@@ -52,25 +53,62 @@ uint64_t hash_text(const std::string& s) {
   return h;
 }
 
-uint32_t bits_of(ElemType t, double v) {
-  if (t == ElemType::Float) return std::bit_cast<uint32_t>(static_cast<float>(v));
-  if (t == ElemType::Int) return static_cast<uint32_t>(static_cast<int32_t>(v));
-  return static_cast<uint32_t>(v);
+constexpr uint64_t k_poison_int64 = 0xCDCDCDCDCDCDCDCDull;
+constexpr uint64_t k_nan64 = 0x7FF8000000000000ull;
+
+// An element's bits (8-byte types: all 64; 4-byte ones: the low 32).
+uint64_t bits_of(ElemType t, double v) {
+  switch (t) {
+    case ElemType::Float: return std::bit_cast<uint32_t>(static_cast<float>(v));
+    case ElemType::Int: return static_cast<uint32_t>(static_cast<int32_t>(v));
+    case ElemType::Uint: return static_cast<uint32_t>(v);
+    case ElemType::Int64: return static_cast<uint64_t>(static_cast<int64_t>(v));
+    case ElemType::Uint64: return static_cast<uint64_t>(v);
+    case ElemType::Double: return std::bit_cast<uint64_t>(v);
+  }
+  return 0;
+}
+
+// Buffers are held as 4-byte words; an 8-byte element takes two (little-endian, as the device's memory).
+uint64_t element(const std::vector<uint32_t>& v, size_t k, uint32_t words) {
+  return words == 1 ? v[k] : uint64_t{v[2 * k]} | uint64_t{v[2 * k + 1]} << 32;
+}
+void set_element(std::vector<uint32_t>& v, size_t k, uint32_t words, uint64_t bits) {
+  if (words == 1) {
+    v[k] = static_cast<uint32_t>(bits);
+    return;
+  }
+  v[2 * k] = static_cast<uint32_t>(bits);
+  v[2 * k + 1] = static_cast<uint32_t>(bits >> 32);
+}
+
+uint64_t poison_of(ElemType t) {
+  switch (t) {
+    case ElemType::Float: return 0x7FC00000u;
+    case ElemType::Double: return k_nan64;
+    case ElemType::Int64:
+    case ElemType::Uint64: return k_poison_int64;
+    default: return k_poison_int;
+  }
 }
 
 void fill_buffer(const Arg& a, uint64_t seed, std::vector<uint32_t>& v) {
+  const uint32_t words = elem_bytes(a.type) / 4;
+  const size_t count = v.size() / words;
   if (a.dir == Dir::Out) {
-    std::fill(v.begin(), v.end(), a.type == ElemType::Float ? 0x7FC00000u : k_poison_int);
+    for (size_t i = 0; i < count; ++i) set_element(v, i, words, poison_of(a.type));
     return;
   }
   const Fill& f = a.fill;
   uint64_t s = seed;
-  for (size_t i = 0; i < v.size(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     double x = f.value;
     if (f.kind == Fill::Kind::Uniform) {
       const uint64_t r = splitmix(s);
       if (a.type == ElemType::Float) {
         x = f.lo + (f.hi - f.lo) * static_cast<double>(r >> 40) / static_cast<double>(uint64_t{1} << 24);
+      } else if (a.type == ElemType::Double) {
+        x = f.lo + (f.hi - f.lo) * static_cast<double>(r >> 11) / static_cast<double>(uint64_t{1} << 53);
       } else {
         const uint64_t span = static_cast<uint64_t>(f.hi - f.lo) + 1;
         x = f.lo + static_cast<double>(r % span);
@@ -79,25 +117,34 @@ void fill_buffer(const Arg& a, uint64_t seed, std::vector<uint32_t>& v) {
       const uint64_t k = f.modulo ? i % static_cast<uint64_t>(f.modulo) : i;
       x = f.offset + f.scale * static_cast<double>(k);
     }
-    v[i] = bits_of(a.type, x);
+    set_element(v, i, words, bits_of(a.type, x));
   }
 }
 
-std::string value_text(ElemType t, uint32_t bits) {
+double as_double(ElemType t, uint64_t bits) {
+  return t == ElemType::Double ? std::bit_cast<double>(bits)
+                               : static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(bits)));
+}
+
+std::string value_text(ElemType t, uint64_t bits) {
   char b[48];
-  if (t == ElemType::Float) {
-    const float f = std::bit_cast<float>(bits);
-    if (bits == 0x7FC00000u) return "NaN (never written)";
-    std::snprintf(b, sizeof b, "%.9g", static_cast<double>(f));
-  } else if (bits == k_poison_int) {
-    return std::to_string(t == ElemType::Int ? static_cast<int32_t>(bits) : static_cast<int64_t>(bits)) +
-           " (0xCDCDCDCD, never written)";
-  } else if (t == ElemType::Int) {
-    std::snprintf(b, sizeof b, "%d", static_cast<int32_t>(bits));
-  } else {
-    std::snprintf(b, sizeof b, "%u", bits);
+  if (is_floating(t)) {
+    if (bits == poison_of(t)) return "NaN (never written)";
+    std::snprintf(b, sizeof b, t == ElemType::Double ? "%.17g" : "%.9g", as_double(t, bits));
+    return b;
   }
-  return b;
+  if (bits == poison_of(t)) {
+    const bool wide = elem_bytes(t) == 8;
+    const std::string shown = t == ElemType::Int ? std::to_string(static_cast<int32_t>(bits))
+                              : t == ElemType::Int64 ? std::to_string(static_cast<int64_t>(bits))
+                                                     : std::to_string(bits);
+    return shown + (wide ? " (0xCDCDCDCDCDCDCDCD, never written)" : " (0xCDCDCDCD, never written)");
+  }
+  switch (t) {
+    case ElemType::Int: return std::to_string(static_cast<int32_t>(bits));
+    case ElemType::Int64: return std::to_string(static_cast<int64_t>(bits));
+    default: return std::to_string(bits);
+  }
 }
 
 // One test's buffers, arguments and launch, evaluated from the contract.
@@ -105,6 +152,8 @@ struct Prepared {
   std::vector<std::vector<uint32_t>> data;  // per argument (scalars: empty)
   std::vector<int64_t> cols;                // per argument: row length or 0
   std::vector<int> buffer_of_arg;           // per argument: its index in cfg.buffers, or -1
+  std::vector<int64_t> ints;                // per argument: an integer scalar's value (else 0)
+  std::vector<double> reals;                // per argument: a float scalar's value (else 0)
   sim::LaunchConfig cfg;
   Bindings names;
 };
@@ -134,16 +183,28 @@ std::optional<std::string> prepare(const Exercise& e, const TestCase& t, const u
   p.data.resize(e.args.size());
   p.cols.assign(e.args.size(), 0);
   p.buffer_of_arg.assign(e.args.size(), -1);
+  p.ints.assign(e.args.size(), 0);
+  p.reals.assign(e.args.size(), 0);
   for (size_t i = 0; i < e.args.size(); ++i) {
     const Arg& a = e.args[i];
     const std::string at = "args[" + std::to_string(i) + "] (" + a.name + ")";
     if (!a.buffer) {
-      if (a.float_value) {
+      if (a.float_value && a.type == ElemType::Double) {
+        p.reals[i] = *a.float_value;
+        p.cfg.args.push_back(sim::Arg::value(*a.float_value));
+      } else if (a.float_value) {
+        p.reals[i] = static_cast<float>(*a.float_value);
         p.cfg.args.push_back(sim::Arg::value(static_cast<float>(*a.float_value)));
       } else {
         int64_t v = 0;
-        if (auto err = eval(a.value, at + ".value", INT32_MIN, INT32_MAX, &v)) return err;
+        const bool wide = a.type == ElemType::Int64;
+        if (auto err = eval(a.value, at + ".value", wide ? INT64_MIN : INT32_MIN, wide ? INT64_MAX : INT32_MAX, &v))
+          return err;
+        p.ints[i] = v;
+        p.reals[i] = a.type == ElemType::Double ? static_cast<double>(v) : static_cast<float>(v);
         if (a.type == ElemType::Float) p.cfg.args.push_back(sim::Arg::value(static_cast<float>(v)));
+        else if (a.type == ElemType::Double) p.cfg.args.push_back(sim::Arg::value(static_cast<double>(v)));
+        else if (wide) p.cfg.args.push_back(sim::Arg::value(v));
         else p.cfg.args.push_back(sim::Arg::value(static_cast<int32_t>(v)));
       }
       continue;
@@ -152,14 +213,15 @@ std::optional<std::string> prepare(const Exercise& e, const TestCase& t, const u
     if (auto err = eval(a.size, at + ".size", 1, static_cast<int64_t>(k_max_elements), &n)) return err;
     if (!a.cols.empty())
       if (auto err = eval(a.cols, at + ".cols", 1, n, &p.cols[i])) return err;
-    p.data[i].resize(static_cast<size_t>(n));
+    const uint32_t eb = elem_bytes(a.type);
+    p.data[i].resize(static_cast<size_t>(n) * (eb / 4));
     fill_buffer(a, seed ^ hash_text(a.name), p.data[i]);
     p.buffer_of_arg[i] = static_cast<int>(p.cfg.buffers.size());
     p.cfg.args.push_back(sim::Arg::pointer(static_cast<int>(p.cfg.buffers.size())));
     sim::Buffer b;
     b.name = a.name;
-    b.bytes = static_cast<uint64_t>(n) * 4;
-    b.elem_bytes = 4;
+    b.bytes = static_cast<uint64_t>(n) * eb;
+    b.elem_bytes = eb;
     b.output = a.dir != Dir::In && a.every_element_written;
     b.cols = static_cast<uint32_t>(p.cols[i]);
     p.cfg.buffers.push_back(b);
@@ -246,11 +308,11 @@ std::string failure_text(const sim::Failure& f, const std::string& shown) {
   return with_shown_file(f.message, f.file, shown);
 }
 
-bool close_enough(float expected, float actual, const Tolerance& t) {
+bool close_enough(double expected, double actual, const Tolerance& t) {
   if (std::isnan(expected) || std::isnan(actual)) return std::isnan(expected) && std::isnan(actual);
   if (std::isinf(expected) || std::isinf(actual)) return expected == actual;
-  const double d = std::fabs(static_cast<double>(actual) - expected);
-  return d <= t.abs + t.rel * std::fabs(static_cast<double>(expected));
+  const double d = std::fabs(actual - expected);
+  return d <= t.abs + t.rel * std::fabs(expected);
 }
 
 std::vector<ScoreItem> score_of(const Exercise& e, const Prepared& p, const sim::LaunchResult& r,
@@ -294,14 +356,22 @@ Compiled compile_source(const Exercise& e, const std::string& source, const std:
     if (d.origin == kernel::Origin::Included && d.message.rfind(k_check_file, 0) == 0) {
       const bool missing = d.message.find("is undefined") != std::string::npos;
       const int line = kernel::find_kernel_line(source, e.kernel);
+      const std::string why = (missing ? "no kernel named " + e.kernel : e.kernel + " has the wrong signature") +
+                              "; the exercise expects: " + e.signature();
       c.errors.insert(c.errors.begin(),
-                      shown_name + (line > 0 && !missing ? ":" + std::to_string(line) : "") + ": error: " +
-                          (missing ? "no kernel named " + e.kernel : e.kernel + " has the wrong signature") +
-                          "; the exercise expects: " + e.signature());
+                      shown_name + (line > 0 && !missing ? ":" + std::to_string(line) : "") + ": error: " + why);
+      if (line > 0 && !missing) {
+        kernel::Diagnostic m;
+        m.line = line;
+        m.message = why;
+        c.diagnostics.insert(c.diagnostics.begin(), std::move(m));
+      }
       continue;
     }
     c.errors.push_back(kernel::format_diagnostic(d, shown_name));
   }
+  for (const kernel::Diagnostic& d : r.diagnostics)
+    if (d.origin == kernel::Origin::User && d.line > 0 && d.severity != kernel::Severity::Remark) c.diagnostics.push_back(d);
   if (!r.ok()) {
     c.message = shown_name + ": " + (r.status == kernel::CompileStatus::CompileError ? "compile failed" : r.message) +
                 (c.errors.empty() ? "" : "; the first error: " + c.errors.front());
@@ -380,8 +450,9 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
   }
   out.compiled = compile_source(e, source, shown_name, o.cache);
   if (!out.compiled.ok) return out;
-  const Compiled ref = compile_source(e, e.reference, e.id + "/reference.cu", o.cache);
-  if (!ref.ok) {
+  const CpuReference* cpu = e.cpu_reference.empty() ? nullptr : find_cpu_reference(e.cpu_reference);
+  const Compiled ref = cpu ? Compiled{} : compile_source(e, e.reference, e.id + "/reference.cu", o.cache);
+  if (!cpu && !ref.ok) {
     out.error = "the exercise's reference does not compile: " + ref.message;
     return out;
   }
@@ -398,7 +469,15 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
       return out;
     }
     std::vector<std::vector<uint32_t>> expected = p.data, actual = p.data;
-    const sim::LaunchResult rr = sim::launch(*ref.module, ref.entry, bind(p, expected, e, o.workers, nullptr));
+    if (cpu) {
+      CpuCall call;
+      call.data = &expected;
+      call.ints = p.ints;
+      call.reals = p.reals;
+      cpu->run(call);
+    }
+    const sim::LaunchResult rr =
+        cpu ? sim::LaunchResult{.ok = true} : sim::launch(*ref.module, ref.entry, bind(p, expected, e, o.workers, nullptr));
     if (!rr.ok || !rr.diagnostics.empty()) {
       out.error = "the exercise's reference fails test " + t.name + ": " +
                   (!rr.ok ? failure_text(rr.failure, "reference.cu")
@@ -422,14 +501,17 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
         if (!a.buffer || a.dir == Dir::In) continue;
         const std::vector<uint32_t>& want = expected[i];
         const std::vector<uint32_t>& got = actual[i];
-        elements += want.size();
+        const uint32_t words = elem_bytes(a.type) / 4;
+        const size_t count = want.size() / words;
+        elements += count;
         uint64_t wrong = 0, first = 0;
-        for (size_t k = 0; k < want.size(); ++k) {
-          bool ok = want[k] == got[k];
-          if (!ok && a.type == ElemType::Float) {
-            const float w = std::bit_cast<float>(want[k]), g = std::bit_cast<float>(got[k]);
+        for (size_t k = 0; k < count; ++k) {
+          const uint64_t wb = element(want, k, words), gb = element(got, k, words);
+          bool ok = wb == gb;
+          if (!ok && is_floating(a.type)) {
+            const double w = as_double(a.type, wb), g = as_double(a.type, gb);
             ok = close_enough(w, g, e.tolerance);
-            if (ok) max_err = std::max(max_err, std::fabs(static_cast<double>(g) - w));
+            if (ok) max_err = std::max(max_err, std::fabs(g - w));
           }
           if (!ok && wrong++ == 0) first = k;
         }
@@ -442,11 +524,11 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
         if (p.cols[i] > 0)
           w.where = "row " + std::to_string(first / static_cast<uint64_t>(p.cols[i])) + ", column " +
                     std::to_string(first % static_cast<uint64_t>(p.cols[i])) + " (element " + std::to_string(first) + ")";
-        w.expected = value_text(a.type, want[first]);
-        w.actual = value_text(a.type, got[first]);
+        w.expected = value_text(a.type, element(want, first, words));
+        w.actual = value_text(a.type, element(got, first, words));
         // Run the student's kernel again on the same inputs, watching that element.
         std::vector<std::vector<uint32_t>> again = p.data;
-        const uint64_t addr = sr.buffer_base[static_cast<size_t>(p.buffer_of_arg[i])] + first * 4;
+        const uint64_t addr = sr.buffer_base[static_cast<size_t>(p.buffer_of_arg[i])] + first * elem_bytes(a.type);
         WriterWatch watch(addr, p.cfg.grid, p.cfg.block);
         sim::LaunchConfig wcfg = bind(p, again, e, o.workers, &watch);
         wcfg.diagnostics = false;

@@ -26,6 +26,9 @@ struct Compiled {
   kernel::CompileStatus status = kernel::CompileStatus::InternalError;
   std::string message;  // one line: "compiled for sm_90 (0 warnings)", or the failure with its first error
   std::vector<std::string> errors;  // "FILE:LINE:COL: error: ..." each
+  // The compiler's errors and warnings on the submission's lines (a wrong signature on the kernel's line), for
+  // markers in an editor.
+  std::vector<kernel::Diagnostic> diagnostics;
   std::shared_ptr<const sim::Module> module;
   std::string entry;  // the kernel's PTX name
 };

@@ -1,43 +1,20 @@
-// contracts.cpp: see contracts.h. The signatures follow the labs' built-in kernels: gpu/heat/heat_gpu.cu's
-// step kernel (row-major field, x = column, r = alpha dt / dx^2, fixed or insulated edges),
-// gpu/vector/vector_gpu.cu's one_per_element_float (int64 n, c[i] = f(a[i], b[i])) and gpu/matmul's naive
-// kernels (row-major A (M x K), B (K x N), C (M x N), int dimensions).
+// contracts.cpp: see contracts.h. The contracts are files (gpu/<lab>/<lab>.contract.json) whose signatures
+// follow the labs' built-in kernels: gpu/heat/heat_gpu.cu's step kernel (row-major field, x = column,
+// r = alpha dt / dx^2, fixed or insulated edges), gpu/vector/vector_gpu.cu's one_per_element_float (int64 n,
+// c[i] = f(a[i], b[i])) and gpu/matmul's naive kernels (row-major A (M x K), B (K x N), C (M x N), int
+// dimensions).
 #include "gpu/kernel/contracts.h"
 
 #include <array>
 #include <cctype>
+#include <mutex>
 
 #include "assets/embedded.h"
+#include "gpu/exercise/exercise.h"
 
 namespace bs::kernel {
 
 namespace {
-
-const std::array<Contract, 3> k_contracts = {{
-    {Target::Heat, "heat_step",
-     "extern \"C\" __global__ void heat_step(const float* in, float* out, int nx, int ny, float r, "
-     "float boundary_temp, int fixed_boundary)",
-     "void (*)(const float*, float*, int, int, float, float, int)",
-     "one explicit step of the heat equation on the lab's field, nx x ny floats, row-major (cell (x, y) at "
-     "in[y * nx + x]); r = alpha * dt / dx^2; fixed_boundary = 1: cells outside the field hold "
-     "boundary_temp, "
-     "0: insulated (an outside neighbour reads as the cell itself). Launched with the heat panel's block "
-     "(bx, by), grid (ceil(nx / bx), ceil(ny / by)), one thread per cell; in and out swap after every step.",
-     32, 8},
-    {Target::Vector, "vector_op",
-     "extern \"C\" __global__ void vector_op(const float* a, const float* b, float* c, long long n)",
-     "void (*)(const float*, const float*, float*, long long)",
-     "c[i] = f(a[i], b[i]) for i in [0, n). Launched with the vector panel's block size b (1D), grid "
-     "ceil(n / b), one thread per element.",
-     256, 1},
-    {Target::Matmul, "matmul",
-     "extern \"C\" __global__ void matmul(const float* A, const float* B, float* C, int M, int N, int K)",
-     "void (*)(const float*, const float*, float*, int, int, int)",
-     "C = A x B in float32, all row-major: A is M x K, B is K x N, C is M x N. Launched with block (bx, by) "
-     "(default 16 x 16), grid (ceil(N / bx), ceil(M / by)): x runs along the columns of C, y along its "
-     "rows; checked against cuBLAS beside the ladder.",
-     16, 16},
-}};
 
 const std::array<KernelTemplate, 5> k_templates = {{
     {"heat", Target::Heat, "heat_stencil.cu", "a coalesced 5-point stencil (x = column)"},
@@ -64,10 +41,65 @@ bool is_ident(char c) {
 
 }  // namespace
 
+namespace {
+
+struct LabContract {
+  ContractStorage storage;
+  Contract contract;
+  std::string error;
+};
+
+// Filled in place, once: the contracts' string_views point into their own storage (never moved).
+const std::array<LabContract, 3>& lab_contracts() {
+  static std::array<LabContract, 3> all;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (size_t i = 0; i < all.size(); ++i) {
+      const Target t = static_cast<Target>(i);
+      const std::string file = contract_file(t);
+      const std::string_view text = embedded::find(file);
+      all[i].contract.target = t;
+      all[i].error = text.empty() ? file + ": not embedded in this build"
+                                  : parse_lab_contract(t, text, file, all[i].storage, all[i].contract);
+    }
+  });
+  return all;
+}
+
+}  // namespace
+
+std::string contract_file(Target t) {
+  return std::string(k_target_names.name_of(t)) + ".contract.json";
+}
+
+std::string parse_lab_contract(Target t, std::string_view json_text, std::string_view where, ContractStorage& storage,
+                               Contract& out) {
+  out = Contract{};
+  out.target = t;
+  storage = ContractStorage{};
+  const exercise::LoadResult r = exercise::parse_contract(std::string(json_text), std::string(where));
+  if (!r.exercise) return r.error;
+  const exercise::Exercise& e = *r.exercise;
+  if (e.block[2] != 1) return std::string(where) + ": launch.block: a lab launches a 1D or 2D block";
+  storage.kernel_name = e.kernel;
+  storage.signature = e.signature();
+  storage.pointer_type = e.pointer_type();
+  storage.launch = e.topic;
+  out.kernel_name = storage.kernel_name;
+  out.signature = storage.signature;
+  out.pointer_type = storage.pointer_type;
+  out.launch = storage.launch;
+  out.default_block_x = static_cast<int>(e.block[0]);
+  out.default_block_y = static_cast<int>(e.block[1]);
+  return "";
+}
+
 const Contract& contract(Target t) {
-  for (const Contract& c : k_contracts)
-    if (c.target == t) return c;
-  return k_contracts[0];
+  return lab_contracts()[static_cast<size_t>(t)].contract;
+}
+
+const std::string& contract_error(Target t) {
+  return lab_contracts()[static_cast<size_t>(t)].error;
 }
 
 std::string_view prelude_source() {

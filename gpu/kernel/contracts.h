@@ -30,7 +30,23 @@ struct Contract {
   int default_block_x = 0, default_block_y = 0;
 };
 
+// The lab's contract, read from its file (gpu/heat/heat.contract.json, gpu/vector/vector.contract.json,
+// gpu/matmul/matmul.contract.json, embedded at build time) through the exercise contract parser
+// (gpu/exercise/exercise.h, docs/EXERCISES.md): the signature and pointer type follow its args, `launch` is its
+// topic, the default block its launch.block. A file that does not parse leaves the contract's strings empty and
+// contract_error() says why (a test keeps the shipped files parsing).
 const Contract& contract(Target t);
+// "" when the target's file parsed, else "heat.contract.json: args[2].type: ..." (the field named).
+const std::string& contract_error(Target t);
+// The embedded file's name for `t` ("heat.contract.json").
+std::string contract_file(Target t);
+// Parses a lab contract's text as contract() does (tests: a malformed file names its field).
+// Returns the error ("" when it parsed) and fills `out` (strings owned by `storage`).
+struct ContractStorage {
+  std::string kernel_name, signature, pointer_type, launch;
+};
+std::string parse_lab_contract(Target t, std::string_view json_text, std::string_view where, ContractStorage& storage,
+                               Contract& out);
 
 // The prelude: given to NVRTC as an in-memory header and pre-included (--pre-include), so the user's line
 // numbers are unchanged and no include path is searched. Changing its text changes k_prelude_version (a

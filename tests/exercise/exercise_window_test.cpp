@@ -71,10 +71,30 @@ TEST(ExerciseWindow, RunsTheTestsAndSavesProgress) {
   for (int i = 0; i < 3; ++i) app.frame();
   EXPECT_TRUE(fs::exists(dir / "progress.json"));
 
+  // A compile error and a wrong signature: markers on their lines in the editor, as the kernel editor shows them.
+  EXPECT_TRUE(w.markers().empty());
+  w.set_source("// mine\nextern \"C\" __global__ void add_ten(const float* a, float* out) {\n"
+               "  out[0] = undeclared_name;\n}\n");
+  w.run_tests();
+  ASSERT_TRUE(run_until_done(app));
+  ASSERT_FALSE(w.last()->compiled.ok);
+  ASSERT_EQ(w.markers().size(), 1u);
+  EXPECT_EQ(w.markers()[0].line, 3);
+  EXPECT_EQ(w.markers()[0].level, ui::LineMarker::Level::Error);
+  EXPECT_NE(w.markers()[0].message.find("undeclared_name"), std::string::npos) << w.markers()[0].message;
+  w.set_source("// mine\n\nextern \"C\" __global__ void add_ten(const float* a, float* out, int n) {\n  out[0] = a[0];\n}\n");
+  w.run_tests();
+  ASSERT_TRUE(run_until_done(app));
+  ASSERT_FALSE(w.last()->compiled.ok);
+  ASSERT_GE(w.markers().size(), 1u);
+  EXPECT_EQ(w.markers()[0].line, 3);
+  EXPECT_NE(w.markers()[0].message.find("the exercise expects"), std::string::npos) << w.markers()[0].message;
+
   // Another exercise: its starter in the editor, the last run forgotten.
   ASSERT_TRUE(w.select("08_shared"));
   EXPECT_EQ(w.source(), w.selected()->starter);
   EXPECT_FALSE(w.last());
+  EXPECT_TRUE(w.markers().empty());
   ::unsetenv("BLOCKSCOPE_EXERCISES");
   fs::remove_all(dir);
 }

@@ -1,0 +1,73 @@
+// scan_exercise_test.cpp: exercise 20, the whole-array prefix sum in one launch (a chained scan: tickets,
+// published tile prefixes, a spin on the previous tile's flag). The simulator runs blocks on several host
+// threads, so a block spins while another finishes the tile before it; with one worker the tile before is
+// always done. The reference passes every test both ways; the starter (block scans, no protocol) fails the
+// first visible test on the tile's unpublished sum, and a kernel that publishes but never adds the prefix fails
+// the four-tile test at the first element of the second tile.
+#include <gtest/gtest.h>
+
+#include "gpu/exercise/runner.h"
+#include "gpu/kernel/nvrtc_loader.h"
+
+namespace bs::exercise {
+namespace {
+
+#define REQUIRE_NVRTC() \
+  if (!kernel::nvrtc().ok()) GTEST_SKIP() << "NVRTC cannot be loaded: " << kernel::nvrtc().error
+
+Exercise scan_exercise() {
+  const LoadResult r = load_exercise(std::string(BS_SOURCE_DIR) + "/assets/exercises/20_scan");
+  EXPECT_TRUE(r.exercise) << r.error;
+  return r.exercise ? *r.exercise : Exercise{};
+}
+
+TEST(ScanExercise, TheReferencePassesWithOneAndWithTwoWorkers) {
+  REQUIRE_NVRTC();
+  const Exercise e = scan_exercise();
+  for (int workers : {1, 2}) {
+    SCOPED_TRACE(workers);
+    RunOptions o;
+    o.workers = workers;
+    const CheckResult r = check_source(e, e.reference, "reference.cu", o);
+    ASSERT_TRUE(r.compiled.ok) << r.compiled.message;
+    EXPECT_EQ(r.error, "");
+    ASSERT_EQ(r.tests.size(), 5u);
+    for (const ScoreItem& s : r.tests.front().score) EXPECT_TRUE(s.met()) << score_line(r.tests.front().score);
+    for (const TestResult& t : r.tests) EXPECT_TRUE(t.passed) << t.test.name << ": " << t.stopped << t.check;
+  }
+}
+
+TEST(ScanExercise, TheStarterFailsOnTheUnpublishedSumAndAnUnchainedScanAtTheSecondTile) {
+  REQUIRE_NVRTC();
+  const Exercise e = scan_exercise();
+  const CheckResult r = check_source(e, e.starter, "starter.cu");
+  ASSERT_TRUE(r.compiled.ok) << r.compiled.message;
+  ASSERT_EQ(r.first_failure, 0);
+  // One tile: `out` is right, but the tile's published sum (checked: the protocol is part of the contract) is
+  // missing.
+  const TestResult& t = r.tests[0];
+  EXPECT_EQ(t.test.name, "n=256");
+  ASSERT_TRUE(t.wrong);
+  EXPECT_EQ(t.wrong->buffer, "sums");
+  EXPECT_EQ(t.wrong->index, 0u);
+  EXPECT_TRUE(t.wrong->writers.empty());
+  // With the protocol but no chaining (the prefix never added), four tiles fail at the second tile's first element.
+  std::string unchained = e.reference;
+  const std::string add = "out[i] = before + buf[src][t]";
+  const size_t at = unchained.find(add);
+  ASSERT_NE(at, std::string::npos);
+  unchained = unchained.substr(0, at) + "out[i] = buf[src][t]" + unchained.substr(at + add.size());
+  RunOptions o;
+  o.workers = 1;  // blocks take tickets in order: block 1 scans tile 1
+  const CheckResult u = check_source(e, unchained, "mine.cu", o);
+  ASSERT_TRUE(u.compiled.ok) << u.compiled.message;
+  ASSERT_EQ(u.first_failure, 1);
+  EXPECT_EQ(u.tests[1].test.name, "n=1000");
+  ASSERT_TRUE(u.tests[1].wrong);
+  EXPECT_EQ(u.tests[1].wrong->buffer, "out");
+  EXPECT_EQ(u.tests[1].wrong->index, 256u);
+  EXPECT_EQ(u.tests[1].wrong->writers.front(), "thread (0, 0, 0) of block (1, 0, 0)");
+}
+
+}  // namespace
+}  // namespace bs::exercise
