@@ -8,7 +8,8 @@
 // guard zones between them, so an index past the end is reported against the buffer it ran off.
 //
 // Results are bit-exact where PTX defines them (IEEE rounding of add/sub/mul/fma/div.rn/sqrt.rn/rcp.rn, cvt's
-// rounding modes, integer ops). The approximate instructions (ex2/lg2/sin/cos/rsqrt/rcp/tanh .approx,
+// rounding modes, integer ops), and where ptxas decides: a mul feeding an add/sub, neither with a rounding
+// modifier, runs as one fma as ptxas contracts it on the GPU (contract_mul_add, ptx.h). The approximate instructions (ex2/lg2/sin/cos/rsqrt/rcp/tanh .approx,
 // div.approx and div.full) are computed in double precision and rounded to float: within PTX's stated error
 // bounds of the exact function, so within those bounds (times two) of the GPU's (docs/ARCHITECTURE.md).
 //
