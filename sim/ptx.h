@@ -52,6 +52,9 @@ enum Mod : uint32_t {
   M_CC = 1u << 12, M_UNI = 1u << 13, M_TO = 1u << 14,  // .to (cvta.to.X)
   M_VOLATILE = 1u << 15, M_NC = 1u << 16,
   M_RELU = 1u << 17,
+  // An add/sub that contract_mul_add fused with the mul feeding it: it runs as fma(src0, src1, src2), rounded
+  // once to nearest, with the product (x - a*b) or the addend (a*b - x) negated.
+  M_CONTRACTED = 1u << 18, M_NEG_PRODUCT = 1u << 19, M_NEG_ADDEND = 1u << 20,
 };
 
 enum class Cmp : uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
@@ -157,6 +160,7 @@ struct Module {
   uint64_t local_bytes = 0;    // the per-thread frame: .local and call .param variables of every function
   uint64_t data_bytes = 0;     // .global and .const variables, laid out in one segment
   int version_major = 0, version_minor = 0, target_sm = 0;
+  uint32_t contracted = 0;     // mul + add/sub pairs run as one fma (contract_mul_add)
 
   const Function* find(std::string_view name) const;  // a function by its name (entry or not)
   int find_index(std::string_view name) const;        // -1: none
@@ -164,7 +168,19 @@ struct Module {
   std::string where(uint32_t pc) const;
 };
 
-// Parses a whole PTX text. Throws PtxError naming the PTX line for what it cannot read.
+// Parses a whole PTX text (and applies contract_mul_add). Throws PtxError naming the PTX line for what it
+// cannot read.
 Module parse_ptx(std::string_view ptx);
+
+// ptxas's floating-point contraction, which the GPU's results depend on: PTX's mul/add/sub.f32/.f64 WITHOUT a
+// rounding modifier may be fused by the assembler into an fma (PTX ISA, add.f32: "mul/add sequences with no
+// rounding modifiers may be optimized to use fused-multiply-add instructions on the target device"), and
+// ptxas fuses a product feeding an add or a sub. A mul.f32/.f64 (no rounding modifier, no .sat) whose destination is written once and read exactly
+// once, by an add/sub of the same type and .ftz without a rounding modifier, in the same basic block, with the
+// same guard and the mul's operands not redefined in between, makes that add/sub an fma rounded once:
+// m + x = fma(a, b, x), m - x = fma(a, b, -x), x - m = fma(-a, b, x) (the add/sub's .sat and .ftz kept; the mul
+// still runs, its result now unused). Explicit .rn/.rz/.rm/.rp on either keeps them apart, as on the GPU.
+// Returns the pairs fused (also Module::contracted); each fused add/sub's text says so.
+int contract_mul_add(Module& m);
 
 }  // namespace bs::sim

@@ -1064,7 +1064,9 @@ class Parser {
 Module parse_ptx(std::string_view ptx) {
   if (ptx.find('\0') != std::string_view::npos) throw PtxError("PTX text contains a NUL byte");
   Parser p(ptx);
-  return p.run();
+  Module m = p.run();
+  contract_mul_add(m);
+  return m;
 }
 
 }  // namespace bs::sim

@@ -679,7 +679,14 @@ void Worker::exec_float(Warp& w, const Instr& in, uint32_t exec) {
       case Op::Sub: for_lanes(exec, [&](int l) { put(l, fp::add(A(l), -B(l), r)); }); return;
       case Op::Mul: for_lanes(exec, [&](int l) { put(l, fp::mul(A(l), B(l), r)); }); return;
       case Op::Fma:
-      case Op::Mad: for_lanes(exec, [&](int l) { put(l, fp::fma(A(l), B(l), C(l), r)); }); return;
+      case Op::Mad:
+        if (in.mods & M_CONTRACTED) {  // a mul + add/sub pair (contract_mul_add): the product or addend negated
+          const double pa = in.mods & M_NEG_PRODUCT ? -1.0 : 1.0, pc = in.mods & M_NEG_ADDEND ? -1.0 : 1.0;
+          for_lanes(exec, [&](int l) { put(l, fp::fma(pa * A(l), B(l), pc * C(l), r)); });
+          return;
+        }
+        for_lanes(exec, [&](int l) { put(l, fp::fma(A(l), B(l), C(l), r)); });
+        return;
       case Op::Div: for_lanes(exec, [&](int l) { put(l, fp::div(A(l), B(l), r)); }); return;
       case Op::Sqrt: for_lanes(exec, [&](int l) { put(l, fp::sqrt(A(l), r)); }); return;
       case Op::Rcp: for_lanes(exec, [&](int l) { put(l, fp::div(1.0, A(l), r)); }); return;
@@ -706,7 +713,14 @@ void Worker::exec_float(Warp& w, const Instr& in, uint32_t exec) {
     case Op::Sub: for_lanes(exec, [&](int l) { put(l, fp::add(A(l), -B(l), r)); }); return;
     case Op::Mul: for_lanes(exec, [&](int l) { put(l, fp::mul(A(l), B(l), r)); }); return;
     case Op::Fma:
-    case Op::Mad: for_lanes(exec, [&](int l) { put(l, fp::fma(A(l), B(l), C(l), r)); }); return;
+    case Op::Mad:
+      if (in.mods & M_CONTRACTED) {
+        const float pa = in.mods & M_NEG_PRODUCT ? -1.0f : 1.0f, pc = in.mods & M_NEG_ADDEND ? -1.0f : 1.0f;
+        for_lanes(exec, [&](int l) { put(l, fp::fma(pa * A(l), B(l), pc * C(l), r)); });
+        return;
+      }
+      for_lanes(exec, [&](int l) { put(l, fp::fma(A(l), B(l), C(l), r)); });
+      return;
     case Op::Div:
       if (approx) for_lanes(exec, [&](int l) { approx_put(l, static_cast<double>(A(l)) / B(l)); });
       else for_lanes(exec, [&](int l) { put(l, fp::div(A(l), B(l), r)); });
@@ -1987,6 +2001,7 @@ MemoryCounts memory_counts(const Module& m, const LaunchResult& r) {
     } else if (shared) {
       (load ? c.shared_ld_requests : c.shared_st_requests) += st.requests;
       (load ? c.shared_ld_conflicts : c.shared_st_conflicts) += st.conflicts;
+      (load ? c.shared_ld_wavefronts : c.shared_st_wavefronts) += st.wavefronts;
     }
   }
   return c;

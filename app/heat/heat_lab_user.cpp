@@ -91,9 +91,16 @@ void HeatLab::sync_user_kernel() {
   m_model.user_kernel_status = status;
 }
 
+// The launch in force, its hand-set grid included: the simulator runs the blocks the GPU would (too few leave
+// cells unwritten, too many run threads past the field), not the covering grid.
 SimSettings HeatLab::sim_settings() const {
-  return {m_params.nx, m_params.ny, 0, static_cast<int>(m_model.launch.block.x),
-          static_cast<int>(m_model.launch.block.y)};
+  SimSettings s{m_params.nx, m_params.ny, 0, static_cast<int>(m_model.launch.block.x),
+                static_cast<int>(m_model.launch.block.y)};
+  if (m_model.manual_grid) {
+    s.grid_x = m_model.launch.grid.x;
+    s.grid_y = m_model.launch.grid.y;
+  }
+  return s;
 }
 
 void HeatLab::start_sim_step() {
@@ -102,8 +109,6 @@ void HeatLab::start_sim_step() {
   r.settings = sim_settings();
   r.inputs.heat = m_params;
   r.inputs.field = m_cpu_field;
-  if (m_model.manual_grid)
-    r.note = "the grid covers the field (the simulator takes the covering grid, not the one set by hand)";
   m_sim_input = m_cpu_field;
   m_sim_epoch = m_field_epoch;
   if (!m_sim.start(m_env.user_kernels->current(kernel::Target::Heat), std::move(r))) m_sim_halted = true;

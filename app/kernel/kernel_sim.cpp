@@ -56,17 +56,27 @@ class Progress final : public sim::Observer {
   std::atomic<bool>& m_cancel;
 };
 
-sim::Dim3 grid_for(Dim2 block, Dim2 domain) {
-  const Dim2 g = covering_grid(block, domain);
-  return {static_cast<uint32_t>(g.x), static_cast<uint32_t>(g.y), 1};
-}
-
 std::string count_text(double v) { return compact_count(v, " "); }
 
 Dim2 block_of(kernel::Target t, const SimSettings& s) {
   const kernel::Contract& c = kernel::contract(t);
   return {s.block_x > 0 ? s.block_x : c.default_block_x, s.block_y > 0 ? s.block_y : c.default_block_y};
 }
+
+// The cells (elements) the threads map onto, x first: heat nx x ny, vector n, matmul C's N x M.
+Dim2 domain_of(kernel::Target t, const SimSettings& s) {
+  if (t == kernel::Target::Heat) return {s.size_x, s.size_y};
+  if (t == kernel::Target::Matmul) return {s.size_y, s.size_x};  // x along the columns of C (N), y its rows (M)
+  return {s.size_x, 1};
+}
+
+// The grid set by hand, else the one covering the domain.
+Dim2 grid_of(kernel::Target t, const SimSettings& s) {
+  if (s.grid_x > 0) return {s.grid_x, std::max<int64_t>(s.grid_y, 1)};
+  return covering_grid(block_of(t, s), domain_of(t, s));
+}
+
+constexpr double k_max_threads = double(int64_t{1} << 24);  // a hand-set grid's threads, all blocks together
 
 }  // namespace
 
@@ -88,6 +98,16 @@ std::optional<std::string> check_settings(kernel::Target t, const SimSettings& s
     return "block " + std::to_string(b.x) + " x " + std::to_string(b.y) +
            ": give 1..1024 threads per block (x * y)";
   if (t == kernel::Target::Vector && b.y != 1) return "block: the vector contract is 1-D (y = 1)";
+  if (s.grid_x < 0 || s.grid_y < 0 || (s.grid_x == 0 && s.grid_y > 0) || s.grid_x > 2147483647 ||
+      s.grid_y > 65535)
+    return "grid " + std::to_string(s.grid_x) + " x " + std::to_string(s.grid_y) +
+           ": give x in 1..2147483647 and y in 1..65535 blocks (or no grid for the covering one)";
+  if (t == kernel::Target::Vector && s.grid_y > 1) return "grid: the vector contract is 1-D (y = 1)";
+  if (s.grid_x > 0 && double(s.grid_x) * double(std::max<int64_t>(s.grid_y, 1)) * double(b.x) * double(b.y) >
+                          k_max_threads)
+    return "grid: " + std::to_string(s.grid_x) + " x " + std::to_string(std::max<int64_t>(s.grid_y, 1)) +
+           " blocks of " + std::to_string(b.x * b.y) +
+           " threads is above 16M threads, too long for the simulator; try a smaller grid";
   switch (t) {
     case kernel::Target::Heat:
       if (s.size_x < 1 || s.size_y < 1 || s.size_x > k_max_heat_side || s.size_y > k_max_heat_side)
@@ -109,20 +129,17 @@ std::optional<std::string> check_settings(kernel::Target t, const SimSettings& s
 
 std::string settings_text(kernel::Target t, const SimSettings& s) {
   const Dim2 b = block_of(t, s);
-  Dim2 domain{s.size_x, 1};
   std::string size = std::to_string(s.size_x);
-  if (t == kernel::Target::Heat) {
-    domain = {s.size_x, s.size_y};
+  if (t == kernel::Target::Heat)
     size += " x " + std::to_string(s.size_y);
-  } else if (t == kernel::Target::Matmul) {
-    domain = {s.size_y, s.size_x};  // x along the columns of C (N), y along its rows (M)
+  else if (t == kernel::Target::Matmul)
     size = std::to_string(s.size_x) + " x " + std::to_string(s.size_y) + " x " + std::to_string(s.size_z);
-  }
-  const Dim2 g = covering_grid(b, domain);
+  const Dim2 g = grid_of(t, s);
+  const std::string by_hand = s.grid_x > 0 ? " (set by hand)" : "";
   if (t == kernel::Target::Vector)
-    return "vector n = " + size + ", block " + std::to_string(b.x) + ", grid " + std::to_string(g.x);
+    return "vector n = " + size + ", block " + std::to_string(b.x) + ", grid " + std::to_string(g.x) + by_hand;
   return std::string(kernel::k_target_names.name_of(t)) + " " + size + ", block " + std::to_string(b.x) + " x " +
-         std::to_string(b.y) + ", grid " + std::to_string(g.x) + " x " + std::to_string(g.y);
+         std::to_string(b.y) + ", grid " + std::to_string(g.x) + " x " + std::to_string(g.y) + by_hand;
 }
 
 namespace {
@@ -135,10 +152,10 @@ struct SimData {
   matmul::Problem mp;
 };
 
-// Fills `d` and the buffers, arguments and grid of `cfg` for target t; a message when the lab's parameters
-// do not hold.
-std::optional<std::string> prepare_launch(kernel::Target t, const SimSettings& s, const LabInputs& lab,
-                                          Dim2 block, SimData& d, sim::LaunchConfig& cfg) {
+// Fills `d` and the buffers and arguments of `cfg` for target t; a message when the lab's parameters do not
+// hold.
+std::optional<std::string> prepare_launch(kernel::Target t, const SimSettings& s, const LabInputs& lab, SimData& d,
+                                          sim::LaunchConfig& cfg) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   switch (t) {
     case kernel::Target::Heat: {
@@ -157,7 +174,6 @@ std::optional<std::string> prepare_launch(kernel::Target t, const SimSettings& s
                   sim::Arg::value<float>(d.hp.r()),
                   sim::Arg::value<float>(d.hp.boundary_temp),
                   sim::Arg::value<int>(d.hp.boundary == heat::Boundary::Fixed ? 1 : 0)};
-      cfg.grid = grid_for(block, {d.hp.nx, d.hp.ny});
       break;
     }
     case kernel::Target::Vector: {
@@ -170,7 +186,6 @@ std::optional<std::string> prepare_launch(kernel::Target t, const SimSettings& s
                      sim::buffer_over("c", d.out, true)};
       cfg.args = {sim::Arg::pointer(0), sim::Arg::pointer(1), sim::Arg::pointer(2),
                   sim::Arg::value<long long>(n)};
-      cfg.grid = grid_for(block, {n, 1});
       break;
     }
     case kernel::Target::Matmul: {
@@ -187,7 +202,6 @@ std::optional<std::string> prepare_launch(kernel::Target t, const SimSettings& s
                   sim::Arg::value<int>(static_cast<int>(d.mp.m)),
                   sim::Arg::value<int>(static_cast<int>(d.mp.n)),
                   sim::Arg::value<int>(static_cast<int>(d.mp.k))};
-      cfg.grid = grid_for(block, {d.mp.n, d.mp.m});
       break;
     }
   }
@@ -276,10 +290,12 @@ SimOutcome simulate_contract(kernel::Target t, const std::string& ptx, const std
   sim::LaunchConfig cfg;
   cfg.block = {static_cast<uint32_t>(block.x), static_cast<uint32_t>(block.y), 1};
   SimData d;
-  if (auto e = prepare_launch(t, s, lab, block, d, cfg)) {
+  if (auto e = prepare_launch(t, s, lab, d, cfg)) {
     out.failure = *e;
     return out;
   }
+  const Dim2 grid = grid_of(t, s);
+  cfg.grid = {static_cast<uint32_t>(grid.x), static_cast<uint32_t>(grid.y), 1};
   sim::Recorder::Options ro;
   if (lab.record_bytes > 0) ro.max_bytes = lab.record_bytes;
   sim::Recorder rec(cfg.grid.count(), ro);

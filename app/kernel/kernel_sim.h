@@ -23,6 +23,9 @@ namespace bs {
 struct SimSettings {
   int64_t size_x = 0, size_y = 0, size_z = 0;
   int block_x = 0, block_y = 0;
+  // A grid set by hand (the heat lab's "set grid by hand"): grid_x x grid_y blocks, as the GPU would launch
+  // it, too small or too large. 0: the covering grid.
+  int64_t grid_x = 0, grid_y = 0;
   static SimSettings defaults(kernel::Target t);  // odd sizes, so the last block shows its bugs
 };
 // nullopt when it can run; otherwise one sentence naming the field and the limit (the simulator runs every

@@ -163,6 +163,62 @@ TEST(SimulatedHeatStep, AKernelSkippingTheLastColumnFailsAndTheFieldMarksThoseCe
   expect_no_timing(lab.readouts());
 }
 
+// A grid set by hand runs as set: too few blocks leave the cells past them unwritten (FAIL, the cells marked),
+// more blocks than the field needs pass (the template guards, next test); the label names the grid.
+TEST(SimulatedHeatStep, AGridSetByHandIsTheGridSimulated) {
+  REQUIRE_NVRTC_AND_NO_GPU();
+  App app(headless_cpu("heat", {{"size", {100, 70}}, {"paused", true}, {"block", {64, 4}}, {"grid", {1, 5}}}));
+  ASSERT_TRUE(app.frame());
+  publish(app.user_kernels(), kernel::Target::Heat);
+  // (a session is the lab's whole state: the grid set by hand is part of it)
+  ASSERT_FALSE(app.apply_session(lab_session(
+      "heat", {{"size", {100, 70}}, {"kernel", "user"}, {"paused", false}, {"block", {64, 4}}, {"grid", {1, 5}}})));
+  ASSERT_TRUE(frames_until(app, [&] { return heat_of(app).model().user_sim.has; }));
+  HeatLab& lab = heat_of(app);
+  const ui::SimulatedRunView& v = lab.model().user_sim;
+  EXPECT_NE(v.label.find("block 64 x 4, grid 1 x 5 (set by hand)"), std::string::npos) << v.label;
+  EXPECT_FALSE(v.passed);
+  ASSERT_FALSE(v.diagnostics.empty());
+  EXPECT_NE(v.diagnostics[0].find("unwritten output"), std::string::npos) << v.diagnostics[0];
+  // 64 x 20 cells are covered; the other 100 x 70 - 1280 are not.
+  EXPECT_EQ(v.problem_count, 7000u - 1280u);
+  const auto cells = lab.marked_cells();
+  EXPECT_EQ(cells.size(), 7000u - 1280u);
+  for (const auto& [x, y] : cells) EXPECT_TRUE(x >= 64 || y >= 20) << x << ", " << y;
+}
+
+TEST(SimulatedHeatStep, AGridSetByHandLargerThanTheFieldPasses) {
+  REQUIRE_NVRTC_AND_NO_GPU();
+  App big(headless_cpu("heat", {{"size", {100, 70}}, {"paused", true}, {"block", {64, 4}}, {"grid", {3, 20}}}));
+  ASSERT_TRUE(big.frame());
+  publish(big.user_kernels(), kernel::Target::Heat);
+  ASSERT_FALSE(big.apply_session(lab_session(
+      "heat", {{"size", {100, 70}}, {"kernel", "user"}, {"paused", false}, {"block", {64, 4}}, {"grid", {3, 20}}})));
+  ASSERT_TRUE(frames_until(big, [&] { return heat_of(big).model().user_sim.has; }));
+  const ui::SimulatedRunView& w = heat_of(big).model().user_sim;
+  EXPECT_NE(w.label.find("grid 3 x 20 (set by hand)"), std::string::npos) << w.label;
+  EXPECT_TRUE(w.passed) << w.check << w.failure;
+}
+
+// A hand-set grid the simulator cannot take is one sentence naming it.
+TEST(SimulatedHeatStep, AHandSetGridOutsideTheLimitsIsAMessage) {
+  SimSettings s = SimSettings::defaults(kernel::Target::Heat);
+  s.grid_x = 4;
+  s.grid_y = 70000;
+  auto e = check_settings(kernel::Target::Heat, s);
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->find("y in 1..65535"), std::string::npos) << *e;
+  s.grid_x = 100000;
+  s.grid_y = 1000;
+  e = check_settings(kernel::Target::Heat, s);
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->find("above 16M threads"), std::string::npos) << *e;
+  s.grid_x = 2;
+  s.grid_y = 3;
+  EXPECT_FALSE(check_settings(kernel::Target::Heat, s));
+  EXPECT_NE(settings_text(kernel::Target::Heat, s).find("grid 2 x 3 (set by hand)"), std::string::npos);
+}
+
 TEST(SimulatedHeatStep, AFieldAboveTheSimulatorsCapSaysSoAndTheCpuStepRuns) {
   REQUIRE_NVRTC_AND_NO_GPU();
   App app(headless_cpu("heat", {{"size", {2100, 64}}, {"paused", true}}));

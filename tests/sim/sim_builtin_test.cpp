@@ -5,9 +5,12 @@
 // stated tolerance); no diagnostic on any of them. No GPU needed.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
 #include <span>
 
 #include "builtin_kernels.h"
+#include "gpu/kernel/contracts.h"
 #include "run_util.h"
 #include "sim_util.h"
 
@@ -28,6 +31,64 @@ TEST(SimBuiltin, TheMemoryLabsKernelsMatchTheCpuReference) {
     EXPECT_TRUE(k.passed) << k.text;
     EXPECT_GT(r.thread_instructions, 0u);
   }
+}
+
+// The particle step as the GPU computes it from the lab's PTX (memory_index.h particle_step through NVRTC):
+// rcp.rn for 1 / mass; v = vx - (x * inv_m) * dt is mul, mul, sub in the PTX, which ptxas fuses into
+// fma(-(x * inv_m), dt, vx) (contract_mul_add, ptx.h); x + v * dt is an fma in the PTX already.
+void particle_step_as_on_the_gpu(const float* r, float* w) {
+  volatile float inv_m = 1.0f / r[memory::FMASS];
+  for (int d = 0; d < 3; ++d) {
+    volatile float p = r[d] * inv_m;
+    const float v = std::fma(-p, memory::k_particle_dt, r[3 + d]);
+    w[3 + d] = v;
+    w[d] = std::fma(v, memory::k_particle_dt, r[d]);
+  }
+}
+
+// The memory lab's particle kernels (aos, soa) in the simulator equal, bit for bit, a host step rounded as the
+// GPU rounds (one fma where ptxas contracts a mul and a sub), the lab's step rounded twice does not on these
+// inputs (the 1-ulp difference the GPU showed before the simulator contracted), and no other memory kernel has
+// a pair to contract.
+TEST(SimBuiltin, TheParticleStepIsBitExactWithPtxassContraction) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(memory_source());
+  EXPECT_EQ(m.contracted, 6u) << "3 mul + sub pairs in each particle kernel, none in the others";
+  for (const MemoryCase& mc : memory_case_params()) {
+    if (mc.v != memory::Variant::Aos && mc.v != memory::Variant::Soa) continue;
+    BuiltinCase c = memory_case(mc.v, mc.p);
+    SCOPED_TRACE(c.label);
+    const LaunchResult r = launch(m, entry_named(m, {c.entry_parts[0]}), c.cfg);
+    ASSERT_TRUE(r.ok) << r.failure.message;
+    const std::vector<float> in = c.as<float>(0), out = c.as<float>(1);
+    const bool soa = mc.v == memory::Variant::Soa;
+    const int64_t n = mc.p.n;
+    int rounded_twice_differs = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      float rv[memory::k_fields_read], want[memory::k_fields_written], twice[memory::k_fields_written];
+      auto at = [&](int f) { return static_cast<size_t>(soa ? memory::soa_index(i, f, n) : memory::aos_index(i, f)); };
+      for (int f = 0; f < memory::k_fields_read; ++f) rv[f] = in[at(f)];
+      particle_step_as_on_the_gpu(rv, want);
+      memory::particle_step(rv, twice);
+      for (int f = 0; f < memory::k_fields_written; ++f) {
+        ASSERT_EQ(std::bit_cast<uint32_t>(out[at(f)]), std::bit_cast<uint32_t>(want[f]))
+            << "particle " << i << " field " << f << " (element " << at(f) << ")";
+        rounded_twice_differs += std::bit_cast<uint32_t>(twice[f]) != std::bit_cast<uint32_t>(want[f]);
+      }
+    }
+    EXPECT_GT(rounded_twice_differs, 0) << "the inputs do not tell one rounding from two";
+  }
+}
+
+// The templates (heat, vector, matmul; default and -use_fast_math) and the reduce lab's kernels have no mul +
+// add/sub pair in their PTX: NVVM fuses theirs itself (fma.rn), so the contraction changes nothing there.
+TEST(SimBuiltin, TheTemplatesAndReduceKernelsHaveNoPairToContract) {
+  REQUIRE_NVRTC();
+  for (const kernel::KernelTemplate& t : kernel::kernel_templates())
+    for (bool fast : {false, true})
+      EXPECT_EQ(module_of(std::string(kernel::template_source(t)), fast).contracted, 0u)
+          << t.id << (fast ? " -use_fast_math" : "");
+  EXPECT_EQ(module_of(reduce_source()).contracted, 0u);
 }
 
 // The check can fail: a transpose whose output is read back untransposed does not match.
@@ -61,6 +122,10 @@ TEST(SimBuiltin, TheMemoryLabsCountsEqualItsAccessModel) {
     EXPECT_EQ(got.st_sectors, static_cast<uint64_t>(want.st_sectors));
     EXPECT_EQ(got.shared_ld_conflicts, static_cast<uint64_t>(want.shared_ld_conflicts));
     EXPECT_EQ(got.shared_st_conflicts, static_cast<uint64_t>(want.shared_st_conflicts));
+    EXPECT_EQ(got.shared_ld_wavefronts, static_cast<uint64_t>(want.shared_ld_wavefronts));
+    EXPECT_EQ(got.shared_st_wavefronts, static_cast<uint64_t>(want.shared_st_wavefronts));
+    // conflicts = wavefronts - instructions, the definition CUPTI's counts are compared by (sim_gpu_tests)
+    EXPECT_EQ(got.shared_ld_conflicts, got.shared_ld_wavefronts - got.shared_ld_requests);
   }
 }
 
