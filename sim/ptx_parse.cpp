@@ -362,7 +362,11 @@ class Parser {
     while (peek().kind == Token::Ident && peek().text[0] == '.') {
       const std::string d = next().text;
       if (d == ".align") {
-        s.align = static_cast<uint32_t>(number(next()));
+        // Layouts round offsets up to it (a division): 0 or a non-power of two would fault or misplace.
+        const uint64_t a = number(next());
+        if (a == 0 || (a & (a - 1)) != 0 || a > (uint64_t{1} << 20))
+          fail(".align " + std::to_string(a) + ": must be a power of two, at most 2^20");
+        s.align = static_cast<uint32_t>(a);
       } else if (d == ".v2" || d == ".v4") {
         vec = d[2] - '0';
       } else if (type_table().count(d.substr(1))) {
@@ -944,7 +948,17 @@ class Parser {
     if (ops.size() < nd) fail("missing operands", line);
     if (op == Op::Unsupported) return;
     if (ops.size() - nd > 4) fail("too many operands", line);
+    // The simulator writes a destination straight into the register file: anything but a register (or a
+    // vector of them) there, say an immediate or an unknown name, is refused here, not run. A name that is no
+    // register, special register or variable is a label, which only a branch takes.
+    for (const Operand& o : ops) {
+      if (o.kind == Operand::Label && op != Op::Bra)
+        fail("an operand is not a register, a special register or a variable (a label? only bra takes one)", line);
+      if (o.kind == Operand::Vec && o.count == 0) fail("empty vector operand '{}'", line);
+    }
     if (nd == 1) {
+      if (ops[0].kind != Operand::Reg && ops[0].kind != Operand::Vec)
+        fail("the destination (the first operand) must be a register", line);
       in->dst[0] = ops[0];
       if (in->ndst == 0) in->ndst = 1;
     }

@@ -70,6 +70,10 @@ constexpr uint64_t k_local_window = 0x0002000000000000ull;    // of the thread's
 constexpr uint64_t k_window_size = 0x0000000100000000ull;
 constexpr int k_max_call_depth = 32;
 constexpr uint64_t k_max_shared = 227 * 1024;  // a block's shared memory on sm_90 (opt-in maximum)
+// Threads in one launch: beyond this a launch would run for days, and grid x block (up to 2^73) would wrap in
+// 64 bits. The per-thread counts (LaunchConfig::thread_stats, 12 bytes a thread) have a lower bound: 768 MiB.
+constexpr uint64_t k_max_threads = uint64_t{1} << 31;
+constexpr uint64_t k_max_stats_threads = uint64_t{1} << 26;
 
 uint64_t mask_of(int bytes) { return bytes >= 8 ? ~0ull : (1ull << (bytes * 8)) - 1; }
 int64_t sext(uint64_t v, int bytes) {
@@ -1735,6 +1739,15 @@ bool Engine::setup() {
                 std::to_string(F.max_threads) + " of the kernel's __launch_bounds__ (.maxntid)");
   threads_per_block = static_cast<uint32_t>(c.block.count());
   warps_per_block = (threads_per_block + 31) / 32;
+  // grid.count() < 2^64 (x < 2^32, y and z < 2^16): compared by division, the product never wraps.
+  if (c.grid.count() > k_max_threads / threads_per_block)
+    return fail("grid " + dim_text(c.grid) + " of blocks " + dim_text(c.block) + " has " +
+                std::to_string(c.grid.count()) + " x " + std::to_string(threads_per_block) +
+                " threads: more than the simulator runs in one launch (" + std::to_string(k_max_threads) + ")");
+  if (c.thread_stats && c.grid.count() * threads_per_block > k_max_stats_threads)
+    return fail("grid " + dim_text(c.grid) + " of blocks " + dim_text(c.block) + " has " +
+                std::to_string(c.grid.count() * threads_per_block) + " threads: per-thread counts are kept for at most " +
+                std::to_string(k_max_stats_threads) + " (run it without them)");
   // reachable code: unsupported instructions, external calls, recursion
   std::vector<int> state(M.functions.size(), 0);  // 0 unseen, 1 on the stack, 2 done
   std::string err;

@@ -171,7 +171,8 @@ int run_check(const Args& a) {
   }
   const exercise::CheckResult r = exercise::check_source(*e, source, a.file, o);
   if (a.json) {
-    std::printf("%s\n", result_json(*e, r).dump().c_str());
+    // The file's path is in it, and a folder's name need not be UTF-8: such bytes become U+FFFD, not a throw.
+    std::printf("%s\n", result_json(*e, r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return r.passed() ? 0 : (!r.compiled.ok || !r.error.empty() ? 2 : 1);
   }
   if (!a.no_record && r.error.empty() && a.test == 0 && !a.visible_only) {  // whole runs only

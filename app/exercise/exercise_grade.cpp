@@ -226,6 +226,16 @@ Row grade_one(const std::string& student, const exercise::Exercise& e, const fs:
     row.detail = file.string() + " is not there";
     return row;
   }
+  // Only what lies in the submissions folder is graded: a link (the file or the student's folder) to the pack's
+  // reference or to any other file elsewhere is refused, never compiled or echoed.
+  std::error_code ec_root, ec_real;
+  const fs::path root = fs::weakly_canonical(a.dir, ec_root), real = fs::weakly_canonical(file, ec_real);
+  const fs::path inside = real.lexically_relative(root);
+  if (ec_root || ec_real || inside.empty() || *inside.begin() == "..") {
+    row.status = "error";
+    row.detail = file.string() + " leads outside the submissions folder (to " + real.string() + "): not read";
+    return row;
+  }
   if (!fs::is_regular_file(file, ec)) {  // never opened: a FIFO would block the child until its deadline
     row.status = "error";
     row.detail = file.string() + " is not a regular file (a FIFO, a device or a folder is not read)";
@@ -278,7 +288,8 @@ int run_grade(const GradeArgs& a) {
     const std::string student = folder ? p.filename().string() : p.stem().string();
     if (!folder && p.extension() != ".cu") continue;
     if (!folder && !only) {
-      std::fprintf(stderr, "blockscope: %s: a file per student needs --exercise NAME; skipped\n", p.string().c_str());
+      std::fprintf(stderr, "blockscope: %s: a file per student needs --exercise NAME; skipped\n",
+                   printable(p.string(), 400).c_str());
       continue;
     }
     std::vector<std::pair<const exercise::Exercise*, fs::path>> work;
@@ -299,9 +310,11 @@ int run_grade(const GradeArgs& a) {
       rows.push_back(grade_one(student, *e, file, pack_dir, a));
       const Row& r = rows.back();
       const std::string tests = r.per_test.empty() ? "" : "[" + r.per_test + "]  ";
-      std::printf("%-16s %-22s %-13s %d/%d tests  %5.1f s  %s%s\n", r.student.c_str(), r.exercise.c_str(),
-                  r.status.c_str(), r.passed, r.total, r.seconds, tests.c_str(), r.detail.c_str());
-      for (const std::string& d : r.diagnostics) std::printf("%40s%s\n", "", d.c_str());
+      // Names and messages come from the students' files: escaped, so none can drive the terminal (the CSV keeps
+      // them as they are, quoted).
+      std::printf("%-16s %-22s %-13s %d/%d tests  %5.1f s  %s%s\n", printable(r.student).c_str(), r.exercise.c_str(),
+                  r.status.c_str(), r.passed, r.total, r.seconds, tests.c_str(), printable(r.detail, 400).c_str());
+      for (const std::string& d : r.diagnostics) std::printf("%40s%s\n", "", printable(d, 400).c_str());
       std::fflush(stdout);
     }
   }

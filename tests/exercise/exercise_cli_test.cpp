@@ -1,7 +1,8 @@
 // exercise_cli_test.cpp: `blockscope exercise list | show | check | grade` run as a user would: exit codes
 // (check: 0 pass, 1 fail, 2 bad input; list: 2 when an exercise is refused, the others still listed), what a
 // failing check prints, and a class graded in one command: good, wrong, hanging, out-of-bounds and
-// non-compiling submissions, each failing alone in its child process, with the CSV.
+// non-compiling submissions, each failing alone in its child process, with the CSV; hostile submissions (huge,
+// binary, links out of the folder, folders of files, odd names) and FIFOs.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -161,6 +162,71 @@ TEST_F(ExerciseCli, GradeAClass) {
   EXPECT_NE(r.output.find("graded 6 submissions (simulated, no GPU): 1 pass, 5 not"), std::string::npos) << r.output;
 }
 
+
+// Hostile submissions, each graded or refused alone while the others still pass: a file over the 1 MiB limit
+// (and a 5 GiB sparse one, refused by its size without being read), binary garbage, a shared array no GPU has,
+// links out of the submissions folder (to the pack's reference: a cheat; a student folder linked elsewhere),
+// a submission that is a folder of many files, a student with many files but no NAME.cu, and students whose
+// names hold a terminal escape, a line break, a comma and quotes, a leading dash and bytes that are not UTF-8.
+TEST_F(ExerciseCli, GradeHostileSubmissions) {
+  REQUIRE_NVRTC();
+  const fs::path cls = m_dir / "class";
+  const std::string reference = read(k_map + "/reference.cu");
+  write(cls / "alice" / "01_map.cu", reference);
+  write(cls / "huge" / "01_map.cu", std::string(2'000'000, 'x'));
+  write(cls / "sparse" / "01_map.cu", "");
+  fs::resize_file(cls / "sparse" / "01_map.cu", uint64_t{5} << 30);
+  std::string garbage(4096, '\0');
+  uint32_t x = 12345;
+  for (char& c : garbage) c = static_cast<char>((x = x * 1103515245u + 12345u) >> 24);
+  write(cls / "garbage" / "01_map.cu", garbage);
+  write(cls / "shared" / "01_map.cu",
+        "extern \"C\" __global__ void add_ten(const float* a, float* out) {\n"
+        "  __shared__ float s[1 << 26];\n  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  s[threadIdx.x] = a[i];\n  out[i] = s[threadIdx.x] + 10.0f;\n}\n");
+  fs::create_directories(cls / "cheat");
+  fs::create_symlink(fs::absolute(k_map + "/reference.cu"), cls / "cheat" / "01_map.cu");
+  write(m_dir / "elsewhere" / "01_map.cu", reference);
+  fs::create_directory_symlink(m_dir / "elsewhere", cls / "linked");
+  fs::create_directories(cls / "inside");
+  fs::create_symlink("../alice/01_map.cu", cls / "inside" / "01_map.cu");  // a link within the folder is fine
+  for (int i = 0; i < 2000; ++i) write(cls / "folder" / "01_map.cu" / (std::to_string(i) + ".cu"), "x\n");
+  for (int i = 0; i < 2000; ++i) write(cls / "many" / (std::to_string(i) + "_part.cu"), reference);
+  const std::vector<std::string> odd = {"esc\x1b[31mred", "new\nline", "comma, \"quoted\"", "-rf", "bad\xff" "utf8"};
+  for (const std::string& name : odd) write(cls / name / "01_map.cu", reference);
+  const fs::path csv = m_dir / "grades.csv";
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = run_blockscope("exercise grade " + cls.string() + " --out " + csv.string() + " --timeout 60 --pack " +
+                                k_pack);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 300.0) << "bounded time";
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const std::string g = read(csv);
+  EXPECT_NE(g.find("alice,01_map,pass,3,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("inside,01_map,pass,3,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("huge,01_map,error,0,3,,,,"), std::string::npos) << g;
+  EXPECT_NE(g.find("01_map.cu: is larger than 1 MiB (2000000 bytes)"), std::string::npos) << g;
+  EXPECT_NE(g.find("01_map.cu: is larger than 1 MiB (5368709120 bytes)"), std::string::npos) << g;
+  EXPECT_NE(g.find("garbage,01_map,error,0,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("is not UTF-8"), std::string::npos) << g;
+  EXPECT_NE(g.find("shared,01_map,compile error,0,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("cheat,01_map,error,0,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("linked,01_map,error,0,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("leads outside the submissions folder (to " + fs::canonical(k_map + "/reference.cu").string()),
+            std::string::npos) << g;
+  EXPECT_NE(g.find("folder,01_map,error,0,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("is not a regular file"), std::string::npos) << g;
+  EXPECT_NE(g.find("many,,missing,"), std::string::npos) << g;
+  // Odd names pass like anyone else; the CSV quotes them as they are, the table escapes them.
+  EXPECT_NE(g.find("esc\x1b[31mred,01_map,pass,3,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("\"new\nline\",01_map,pass,3,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("\"comma, \"\"quoted\"\"\",01_map,pass,3,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("-rf,01_map,pass,3,3,"), std::string::npos) << g;
+  EXPECT_NE(g.find("bad\xff" "utf8,01_map,pass,3,3,"), std::string::npos) << g;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << "an escape reached the terminal";
+  EXPECT_NE(r.output.find("esc\\x1b[31mred"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("new\\x0aline"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("graded 15 submissions (simulated, no GPU): 7 pass, 8 not"), std::string::npos) << r.output;
+}
 
 // The exported program compiles with nvcc here (it runs, checks and times on the GPU machine: without a device
 // it stops at the first CUDA call with exit 2 and the runtime's message); the CuPy snippet is valid Python.

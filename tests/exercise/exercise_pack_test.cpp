@@ -4,6 +4,8 @@
 // values, the thread that wrote it, the simulator's diagnostics, the signature the exercise expects).
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "gpu/exercise/runner.h"
 #include "gpu/kernel/nvrtc_loader.h"
 
@@ -227,6 +229,35 @@ TEST(ExerciseRunner, IndexFillAndDynamicShared) {
   ASSERT_TRUE(r.tests[0].wrong);
   EXPECT_EQ(r.tests[0].wrong->expected, "7");  // a[3] = 1 + 2 * (3 % 7)
   EXPECT_EQ(r.tests[0].wrong->actual, "-1");
+}
+
+// A contract's launch is data too: a grid of 2^30 x 32768 x 32768 blocks of 1024 threads (2^70 threads, 0 in 64
+// bits) is refused by the simulator with the count, at once, for the reference and the submission alike.
+TEST(ExerciseRunner, AHugeLaunchInAContractIsAMessageNotACrash) {
+  REQUIRE_NVRTC();
+  LoadResult lr = parse_contract(R"J({
+    "format": 1, "title": "huge", "kernel": "fill", "params": ["n"],
+    "args": [
+      {"name": "out", "kind": "buffer", "type": "float", "dir": "out", "size": "n"},
+      {"name": "n", "kind": "scalar", "type": "int", "value": "n"}],
+    "launch": {"block": [1024], "grid": ["1073741824", "32768", "32768"]},
+    "tests": {"visible": [{"n": 100}], "hidden": [{"n": 1}]}
+  })J", "t/exercise.json");
+  ASSERT_TRUE(lr.exercise) << lr.error;
+  Exercise e = *lr.exercise;
+  e.id = "huge";
+  e.reference = "extern \"C\" __global__ void fill(float* out, int n) {\n"
+                "  const long long i = blockIdx.x * 1024LL + threadIdx.x;\n"
+                "  if (i < n) out[i] = 1.0f;\n"
+                "}\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const CheckResult r = check_source(e, e.reference, "mine.cu");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+  ASSERT_TRUE(r.compiled.ok) << r.compiled.message;
+  EXPECT_FALSE(r.passed());
+  std::string said = r.error;
+  for (const TestResult& t : r.tests) said += " | " + t.stopped;
+  EXPECT_NE(said.find("threads: more than the simulator runs in one launch"), std::string::npos) << said;
 }
 
 }  // namespace

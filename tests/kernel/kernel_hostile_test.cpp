@@ -228,8 +228,16 @@ TEST(KernelHostile, AMacroBombIsStoppedAtTheMemoryLimit) {
   const CompileResult res = compile_kernel(r);
   EXPECT_LT(seconds_since(t0), 50.0);  // long before the time limit
   EXPECT_FALSE(res.ok());
+#if defined(__SANITIZE_ADDRESS__)
+  // Under AddressSanitizer (scripts/sanitize.sh) the child's allocation that meets the limit is ASan's own fatal
+  // "allocator is out of memory" report inside NVRTC (exit 1), before NVRTC or our bad_alloc handler can say
+  // so: the compile still stops in bounded time, but the message cannot name the limit. Not a report about our
+  // code; every other report stays fatal.
+  EXPECT_NE(res.message.find("the compiler process exited with code 1"), std::string::npos) << all_messages(res);
+#else
   // NVRTC says "out of memory" on the line (or dies of it): the message says which limit.
   EXPECT_NE(res.message.find("memory limit (64 MiB)"), std::string::npos) << all_messages(res);
+#endif
 }
 
 TEST(KernelHostile, AnAbandonedCompileReturnsAtOnce) {

@@ -1,12 +1,13 @@
 # Reads the compile commands of the sanitizer build configured by SanitizerBuild.Configures and checks one of
 # our own C++ files (gpu/kernel/diagnostics.cpp, whose std::regex provokes the libstdc++ warning) gets
-# -fsanitize, keeps -Werror, and has only -Wmaybe-uninitialized made non-fatal.
+# -fsanitize (UB not recoverable), keeps -Werror, and has only -Wmaybe-uninitialized made non-fatal; and that the
+# script's run part makes every ASan and UBSan report end the process.
 file(READ ${BUILD}/compile_commands.json commands)
 string(REGEX MATCH "\"command\": \"[^\"]*gpu/kernel/diagnostics\\.cpp\"" entry "${commands}")
 if(NOT entry)
   message(FATAL_ERROR "no compile command for gpu/kernel/diagnostics.cpp in ${BUILD}/compile_commands.json")
 endif()
-foreach(flag -fsanitize=address,undefined -Werror -Wno-error=maybe-uninitialized)
+foreach(flag -fsanitize=address,undefined -fno-sanitize-recover=undefined -Werror -Wno-error=maybe-uninitialized)
   string(FIND "${entry}" "${flag} " at)
   if(at EQUAL -1)
     message(FATAL_ERROR "sanitizer build: '${flag}' missing from: ${entry}")
@@ -16,4 +17,11 @@ string(REGEX MATCHALL "-Wno-error[^ ]*" relaxed "${entry}")
 if(NOT relaxed STREQUAL "-Wno-error=maybe-uninitialized")
   message(FATAL_ERROR "sanitizer build: only -Wmaybe-uninitialized may be non-fatal, found: ${relaxed}")
 endif()
+file(READ ${SCRIPT} script)
+foreach(option "ASAN_OPTIONS=\"halt_on_error=1:" "UBSAN_OPTIONS=\"halt_on_error=1:")
+  string(FIND "${script}" "export ${option}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${SCRIPT}: no 'export ${option}...': sanitizer reports would not be fatal")
+  endif()
+endforeach()
 message(STATUS "sanitizer build flags ok: ${entry}")

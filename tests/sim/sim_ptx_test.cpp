@@ -1,10 +1,14 @@
 // sim_ptx_test.cpp: hand-written PTX for edge semantics (NaN and signed zeros in min/max, saturating cvt,
 // shifts past the width, bit-field ops, division by zero), the parser's errors, and hostile input: unsupported
-// instructions, endless loops, huge shared memory, recursion, printf; each a clear message, never a crash.
+// instructions, endless loops, huge shared memory, huge launches, recursion, printf; each a clear message, never a
+// crash.
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <random>
 
 #include "sim/trace.h"
 #include "gpu/kernel/contracts.h"
@@ -289,6 +293,41 @@ TEST(SimHostile, HugeSharedMemoryIsRefusedBeforeRunning) {
   EXPECT_EQ(out[5], 1.0f);
 }
 
+// A launch's thread count is grid x block, up to 2^73 (x < 2^32, y and z < 2^16, 1024 per block): in 64 bits
+// (1<<30, 32768, 32768) x 1024 wraps to 0 threads, which once sized the per-thread table to nothing while the
+// blocks still ran. Huge launches are refused before anything is allocated or run, with the count.
+TEST(SimHostile, HugeLaunchesAreRefusedBeforeAnythingRuns) {
+  const Module m = parse_ptx(one_thread("  mov.u32 %r1, 7;\n  st.global.u32 [%rd1], %r1;\n"));
+  std::vector<uint32_t> out(4, 0);
+  LaunchConfig cfg;
+  cfg.block = dim(1024);
+  cfg.buffers = {buffer("out", out)};
+  cfg.args = {Arg::pointer(0)};
+  cfg.diagnostics = false;
+  for (const Dim3 g : {dim(1u << 30, 32768, 32768), dim(0xFFFFFFFFu, 65535, 65535), dim(1u << 22, 1, 1)}) {
+    cfg.grid = g;
+    const auto t0 = std::chrono::steady_clock::now();
+    const LaunchResult r = launch(m, "k", cfg);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0) << dim_text(g);
+    ASSERT_FALSE(r.ok) << dim_text(g);
+    EXPECT_NE(r.failure.message.find("threads: more than the simulator runs in one launch"), std::string::npos)
+        << r.failure.message;
+    EXPECT_EQ(out[0], 0u) << "nothing ran";
+  }
+  // Per-thread counts (a table of every thread) have their own, lower bound; without them the launch may be
+  // larger. Both are only checked here, not run: 2^26 threads take minutes in the simulator.
+  cfg.grid = dim((1u << 16) + 1);
+  LaunchResult r = launch(m, "k", cfg);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.failure.message.find("per-thread counts"), std::string::npos) << r.failure.message;
+  cfg.grid = dim(3);
+  cfg.block = dim(32);
+  r = launch(m, "k", cfg);
+  EXPECT_TRUE(r.ok) << r.failure.message;
+  EXPECT_EQ(out[0], 7u);
+  EXPECT_EQ(r.threads.size(), 96u);
+}
+
 TEST(SimHostile, HugeVariablesAndRegisterFilesAreParseErrors) {
   try {
     parse_ptx(".version 8.0\n.target sm_90\n.address_size 64\n.global .align 4 .b8 big[4000000000];\n");
@@ -299,6 +338,140 @@ TEST(SimHostile, HugeVariablesAndRegisterFilesAreParseErrors) {
   EXPECT_THROW(parse_ptx(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
                          "  .reg .b32 %r<99999999>;\n  ret;\n}\n"),
                PtxError);
+}
+
+// Hostile PTX: thousands of random mutations (characters, whole lines, numbers swapped for huge or odd ones) of
+// a kernel with a loop, a branch, shared memory, a barrier and an atomic. The parser either reads each one or
+// throws PtxError; what it reads runs (a small launch, a small budget) to the end or to a message, never a
+// crash, a hang or another exception. Deterministic (fixed seed); under the sanitizers every access is checked.
+const char* k_fuzz_ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<12>;
+  .shared .align 4 .b8 sh[1024];
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.param.u32 %r1, [n];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mad.lo.s32 %r5, %r3, %r4, %r2;
+  shl.b32 %r6, %r2, 2;
+  mov.u32 %r7, sh;
+  add.s32 %r8, %r7, %r6;
+  setp.ge.s32 %p1, %r5, %r1;
+  mov.f32 %f1, 0f00000000;
+  mul.wide.s32 %rd3, %r5, 4;
+  @%p1 bra SKIP;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f1, [%rd4];
+SKIP:
+  st.shared.f32 [%r8], %f1;
+  bar.sync 0;
+  ld.shared.f32 %f2, [%r8];
+  mov.u32 %r9, 0;
+LOOP:
+  add.f32 %f2, %f2, 0f3F800000;
+  add.s32 %r9, %r9, 1;
+  setp.lt.u32 %p2, %r9, 4;
+  @%p2 bra LOOP;
+  @%p1 bra DONE;
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.f32 [%rd5], %f2;
+  atom.global.add.u32 %r10, [%rd2+400], 1;
+DONE:
+  ret;
+}
+)";
+
+TEST(SimHostile, MutatedPtxParsesOrIsRefusedAndRunsOrStops) {
+  const auto run = [](const Module& m, std::vector<float>& in, std::vector<float>& out) {
+    LaunchConfig cfg;
+    cfg.grid = dim(2);
+    cfg.block = dim(64);
+    cfg.budget = 20000;
+    cfg.workers = 1;
+    cfg.buffers = {buffer("in", in), buffer("out", out, true)};
+    cfg.args = {Arg::pointer(0), Arg::pointer(1), Arg::value<uint32_t>(100)};
+    return launch(m, "k", cfg);
+  };
+  {  // the unmutated kernel works: out[i] = in[i] + 4 below n, and the atomic counted the 100 threads
+    std::vector<float> in(101), out(101, 0.0f);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i) * 0.5f;
+    const LaunchResult r = run(parse_ptx(k_fuzz_ptx), in, out);
+    ASSERT_TRUE(r.ok) << r.failure.message;
+    EXPECT_EQ(out[99], 99 * 0.5f + 4.0f);
+    EXPECT_EQ(std::bit_cast<uint32_t>(out[100]), 100u);
+  }
+  const std::string alphabet = "%rfdp0123456789.,;:[]{}<>+-_ \n\tabcdegilmnostuvxy@!";
+  const std::vector<std::string> numbers = {"0", "-1", "4294967295", "4294967296", "2147483648", "-2147483649",
+                                            "99999999999999999999999", "0f7FC00000", "0d7FF0000000000000", "1e999",
+                                            "0x", "0xFFFFFFFFFFFFFFFFFF", "1024", "65536"};
+  std::mt19937 rng(32);
+  int parsed = 0, refused = 0, ran = 0, stopped = 0;
+  for (int i = 0; i < 4000; ++i) {
+    std::string s = k_fuzz_ptx;
+    const int edits = 1 + static_cast<int>(rng() % 3);
+    for (int k = 0; k < edits; ++k) {
+      const size_t at = rng() % s.size();
+      switch (rng() % 5) {
+        case 0: s[at] = alphabet[rng() % alphabet.size()]; break;
+        case 1: s.erase(at, 1 + rng() % 12); break;
+        case 2: s.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
+        case 3: {  // a whole line repeated or dropped
+          const size_t b = s.rfind('\n', at) == std::string::npos ? 0 : s.rfind('\n', at) + 1;
+          const size_t e = s.find('\n', at) == std::string::npos ? s.size() : s.find('\n', at) + 1;
+          const std::string line = s.substr(b, e - b);
+          if (rng() % 2) s.insert(b, line);
+          else s.erase(b, e - b);
+          break;
+        }
+        default: {  // a number replaced by a hostile one
+          const size_t d = s.find_first_of("0123456789", at);
+          if (d == std::string::npos) break;
+          const size_t e = s.find_first_not_of("0123456789abcdefABCDEFxX", d);
+          s.replace(d, (e == std::string::npos ? s.size() : e) - d, numbers[rng() % numbers.size()]);
+          break;
+        }
+      }
+    }
+    std::optional<Module> m;
+    try {
+      m.emplace(parse_ptx(s));
+      ++parsed;
+    } catch (const PtxError& e) {
+      ++refused;
+      EXPECT_NE(std::string(e.what()), "") << s;
+      continue;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "not a PtxError: " << e.what() << "\n" << s;
+      continue;
+    }
+    std::vector<float> in(101, 1.0f), out(101, 0.0f);
+    try {
+      const LaunchResult r = run(*m, in, out);
+      if (r.ok) {
+        ++ran;
+      } else {
+        ++stopped;
+        EXPECT_FALSE(r.failure.message.empty()) << s;
+      }
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "launch threw: " << e.what() << "\n" << s;
+    }
+  }
+  EXPECT_GT(refused, 1000);  // most mutations break the text
+  EXPECT_GT(ran, 100);       // many land in numbers and registers and still run
+  EXPECT_GT(stopped, 10);
+  std::printf("mutated PTX: %d parsed (%d ran, %d stopped with a message), %d refused\n", parsed, ran, stopped,
+              refused);
 }
 
 TEST(SimHostile, RecursionAndPrintfAreNamed) {
