@@ -7,7 +7,7 @@
 namespace bs::exercise {
 
 EngineChoice choose_engine(Engine requested, const GpuStatus& s) {
-  if (requested == Engine::Simulator) return {false, "simulator (asked for)"};
+  if (requested == Engine::Simulator) return {false, "simulator"};
   if (!s.available) return {false, "simulator (no GPU: " + (s.reason.empty() ? std::string("no CUDA device") : s.reason) + ")"};
   return {true, "GPU: " + s.device};
 }

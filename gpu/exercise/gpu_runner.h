@@ -31,7 +31,7 @@ const GpuStatus& gpu_status();
 
 struct EngineChoice {
   bool gpu = false;
-  std::string label;  // "GPU: NVIDIA H100 80GB HBM3", "simulator (no GPU: <reason>)", "simulator (asked for)"
+  std::string label;  // "GPU: NVIDIA H100 80GB HBM3", "simulator (no GPU: <reason>)", "simulator" (Simulator asked for)
 };
 EngineChoice choose_engine(Engine requested, const GpuStatus& s);
 
