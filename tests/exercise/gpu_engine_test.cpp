@@ -102,7 +102,7 @@ TEST(ExerciseEngine, AGpuThatCannotRunTheKernelFailsTheTestWithTheGpusMessage) {
   EXPECT_FALSE(r.timing);
 }
 
-// On the GPU machine: tests/exercise binary, --gtest_filter='ExerciseGpu.*'.
+// On the GPU machine: build90/tests/exercise_tests --gtest_filter='Pack/ExerciseGpu.*'.
 class ExerciseGpu : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(ExerciseGpu, TheReferencePassesOnTheGpuWithATimeAndARooflineShare) {
