@@ -1,8 +1,6 @@
 // kernel_simulator.cpp: see kernel_simulator.h.
 #include "app/kernel/kernel_simulator.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,30 +16,9 @@ namespace {
 
 constexpr kernel::Target k_targets[] = {kernel::Target::Heat, kernel::Target::Vector, kernel::Target::Matmul};
 
-// The report of compute-sanitizer is kept to this many bytes (its summary is at the end).
-constexpr size_t k_max_report = 64 * 1024;
-
 bool severe(sim::DiagKind k) {
   return k == sim::DiagKind::GlobalOutOfBounds || k == sim::DiagKind::SharedOutOfBounds ||
          k == sim::DiagKind::SharedRace || k == sim::DiagKind::BarrierDivergence;
-}
-
-std::string size_arg(kernel::Target t, const SimSettings& s) {
-  switch (t) {
-    case kernel::Target::Heat:
-      return std::to_string(s.size_x) + "x" + std::to_string(s.size_y);
-    case kernel::Target::Vector:
-      return std::to_string(s.size_x);
-    case kernel::Target::Matmul:
-      return std::to_string(s.size_x) + "x" + std::to_string(s.size_y) + "x" + std::to_string(s.size_z);
-  }
-  return {};
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string o = "'";
-  for (char c : s) o += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return o + "'";
 }
 
 }  // namespace
@@ -59,24 +36,8 @@ std::vector<ui::LineMarker> sim_markers(const SimOutcome& o) {
   return out;
 }
 
-std::string find_on_path(const std::string& program, const char* path_env) {
-  if (!path_env) return {};
-  const std::string path(path_env);
-  size_t start = 0;
-  while (start <= path.size()) {
-    const size_t end = path.find(':', start);
-    const std::string dir = path.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (!dir.empty()) {
-      const std::string full = (std::filesystem::path(dir) / program).string();
-      if (::access(full.c_str(), X_OK) == 0) return full;
-    }
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return {};
-}
-
 KernelSimulator::KernelSimulator() {
+  m_gpu_check.set_gpu(false, "no CUDA device");  // App passes its device query (set_gpu)
   for (kernel::Target t : k_targets) {
     Slot& s = slot(t);
     s.settings = SimSettings::defaults(t);
@@ -86,19 +47,11 @@ KernelSimulator::KernelSimulator() {
 KernelSimulator::~KernelSimulator() {
   m_job.cancel();
   m_job.wait();
-  m_gpu_job.wait();
+  m_gpu_check.wait();
 }
 
 void KernelSimulator::set_gpu(bool available, std::string reason) {
-  m_gpu = available;
-  m_gpu_reason = std::move(reason);
-}
-
-std::string KernelSimulator::gpu_check_unavailable() const {
-  if (!m_gpu) return "needs a CUDA GPU (" + (m_gpu_reason.empty() ? std::string("none found") : m_gpu_reason) + ")";
-  if (find_on_path("compute-sanitizer", std::getenv("PATH")).empty())
-    return "needs compute-sanitizer on the PATH (it comes with the CUDA toolkit: add /usr/local/cuda/bin)";
-  return {};
+  m_gpu_check.set_gpu(available, std::move(reason));
 }
 
 bool KernelSimulator::simulate(kernel::Target t, std::shared_ptr<const kernel::CompileResult> compiled,
@@ -140,7 +93,7 @@ void KernelSimulator::cancel() {
 
 void KernelSimulator::wait() {
   m_job.wait();
-  m_gpu_job.wait();
+  m_gpu_check.wait();
 }
 
 bool KernelSimulator::update() {
@@ -169,17 +122,12 @@ bool KernelSimulator::update() {
     if (m_job.state() == CpuJob::State::Failed || m_job.state() == CpuJob::State::Cancelled)
       s.model.status_error = m_job.state() == CpuJob::State::Failed;
   }
-  if (!m_gpu_taken) {
-    Slot& g = slot(m_gpu_target);
-    bool running = false;
-    double progress = 0;
-    std::string status;
-    if (poll_job(m_gpu_job, running, progress, status, [&] { g.model.gpu_report = *m_gpu_report; })) {
-      m_gpu_taken = true;
-      if (!status.empty()) g.model.gpu_report = status;
-    }
-    g.model.gpu_check_running = running;
+  Slot& g = slot(m_gpu_target);
+  if (m_gpu_check.poll()) {
+    g.model.gpu_report = m_gpu_check.summary().empty() ? m_gpu_check.report()
+                                                       : m_gpu_check.summary() + "\n\n" + m_gpu_check.report();
   }
+  g.model.gpu_check_running = m_gpu_check.running();
   return changed;
 }
 
@@ -241,52 +189,10 @@ void KernelSimulator::refresh(kernel::Target t, const kernel::CompileResult* com
 }
 
 void KernelSimulator::start_gpu_check(kernel::Target t, const std::string& source) {
-  if (m_gpu_job.running()) return;
-  const std::string sanitizer = find_on_path("compute-sanitizer", std::getenv("PATH"));
-  std::error_code ec;
-  const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
-  Slot& s = slot(t);
-  if (sanitizer.empty() || self.empty()) {
-    s.model.gpu_report = sanitizer.empty() ? "compute-sanitizer is not on the PATH" : "cannot find blockscope's own binary";
-    return;
-  }
-  const std::string file =
-      (std::filesystem::temp_directory_path() / ("blockscope-check-" + std::to_string(::getpid()) + ".cu")).string();
-  std::string err;
-  if (!write_text_file(file, source, &err)) {
-    s.model.gpu_report = err;
-    return;
-  }
-  const SimSettings st = s.settings;
-  const kernel::Contract& c = kernel::contract(t);
-  const int bx = st.block_x > 0 ? st.block_x : c.default_block_x, by = st.block_y > 0 ? st.block_y : c.default_block_y;
-  const std::string block = t == kernel::Target::Vector ? std::to_string(bx) : std::to_string(bx) + "x" + std::to_string(by);
-  const std::string cmd = shell_quote(sanitizer) + " --tool memcheck --print-limit 20 " + shell_quote(self) +
-                          " bench kernel --target " + std::string(kernel::k_target_names.name_of(t)) + " --source " +
-                          shell_quote(file) + " --size " + size_arg(t, st) + " --block " + block + " 2>&1";
-  auto report = std::make_shared<std::string>();
-  m_gpu_report = report;
+  if (m_gpu_check.running()) return;
   m_gpu_target = t;
-  m_gpu_taken = false;
-  s.model.gpu_report.clear();
-  m_gpu_job.start("compute-sanitizer", [cmd, file, report](JobControl&) {
-    std::string out = "$ " + cmd + "\n";
-    if (FILE* p = ::popen(cmd.c_str(), "r")) {
-      char buf[4096];
-      size_t n = 0;
-      while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) {
-        out.append(buf, n);
-        if (out.size() > k_max_report) out.erase(0, out.size() - k_max_report);  // keep the summary at the end
-      }
-      const int rc = ::pclose(p);
-      out += "\n(exit status " + std::to_string(WIFEXITED(rc) ? WEXITSTATUS(rc) : -1) + ")";
-    } else {
-      out += "cannot start compute-sanitizer";
-    }
-    std::error_code ec2;
-    std::filesystem::remove(file, ec2);
-    *report = out;
-  });
+  m_gpu_check.start({t, source, slot(t).settings, std::nullopt});
+  slot(t).model.gpu_report = m_gpu_check.report();
 }
 
 void KernelSimulator::export_maps(kernel::Target t) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/kernel/gpu_check.h"
 #include "app/kernel/kernel_sim.h"
 #include "core/cpu_job.h"
 #include "gpu/kernel/compiler.h"
@@ -59,7 +60,7 @@ class KernelSimulator {
   nlohmann::json dump(kernel::Target t);
 
   // The reason "Check on the GPU" is unavailable (empty: it is available).
-  std::string gpu_check_unavailable() const;
+  std::string gpu_check_unavailable() { return m_gpu_check.unavailable(); }
 
  private:
   struct Slot {
@@ -80,18 +81,12 @@ class KernelSimulator {
   uint64_t m_job_revision = 0;
   std::shared_ptr<SimOutcome> m_job_result;  // written by the job, taken by update()
   bool m_job_taken = true;
-  bool m_gpu = false;
-  std::string m_gpu_reason = "no CUDA device";
-  CpuJob m_gpu_job;
-  std::shared_ptr<std::string> m_gpu_report;
+  GpuCheck m_gpu_check;  // "Check on the GPU" (compute-sanitizer in a child process)
   kernel::Target m_gpu_target = kernel::Target::Heat;
-  bool m_gpu_taken = true;
   std::string m_export_dir;
 };
 
 // The simulator's diagnostics and failure as editor markers ("simulator: out-of-bounds: ...").
 std::vector<ui::LineMarker> sim_markers(const SimOutcome& o);
-// The full path of `program` found on PATH (empty: not found).
-std::string find_on_path(const std::string& program, const char* path_env);
 
 }  // namespace bs

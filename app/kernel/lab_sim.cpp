@@ -9,6 +9,10 @@ namespace {
 constexpr uint64_t k_lab_record_bytes = uint64_t{128} << 20;  // a lab's run keeps less than the editor's
 }  // namespace
 
+LabSimulation::LabSimulation() {
+  m_view.gpu_check_clicked = std::make_shared<bool>(false);
+}
+
 bool LabSimulation::start(const UserKernel& k, LabSimRequest r) {
   m_view.status.clear();
   if (!k || k.result->ptx.empty() || k.result->lowered_name.empty()) {
@@ -21,6 +25,9 @@ bool LabSimulation::start(const UserKernel& k, LabSimRequest r) {
   auto p = std::make_shared<Pending>();
   p->request = std::move(r);
   p->kernel = k.result->kernel_name;
+  GpuCheckRequest check{p->request.target, k.source, p->request.settings, std::nullopt};
+  if (p->request.inputs.vector_op) check.op = vector::to_string(*p->request.inputs.vector_op);
+  m_check_request = std::move(check);
   m_pending = p;
   m_generation = k.generation;
   std::shared_ptr<const kernel::CompileResult> compiled = k.result;
@@ -33,7 +40,35 @@ bool LabSimulation::start(const UserKernel& k, LabSimRequest r) {
   return true;
 }
 
+bool LabSimulation::check_on_gpu() {
+  if (!m_check_request) {
+    m_view.gpu_report = "simulate a kernel first: the GPU check runs the same kernel and launch";
+    return false;
+  }
+  const bool started = m_check.start(*m_check_request);
+  refresh_gpu_check();
+  return started;
+}
+
+void LabSimulation::refresh_gpu_check() {
+  ui::SimulatedRunView& v = m_view;
+  const std::string why = m_check.unavailable();
+  v.gpu_check_enabled = why.empty() && m_check_request.has_value();
+  v.gpu_check_reason = !why.empty() ? why : m_check_request ? "" : "simulate a kernel first";
+  v.gpu_check_running = m_check.running();
+  v.gpu_summary = m_check.summary();
+  v.gpu_clean = m_check.clean();
+  if (!m_check.report().empty()) v.gpu_report = m_check.report();
+}
+
 bool LabSimulation::poll() {
+  if (*m_view.gpu_check_clicked) {
+    *m_view.gpu_check_clicked = false;
+    check_on_gpu();
+  }
+  m_check.poll();
+  // Only once a kernel was simulated: a lab on the GPU path never asks the device from here.
+  if (m_check_request) refresh_gpu_check();
   m_view.running = m_job.running();
   m_view.progress = m_job.progress();
   if (!m_pending || m_job.running()) return false;
@@ -55,7 +90,10 @@ std::optional<ui::Readout> LabSimulation::readout() const {
 }
 
 void LabSimulation::clear() {
+  const std::shared_ptr<bool> clicked = m_view.gpu_check_clicked;
   m_view = {};
+  m_view.gpu_check_clicked = clicked;
+  m_check.clear();
   m_outcome.reset();
   m_problems.clear();
 }

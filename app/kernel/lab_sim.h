@@ -4,7 +4,9 @@
 // simulated_run.h) and the output elements the diagnostics concern (the heat field marks them as cells).
 // The run is labelled "simulated" and never timed: labs report no milliseconds, roofline point or speedup
 // from it. Its verdict is PASS only when the output matches the lab's reference and the simulator found
-// nothing (a kernel that writes past its output can still match).
+// nothing (a kernel that writes past its output can still match). "Check on the GPU" (gpu_check.h) runs the
+// last simulated kernel and launch under compute-sanitizer in a child process, its report in the same view;
+// offered only with a CUDA device and compute-sanitizer on the PATH.
 #pragma once
 
 #include <memory>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/kernel/gpu_check.h"
 #include "app/kernel/kernel_sim.h"
 #include "app/kernel/user_kernels.h"
 #include "core/cpu_job.h"
@@ -32,7 +35,7 @@ class LabSimulation {
   // The output elements kept for marking (the first ones, ascending).
   static constexpr size_t k_max_problem_elements = 1 << 16;
 
-  LabSimulation() = default;
+  LabSimulation();
   LabSimulation(const LabSimulation&) = delete;
   LabSimulation& operator=(const LabSimulation&) = delete;
 
@@ -56,8 +59,19 @@ class LabSimulation {
   // Forgets the last result (a new kernel, a new size).
   void clear();
 
+  // Whether a CUDA device is usable; until called, the check asks query_device() once (the simulated path
+  // is taken without a GPU, or with one when the lab runs on the CPU path by choice).
+  void set_gpu(bool available, std::string reason) { m_check.set_gpu(available, std::move(reason)); }
+  GpuCheck& gpu_check() { return m_check; }
+  // "Check on the GPU" on the last started kernel and launch; false (the reason in view().gpu_report) when
+  // it cannot. The view's button does the same through poll().
+  bool check_on_gpu();
+  bool checking_on_gpu() const { return m_check.running(); }
+  void wait_gpu_check() { m_check.wait(); }
+
  private:
   void take(const LabSimRequest& r, const SimOutcome& o);
+  void refresh_gpu_check();
 
   ui::SimulatedRunView m_view;
   std::shared_ptr<const SimOutcome> m_outcome;
@@ -70,6 +84,8 @@ class LabSimulation {
     SimOutcome outcome;
   };
   std::shared_ptr<Pending> m_pending;
+  std::optional<GpuCheckRequest> m_check_request;  // the last kernel and launch started
+  GpuCheck m_check;
   CpuJob m_job;  // last: joined before the state it writes goes
 };
 

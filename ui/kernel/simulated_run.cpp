@@ -19,6 +19,32 @@ void draw_list(const char* title, const std::vector<std::string>& lines, uint64_
   if (total > std::min<uint64_t>(lines.size(), max_lines))
     ImGui::TextDisabled("  ... %llu in all", static_cast<unsigned long long>(total));
 }
+// "Check on the GPU" and compute-sanitizer's report beside the simulator's.
+void draw_gpu_check(const SimulatedRunView& v, SimulatedRunActions& a) {
+  ImGui::BeginDisabled(!v.gpu_check_enabled || v.gpu_check_running);
+  if (ImGui::Button("Check on the GPU##simulated")) {
+    a.gpu_check = true;
+    if (v.gpu_check_clicked) *v.gpu_check_clicked = true;
+  }
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (v.gpu_check_running)
+    ImGui::TextDisabled("compute-sanitizer is running your kernel...");
+  else if (!v.gpu_check_enabled)
+    ImGui::TextDisabled("%s", v.gpu_check_reason.c_str());
+  else
+    ImGui::TextDisabled("runs it under compute-sanitizer (memcheck) in a child process");
+  if (!v.gpu_summary.empty()) {
+    ImGui::TextUnformatted("On the GPU (compute-sanitizer):");
+    ImGui::TextColored(v.gpu_clean ? k_good : k_bad, "%s", v.gpu_summary.c_str());
+  }
+  if (!v.gpu_report.empty() && ImGui::TreeNode("compute-sanitizer's report##simulated")) {
+    ImGui::BeginChild("##gpu_report", ImVec2(0, 180), true, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::TextUnformatted(v.gpu_report.c_str());
+    ImGui::EndChild();
+    ImGui::TreePop();
+  }
+}
 }  // namespace
 
 void draw_simulated_run(const SimulatedRunView& v, SimulatedRunActions& a, size_t max_lines) {
@@ -41,6 +67,7 @@ void draw_simulated_run(const SimulatedRunView& v, SimulatedRunActions& a, size_
   draw_list("Output elements concerned:", v.problems, v.problem_count, max_lines, k_bad);
   if (!v.problem_note.empty()) ImGui::TextDisabled("%s", v.problem_note.c_str());
   if (!v.summary.empty()) ImGui::TextDisabled("%s", v.summary.c_str());
+  draw_gpu_check(v, a);
 }
 
 }  // namespace bs::ui

@@ -1,11 +1,14 @@
 // simulated_run.h: a lab's view of its user kernel run in the PTX simulator without a GPU (the heat lab's
 // step, the vector lab's op, the matmul lab's rung; app/kernel/lab_sim.h runs it): labelled "simulated",
 // the check against the lab's reference, the simulator's diagnostics and the output elements they concern.
-// Never a time: the simulator's speed says nothing about a GPU's. draw_simulated_run is the one panel block
-// the three labs share (pure ImGui, no CUDA).
+// Never a time: the simulator's speed says nothing about a GPU's. Below it, "Check on the GPU": the same
+// kernel under compute-sanitizer in a child process (app/kernel/gpu_check.h), its report beside the
+// simulator's diagnostics; greyed with the reason without a CUDA device or compute-sanitizer on the PATH.
+// draw_simulated_run is the one panel block the three labs share (pure ImGui, no CUDA).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,10 +33,22 @@ struct SimulatedRunView {
   std::vector<std::string> problems;     // "c[1000]: no thread wrote it" (the first few)
   uint64_t problem_count = 0;            // all problem elements
   std::string problem_note;              // "unwritten / multiply-written elements need every block recorded"
+
+  // "Check on the GPU" (compute-sanitizer in a child process).
+  bool gpu_check_enabled = false;
+  std::string gpu_check_reason;  // why it is greyed ("needs a CUDA GPU (...)"); empty when enabled
+  bool gpu_check_running = false;
+  std::string gpu_summary;       // "compute-sanitizer: 2 errors (exit status 1)"; empty before a check
+  bool gpu_clean = false;        // no errors and the GPU run's check passed
+  std::string gpu_report;        // the command and compute-sanitizer's full output
+  // Set by draw_simulated_run when the button is pressed and taken by LabSimulation::poll(): the labs copy
+  // the view into their model every frame, so the click reaches the runner without each lab forwarding it.
+  std::shared_ptr<bool> gpu_check_clicked;
 };
 
 struct SimulatedRunActions {
   bool cancel = false;
+  bool gpu_check = false;  // "Check on the GPU" pressed (also signalled through the view's gpu_check_clicked)
 };
 
 // The view as panel lines: label, verdict and check, failure, diagnostics (at most `max_lines` each), the
