@@ -364,6 +364,8 @@ std::vector<Preset> presets() {
       const nlohmann::json& v = *r.value;
       return v.is_object() && v.contains(key) && v[key].is_string() ? v[key].get<std::string>() : std::string();
     };
+    // Other embedded JSON (the kernels' contracts, gpu/*/*.contract.json) is not a session: not a preset.
+    if (r.value && !(r.value->is_object() && r.value->contains("blockscope_session"))) continue;
     if (!r.value) {
       p.description = "(not valid JSON)";
     } else {
