@@ -1,6 +1,6 @@
 // labs.h: the lab registry. Each lab exports one LabDescriptor (app/<lab>/<lab>_descriptor.cpp): its id and
-// titles, how to build it, its parameter schema, its session checker, its sweep target, its bench command and
-// its presets, and its hooks for the cross-cutting tools (the roofline's runs, the anatomy commands, the
+// titles, how to build it, its parameter schema, its session checker, its sweep target, its bench command,
+// and its hooks for the cross-cutting tools (the roofline's runs, the anatomy commands, the
 // app's start flags). The built-in labs are listed once, in app/lab_list.inc; everything that knows about labs (the
 // lab bar and --scene, sessions, the sweep runner and window, `blockscope bench`) asks this registry, so
 // adding a lab is adding its folders and one line there. Tests (or a later plug-in) add more at run time
@@ -52,8 +52,6 @@ struct LabDescriptor {
   const sweep::Target* sweep_target = nullptr;
   // Adds `blockscope bench <id>` to the bench command; empty: no bench.
   std::function<void(CLI::App& bench, cli::BenchContext& ctx)> register_bench;
-  // The shipped presets (assets/presets/<name>.json) that open this lab.
-  std::vector<std::string> presets;
   // Members of a saved state that are not parameters but the lab reads itself (the anatomy overlay).
   std::vector<std::string> state_extras;
   // What `blockscope roofline` times for this lab: its variants at their bench sizes on the GPU (when `gpu`)

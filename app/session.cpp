@@ -360,11 +360,18 @@ std::vector<Preset> presets() {
     p.name = std::string(f.name.substr(0, f.name.size() - 5));
     p.text = f.content;
     const JsonRead r = parse_json_text(f.content, "preset " + p.name);
-    if (!r.value)
+    const auto text_member = [&](const char* key) {
+      const nlohmann::json& v = *r.value;
+      return v.is_object() && v.contains(key) && v[key].is_string() ? v[key].get<std::string>() : std::string();
+    };
+    // Other embedded JSON (the kernels' contracts, gpu/*/*.contract.json) is not a session: not a preset.
+    if (r.value && !(r.value->is_object() && r.value->contains("blockscope_session"))) continue;
+    if (!r.value) {
       p.description = "(not valid JSON)";
-    else if (r.value->is_object() && r.value->contains("description") &&
-             (*r.value)["description"].is_string())
-      p.description = (*r.value)["description"].get<std::string>();
+    } else {
+      p.description = text_member("description");
+      p.lab = text_member("active_lab");
+    }
     out.push_back(std::move(p));
   }
   std::sort(out.begin(), out.end(), [](const Preset& a, const Preset& b) { return a.name < b.name; });

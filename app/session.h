@@ -70,6 +70,7 @@ std::string colormap_name(int index);
 struct Preset {
   std::string name;  // file name without ".json": "matmul-coalescing"
   std::string description;
+  std::string lab;  // the lab it opens (its active_lab): a lab's presets are found by its id, not listed
   std::string_view text;
 };
 std::vector<Preset> presets();

@@ -38,6 +38,18 @@ std::string pct(double v) {
   return v > 0 ? fmt_fixed(v, 1) + "%" : "-";
 }
 
+// Sets `out` to the variant `text` names; false, with the choices printed, when `names` has no such variant.
+template <class Names, class Variant>
+bool pick_variant(const Names& names, const char* what, const std::string& text, Variant& out) {
+  const auto v = names.parse(text);
+  if (!v) {
+    print_error("--variant: '" + printable(text) + "' is not " + what + " (all, " + names.list(", ") + ")", 2);
+    return false;
+  }
+  out = *v;
+  return true;
+}
+
 int run(ReduceBenchArgs& a) {
   if (auto err = a.flags->read()) return print_error(*err, 2);
   nlohmann::json state = {
@@ -52,21 +64,10 @@ int run(ReduceBenchArgs& a) {
   red::BenchOptions o;
   o.all_variants = a.variant == "all";
   if (!o.all_variants) {
-    if (a.op == red::Op::Reduce) {
-      const auto v = red::k_reduce_variant_names.parse(a.variant);
-      if (!v)
-        return print_error("--variant: '" + printable(a.variant) + "' is not a reduction (all, " +
-                               red::k_reduce_variant_names.list(", ") + ")",
-                           2);
-      p.reduce_variant = *v;
-    } else {
-      const auto v = red::k_scan_variant_names.parse(a.variant);
-      if (!v)
-        return print_error("--variant: '" + printable(a.variant) + "' is not a scan (all, " +
-                               red::k_scan_variant_names.list(", ") + ")",
-                           2);
-      p.scan_variant = *v;
-    }
+    const bool known = a.op == red::Op::Reduce
+                           ? pick_variant(red::k_reduce_variant_names, "a reduction", a.variant, p.reduce_variant)
+                           : pick_variant(red::k_scan_variant_names, "a scan", a.variant, p.scan_variant);
+    if (!known) return 2;
   }
   if (a.reps < 1 || a.reps > 1000)
     return print_error("--reps " + std::to_string(a.reps) + ": choose 1 to 1000 repetitions", 2);

@@ -83,18 +83,8 @@ void run_cpu_series(const red::Params& p, const RunSettings& s, JobControl& ctl,
       continue;
     }
     auto once = [&] { cpu_call(p, x, y, mode); };
-    const double t0 = now_ms();
-    once();
-    const double one = std::max(now_ms() - t0, 1e-4);
-    const int batch = static_cast<int>(std::clamp(std::ceil(k_reduce_min_sample_ms / one), 1.0, 1e5));
     SeriesRun r{label, false, {}, {}};
-    r.time_ms = time_host(
-        s.warmup, s.repetitions, ctl,
-        [&] {
-          for (int i = 0; i < batch; ++i)
-            once();
-        },
-        batch);
+    r.time_ms = time_host_batched(s.warmup, s.repetitions, ctl, once, k_reduce_min_sample_ms);
     r.throughput = rates(r.time_ms, gb);
     out.series.push_back(std::move(r));
   }

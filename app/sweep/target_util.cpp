@@ -1,6 +1,7 @@
 // target_util.cpp: see target_util.h.
 #include "app/sweep/target_util.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -44,6 +45,21 @@ std::vector<double> time_host(int warmup, int reps, JobControl& ctl, const std::
     fn();
     return (now_ms() - t0) / per_sample;
   });
+}
+
+std::vector<double> time_host_batched(int warmup, int reps, JobControl& ctl, const std::function<void()>& once,
+                                      double min_sample_ms) {
+  const double t0 = now_ms();
+  once();
+  const double one = std::max(now_ms() - t0, 1e-4);
+  const int batch = static_cast<int>(std::clamp(std::ceil(min_sample_ms / one), 1.0, 1e5));
+  return time_host(
+      warmup, reps, ctl,
+      [&] {
+        for (int i = 0; i < batch; ++i)
+          once();
+      },
+      batch);
 }
 
 std::vector<double> rates(const std::vector<double>& ms, double amount) {

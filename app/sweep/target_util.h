@@ -33,6 +33,11 @@ double now_ms();
 std::vector<double> time_host(int warmup, int reps, JobControl& ctl, const std::function<void()>& fn,
                               double per_sample = 1.0);
 
+// time_host for a host call too short to time alone: one untimed call measures it, then each sample runs it
+// enough times (1 to 100000) to last at least `min_sample_ms`; the samples are per call.
+std::vector<double> time_host_batched(int warmup, int reps, JobControl& ctl, const std::function<void()>& once,
+                                      double min_sample_ms);
+
 // Throughput of each sample: `amount` (in the unit's scale) per second.
 std::vector<double> rates(const std::vector<double>& ms, double amount);
 

@@ -149,19 +149,8 @@ class VectorTarget final : public Target {
           continue;
         }
         auto once = [&] { vector::compute_cpu(p.op, a.data(), b.data(), c.data(), p.n, mode); };
-        // Calls per sample so that a sample lasts at least k_vector_min_sample_ms.
-        const double t0 = now_ms();
-        once();
-        const double one = std::max(now_ms() - t0, 1e-4);
-        const int batch = static_cast<int>(std::clamp(std::ceil(k_vector_min_sample_ms / one), 1.0, 1e5));
         SeriesRun r{label, false, {}, {}};
-        r.time_ms = time_host(
-            s.warmup, s.repetitions, ctl,
-            [&] {
-              for (int i = 0; i < batch; ++i)
-                once();
-            },
-            batch);
+        r.time_ms = time_host_batched(s.warmup, s.repetitions, ctl, once, k_vector_min_sample_ms);
         r.throughput = rates(r.time_ms, gb);
         out.series.push_back(std::move(r));
       }

@@ -39,7 +39,7 @@ void add_kernel_params(std::vector<params::Param>& p) {
         add({.name = "kernel",
              .kind = Kind::Choice,
              .default_value = std::string(mem::k_kernel_names.name_of(d.kernel)),
-             .names = params::names_of(k_mem_kernels),
+             .names = params::names_of(memory::k_kernel_names.names()),
              .help = "transpose | stride (strided read) | banks (shared memory) | aos (AoS vs SoA)",
              .bind = named(&mem::Params::kernel, mem::k_kernel_names)});
     q.sweep_example = "transpose,stride,banks,aos";
@@ -48,7 +48,7 @@ void add_kernel_params(std::vector<params::Param>& p) {
     params::Param& q = add({.name = "transpose_variant",
                             .kind = Kind::Choice,
                             .default_value = name_in(mem::k_transpose_names, d.transpose),
-                            .names = params::names_of(k_mem_transpose),
+                            .names = params::names_of(memory::k_transpose_names.names()),
                             .help = "copy | naive | tiled | tiled-padded | tiled-padded-multi",
                             .bind = named(&mem::Params::transpose, mem::k_transpose_names)});
     q.sweep_example = "copy,naive,tiled,tiled-padded,tiled-padded-multi";
@@ -58,7 +58,7 @@ void add_kernel_params(std::vector<params::Param>& p) {
     params::Param& q = add({.name = "stride_variant",
                             .kind = Kind::Choice,
                             .default_value = name_in(mem::k_stride_names, d.stride_pattern),
-                            .names = params::names_of(k_mem_stride),
+                            .names = params::names_of(memory::k_stride_names.names()),
                             .help = "strided (lanes `stride` floats apart) | random (a permutation)",
                             .bind = named(&mem::Params::stride_pattern, mem::k_stride_names)});
     q.sweep_example = "strided,random";
@@ -67,7 +67,7 @@ void add_kernel_params(std::vector<params::Param>& p) {
     params::Param& q = add({.name = "banks_variant",
                             .kind = Kind::Choice,
                             .default_value = name_in(mem::k_banks_names, d.banks),
-                            .names = params::names_of(k_mem_banks),
+                            .names = params::names_of(memory::k_banks_names.names()),
                             .help = "plain | padded (one spare word after every 32)",
                             .bind = named(&mem::Params::banks, mem::k_banks_names)});
     q.sweep_example = "plain,padded";
@@ -77,7 +77,7 @@ void add_kernel_params(std::vector<params::Param>& p) {
     params::Param& q = add({.name = "aos_variant",
                             .kind = Kind::Choice,
                             .default_value = name_in(mem::k_aos_names, d.aos),
-                            .names = params::names_of(k_mem_aos),
+                            .names = params::names_of(memory::k_aos_names.names()),
                             .help = "aos (array of structures) | soa (structure of arrays)",
                             .bind = named(&mem::Params::aos, mem::k_aos_names)});
     q.sweep_example = "aos,soa";
@@ -186,7 +186,7 @@ void add_size_params(std::vector<params::Param>& p) {
     params::Param& q = add({.name = "device",
                             .kind = Kind::Choice,
                             .default_value = std::string(mem::k_device_names.name_of(mem::Device::All)),
-                            .names = params::names_of(k_mem_devices),
+                            .names = params::names_of(memory::k_device_names.names()),
                             .help = "rows the bench times: gpu | cpu | all"});
     q.saved = false;
   }

@@ -10,13 +10,6 @@ namespace bs::ui {
 
 const params::Schema& memory_schema();
 
-// Names as sessions store them.
-inline constexpr auto k_mem_kernels = memory::k_kernel_names.names();
-inline constexpr auto k_mem_transpose = memory::k_transpose_names.names();
-inline constexpr auto k_mem_stride = memory::k_stride_names.names();
-inline constexpr auto k_mem_banks = memory::k_banks_names.names();
-inline constexpr auto k_mem_aos = memory::k_aos_names.names();
-inline constexpr auto k_mem_devices = memory::k_device_names.names();
 
 // The memory::Params a state (schema-checked JSON, missing members at their defaults) describes.
 memory::Params memory_params_from(const nlohmann::json& state);

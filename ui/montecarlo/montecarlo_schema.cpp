@@ -81,15 +81,15 @@ void add_model_params(std::vector<params::Param>& p) {
        .bind = bind(&M::params, &mcl::Params::maturity)});
   add({.name = "option",
        .kind = Kind::Choice,
-       .default_value = std::string(k_mc_options[static_cast<size_t>(d.option)]),
-       .names = params::names_of(k_mc_options),
+       .default_value = std::string(montecarlo::k_option_names.name_of(d.option)),
+       .names = params::names_of(montecarlo::k_option_names.names()),
        .help = "call | put | asian (arithmetic-average Asian call)",
        .bind = bind(&M::option)});
   {
     params::Param& q = add({.name = "generator",
                             .kind = Kind::Choice,
-                            .default_value = std::string(k_mc_generators[static_cast<size_t>(d.generator)]),
-                            .names = params::names_of(k_mc_generators),
+                            .default_value = std::string(montecarlo::k_generator_names.name_of(d.generator)),
+                            .names = params::names_of(montecarlo::k_generator_names.names()),
                             .help = "GPU random generator: philox | xorwow",
                             .bind = bind(&M::generator)});
     q.sweep_example = "philox,xorwow";
@@ -153,8 +153,8 @@ void add_run_params(std::vector<params::Param>& p) {
   {
     params::Param& q = add({.name = "layout",
                             .kind = Kind::Choice,
-                            .default_value = std::string(k_mc_layouts[static_cast<size_t>(l.layout)]),
-                            .names = params::names_of(k_mc_layouts),
+                            .default_value = std::string(montecarlo::k_layout_names.name_of(l.layout)),
+                            .names = params::names_of(montecarlo::k_layout_names.names()),
                             .help = "grid-stride | one-per-thread",
                             .bind = bind(&M::layout)});
     q.sweep_example = "grid-stride,one-per-thread";

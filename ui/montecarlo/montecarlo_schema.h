@@ -11,9 +11,5 @@ namespace bs::ui {
 
 const params::Schema& montecarlo_schema();
 
-// Names as sessions store them (index = the enum's value: OptionType, Generator, Layout).
-inline constexpr auto k_mc_options = montecarlo::k_option_names.names();
-inline constexpr auto k_mc_generators = montecarlo::k_generator_names.names();
-inline constexpr auto k_mc_layouts = montecarlo::k_layout_names.names();
 
 }  // namespace bs::ui

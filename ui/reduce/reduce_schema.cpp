@@ -19,7 +19,6 @@ params::Schema make_schema() {
   const red::Params d;
   std::vector<params::Param> p;
   auto add = [&](params::Param q) -> params::Param& { return p.emplace_back(std::move(q)); };
-  auto choice = [](auto names, auto value) { return std::string(names[static_cast<size_t>(value)]); };
   {
     params::Param& q =
         add({.name = "n",
@@ -36,8 +35,8 @@ params::Schema make_schema() {
   {
     params::Param& q = add({.name = "op",
                             .kind = Kind::Choice,
-                            .default_value = choice(k_red_ops, d.op),
-                            .names = params::names_of(k_red_ops),
+                            .default_value = std::string(reduce::k_op_names.name_of(d.op)),
+                            .names = params::names_of(reduce::k_op_names.names()),
                             .help = "reduce (one sum) | scan (every prefix sum)",
                             .bind = bind(&M::op)});
     q.sweep_example = "reduce,scan";
@@ -45,8 +44,8 @@ params::Schema make_schema() {
   {
     params::Param& q = add({.name = "type",
                             .kind = Kind::Choice,
-                            .default_value = choice(k_red_types, d.type),
-                            .names = params::names_of(k_red_types),
+                            .default_value = std::string(reduce::k_type_names.name_of(d.type)),
+                            .names = params::names_of(reduce::k_type_names.names()),
                             .help = "float (checked within a derived tolerance) | int (checked exactly)",
                             .bind = bind(&M::type)});
     q.sweep_example = "float,int";
@@ -54,8 +53,8 @@ params::Schema make_schema() {
   {
     params::Param& q = add({.name = "reduce_variant",
                             .kind = Kind::Choice,
-                            .default_value = choice(k_red_reduce_variants, d.reduce_variant),
-                            .names = params::names_of(k_red_reduce_variants),
+                            .default_value = std::string(reduce::k_reduce_variant_names.name_of(d.reduce_variant)),
+                            .names = params::names_of(reduce::k_reduce_variant_names.names()),
                             .help = "reduction kernel: " + red::k_reduce_variant_names.list(),
                             .bind = bind(&M::reduce_variant)});
     q.sweep_example = "sequential,grid-stride,warp-shuffle,cub";
@@ -64,8 +63,8 @@ params::Schema make_schema() {
   {
     params::Param& q = add({.name = "scan_variant",
                             .kind = Kind::Choice,
-                            .default_value = choice(k_red_scan_variants, d.scan_variant),
-                            .names = params::names_of(k_red_scan_variants),
+                            .default_value = std::string(reduce::k_scan_variant_names.name_of(d.scan_variant)),
+                            .names = params::names_of(reduce::k_scan_variant_names.names()),
                             .help = "scan kernel: " + red::k_scan_variant_names.list(),
                             .bind = bind(&M::scan_variant)});
     q.sweep_example = "scan-then-propagate,decoupled-lookback,cub";
@@ -74,8 +73,8 @@ params::Schema make_schema() {
   {
     params::Param& q = add({.name = "scan_kind",
                             .kind = Kind::Choice,
-                            .default_value = choice(k_red_scan_kinds, d.scan_kind),
-                            .names = params::names_of(k_red_scan_kinds),
+                            .default_value = std::string(reduce::k_scan_kind_names.name_of(d.scan_kind)),
+                            .names = params::names_of(reduce::k_scan_kind_names.names()),
                             .help = "inclusive (out[i] includes x[i]) | exclusive (out[0] = 0)",
                             .bind = bind(&M::scan_kind)});
     q.sweep_example = "inclusive,exclusive";
@@ -94,8 +93,8 @@ params::Schema make_schema() {
   }
   add({.name = "device",
        .kind = Kind::Choice,
-       .default_value = std::string(k_red_devices[static_cast<size_t>(red::Device::All)]),
-       .names = params::names_of(k_red_devices),
+       .default_value = std::string(reduce::k_device_names.name_of(red::Device::All)),
+       .names = params::names_of(reduce::k_device_names.names()),
        .help = "what a run times: gpu | cpu | all (GPU and both CPU baselines)",
        .bind = bind(&M::device)});
   return params::Schema("reduce", std::move(p));

@@ -10,13 +10,6 @@ namespace bs::ui {
 
 const params::Schema& reduce_schema();
 
-// Names as sessions store them (index = the enum's value).
-inline constexpr auto k_red_ops = reduce::k_op_names.names();
-inline constexpr auto k_red_types = reduce::k_type_names.names();
-inline constexpr auto k_red_reduce_variants = reduce::k_reduce_variant_names.names();
-inline constexpr auto k_red_scan_variants = reduce::k_scan_variant_names.names();
-inline constexpr auto k_red_scan_kinds = reduce::k_scan_kind_names.names();
-inline constexpr auto k_red_devices = reduce::k_device_names.names();
 
 // The reduce::Params a state (schema values by name: n, op, type, reduce_variant, scan_variant, scan_kind,
 // block) stands for; members missing from `state` take the schema's defaults. The values must already have

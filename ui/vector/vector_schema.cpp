@@ -40,8 +40,8 @@ params::Schema make_schema() {
   {
     params::Param& q = add({.name = "op",
                             .kind = Kind::Choice,
-                            .default_value = std::string(k_vec_ops[static_cast<size_t>(d.op)]),
-                            .names = params::names_of(k_vec_ops),
+                            .default_value = std::string(vector::k_op_names.name_of(d.op)),
+                            .names = params::names_of(vector::k_op_names.names()),
                             .help = "add (c = a + b) | formula (c = (a*10 + 2) * ((b + 2)*10 - 5) * 5)",
                             .bind = bind(&M::op)});
     q.sweep_example = "add,formula";
@@ -62,8 +62,8 @@ params::Schema make_schema() {
   {
     params::Param& q = add({.name = "indexing",
                             .kind = Kind::Choice,
-                            .default_value = std::string(k_vec_indexing[static_cast<size_t>(d.indexing)]),
-                            .names = params::names_of(k_vec_indexing),
+                            .default_value = std::string(vector::k_indexing_names.name_of(d.indexing)),
+                            .names = params::names_of(vector::k_indexing_names.names()),
                             .help = "one-per-element | grid-stride",
                             .bind = bind(&M::indexing)});
     q.sweep_example = "one-per-element,grid-stride";
@@ -72,8 +72,8 @@ params::Schema make_schema() {
   {
     params::Param& q = add({.name = "width",
                             .kind = Kind::Choice,
-                            .default_value = std::string(k_vec_widths[static_cast<size_t>(d.width)]),
-                            .names = params::names_of(k_vec_widths),
+                            .default_value = std::string(vector::k_load_width_names.name_of(d.width)),
+                            .names = params::names_of(vector::k_load_width_names.names()),
                             .help = "loads per thread: float | float4",
                             .bind = bind(&M::width)});
     q.sweep_example = "float,float4";

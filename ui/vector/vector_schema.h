@@ -10,9 +10,5 @@ namespace bs::ui {
 
 const params::Schema& vector_schema();
 
-// Names as sessions store them (index = the enum's value: Op, Indexing, LoadWidth).
-inline constexpr auto k_vec_ops = vector::k_op_names.names();
-inline constexpr auto k_vec_indexing = vector::k_indexing_names.names();
-inline constexpr auto k_vec_widths = vector::k_load_width_names.names();
 
 }  // namespace bs::ui
