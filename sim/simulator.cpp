@@ -2014,7 +2014,6 @@ MemoryCounts memory_counts(const Module& m, const LaunchResult& r) {
     } else if (shared) {
       (load ? c.shared_ld_requests : c.shared_st_requests) += st.requests;
       (load ? c.shared_ld_conflicts : c.shared_st_conflicts) += st.conflicts;
-      (load ? c.shared_ld_wavefronts : c.shared_st_wavefronts) += st.wavefronts;
     }
   }
   return c;

@@ -76,11 +76,8 @@ void print_simulated_counts(const std::vector<std::pair<std::string, mem::Predic
                       same ? "= model" : "DIFFERS"});
   }
   std::printf(
-      "simulated counts per launch (the kernels' PTX through NVRTC in blockscope's simulator, no GPU). Bank "
-      "conflicts = shared wavefronts - shared warp instructions (per instruction, the most distinct 4-byte words "
-      "one bank delivers, minus one); on a GPU: smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum "
-      "- smsp__inst_executed_op_shared_ld.sum (and _st). L1TEX's l1tex__data_bank_conflicts_pipe_lsu_mem_shared_"
-      "op_ld.sum counts more on Hopper (global traffic in flight shares its data stage):\n");
+      "simulated counts per launch (the kernels' PTX through NVRTC in blockscope's simulator, no GPU; CUPTI: "
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / _st for the conflicts):\n");
   t.print(std::cout);
 }
 
