@@ -366,11 +366,17 @@ Export export_exercise(const Exercise& e, const std::string& source) {
   for (const std::string& name : e.params) p << name << " = " << b.at(name) << "\n";
   p << "block_x, block_y, block_z = " << e.block[0] << ", " << e.block[1] << ", " << e.block[2] << "\n";
   p << "rng = np.random.default_rng(" << e.seed << ")\n";
+  const auto pyexpr = [](std::string s) {  // ceil_div(a, b) and / in Python integers
+    for (size_t at = s.find('/'); at != std::string::npos; at = s.find('/', at + 2)) s.replace(at, 1, "//");
+    return s;
+  };
+  // Defined before the buffers: their sizes may use it (20_scan's tile sums: ceil_div(n, 256)).
+  p << "ceil_div = lambda a, b: -(-a // b)\n";
   std::string args_sub, args_ref;
   std::vector<std::string> outs;
   for (const Arg& a : e.args) {
     if (a.buffer) {
-      const std::string size = "(" + a.size + ")";
+      const std::string size = "(" + pyexpr(a.size) + ")";
       const std::string v = "d_" + a.name;  // a prefix: a buffer may be called `in`, a Python keyword
       p << v << " = " << py_fill(a, size) << "\n";
       if (a.dir != Dir::In) {
@@ -386,11 +392,6 @@ Export export_exercise(const Exercise& e, const std::string& source) {
       args_ref += typed + ", ";
     }
   }
-  const auto pyexpr = [](std::string s) {  // ceil_div(a, b) and / in Python integers
-    for (size_t at = s.find('/'); at != std::string::npos; at = s.find('/', at + 2)) s.replace(at, 1, "//");
-    return s;
-  };
-  p << "ceil_div = lambda a, b: -(-a // b)\n";
   p << "grid = (" << pyexpr(e.grid[0]) << ", " << pyexpr(e.grid[1]) << ", " << pyexpr(e.grid[2]) << ")\n";
   p << "block = (block_x, block_y, block_z)\nshared = " << pyexpr(e.dynamic_shared) << "\n";
   p << "kernel(SUBMISSION)(grid, block, (" << args_sub << "), shared_mem=shared)\n";

@@ -6,6 +6,7 @@
 // the four-tile test at the first element of the second tile.
 #include <gtest/gtest.h>
 
+#include "gpu/exercise/export.h"
 #include "gpu/exercise/runner.h"
 #include "gpu/kernel/nvrtc_loader.h"
 
@@ -68,6 +69,21 @@ TEST(ScanExercise, TheStarterFailsOnTheUnpublishedSumAndAnUnchainedScanAtTheSeco
   EXPECT_EQ(u.tests[1].wrong->index, 256u);
   EXPECT_EQ(u.tests[1].wrong->writers.front(), "thread (0, 0, 0) of block (1, 0, 0)");
 }
+
+// The CuPy snippet sizes the tile sums with ceil_div(n, 256): ceil_div is defined before the first buffer
+// uses it (on the H100 the snippet stopped with "NameError: name 'ceil_div' is not defined").
+TEST(ScanExercise, TheCupySnippetDefinesCeilDivBeforeTheBuffersUseIt) {
+  const Exercise e = scan_exercise();
+  const Export x = export_exercise(e, e.reference);
+  ASSERT_EQ(x.error, "");
+  const size_t def = x.cupy.find("ceil_div = lambda");
+  const size_t buffers = x.cupy.find("d_sums = ");
+  ASSERT_NE(def, std::string::npos);
+  ASSERT_NE(buffers, std::string::npos);
+  EXPECT_LT(def, buffers);
+  EXPECT_NE(x.cupy.find("ceil_div(n, 256)", buffers), std::string::npos);
+}
+
 
 }  // namespace
 }  // namespace bs::exercise
