@@ -376,7 +376,7 @@ Export export_exercise(const Exercise& e, const std::string& source) {
   std::vector<std::string> outs;
   for (const Arg& a : e.args) {
     if (a.buffer) {
-      const std::string size = "(" + pyexpr(a.size) + ")";
+      const std::string size = "(" + a.size + ")";
       const std::string v = "d_" + a.name;  // a prefix: a buffer may be called `in`, a Python keyword
       p << v << " = " << py_fill(a, size) << "\n";
       if (a.dir != Dir::In) {
