@@ -233,6 +233,7 @@ void ExerciseWindow::draw_exercise(double now_s, bool light) {
 void ExerciseWindow::draw(Layout& layout, bool* open) {
   poll();
   if (!*open) return;
+  ImGui::SetNextWindowBgAlpha(1.0f);  // over the lab's view: the lab's labels must not show through the code
   if (layout.begin("Exercises", Slot::Editor, open)) {
     pack();
     if (m_selected < 0 && !m_pack->exercises.empty()) select(m_pack->exercises.front().id);
