@@ -169,7 +169,7 @@ TestOutcome run_test(const exercise::Exercise& e, size_t index, const fs::path& 
                      double timeout, uint64_t mb) {
   TestOutcome t;
   const ChildOutput c = run_child({"blockscope", "exercise", "check", e.id, file.string(), "--pack", pack, "--json",
-                                   "--test", std::to_string(index + 1)},
+                                   "--sim", "--test", std::to_string(index + 1)},
                                   timeout, virtual_bytes() + (mb << 20));
   t.seconds = c.seconds;
   if (c.timed_out) {
