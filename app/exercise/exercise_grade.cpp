@@ -334,7 +334,7 @@ int run_grade(const GradeArgs& a) {
   }
   std::string err;
   if (!write_text_file(a.out, csv, &err)) return print_error("--out: " + err, 2);
-  std::printf("graded %zu submissions (simulated, no GPU): %d pass, %zu not; %s\n", rows.size(), pass,
+  std::printf("graded %zu submissions in the simulator: %d pass, %zu not; %s\n", rows.size(), pass,
               rows.size() - static_cast<size_t>(pass), a.out.c_str());
   return 0;
 }

@@ -315,6 +315,30 @@ bool close_enough(double expected, double actual, const Tolerance& t) {
   return d <= t.abs + t.rel * std::fabs(expected);
 }
 
+// One output buffer against the expected one: the wrong elements (integers exactly, floating-point types
+// within the tolerance), the first of them, and the largest error among the tolerated ones.
+struct BufferDiff {
+  uint64_t count = 0, wrong = 0, first = 0;
+  double max_err = 0;
+};
+BufferDiff compare_buffer(const Arg& a, const std::vector<uint32_t>& want, const std::vector<uint32_t>& got,
+                          const Tolerance& tol) {
+  BufferDiff d;
+  const uint32_t words = elem_bytes(a.type) / 4;
+  d.count = want.size() / words;
+  for (size_t k = 0; k < d.count; ++k) {
+    const uint64_t wb = element(want, k, words), gb = element(got, k, words);
+    bool ok = wb == gb;
+    if (!ok && is_floating(a.type)) {
+      const double w = as_double(a.type, wb), g = as_double(a.type, gb);
+      ok = close_enough(w, g, tol);
+      if (ok) d.max_err = std::max(d.max_err, std::fabs(g - w));
+    }
+    if (!ok && d.wrong++ == 0) d.first = k;
+  }
+  return d;
+}
+
 std::vector<ScoreItem> score_of(const Exercise& e, const Prepared& p, const sim::LaunchResult& r,
                                 const sim::Module& m, const std::string& entry) {
   std::vector<ScoreItem> out;
@@ -443,6 +467,34 @@ GpuJob gpu_job(const Exercise& e, const Prepared& p, std::vector<std::vector<uin
   return j;
 }
 
+// The reference run on the GPU as well, checked against its simulated run (whose outputs are the expected
+// values): a simulator bug would otherwise fail every submission on the GPU, the reference included, as the
+// student's fault. On the H100, 20_scan's reference failed its own test this way (a load the simulator did not
+// sign-extend). A disagreement, or a reference the GPU cannot run, is said as such.
+std::optional<std::string> reference_on_gpu(const Exercise& e, const Prepared& p,
+                                            const std::vector<std::vector<uint32_t>>& simulated, const Compiled& ref) {
+  std::vector<std::vector<uint32_t>> data = p.data;
+  GpuJob job = gpu_job(e, p, data, ref, e.id + "/reference.cu");
+  job.warmup = 0;
+  job.repetitions = 0;
+  const GpuRun g = run_on_gpu(job);
+  if (!g.error.empty()) return "the exercise's reference fails on the GPU: " + g.error;
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const Arg& a = e.args[i];
+    if (!a.buffer || a.dir == Dir::In) continue;
+    const BufferDiff d = compare_buffer(a, simulated[i], data[i], e.tolerance);
+    if (!d.wrong) continue;
+    const uint32_t words = elem_bytes(a.type) / 4;
+    return "the simulator and the GPU disagree on the exercise's reference: " + a.name + ", element " +
+           std::to_string(d.first) + ": simulated " + value_text(a.type, element(simulated[i], d.first, words)) +
+           ", on the GPU " + value_text(a.type, element(data[i], d.first, words)) + " (" + std::to_string(d.wrong) +
+           " of " + std::to_string(d.count) +
+           " elements differ). That is a bug in blockscope's simulator, not in your kernel; please report it (--sim "
+           "checks in the simulator alone)";
+  }
+  return std::nullopt;
+}
+
 // The block a run uses: the exercise's, or the student's where the exercise allows it.
 std::optional<std::string> chosen_block(const Exercise& e, const RunOptions& o, uint32_t block[3]) {
   std::copy(e.block, e.block + 3, block);
@@ -501,11 +553,11 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
   const GpuStatus* gpu = choice.gpu ? (o.gpu ? o.gpu : &gpu_status()) : nullptr;
   out.engine = choice.label;
   out.on_gpu = choice.gpu;
-  out.compiled =
-      compile_source(e, source, shown_name, o.cache, gpu && gpu->arch > 0 ? gpu->arch : kernel::k_default_arch);
+  const int arch = gpu && gpu->arch > 0 ? gpu->arch : kernel::k_default_arch;
+  out.compiled = compile_source(e, source, shown_name, o.cache, arch);
   if (!out.compiled.ok) return out;
   const CpuReference* cpu = e.cpu_reference.empty() ? nullptr : find_cpu_reference(e.cpu_reference);
-  const Compiled ref = cpu ? Compiled{} : compile_source(e, e.reference, e.id + "/reference.cu", o.cache);
+  const Compiled ref = cpu ? Compiled{} : compile_source(e, e.reference, e.id + "/reference.cu", o.cache, arch);
   if (!cpu && !ref.ok) {
     out.error = "the exercise's reference does not compile: " + ref.message;
     return out;
@@ -537,6 +589,12 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
                   (!rr.ok ? failure_text(rr.failure, "reference.cu")
                           : diagnostic_text(rr.diagnostics.front(), "reference.cu"));
       return out;
+    }
+    if (gpu && !cpu) {
+      if (auto err = reference_on_gpu(e, p, expected, ref)) {
+        out.error = "test " + t.name + ": " + *err;
+        return out;
+      }
     }
     // In the simulator: the run checked (no GPU), or on the GPU a second run for the score, the bug checks and
     // the writers of a wrong element (its outputs go to a scratch copy; the GPU's are the ones checked).
@@ -576,19 +634,10 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
         const std::vector<uint32_t>& want = expected[i];
         const std::vector<uint32_t>& got = actual[i];
         const uint32_t words = elem_bytes(a.type) / 4;
-        const size_t count = want.size() / words;
-        elements += count;
-        uint64_t wrong = 0, first = 0;
-        for (size_t k = 0; k < count; ++k) {
-          const uint64_t wb = element(want, k, words), gb = element(got, k, words);
-          bool ok = wb == gb;
-          if (!ok && is_floating(a.type)) {
-            const double w = as_double(a.type, wb), g = as_double(a.type, gb);
-            ok = close_enough(w, g, e.tolerance);
-            if (ok) max_err = std::max(max_err, std::fabs(g - w));
-          }
-          if (!ok && wrong++ == 0) first = k;
-        }
+        const BufferDiff d = compare_buffer(a, want, got, e.tolerance);
+        elements += d.count;
+        max_err = std::max(max_err, d.max_err);
+        const uint64_t wrong = d.wrong, first = d.first;
         if (!wrong) continue;
         WrongElement w;
         w.buffer = a.name;

@@ -171,7 +171,7 @@ TEST_F(ExerciseCli, GradeAClass) {
   EXPECT_NE(g.find("dave,01_map,compile error,0,3,,,"), std::string::npos) << g;
   EXPECT_NE(g.find("erin,01_map,timeout,0,3,timeout timeout timeout,n=1024,"), std::string::npos) << g;
   EXPECT_NE(g.find("frank,,missing,"), std::string::npos) << g;
-  EXPECT_NE(r.output.find("graded 6 submissions (simulated, no GPU): 1 pass, 5 not"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("graded 6 submissions in the simulator: 1 pass, 5 not"), std::string::npos) << r.output;
 }
 
 
@@ -237,7 +237,7 @@ TEST_F(ExerciseCli, GradeHostileSubmissions) {
   EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << "an escape reached the terminal";
   EXPECT_NE(r.output.find("esc\\x1b[31mred"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("new\\x0aline"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("graded 15 submissions (simulated, no GPU): 7 pass, 8 not"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("graded 15 submissions in the simulator: 7 pass, 8 not"), std::string::npos) << r.output;
 }
 
 // The exported program compiles with nvcc here (it runs, checks and times on the GPU machine: without a device
