@@ -1148,15 +1148,25 @@ void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
   if (stopped()) return;
   uint64_t tv[32];
   uint64_t* dvec[4] = {nullptr, nullptr, nullptr, nullptr};
+  // A signed load into a register wider than its type is sign-extended to the register's width (PTX: ld.s32
+  // into a .b64 register, as NVRTC emits for `long long x = int_array[i]`); 32-bit registers keep 32 bits.
+  bool dwide[4] = {false, false, false, false};
+  const auto wide_reg = [&](int32_t r) {
+    return r >= 0 && static_cast<size_t>(r) < M.reg_types.size() && type_bytes(M.reg_types[static_cast<size_t>(r)]) == 8;
+  };
   Src val{tv, 0};
   Src cmpv{tv, 0};
   uint64_t tv2[32];
   if (is_ld || in.op == Op::Atom) {
     const Operand& d = in.dst[0];
     if (d.kind == Operand::Vec) {
-      for (int i = 0; i < d.count; ++i) dvec[i] = d.vreg[i] >= 0 ? w.regs.data() + static_cast<size_t>(d.vreg[i]) * 32 : nullptr;
+      for (int i = 0; i < d.count; ++i) {
+        dvec[i] = d.vreg[i] >= 0 ? w.regs.data() + static_cast<size_t>(d.vreg[i]) * 32 : nullptr;
+        dwide[i] = wide_reg(d.vreg[i]);
+      }
     } else {
       dvec[0] = dst(w, d);
+      dwide[0] = wide_reg(d.reg);
     }
   }
   const Operand* vals = nullptr;
@@ -1236,7 +1246,8 @@ void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
         for (int i = 0; i < vec; ++i) {
           if (!dvec[i]) continue;
           uint64_t v = p ? load_bits(p + i * eb, eb) : 0;
-          if (type_signed(in.type) && eb < 4) v = static_cast<uint64_t>(sext(v, eb)) & 0xffffffffu;
+          if (type_signed(in.type) && eb < 8 && dwide[i]) v = static_cast<uint64_t>(sext(v, eb));
+          else if (type_signed(in.type) && eb < 4) v = static_cast<uint64_t>(sext(v, eb)) & 0xffffffffu;
           dvec[i][l] = v;
         }
         return;

@@ -29,7 +29,7 @@ using exercise::Exercise;
 struct Args {
   std::string pack, name, file, block, out, maps;
   int hints = 0, test = 0;
-  bool starter = false, solution = false, visible_only = false, json = false, no_record = false;
+  bool starter = false, solution = false, visible_only = false, json = false, no_record = false, sim = false, gpu = false;
 };
 
 // The pack, its refusals printed on stderr (one line each).
@@ -127,12 +127,15 @@ nlohmann::json result_json(const Exercise& e, const exercise::CheckResult& r) {
   for (const exercise::TestResult& t : r.tests) {
     passed += t.passed;
     tests.push_back({{"name", t.test.name}, {"hidden", t.test.hidden}, {"passed", t.passed}, {"stopped", t.stopped},
-                     {"check", t.check}, {"diagnostics", t.diagnostics}, {"seconds", t.seconds}});
+                     {"check", t.check}, {"diagnostics", t.diagnostics}, {"seconds", t.seconds}, {"on_gpu", t.on_gpu},
+                     {"gpu_ms_median", exercise::median_ms(t.gpu_ms)}});
   }
   j["tests"] = tests;
   j["tests_passed"] = passed;
   j["first_failure"] = r.first_failure >= 0 ? test_label(r.tests[static_cast<size_t>(r.first_failure)].test) : "";
   j["score"] = r.tests.empty() || r.tests.front().score.empty() ? "" : exercise::score_line(r.tests.front().score);
+  j["engine"] = r.engine;
+  if (r.timing) j["timing"] = exercise::timing_text(*r.timing);
   return j;
 }
 
@@ -155,7 +158,9 @@ int run_check(const Args& a) {
   if (!e) return 2;
   std::string source, err;
   if (!kernel::read_kernel_source(a.file, &source, &err)) return print_error(err, 2);
+  if (a.sim && a.gpu) return print_error("--sim and --gpu: give one of them", 2);
   exercise::RunOptions o;
+  o.engine = a.sim ? exercise::Engine::Simulator : a.gpu ? exercise::Engine::Gpu : exercise::Engine::Auto;
   o.hidden = !a.visible_only;
   o.only_test = a.test - 1;
   kernel::KernelCache cache(kernel::default_cache_dir());
@@ -185,7 +190,7 @@ int run_check(const Args& a) {
   }
   std::printf("%s\n", r.compiled.message.c_str());
   if (!r.error.empty()) return print_error(r.error, 2);
-  std::printf("exercise %s: %s (simulated in the PTX simulator, no GPU)\n", e->id.c_str(), e->title.c_str());
+  std::printf("exercise %s: %s\nran on: %s\n", e->id.c_str(), e->title.c_str(), r.engine.c_str());
   for (const exercise::TestResult& t : r.tests) {
     std::printf("  %s  %-28s %6.2f s  %s\n", t.passed ? "pass" : "FAIL", test_label(t.test).c_str(), t.seconds,
                 t.stopped.empty() ? t.check.c_str() : ("stopped: " + t.stopped).c_str());
@@ -193,6 +198,7 @@ int run_check(const Args& a) {
   }
   if (!r.tests.empty() && !r.tests.front().score.empty())
     std::printf("score: %s\n", exercise::score_line(r.tests.front().score).c_str());
+  if (r.timing) std::printf("GPU time: %s\n", exercise::timing_text(*r.timing).c_str());
   if (!a.maps.empty() && !r.tests.empty())
     if (const int code = write_maps(a, *e, r, o)) return code;
   if (r.passed()) {
@@ -283,12 +289,15 @@ void register_exercise_commands(CLI::App& app, BenchContext& ctx) {
   show->add_flag("--solution", a->solution, "Print the reference solution");
   show->callback([a, &ctx] { run_guarded(ctx, [&] { return run_show(*a); }); });
 
-  CLI::App* check = ex->add_subcommand("check", "Run your kernel on the exercise's tests in the PTX simulator");
+  CLI::App* check =
+      ex->add_subcommand("check", "Run your kernel on the exercise's tests: on the GPU where there is one, else in the PTX simulator");
   check->add_option("name", a->name, "The exercise")->required();
   check->add_option("file", a->file, "Your kernel (.cu)")->required();
   pack(check);
   check->add_option("--block", a->block, "Your block (XxYxZ), where the exercise lets you choose it");
   check->add_flag("--visible-only", a->visible_only, "Run the visible tests only");
+  check->add_flag("--sim", a->sim, "Run in the PTX simulator even where there is a GPU (what `exercise grade` does)");
+  check->add_flag("--gpu", a->gpu, "Run on the GPU (without one: in the simulator, saying why)");
   check->add_flag("--json", a->json, "One JSON object with every test (what `exercise grade` reads)");
   check->add_flag("--no-record", a->no_record, "Do not save the result in your progress");
   check->add_option("--test", a->test, "Run only the K-th test (1-based; visible first, then hidden)")

@@ -169,7 +169,7 @@ TestOutcome run_test(const exercise::Exercise& e, size_t index, const fs::path& 
                      double timeout, uint64_t mb) {
   TestOutcome t;
   const ChildOutput c = run_child({"blockscope", "exercise", "check", e.id, file.string(), "--pack", pack, "--json",
-                                   "--test", std::to_string(index + 1)},
+                                   "--sim", "--test", std::to_string(index + 1)},
                                   timeout, virtual_bytes() + (mb << 20));
   t.seconds = c.seconds;
   if (c.timed_out) {
@@ -334,7 +334,7 @@ int run_grade(const GradeArgs& a) {
   }
   std::string err;
   if (!write_text_file(a.out, csv, &err)) return print_error("--out: " + err, 2);
-  std::printf("graded %zu submissions (simulated, no GPU): %d pass, %zu not; %s\n", rows.size(), pass,
+  std::printf("graded %zu submissions in the simulator: %d pass, %zu not; %s\n", rows.size(), pass,
               rows.size() - static_cast<size_t>(pass), a.out.c_str());
   return 0;
 }

@@ -82,12 +82,13 @@ void ExerciseWindow::run_tests() {
   m_outcome = outcome;
   const exercise::Exercise ex = *e;
   const std::string source = m_run_source;
-  m_status = "running the tests of " + e->id + " in the simulator...";
+  m_status = "running the tests of " + e->id + "...";
   m_last.reset();  // the results shown are always the current run's
   m_job.start("exercise " + e->id, [outcome, ex, source](JobControl&) {
     kernel::KernelCache cache(kernel::default_cache_dir());
     exercise::RunOptions o;
     o.cache = &cache;
+    o.engine = exercise::Engine::Auto;  // the GPU where there is one; the result says which ran
     exercise::CheckResult r = exercise::check_source(ex, source, ex.id + ".cu", o);
     ExerciseTrace t;
     if (r.compiled.ok && r.error.empty() && !r.tests.empty()) t = trace_of_check(ex, r, o);
@@ -124,7 +125,7 @@ void ExerciseWindow::poll() {
   if (m_doc.text() == m_run_source) m_doc.set_markers(KernelWorkbench::markers_from(m_last->compiled.diagnostics));
   const exercise::Exercise* e = pack().find(m_run_exercise);
   if (!e) return;
-  m_status = m_last->passed() ? "pass: every test (simulated, no GPU)" : "";
+  m_status = m_last->passed() ? "pass: every test (" + m_last->engine + ")" : "";
   if (m_last->error.empty()) {
     const std::string warning = cli::save_check(*e, *m_last, m_run_source);
     if (!warning.empty()) m_status = warning;
@@ -156,7 +157,11 @@ void ExerciseWindow::draw_results() {
     ImGui::TextWrapped("%s", r.error.c_str());
     return;
   }
-  ImGui::TextDisabled("simulated in the PTX simulator (no GPU): no time, no roofline");
+  ImGui::TextDisabled("ran on: %s", r.engine.c_str());
+  if (r.timing)
+    ImGui::TextWrapped("GPU time: %s", exercise::timing_text(*r.timing).c_str());
+  else if (!r.on_gpu)
+    ImGui::TextDisabled("no time, no roofline: they need a GPU");
   for (const exercise::TestResult& t : r.tests) {
     const std::string name = t.test.name + (t.test.hidden ? " (hidden)" : "");
     ImGui::TextColored(t.passed ? ImVec4(0.4f, 0.85f, 0.4f, 1) : ImVec4(1, 0.4f, 0.4f, 1), "%s  %s",
@@ -189,7 +194,7 @@ void ExerciseWindow::draw_exercise(double now_s, bool light) {
   ImGui::Checkbox("Show the solution", &m_show_solution);
   ImGui::SameLine();
   ImGui::BeginDisabled(m_job.running());
-  if (ImGui::Button(m_job.running() ? "Running..." : "Run tests (simulator)")) run_tests();
+  if (ImGui::Button(m_job.running() ? "Running..." : "Run tests")) run_tests();
   ImGui::EndDisabled();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 24);
   ImGui::InputTextWithHint("##file", "your file (.cu)", m_path, sizeof m_path);

@@ -1,7 +1,7 @@
 // exercise_window.h: the Exercises window (View > Exercises): the course pack's list with each exercise's
 // status from the saved progress, the statement, hints revealed one at a time, the kernel editor's text widget
-// holding the starter (or the student's edits), "Run tests" in the PTX simulator on a background job (said:
-// simulated, no GPU), the first failing test named with its first wrong element, expected and actual values
+// holding the starter (or the student's edits), "Run tests" on a background job (on the GPU where there is one, else in
+// the PTX simulator; it says which), the first failing test named with its first wrong element, expected and actual values
 // and the thread that wrote it, the simulator's diagnostics, the score against par, and the reference shown
 // only on request, the access picture of the failing test (the Simulator panel's maps). Each run is saved in the user's progress (`blockscope exercise report` exports it).
 #pragma once

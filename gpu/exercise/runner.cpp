@@ -315,6 +315,30 @@ bool close_enough(double expected, double actual, const Tolerance& t) {
   return d <= t.abs + t.rel * std::fabs(expected);
 }
 
+// One output buffer against the expected one: the wrong elements (integers exactly, floating-point types
+// within the tolerance), the first of them, and the largest error among the tolerated ones.
+struct BufferDiff {
+  uint64_t count = 0, wrong = 0, first = 0;
+  double max_err = 0;
+};
+BufferDiff compare_buffer(const Arg& a, const std::vector<uint32_t>& want, const std::vector<uint32_t>& got,
+                          const Tolerance& tol) {
+  BufferDiff d;
+  const uint32_t words = elem_bytes(a.type) / 4;
+  d.count = want.size() / words;
+  for (size_t k = 0; k < d.count; ++k) {
+    const uint64_t wb = element(want, k, words), gb = element(got, k, words);
+    bool ok = wb == gb;
+    if (!ok && is_floating(a.type)) {
+      const double w = as_double(a.type, wb), g = as_double(a.type, gb);
+      ok = close_enough(w, g, tol);
+      if (ok) d.max_err = std::max(d.max_err, std::fabs(g - w));
+    }
+    if (!ok && d.wrong++ == 0) d.first = k;
+  }
+  return d;
+}
+
 std::vector<ScoreItem> score_of(const Exercise& e, const Prepared& p, const sim::LaunchResult& r,
                                 const sim::Module& m, const std::string& entry) {
   std::vector<ScoreItem> out;
@@ -339,9 +363,10 @@ std::vector<ScoreItem> score_of(const Exercise& e, const Prepared& p, const sim:
 }  // namespace
 
 Compiled compile_source(const Exercise& e, const std::string& source, const std::string& shown_name,
-                        kernel::KernelCache* cache) {
+                        kernel::KernelCache* cache, int arch) {
   Compiled c;
   kernel::CompileRequest req;
+  req.arch = arch;
   req.source = source;
   if (!req.source.empty() && req.source.back() != '\n') req.source += '\n';
   req.source += check_source_text(e);
@@ -390,11 +415,85 @@ Compiled compile_source(const Exercise& e, const std::string& source, const std:
     return c;
   }
   c.ok = true;
+  c.binary = std::make_shared<const kernel::CompileResult>(r);
   c.message = shown_name + ": " + r.message;
   return c;
 }
 
 namespace {
+
+// Each input buffer read once and each output written once (an in-out buffer both): the least traffic any
+// correct kernel makes, so bytes / time is a figure no kernel can beat by moving less.
+uint64_t compulsory_bytes(const Exercise& e, const Prepared& p) {
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    if (!e.args[i].buffer) continue;
+    const uint64_t b = p.data[i].size() * 4;
+    bytes += e.args[i].dir == Dir::InOut ? 2 * b : b;
+  }
+  return bytes;
+}
+
+// The GPU launch of one test's prepared arguments, writing into `data`.
+GpuJob gpu_job(const Exercise& e, const Prepared& p, std::vector<std::vector<uint32_t>>& data, const Compiled& c,
+               const std::string& shown_name) {
+  GpuJob j;
+  j.binary = c.binary.get();
+  j.entry = c.entry;
+  j.shown_name = e.kernel + " (" + shown_name + ")";
+  const sim::Dim3 g = p.cfg.grid, b = p.cfg.block;
+  j.grid[0] = g.x, j.grid[1] = g.y, j.grid[2] = g.z;
+  j.block[0] = b.x, j.block[1] = b.y, j.block[2] = b.z;
+  j.dynamic_shared = p.cfg.dynamic_shared_bytes;
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const Arg& a = e.args[i];
+    GpuArg ga;
+    if (a.buffer) {
+      ga.buffer = static_cast<int>(j.buffers.size());
+      j.buffers.push_back(&data[i]);
+    } else if (a.type == ElemType::Float) {
+      ga.bits = std::bit_cast<uint32_t>(static_cast<float>(p.reals[i]));
+    } else if (a.type == ElemType::Double) {
+      ga.bits = std::bit_cast<uint64_t>(p.reals[i]);
+      ga.bytes = 8;
+    } else if (elem_bytes(a.type) == 8) {
+      ga.bits = static_cast<uint64_t>(p.ints[i]);
+      ga.bytes = 8;
+    } else {
+      ga.bits = static_cast<uint32_t>(static_cast<int32_t>(p.ints[i]));
+    }
+    j.args.push_back(ga);
+  }
+  return j;
+}
+
+// The reference run on the GPU as well, checked against its simulated run (whose outputs are the expected
+// values): a simulator bug would otherwise fail every submission on the GPU, the reference included, as the
+// student's fault. On the H100, 20_scan's reference failed its own test this way (a load the simulator did not
+// sign-extend). A disagreement, or a reference the GPU cannot run, is said as such.
+std::optional<std::string> reference_on_gpu(const Exercise& e, const Prepared& p,
+                                            const std::vector<std::vector<uint32_t>>& simulated, const Compiled& ref) {
+  std::vector<std::vector<uint32_t>> data = p.data;
+  GpuJob job = gpu_job(e, p, data, ref, e.id + "/reference.cu");
+  job.warmup = 0;
+  job.repetitions = 0;
+  const GpuRun g = run_on_gpu(job);
+  if (!g.error.empty()) return "the exercise's reference fails on the GPU: " + g.error;
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const Arg& a = e.args[i];
+    if (!a.buffer || a.dir == Dir::In) continue;
+    const BufferDiff d = compare_buffer(a, simulated[i], data[i], e.tolerance);
+    if (!d.wrong) continue;
+    const uint32_t words = elem_bytes(a.type) / 4;
+    return "the simulator and the GPU disagree on the exercise's reference: " + a.name + ", element " +
+           std::to_string(d.first) + ": simulated " + value_text(a.type, element(simulated[i], d.first, words)) +
+           ", on the GPU " + value_text(a.type, element(data[i], d.first, words)) + " (" + std::to_string(d.wrong) +
+           " of " + std::to_string(d.count) +
+           " elements differ). That is a bug in blockscope's simulator, not in your kernel; please report it (--sim "
+           "checks in the simulator alone)";
+  }
+  return std::nullopt;
+}
 
 // The block a run uses: the exercise's, or the student's where the exercise allows it.
 std::optional<std::string> chosen_block(const Exercise& e, const RunOptions& o, uint32_t block[3]) {
@@ -448,10 +547,17 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
                 " tests";
     return out;
   }
-  out.compiled = compile_source(e, source, shown_name, o.cache);
+  const EngineChoice choice = o.engine == Engine::Simulator
+                                  ? choose_engine(o.engine, GpuStatus{})
+                                  : choose_engine(o.engine, o.gpu ? *o.gpu : gpu_status());
+  const GpuStatus* gpu = choice.gpu ? (o.gpu ? o.gpu : &gpu_status()) : nullptr;
+  out.engine = choice.label;
+  out.on_gpu = choice.gpu;
+  const int arch = gpu && gpu->arch > 0 ? gpu->arch : kernel::k_default_arch;
+  out.compiled = compile_source(e, source, shown_name, o.cache, arch);
   if (!out.compiled.ok) return out;
   const CpuReference* cpu = e.cpu_reference.empty() ? nullptr : find_cpu_reference(e.cpu_reference);
-  const Compiled ref = cpu ? Compiled{} : compile_source(e, e.reference, e.id + "/reference.cu", o.cache);
+  const Compiled ref = cpu ? Compiled{} : compile_source(e, e.reference, e.id + "/reference.cu", o.cache, arch);
   if (!cpu && !ref.ok) {
     out.error = "the exercise's reference does not compile: " + ref.message;
     return out;
@@ -484,10 +590,36 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
                           : diagnostic_text(rr.diagnostics.front(), "reference.cu"));
       return out;
     }
-    const sim::LaunchConfig cfg = bind(p, actual, e, o.workers, nullptr);
-    const sim::LaunchResult sr = sim::launch(*out.compiled.module, out.compiled.entry, cfg);
-    for (const sim::Diagnostic& d : sr.diagnostics) tr.diagnostics.push_back(diagnostic_text(d, shown_name));
-    if (!sr.ok) {
+    if (gpu && !cpu) {
+      if (auto err = reference_on_gpu(e, p, expected, ref)) {
+        out.error = "test " + t.name + ": " + *err;
+        return out;
+      }
+    }
+    // In the simulator: the run checked (no GPU), or on the GPU a second run for the score, the bug checks and
+    // the writers of a wrong element (its outputs go to a scratch copy; the GPU's are the ones checked).
+    sim::LaunchResult sr;
+    bool simulated = false;
+    std::vector<std::vector<uint32_t>> scratch;
+    const auto simulate = [&] {
+      if (simulated) return;
+      if (gpu) scratch = p.data;
+      sr = sim::launch(*out.compiled.module, out.compiled.entry, bind(p, gpu ? scratch : actual, e, o.workers, nullptr));
+      simulated = true;
+    };
+    tr.bytes = compulsory_bytes(e, p);
+    if (gpu) {
+      tr.on_gpu = true;
+      GpuRun g = run_on_gpu(gpu_job(e, p, actual, out.compiled, shown_name));
+      if (!g.error.empty()) tr.stopped = "on the GPU: " + g.error;
+      tr.gpu_ms = std::move(g.ms);
+      if (!scored && !t.hidden) simulate();
+    } else {
+      simulate();
+    }
+    if (!tr.stopped.empty()) {
+      // The GPU run failed: nothing to compare.
+    } else if (simulated && !sr.ok) {
       tr.stopped = failure_text(sr.failure, shown_name);
       // The simulator's advice names kernel check's flag; here the budget is the exercise's limit.
       const std::string advice = "raise it with --budget if the kernel really needs more";
@@ -502,19 +634,10 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
         const std::vector<uint32_t>& want = expected[i];
         const std::vector<uint32_t>& got = actual[i];
         const uint32_t words = elem_bytes(a.type) / 4;
-        const size_t count = want.size() / words;
-        elements += count;
-        uint64_t wrong = 0, first = 0;
-        for (size_t k = 0; k < count; ++k) {
-          const uint64_t wb = element(want, k, words), gb = element(got, k, words);
-          bool ok = wb == gb;
-          if (!ok && is_floating(a.type)) {
-            const double w = as_double(a.type, wb), g = as_double(a.type, gb);
-            ok = close_enough(w, g, e.tolerance);
-            if (ok) max_err = std::max(max_err, std::fabs(g - w));
-          }
-          if (!ok && wrong++ == 0) first = k;
-        }
+        const BufferDiff d = compare_buffer(a, want, got, e.tolerance);
+        elements += d.count;
+        max_err = std::max(max_err, d.max_err);
+        const uint64_t wrong = d.wrong, first = d.first;
         if (!wrong) continue;
         WrongElement w;
         w.buffer = a.name;
@@ -527,18 +650,21 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
         w.expected = value_text(a.type, element(want, first, words));
         w.actual = value_text(a.type, element(got, first, words));
         // Run the student's kernel again on the same inputs, watching that element.
-        std::vector<std::vector<uint32_t>> again = p.data;
-        const uint64_t addr = sr.buffer_base[static_cast<size_t>(p.buffer_of_arg[i])] + first * elem_bytes(a.type);
-        WriterWatch watch(addr, p.cfg.grid, p.cfg.block);
-        sim::LaunchConfig wcfg = bind(p, again, e, o.workers, &watch);
-        wcfg.diagnostics = false;
-        wcfg.thread_stats = false;
-        sim::launch(*out.compiled.module, out.compiled.entry, wcfg);
-        w.writers = watch.writers;
-        w.writer_block = watch.first_block;
-        w.writer_thread = watch.first_thread;
-        if (watch.count() > w.writers.size())
-          w.writers.push_back("and " + std::to_string(watch.count() - w.writers.size()) + " more writes");
+        simulate();  // on the GPU: the simulator's buffer addresses, and its bug checks for the message
+        const size_t buf = static_cast<size_t>(p.buffer_of_arg[i]);
+        if (buf < sr.buffer_base.size()) {
+          std::vector<std::vector<uint32_t>> again = p.data;
+          WriterWatch watch(sr.buffer_base[buf] + first * elem_bytes(a.type), p.cfg.grid, p.cfg.block);
+          sim::LaunchConfig wcfg = bind(p, again, e, o.workers, &watch);
+          wcfg.diagnostics = false;
+          wcfg.thread_stats = false;
+          sim::launch(*out.compiled.module, out.compiled.entry, wcfg);
+          w.writers = watch.writers;
+          w.writer_block = watch.first_block;
+          w.writer_thread = watch.first_thread;
+          if (watch.count() > w.writers.size())
+            w.writers.push_back("and " + std::to_string(watch.count() - w.writers.size()) + " more writes");
+        }
         tr.wrong = std::move(w);
       }
       if (tr.wrong) {
@@ -548,13 +674,16 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
         std::snprintf(b, sizeof b, "%llu output elements match the reference (max |error| %.3g)",
                       static_cast<unsigned long long>(elements), max_err);
         tr.check = b;
-        if (!tr.diagnostics.empty())
-          tr.check += "; but the simulator found " + std::to_string(tr.diagnostics.size()) +
-                      (tr.diagnostics.size() == 1 ? " bug" : " bugs") + " (below)";
       }
     }
+    if (simulated)
+      for (const sim::Diagnostic& d : sr.diagnostics) tr.diagnostics.push_back(diagnostic_text(d, shown_name));
+    if (!tr.check.empty() && !tr.wrong && !tr.diagnostics.empty())
+      tr.check += "; but the simulator found " + std::to_string(tr.diagnostics.size()) +
+                  (tr.diagnostics.size() == 1 ? " bug" : " bugs") + " (below)";
     tr.passed = tr.stopped.empty() && !tr.wrong && tr.diagnostics.empty();
-    if (!scored && !t.hidden && sr.ok) {
+    if (!tr.passed) tr.gpu_ms.clear();
+    if (!scored && !t.hidden && simulated && sr.ok) {
       tr.score = score_of(e, p, sr, *out.compiled.module, out.compiled.entry);
       scored = true;
     }
@@ -565,6 +694,10 @@ CheckResult check_source(const Exercise& e, const std::string& source, const std
       if (o.stop_at_first_failure) break;
     }
   }
+  const TestResult* largest = nullptr;
+  for (const TestResult& r : out.tests)
+    if (!r.gpu_ms.empty() && (!largest || r.bytes > largest->bytes)) largest = &r;
+  if (largest && gpu) out.timing = make_timing(largest->test.name, largest->gpu_ms, largest->bytes, *gpu);
   return out;
 }
 

@@ -3,8 +3,13 @@
 // from the test's seed. A test passes when every output element matches the reference within the tolerance
 // and the simulator saw no bug (out-of-bounds, race, unwritten output, ...). The first failing test names the
 // first wrong element, the expected and actual values and the thread(s) that wrote it; the score compares the
-// busiest thread's global reads and writes and the block's shared memory with the exercise's par. No GPU:
-// every result here is "simulated".
+// busiest thread's global reads and writes and the block's shared memory with the exercise's par.
+// With RunOptions::engine Auto or Gpu and a CUDA GPU present (gpu_runner.h), the student's kernel runs on the
+// GPU instead and its outputs are checked against the same reference outputs in the same way; the first visible
+// test also runs in the simulator (for the score and its bug checks), a failing test again there (for the
+// threads that wrote the wrong element), and each GPU test is timed (the largest one's time and % of the
+// roofline come back in CheckResult::timing). Without a GPU everything runs in the simulator and
+// CheckResult::engine says why.
 #pragma once
 
 #include <array>
@@ -14,6 +19,7 @@
 #include <vector>
 
 #include "gpu/exercise/exercise.h"
+#include "gpu/exercise/gpu_runner.h"
 #include "gpu/kernel/compiler.h"
 #include "gpu/kernel/kernel_cache.h"
 #include "sim/ptx.h"
@@ -31,11 +37,13 @@ struct Compiled {
   std::vector<kernel::Diagnostic> diagnostics;
   std::shared_ptr<const sim::Module> module;
   std::string entry;  // the kernel's PTX name
+  std::shared_ptr<const kernel::CompileResult> binary;  // NVRTC's result (the cubin a GPU run loads)
 };
 // `shown_name` is how messages name the file ("starter.cu", the student's path). With a cache, a source
 // compiled before (the reference, a resubmission) comes back from it.
+// `arch`: the cubin's architecture (a GPU run's device's).
 Compiled compile_source(const Exercise& e, const std::string& source, const std::string& shown_name,
-                        kernel::KernelCache* cache = nullptr);
+                        kernel::KernelCache* cache = nullptr, int arch = kernel::k_default_arch);
 
 struct WrongElement {
   std::string buffer;
@@ -63,6 +71,9 @@ struct TestResult {
   std::vector<std::string> diagnostics;  // "FILE:LINE: out-of-bounds: ..." (the simulator's)
   double seconds = 0;
   std::vector<ScoreItem> score;  // the first visible test's
+  bool on_gpu = false;           // the student's kernel ran on the GPU for this test
+  std::vector<double> gpu_ms;    // on the GPU: each timed run (after warm-up), when it passed
+  uint64_t bytes = 0;            // each input buffer read once, each output written once
 };
 
 struct RunOptions {
@@ -72,6 +83,10 @@ struct RunOptions {
   int workers = 0;  // the simulator's host threads (0: all)
   int only_test = -1;  // >= 0: run only this test (an index into Exercise::tests; grading runs each alone)
   kernel::KernelCache* cache = nullptr;  // compiles (yours and the reference) through this cache
+  // Where the student's kernel runs. Grading keeps Simulator (its child processes have a memory limit); the
+  // window and `exercise check` ask for Auto.
+  Engine engine = Engine::Simulator;
+  const GpuStatus* gpu = nullptr;  // the device to use (null: gpu_status()); tests pass a made-up one
 };
 
 struct CheckResult {
@@ -79,6 +94,9 @@ struct CheckResult {
   std::string error;  // bad input that is not the student's kernel: a bad --block, a broken reference
   std::vector<TestResult> tests;
   int first_failure = -1;  // index into tests
+  std::string engine;      // "GPU: NVIDIA H100 80GB HBM3" or "simulator (no GPU: <reason>)": where it ran
+  bool on_gpu = false;
+  std::optional<GpuTiming> timing;  // on the GPU: the largest passing test's time and roofline
   bool passed() const { return compiled.ok && error.empty() && first_failure < 0 && !tests.empty(); }
 };
 

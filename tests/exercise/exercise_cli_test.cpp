@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "gpu/exercise/gpu_runner.h"
 #include "gpu/kernel/nvrtc_loader.h"
 #include "run_util.h"
 
@@ -93,7 +94,18 @@ TEST_F(ExerciseCli, CheckExitCodes) {
   auto r = run_blockscope("exercise check 01_map " + k_map + "/reference.cu --pack " + k_pack);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("result: pass (3 of 3 tests)"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("simulated"), std::string::npos);
+  // Where it ran, named: here "simulator (no GPU: <the runtime's reason>)", on a GPU machine "GPU: <name>".
+  const bs::exercise::GpuStatus& gpu = bs::exercise::gpu_status();
+  EXPECT_NE(r.output.find(gpu.available ? "ran on: GPU: " + gpu.device : "ran on: simulator (no GPU: " + gpu.reason + ")"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(gpu.available, r.output.find("GPU time: ") != std::string::npos) << r.output;
+  r = run_blockscope("exercise check 01_map " + k_map + "/reference.cu --sim --no-record --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("ran on: simulator\n"), std::string::npos) << r.output;
+  r = run_blockscope("exercise check 01_map " + k_map + "/reference.cu --sim --gpu --pack " + k_pack);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--sim and --gpu: give one of them"), std::string::npos) << r.output;
   r = run_blockscope("exercise check 01_map " + k_map + "/starter.cu --pack " + k_pack);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("FAIL  n=1024"), std::string::npos) << r.output;
@@ -159,7 +171,7 @@ TEST_F(ExerciseCli, GradeAClass) {
   EXPECT_NE(g.find("dave,01_map,compile error,0,3,,,"), std::string::npos) << g;
   EXPECT_NE(g.find("erin,01_map,timeout,0,3,timeout timeout timeout,n=1024,"), std::string::npos) << g;
   EXPECT_NE(g.find("frank,,missing,"), std::string::npos) << g;
-  EXPECT_NE(r.output.find("graded 6 submissions (simulated, no GPU): 1 pass, 5 not"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("graded 6 submissions in the simulator: 1 pass, 5 not"), std::string::npos) << r.output;
 }
 
 
@@ -225,7 +237,7 @@ TEST_F(ExerciseCli, GradeHostileSubmissions) {
   EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << "an escape reached the terminal";
   EXPECT_NE(r.output.find("esc\\x1b[31mred"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("new\\x0aline"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("graded 15 submissions (simulated, no GPU): 7 pass, 8 not"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("graded 15 submissions in the simulator: 7 pass, 8 not"), std::string::npos) << r.output;
 }
 
 // The exported program compiles with nvcc here (it runs, checks and times on the GPU machine: without a device

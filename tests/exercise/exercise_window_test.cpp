@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "app/app.h"
+#include "gpu/exercise/gpu_runner.h"
 #include "gpu/kernel/nvrtc_loader.h"
 
 namespace bs {
@@ -68,6 +69,11 @@ TEST(ExerciseWindow, RunsTheTestsAndSavesProgress) {
   EXPECT_EQ(w.source(), w.selected()->reference);
   w.run_tests();
   ASSERT_TRUE(run_until_done(app) && w.last()->passed()) << w.status();
+  // "Run tests" takes the GPU where there is one and says which ran.
+  const bs::exercise::GpuStatus& gpu = bs::exercise::gpu_status();
+  EXPECT_EQ(w.last()->engine, gpu.available ? "GPU: " + gpu.device : "simulator (no GPU: " + gpu.reason + ")");
+  EXPECT_EQ(w.last()->on_gpu, gpu.available);
+  EXPECT_EQ(w.status(), "pass: every test (" + w.last()->engine + ")");
   for (int i = 0; i < 3; ++i) app.frame();
   EXPECT_TRUE(fs::exists(dir / "progress.json"));
 

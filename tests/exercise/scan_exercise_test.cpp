@@ -84,6 +84,40 @@ TEST(ScanExercise, TheCupySnippetDefinesCeilDivBeforeTheBuffersUseIt) {
   EXPECT_NE(x.cupy.find("ceil_div(n, 256)", buffers), std::string::npos);
 }
 
+// The reference's outputs are checked against a prefix sum computed here, not only against themselves: the
+// runner compares a submission with the reference's simulated run, so a simulator that got the reference wrong
+// passed it in the simulator and failed it on the GPU (on the H100: out[1]: expected 4294967434, got 138, the
+// simulated sum of a negative int widened without its sign).
+TEST(ScanExercise, TheSimulatedReferenceEqualsAPrefixSumComputedOnTheHost) {
+  REQUIRE_NVRTC();
+  const Exercise e = scan_exercise();
+  const Compiled ref = compile_source(e, e.reference, "reference.cu");
+  ASSERT_TRUE(ref.ok) << ref.message;
+  for (const TestCase& t : e.tests) {
+    SCOPED_TRACE(t.name);
+    Replay r = prepare_replay(e, t, RunOptions{});
+    ASSERT_EQ(r.error, "");
+    const std::vector<uint32_t> a = r.data[0];
+    run_replay(ref, r, nullptr);
+    ASSERT_TRUE(r.result.ok);
+    const std::vector<uint32_t>& out = r.data[1];
+    ASSERT_EQ(out.size(), 2 * a.size());
+    int negatives = 0;
+    int64_t sum = 0;
+    uint64_t wrong = 0, first = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      negatives += static_cast<int32_t>(a[i]) < 0;
+      sum += static_cast<int32_t>(a[i]);
+      const int64_t got = static_cast<int64_t>(uint64_t{out[2 * i]} | uint64_t{out[2 * i + 1]} << 32);
+      if (got != sum && wrong++ == 0) first = i;
+    }
+    EXPECT_EQ(wrong, 0u) << "first at out[" << first << "]";
+    if (a.size() > 1) {
+      EXPECT_GT(negatives, 0) << "the inputs have negative values to widen";
+    }
+  }
+}
+
 
 }  // namespace
 }  // namespace bs::exercise

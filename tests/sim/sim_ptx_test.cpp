@@ -108,6 +108,40 @@ TEST(SimPtx, SaturatingConversionsAndRoundingToIntegers) {
   EXPECT_EQ(o[9], 0x3c00u);
 }
 
+// A signed load into a wider register is sign-extended to the register's width (PTX ISA, ld: "the value is
+// sign-extended to the destination register width"), an unsigned one zero-extended. NVRTC loads an int into a
+// long long this way (ld.global.s32 %rd), as in 20_scan's reference: the simulator kept 32 bits, so the sum of
+// a positive and a negative int came out 2^32 too large (out[1]: 4294967434 where the H100 wrote 138).
+TEST(SimPtx, SignedLoadsIntoWiderRegistersAreSignExtended) {
+  const auto o = run_one(one_thread(R"(
+  mov.u32 %r1, -138;
+  st.global.u32 [%rd1], %r1;
+  mov.u32 %r1, -7;
+  st.global.u32 [%rd1+4], %r1;
+  ld.global.s32 %rd2, [%rd1];       // -138 into 64 bits
+  st.global.u64 [%rd1+8], %rd2;
+  ld.global.u32 %rd3, [%rd1];       // unsigned: zero-extended
+  st.global.u64 [%rd1+16], %rd3;
+  ld.global.s8 %rd4, [%rd1+1];      // 0xFF: -1 into 64 bits
+  st.global.u64 [%rd1+24], %rd4;
+  ld.global.s16 %r2, [%rd1+2];      // 0xFFFF: -1 into a 32-bit register keeps 32 bits
+  st.global.u32 [%rd1+32], %r2;
+  ld.global.v2.s32 {%rd5, %rd6}, [%rd1];  // a vector load widens each element
+  st.global.u64 [%rd1+40], %rd5;
+  st.global.u64 [%rd1+48], %rd6;
+  ld.global.s32 %r3, [%rd1];        // the same width: unchanged
+  st.global.u32 [%rd1+56], %r3;
+)"));
+  const auto u64 = [&](size_t k) { return uint64_t{o[k]} | uint64_t{o[k + 1]} << 32; };
+  EXPECT_EQ(u64(2), static_cast<uint64_t>(int64_t{-138}));
+  EXPECT_EQ(u64(4), 0x00000000ffffff76ull);
+  EXPECT_EQ(u64(6), ~0ull);
+  EXPECT_EQ(o[8], 0xffffffffu);
+  EXPECT_EQ(u64(10), static_cast<uint64_t>(int64_t{-138}));
+  EXPECT_EQ(u64(12), static_cast<uint64_t>(int64_t{-7}));
+  EXPECT_EQ(o[14], 0xffffff76u);
+}
+
 TEST(SimPtx, ShiftsBitFieldsPermutesAndDivisionByZeroDoNotCrash) {
   const auto o = run_one(one_thread(R"(
   mov.u32 %r1, -16;
