@@ -227,15 +227,15 @@ __device__ __forceinline__ void wgmma_tile(float (&d)[N / 2], uint64_t da, uint6
     wgmma_m64n128k16(d, da, db);
 }
 
-// Tile (m, n) of this block. Blocks walk GROUP_M tiles of M for each tile of N so that neighbouring blocks
-// share both their A rows and their B columns in L2.
-__device__ __forceinline__ void tile_of_block(int m_tiles, int n_tiles, int& tm, int& tn) {
-  const int id = static_cast<int>(blockIdx.x);
-  const int per_group = GROUP_M * n_tiles;
-  const int first_m = (id / per_group) * GROUP_M;
-  const int group_rows = min(m_tiles - first_m, GROUP_M);
+// Tile (tm, tn) of work item `id` on a rows x cols grid of tiles. Consecutive items walk `group` tiles of M
+// for each tile of N, so that blocks running at the same time share both their A rows and their B columns in
+// L2.
+__device__ __forceinline__ void tile_of(int id, int rows, int cols, int group, int& tm, int& tn) {
+  const int per_group = group * cols;
+  const int first = (id / per_group) * group;
+  const int group_rows = min(rows - first, group);
   const int local = id % per_group;
-  tm = first_m + local % group_rows;
+  tm = first + local % group_rows;
   tn = local / group_rows;
 }
 
@@ -295,7 +295,7 @@ __global__ void __launch_bounds__(128, 1)
   uint8_t* smem = align_1024(smem_raw);
   uint64_t* full = reinterpret_cast<uint64_t*>(smem + STAGES * stage_bytes<BN>());
   int tm = 0, tn = 0;
-  tile_of_block((m + BM - 1) / BM, (n + BN - 1) / BN, tm, tn);
+  tile_of(static_cast<int>(blockIdx.x), (m + BM - 1) / BM, (n + BN - 1) / BN, GROUP_M, tm, tn);
   const int m0 = tm * BM, n0 = tn * BN;
   const int ktiles = (k + BK - 1) / BK;
 
@@ -339,12 +339,17 @@ __global__ void __launch_bounds__(128, 1)
     store_tile<BN>(acc[h], c, m, n, m0 + 64 * h, n0);
 }
 
-// Rung 2: warp specialization. Warpgroup 0 only produces: it gives most of its registers away (setmaxnreg)
-// and one thread streams k-tiles into a ring of STAGES buffers, each guarded by a `full` barrier (TMA bytes
-// landed) and an `empty` barrier (both consumers finished reading). Warpgroups 1 and 2 only consume: each
-// owns 64 rows of a 128 x 256 tile, keeps 128 accumulator registers per thread (hence setmaxnreg.inc), and
-// keeps one batch of wgmma in flight while it releases the stage before. Loads, tensor-core work and barrier
-// waits now overlap, and the 256-wide B tile halves the shared-memory traffic per flop against 128.
+// Rungs 2 and 3: warp specialization. Warpgroup 0 only produces: it gives most of its registers away
+// (setmaxnreg) and one thread streams k-tiles into a ring of STAGES buffers, each guarded by a `full` barrier
+// (TMA bytes landed) and an `empty` barrier (every consumer warp finished reading). Warpgroups 1 and 2 only
+// consume: each owns 64 rows of a 128 x 256 tile, keeps 128 accumulator registers per thread (hence
+// setmaxnreg.inc), and keeps one batch of wgmma in flight while it releases the stage before. Loads,
+// tensor-core work and barrier waits overlap, and the 256-wide B tile halves the shared-memory traffic per
+// flop against 128. PERSISTENT (rung 3) launches one block per SM that walks its tiles: the ring's position
+// carries over from tile to tile, so the producer already fills the stages of the next tile while the
+// consumers store this one, and no block pays for launch, barrier set-up and an empty pipeline more than
+// once.
+template <bool PERSISTENT>
 __global__ void __launch_bounds__(WS_THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb,
                             float* c, int m, int n, int k) {
@@ -354,9 +359,10 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
   uint8_t* smem = align_1024(smem_raw);
   uint64_t* full = reinterpret_cast<uint64_t*>(smem + STAGES * stage_bytes<BN>());
   uint64_t* empty = full + STAGES;
-  int tm = 0, tn = 0;
-  tile_of_block((m + BM - 1) / BM, (n + BN - 1) / BN, tm, tn);
-  const int m0 = tm * BM, n0 = tn * BN;
+  const int m_tiles = (m + BM - 1) / BM, n_tiles = (n + BN - 1) / BN;
+  const int work = m_tiles * n_tiles;
+  const int first = static_cast<int>(blockIdx.x);
+  const int stride = PERSISTENT ? static_cast<int>(gridDim.x) : work;
   const int ktiles = (k + BK - 1) / BK;
   const int wg = threadIdx.x / 128;
 
@@ -372,37 +378,51 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
   if (wg == 0) {
     regs_dealloc<40>();
     if (threadIdx.x == 0) {
-      for (int kt = 0; kt < ktiles; ++kt) {
-        const int s = kt % STAGES;
-        if (kt >= STAGES) mbar_wait(&empty[s], ((kt / STAGES) + 1) & 1);
-        load_stage<BN>(smem + s * stage_bytes<BN>(), &full[s], &ta, &tb, m0, n0, kt);
+      int it = 0;  // k-tiles loaded so far over all tiles: the ring position and phase
+      for (int w = first; w < work; w += stride) {
+        int tm = 0, tn = 0;
+        tile_of(w, m_tiles, n_tiles, GROUP_M, tm, tn);
+        for (int kt = 0; kt < ktiles; ++kt, ++it) {
+          const int s = it % STAGES;
+          if (it >= STAGES) mbar_wait(&empty[s], ((it / STAGES) + 1) & 1);
+          load_stage<BN>(smem + s * stage_bytes<BN>(), &full[s], &ta, &tb, tm * BM, tn * BN, kt);
+        }
       }
     }
-    return;
-  }
-
-  regs_alloc<232>();
-  const int cw = wg - 1;  // consumer 0 or 1: rows 64 * cw of the tile
-  float acc[BN / 2];
+  } else {
+    regs_alloc<232>();
+    const int cw = wg - 1;  // consumer 0 or 1: rows 64 * cw of the tile
+    // Lane 0 of each consumer warp tells the producer that stage s may be refilled.
+    auto release = [](uint64_t* bar) {
+      if (threadIdx.x % 32 == 0) mbar_arrive(bar);
+    };
+    int it = 0;
+    for (int w = first; w < work; w += stride) {
+      int tm = 0, tn = 0;
+      tile_of(w, m_tiles, n_tiles, GROUP_M, tm, tn);
+      const int m0 = tm * BM, n0 = tn * BN;
+      float acc[BN / 2];
 #pragma unroll
-  for (int i = 0; i < BN / 2; ++i)
-    acc[i] = 0.0f;
-
-  for (int kt = 0; kt < ktiles; ++kt) {
-    const int s = kt % STAGES;
-    uint8_t* stage = smem + s * stage_bytes<BN>();
-    mbar_wait(&full[s], (kt / STAGES) & 1);
-    const uint32_t a = smem_addr(stage) + cw * 64 * SWIZZLE_BYTES, b = smem_addr(stage + A_STAGE_BYTES);
-    wgmma_fence();
+      for (int i = 0; i < BN / 2; ++i)
+        acc[i] = 0.0f;
+      for (int kt = 0; kt < ktiles; ++kt, ++it) {
+        const int s = it % STAGES;
+        uint8_t* stage = smem + s * stage_bytes<BN>();
+        mbar_wait(&full[s], (it / STAGES) & 1);
+        const uint32_t a = smem_addr(stage) + cw * 64 * SWIZZLE_BYTES, b = smem_addr(stage + A_STAGE_BYTES);
+        wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < BK / 16; ++kk)
-      wgmma_tile<BN>(acc, desc_a(a, kk), desc_b(b, kk));
-    wgmma_commit();
-    wgmma_wait<1>();  // the batch of k-tile kt - 1 is done: its stage can be refilled
-    if (kt > 0 && threadIdx.x % 32 == 0) mbar_arrive(&empty[(kt - 1) % STAGES]);
+        for (int kk = 0; kk < BK / 16; ++kk)
+          wgmma_tile<BN>(acc, desc_a(a, kk), desc_b(b, kk));
+        wgmma_commit();
+        wgmma_wait<1>();  // the batch of the k-tile before is done: its stage can be refilled
+        if (kt > 0) release(&empty[(it - 1) % STAGES]);
+      }
+      wgmma_wait<0>();
+      release(&empty[(it - 1) % STAGES]);
+      store_tile<BN>(acc, c, m, n, m0 + 64 * cw, n0);
+    }
   }
-  wgmma_wait<0>();
-  store_tile<BN>(acc, c, m, n, m0 + 64 * cw, n0);
 }
 
 #endif  // BS_HOPPER_KERNELS
@@ -518,6 +538,15 @@ constexpr StepInfo STEPS[] = {
      "multiplying and releasing overlap, and each consumer keeps one batch of wgmma in flight while it frees "
      "the "
      "stage before. The wider tile halves the shared-memory reads per flop."},
+    {Step::Persistent, "ws_persistent", "Persistent blocks (one per SM walking its tiles)",
+     "The same producer and consumers, but launched once per SM: each block walks a list of tiles (grouped "
+     "by 8 "
+     "tiles of M so that blocks running together share A rows and B columns in L2). The ring of stages "
+     "carries "
+     "over from tile to tile, so the producer already loads the next tile while the consumers write this one "
+     "out, and launch, barrier set-up and the empty pipeline at a tile's start are paid once per SM instead "
+     "of "
+     "once per tile. It helps most where blocks are short, e.g. k = 1024."},
 };
 
 // The verdict of unavailable_reason per device, cached: gemm_bf16 checks it on every call and must stay
@@ -531,7 +560,7 @@ std::string size_text(int64_t m, int64_t n, int64_t k) {
 
 void validate(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, const float* c, int64_t m,
               int64_t n, int64_t k) {
-  if (s != Step::TmaWgmma && s != Step::WarpSpecialized)
+  if (s != Step::TmaWgmma && s != Step::WarpSpecialized && s != Step::Persistent)
     throw InvalidRequest("gemm_bf16: unknown Hopper step " + std::to_string(static_cast<int>(s)));
   if (m < 1 || n < 1 || k < 1)
     throw InvalidRequest("gemm_bf16: m, n and k must all be at least 1 (got " + size_text(m, n, k) + ")");
@@ -557,19 +586,25 @@ void validate(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, co
 }
 
 #if BS_HOPPER_KERNELS
-template <int BN, int STAGES, int THREADS>
-void launch(void (*kernel)(CUtensorMap, CUtensorMap, float*, int, int, int), const void* a, int64_t lda,
-            const void* b, int64_t ldb, float* c, int64_t m, int64_t n, int64_t k, cudaStream_t stream) {
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, float*, int, int, int);
+
+// Launches `kernel` on tiles of BM x bn: one block per tile, or at most one per SM when `persistent`.
+void launch(KernelFn kernel, int bn, int smem, int threads, bool persistent, const void* a, int64_t lda,
+            const void* b, int64_t ldb, float* c, int64_t m, int64_t n, int64_t k, cudaStream_t st) {
   const CUtensorMap ta = map_cache().get({a, m, k, lda, BM});
   const CUtensorMap tb = map_cache().get({b, k, n, ldb, BK});
-  constexpr int SMEM = smem_bytes<BN, STAGES>();
-  BS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM));
-  const int64_t blocks = ((m + BM - 1) / BM) * ((n + BN - 1) / BN);
-  kernel<<<static_cast<unsigned>(blocks), THREADS, SMEM, stream>>>(ta, tb, c, static_cast<int>(m),
-                                                                   static_cast<int>(n), static_cast<int>(k));
+  BS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  int64_t blocks = ((m + BM - 1) / BM) * ((n + bn - 1) / bn);
+  if (persistent) {
+    int device = 0, sms = 0;
+    BS_CUDA_CHECK(cudaGetDevice(&device));
+    BS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    blocks = std::min<int64_t>(blocks, sms);
+  }
+  kernel<<<static_cast<unsigned>(blocks), threads, smem, st>>>(ta, tb, c, static_cast<int>(m),
+                                                               static_cast<int>(n), static_cast<int>(k));
   BS_CUDA_CHECK_LAUNCH();
 }
-
 #endif
 
 }  // namespace
@@ -630,10 +665,20 @@ void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, f
   }
 #if BS_HOPPER_KERNELS
   const auto st = static_cast<cudaStream_t>(stream);
-  if (s == Step::TmaWgmma)
-    launch<TMA_WGMMA_BN, TMA_WGMMA_STAGES, 128>(tma_wgmma_kernel, a, lda, b, ldb, c, m, n, k, st);
-  else
-    launch<WS_BN, WS_STAGES, WS_THREADS>(warp_specialized_kernel, a, lda, b, ldb, c, m, n, k, st);
+  constexpr int WS_SMEM = smem_bytes<WS_BN, WS_STAGES>();
+  switch (s) {
+    case Step::TmaWgmma:
+      launch(tma_wgmma_kernel, TMA_WGMMA_BN, smem_bytes<TMA_WGMMA_BN, TMA_WGMMA_STAGES>(), 128, false, a, lda,
+             b, ldb, c, m, n, k, st);
+      break;
+    case Step::WarpSpecialized:
+      launch(warp_specialized_kernel<false>, WS_BN, WS_SMEM, WS_THREADS, false, a, lda, b, ldb, c, m, n, k,
+             st);
+      break;
+    case Step::Persistent:
+      launch(warp_specialized_kernel<true>, WS_BN, WS_SMEM, WS_THREADS, true, a, lda, b, ldb, c, m, n, k, st);
+      break;
+  }
 #else
   (void)stream;
 #endif

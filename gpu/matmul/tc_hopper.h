@@ -11,7 +11,7 @@
 
 namespace bs::matmul::hopper {
 
-enum class Step { TmaWgmma, WarpSpecialized };
+enum class Step { TmaWgmma, WarpSpecialized, Persistent };
 
 struct StepInfo {
   Step id;

@@ -38,10 +38,11 @@ float from_bf16(uint16_t h) {
 
 TEST(HopperSteps, AreListedInLadderOrderWithWhatChanged) {
   const auto steps = hop::steps();
-  ASSERT_EQ(steps.size(), 2u);
+  ASSERT_EQ(steps.size(), 3u);
   EXPECT_EQ(steps[0].id, hop::Step::TmaWgmma);
   EXPECT_STREQ(steps[0].name, "wgmma_tma");
   EXPECT_EQ(steps[1].id, hop::Step::WarpSpecialized);
+  EXPECT_EQ(steps[2].id, hop::Step::Persistent);
   std::set<std::string> names;
   for (const auto& s : steps) {
     names.insert(s.name);
@@ -209,7 +210,9 @@ TEST_P(HopperGpu, MatchesFloat64AtSpotsOf4096Cubed) {
   EXPECT_LE(worst, 1.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Steps, HopperGpu, ::testing::Values(hop::Step::TmaWgmma, hop::Step::WarpSpecialized),
+INSTANTIATE_TEST_SUITE_P(Steps, HopperGpu,
+                         ::testing::Values(hop::Step::TmaWgmma, hop::Step::WarpSpecialized,
+                                           hop::Step::Persistent),
                          [](const auto& info) {
                            return std::string(hop::steps()[static_cast<int>(info.param)].name);
                          });
