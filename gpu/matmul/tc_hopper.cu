@@ -53,6 +53,12 @@ __host__ __device__ constexpr int smem_bytes() {
   return 1024 + STAGES * stage_bytes<BN>() + 2 * STAGES * 8;
 }
 
+// The TMA-store epilogue: each consumer warpgroup stages its 64 x 256 float results through two 8 KiB buffers
+// of 64 rows x 32 floats (one 128-byte swizzled row each), placed after the stages and their barriers.
+constexpr int EPI_COLS = SWIZZLE_BYTES / 4;
+constexpr int EPI_BOX_BYTES = 64 * SWIZZLE_BYTES;
+constexpr int EPI_BYTES = 2 * 2 * EPI_BOX_BYTES;  // 2 consumer warpgroups x 2 buffers
+
 constexpr int TMA_WGMMA_BN = 128;
 constexpr int TMA_WGMMA_STAGES = 4;
 constexpr int WS_BN = 256;
@@ -158,6 +164,33 @@ __device__ __forceinline__ void regs_dealloc() {
 template <int REGS>
 __device__ __forceinline__ void regs_alloc() {
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(REGS));
+}
+
+// Epilogue through shared memory: a named barrier for one warpgroup, the fence that makes generic
+// shared-memory writes visible to TMA, and the TMA store of a box with its bulk-group bookkeeping.
+__device__ __forceinline__ void warpgroup_sync(int id) {
+  asm volatile("bar.sync %0, 128;\n" ::"r"(id) : "memory");
+}
+__device__ __forceinline__ void fence_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void* src, int x_inner,
+                                             int y_outer) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(smem_addr(src)), "r"(x_inner), "r"(y_outer)
+               : "memory");
+}
+__device__ __forceinline__ void bulk_commit() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+template <int N>
+__device__ __forceinline__ void bulk_wait() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
 // D(64x128, f32) += A(64x16, K-major) x B(16x128, N-major: imm-trans-b 1); both from shared memory.
@@ -278,6 +311,42 @@ __device__ __forceinline__ void store_tile(const float (&d)[N / 2], float* c, in
   }
 }
 
+// The same 64 x N accumulator written through shared memory: 32 columns at a time into a 128B-swizzled 64 x
+// 32 float box (the 8 rows of one store instruction land in 8 different 16-byte bank groups), then one TMA
+// store per box, which clips the rows and columns outside C. Two buffers alternate, so the warpgroup fills
+// one while the TMA engine reads the other; the global writes drain while the next tile's wgmma run.
+template <int N>
+__device__ __forceinline__ void store_tile_tma(const float (&d)[N / 2], const CUtensorMap* tc, uint8_t* bufs,
+                                               int row0, int col0, int barrier_id) {
+  const int t = threadIdx.x % 128;
+  const int r = 16 * (t / 32) + (t % 32) / 4;
+  const int q = t % 4;
+#pragma unroll
+  for (int cc = 0; cc < N / EPI_COLS; ++cc) {
+    uint8_t* buf = bufs + (cc % 2) * EPI_BOX_BYTES;
+    if (t == 0) bulk_wait_read<1>();  // the store that last read this buffer is done with it
+    warpgroup_sync(barrier_id);
+#pragma unroll
+    for (int jj = 0; jj < EPI_COLS / 8; ++jj) {
+      const int j = cc * (EPI_COLS / 8) + jj;
+      const int byte = jj * 32 + q * 8;  // of column 8 jj + 2 q in the 128-byte row
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = r + 8 * h;
+        const int chunk = (byte / 16) ^ (row % 8);
+        *reinterpret_cast<float2*>(buf + row * SWIZZLE_BYTES + chunk * 16 + byte % 16) =
+            make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+      }
+    }
+    fence_async_shared();
+    warpgroup_sync(barrier_id);
+    if (t == 0) {
+      tma_store_2d(tc, buf, col0 + cc * EPI_COLS, row0);
+      bulk_commit();
+    }
+  }
+}
+
 __device__ __forceinline__ uint8_t* align_1024(uint8_t* p) {
   const uint32_t a = smem_addr(p);
   return p + ((1024 - (a & 1023)) & 1023);
@@ -288,8 +357,8 @@ __device__ __forceinline__ uint8_t* align_1024(uint8_t* p) {
 // them, and only then lets thread 0 refill that stage. Loads overlap compute, but the tensor cores idle while
 // the warpgroup waits for its own wgmma and issues the next loads.
 __global__ void __launch_bounds__(128, 1)
-    tma_wgmma_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb, float* c,
-                     int m, int n, int k) {
+    tma_wgmma_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb,
+                     const __grid_constant__ CUtensorMap, float* c, int m, int n, int k) {
   constexpr int BN = TMA_WGMMA_BN, STAGES = TMA_WGMMA_STAGES;
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = align_1024(smem_raw);
@@ -349,16 +418,17 @@ __global__ void __launch_bounds__(128, 1)
 // carries over from tile to tile, so the producer already fills the stages of the next tile while the
 // consumers store this one, and no block pays for launch, barrier set-up and an empty pipeline more than
 // once.
-template <bool PERSISTENT>
+template <bool PERSISTENT, bool TMA_STORE>
 __global__ void __launch_bounds__(WS_THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb,
-                            float* c, int m, int n, int k) {
+                            const __grid_constant__ CUtensorMap tc, float* c, int m, int n, int k) {
   constexpr int BN = WS_BN, STAGES = WS_STAGES;
   constexpr int CONSUMER_WARPS = 8;
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = align_1024(smem_raw);
   uint64_t* full = reinterpret_cast<uint64_t*>(smem + STAGES * stage_bytes<BN>());
   uint64_t* empty = full + STAGES;
+  uint8_t* epilogue = smem + STAGES * stage_bytes<BN>() + 1024;  // after the barriers, 1024-aligned
   const int m_tiles = (m + BM - 1) / BM, n_tiles = (n + BN - 1) / BN;
   const int work = m_tiles * n_tiles;
   const int first = static_cast<int>(blockIdx.x);
@@ -420,8 +490,13 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
       }
       wgmma_wait<0>();
       release(&empty[(it - 1) % STAGES]);
-      store_tile<BN>(acc, c, m, n, m0 + 64 * cw, n0);
+      if constexpr (TMA_STORE)
+        store_tile_tma<BN>(acc, &tc, epilogue + cw * 2 * EPI_BOX_BYTES, m0 + 64 * cw, n0, 1 + cw);
+      else
+        store_tile<BN>(acc, c, m, n, m0 + 64 * cw, n0);
     }
+    if constexpr (TMA_STORE)
+      if (threadIdx.x % 128 == 0) bulk_wait<0>();  // shared memory must outlive the last stores' reads
   }
 }
 
@@ -457,8 +532,9 @@ EncodeTiledFn encode_tiled() {
 // calls gemm_bf16 on the same buffers every frame.
 struct MapKey {
   const void* ptr;
-  int64_t rows, cols, ld;
+  int64_t rows, cols, ld;  // ld in elements
   int box_rows;
+  int elem_bytes;  // 2: bf16 operand, 4: the float32 C of the TMA-store epilogue
   bool operator==(const MapKey&) const = default;
 };
 
@@ -490,19 +566,19 @@ class TensorMapCache {
           0, false);
     CUtensorMap map;
     const cuuint64_t dims[2] = {static_cast<cuuint64_t>(key.cols), static_cast<cuuint64_t>(key.rows)};
-    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(key.ld) * 2};  // bytes between rows
-    const cuuint32_t box[2] = {static_cast<cuuint32_t>(COLS_PER_CHUNK),
+    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(key.ld * key.elem_bytes)};  // bytes between rows
+    const cuuint32_t box[2] = {static_cast<cuuint32_t>(SWIZZLE_BYTES / key.elem_bytes),
                                static_cast<cuuint32_t>(key.box_rows)};
     const cuuint32_t elem_strides[2] = {1, 1};
     const CUresult r =
-        fn(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(key.ptr), dims, strides, box,
-           elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-           CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        fn(&map, key.elem_bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+           const_cast<void*>(key.ptr), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+           CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
       throw GpuError("gemm_bf16: cuTensorMapEncodeTiled failed (CUresult " +
                          std::to_string(static_cast<int>(r)) + ") for a " + std::to_string(key.rows) + " x " +
-                         std::to_string(key.cols) + " bf16 matrix with leading dimension " +
-                         std::to_string(key.ld),
+                         std::to_string(key.cols) + (key.elem_bytes == 4 ? " float" : " bf16") +
+                         " matrix with leading dimension " + std::to_string(key.ld),
                      static_cast<int>(r), false);
     return map;
   }
@@ -547,6 +623,15 @@ constexpr StepInfo STEPS[] = {
      "out, and launch, barrier set-up and the empty pipeline at a tile's start are paid once per SM instead "
      "of "
      "once per tile. It helps most where blocks are short, e.g. k = 1024."},
+    {Step::TmaStore, "ws_tma_store", "Epilogue through shared memory and TMA stores",
+     "The consumers no longer write C from registers (each store instruction touching 8 rows, and every SM "
+     "writing its tile at the same moment while its tensor cores idle). Each consumer warpgroup copies its "
+     "results 64x32 at a time into a swizzled shared-memory buffer and one thread hands the buffer to TMA, "
+     "which "
+     "writes whole rows to global memory and clips the edges; two buffers alternate and the warpgroup goes "
+     "on to "
+     "the next tile's wgmma while the stores drain. Needs n a multiple of 4 (TMA's 16-byte row rule); other "
+     "widths run the previous rung."},
 };
 
 // The verdict of unavailable_reason per device, cached: gemm_bf16 checks it on every call and must stay
@@ -560,7 +645,7 @@ std::string size_text(int64_t m, int64_t n, int64_t k) {
 
 void validate(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, const float* c, int64_t m,
               int64_t n, int64_t k) {
-  if (s != Step::TmaWgmma && s != Step::WarpSpecialized && s != Step::Persistent)
+  if (s != Step::TmaWgmma && s != Step::WarpSpecialized && s != Step::Persistent && s != Step::TmaStore)
     throw InvalidRequest("gemm_bf16: unknown Hopper step " + std::to_string(static_cast<int>(s)));
   if (m < 1 || n < 1 || k < 1)
     throw InvalidRequest("gemm_bf16: m, n and k must all be at least 1 (got " + size_text(m, n, k) + ")");
@@ -586,13 +671,16 @@ void validate(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, co
 }
 
 #if BS_HOPPER_KERNELS
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, float*, int, int, int);
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, float*, int, int, int);
 
 // Launches `kernel` on tiles of BM x bn: one block per tile, or at most one per SM when `persistent`.
-void launch(KernelFn kernel, int bn, int smem, int threads, bool persistent, const void* a, int64_t lda,
-            const void* b, int64_t ldb, float* c, int64_t m, int64_t n, int64_t k, cudaStream_t st) {
-  const CUtensorMap ta = map_cache().get({a, m, k, lda, BM});
-  const CUtensorMap tb = map_cache().get({b, k, n, ldb, BK});
+void launch(KernelFn kernel, int bn, int smem, int threads, bool persistent, bool tma_store, const void* a,
+            int64_t lda, const void* b, int64_t ldb, float* c, int64_t m, int64_t n, int64_t k,
+            cudaStream_t st) {
+  const CUtensorMap ta = map_cache().get({a, m, k, lda, BM, 2});
+  const CUtensorMap tb = map_cache().get({b, k, n, ldb, BK, 2});
+  CUtensorMap tc{};  // only the TMA-store epilogue reads it
+  if (tma_store) tc = map_cache().get({c, m, n, n, 64, 4});
   BS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   int64_t blocks = ((m + BM - 1) / BM) * ((n + bn - 1) / bn);
   if (persistent) {
@@ -601,7 +689,7 @@ void launch(KernelFn kernel, int bn, int smem, int threads, bool persistent, con
     BS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     blocks = std::min<int64_t>(blocks, sms);
   }
-  kernel<<<static_cast<unsigned>(blocks), threads, smem, st>>>(ta, tb, c, static_cast<int>(m),
+  kernel<<<static_cast<unsigned>(blocks), threads, smem, st>>>(ta, tb, tc, c, static_cast<int>(m),
                                                                static_cast<int>(n), static_cast<int>(k));
   BS_CUDA_CHECK_LAUNCH();
 }
@@ -666,17 +754,29 @@ void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, f
 #if BS_HOPPER_KERNELS
   const auto st = static_cast<cudaStream_t>(stream);
   constexpr int WS_SMEM = smem_bytes<WS_BN, WS_STAGES>();
+  // The same, plus 1 KiB after the barriers (the buffers are 1024-aligned) and the epilogue's buffers.
+  constexpr int WS_TMA_SMEM = 1024 + WS_STAGES * stage_bytes<WS_BN>() + 1024 + EPI_BYTES;
   switch (s) {
     case Step::TmaWgmma:
-      launch(tma_wgmma_kernel, TMA_WGMMA_BN, smem_bytes<TMA_WGMMA_BN, TMA_WGMMA_STAGES>(), 128, false, a, lda,
-             b, ldb, c, m, n, k, st);
+      launch(tma_wgmma_kernel, TMA_WGMMA_BN, smem_bytes<TMA_WGMMA_BN, TMA_WGMMA_STAGES>(), 128, false, false,
+             a, lda, b, ldb, c, m, n, k, st);
       break;
     case Step::WarpSpecialized:
-      launch(warp_specialized_kernel<false>, WS_BN, WS_SMEM, WS_THREADS, false, a, lda, b, ldb, c, m, n, k,
-             st);
+      launch(warp_specialized_kernel<false, false>, WS_BN, WS_SMEM, WS_THREADS, false, false, a, lda, b, ldb,
+             c, m, n, k, st);
       break;
     case Step::Persistent:
-      launch(warp_specialized_kernel<true>, WS_BN, WS_SMEM, WS_THREADS, true, a, lda, b, ldb, c, m, n, k, st);
+      launch(warp_specialized_kernel<true, false>, WS_BN, WS_SMEM, WS_THREADS, true, false, a, lda, b, ldb, c,
+             m, n, k, st);
+      break;
+    case Step::TmaStore:
+      // TMA needs C's rows 16-byte aligned: other widths keep the register epilogue of the rung before.
+      if (n % 4 == 0 && reinterpret_cast<uintptr_t>(c) % 16 == 0)
+        launch(warp_specialized_kernel<true, true>, WS_BN, WS_TMA_SMEM, WS_THREADS, true, true, a, lda, b,
+               ldb, c, m, n, k, st);
+      else
+        launch(warp_specialized_kernel<true, false>, WS_BN, WS_SMEM, WS_THREADS, true, false, a, lda, b, ldb,
+               c, m, n, k, st);
       break;
   }
 #else

@@ -11,7 +11,7 @@
 
 namespace bs::matmul::hopper {
 
-enum class Step { TmaWgmma, WarpSpecialized, Persistent };
+enum class Step { TmaWgmma, WarpSpecialized, Persistent, TmaStore };
 
 struct StepInfo {
   Step id;

@@ -38,11 +38,12 @@ float from_bf16(uint16_t h) {
 
 TEST(HopperSteps, AreListedInLadderOrderWithWhatChanged) {
   const auto steps = hop::steps();
-  ASSERT_EQ(steps.size(), 3u);
+  ASSERT_EQ(steps.size(), 4u);
   EXPECT_EQ(steps[0].id, hop::Step::TmaWgmma);
   EXPECT_STREQ(steps[0].name, "wgmma_tma");
   EXPECT_EQ(steps[1].id, hop::Step::WarpSpecialized);
   EXPECT_EQ(steps[2].id, hop::Step::Persistent);
+  EXPECT_EQ(steps[3].id, hop::Step::TmaStore);
   std::set<std::string> names;
   for (const auto& s : steps) {
     names.insert(s.name);
@@ -212,7 +213,7 @@ TEST_P(HopperGpu, MatchesFloat64AtSpotsOf4096Cubed) {
 
 INSTANTIATE_TEST_SUITE_P(Steps, HopperGpu,
                          ::testing::Values(hop::Step::TmaWgmma, hop::Step::WarpSpecialized,
-                                           hop::Step::Persistent),
+                                           hop::Step::Persistent, hop::Step::TmaStore),
                          [](const auto& info) {
                            return std::string(hop::steps()[static_cast<int>(info.param)].name);
                          });
