@@ -3,7 +3,7 @@
 // against a float64 reference of the bf16 inputs (every element on small sizes, 512 random ones and the
 // corners on large ones; bound 2 k u sum|a b|, u = 2^-24) and its median time of 15 CUDA-event-timed runs
 // after 3 warm-ups. Standalone: it compiles tc_hopper.cu into itself (see scripts/hopper-bench.sh for the
-// command). Usage: hopper_bench [all|small|tiny|one STEP M N K]   (STEP -1 = cuBLAS; "one" runs a single
+// command). Usage: hopper_bench [all|small|tiny|perf|one STEP M N K]   (STEP -1 = cuBLAS; "one" runs a single
 // launch, for ncu)
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -199,6 +199,8 @@ int main(int argc, char** argv) {
     sizes = {{129, 65, 40, 0, false},   {1, 1, 8, 0, false},     {1000, 777, 333, 24, false},
              {257, 300, 520, 0, false}, {64, 256, 64, 0, false}, {300, 1000, 200, 0, false},
              {520, 520, 777, 0, false}};
+  else if (mode == "perf")
+    sizes = {{4096, 4096, 1024, 0, true}, {4096, 4096, 4096, 0, true}, {8192, 8192, 8192, 0, true}};
   else
     sizes = {{129, 65, 40, 0, false},     {1, 1, 8, 0, false},         {1000, 777, 333, 24, true},
              {1000, 777, 333, 0, true},   {2048, 2048, 2048, 0, true}, {4096, 4096, 1024, 0, true},
