@@ -1,9 +1,10 @@
 // tc_hopper.cu: the Hopper tensor-core rungs of the matmul lab (see tc_hopper.h): TMA tile loads into
 // 128-byte-swizzled shared memory completing on mbarriers, wgmma.mma_async reading both operands from shared
-// memory through matrix descriptors, and (second rung) a producer warpgroup feeding two consumer warpgroups.
-// BF16 in, FP32 accumulate and out. Built for sm_90a only (its own CMake target): wgmma and setmaxnreg exist
-// in no other architecture's code. Tensor maps come from cuTensorMapEncodeTiled through the runtime's driver
-// entry point, so nothing here links libcuda and blockscope still starts where no driver exists.
+// memory through matrix descriptors; then a producer warpgroup feeding two consumer warpgroups, persistent
+// blocks, and an epilogue through shared memory and TMA stores. BF16 in, FP32 accumulate and out. Built for
+// sm_90a only (its own CMake target): wgmma and setmaxnreg exist in no other architecture's code. Tensor maps
+// come from cuTensorMapEncodeTiled through the runtime's driver entry point, so nothing here links libcuda
+// and blockscope still starts where no driver exists.
 #include "gpu/matmul/tc_hopper.h"
 
 #include <cuda.h>  // CUtensorMap and its enums only (types; libcuda is never linked)
@@ -55,15 +56,15 @@ __host__ __device__ constexpr int smem_bytes() {
 
 // The TMA-store epilogue: each consumer warpgroup stages its 64 x 256 float results through two 8 KiB buffers
 // of 64 rows x 32 floats (one 128-byte swizzled row each), placed after the stages and their barriers.
-constexpr int EPI_COLS = SWIZZLE_BYTES / 4;
-constexpr int EPI_BOX_BYTES = 64 * SWIZZLE_BYTES;
-constexpr int EPI_BYTES = 2 * 2 * EPI_BOX_BYTES;  // 2 consumer warpgroups x 2 buffers
+[[maybe_unused]] constexpr int EPI_COLS = SWIZZLE_BYTES / 4;
+[[maybe_unused]] constexpr int EPI_BOX_BYTES = 64 * SWIZZLE_BYTES;
+[[maybe_unused]] constexpr int EPI_BYTES = 2 * 2 * EPI_BOX_BYTES;  // 2 consumer warpgroups x 2 buffers
 
 constexpr int TMA_WGMMA_BN = 128;
-constexpr int TMA_WGMMA_STAGES = 4;
-constexpr int WS_BN = 256;
-constexpr int WS_STAGES = 4;
-constexpr int WS_THREADS = 384;  // producer warpgroup + 2 consumer warpgroups (64 rows each)
+[[maybe_unused]] constexpr int TMA_WGMMA_STAGES = 4;
+[[maybe_unused]] constexpr int WS_BN = 256;
+[[maybe_unused]] constexpr int WS_STAGES = 4;
+[[maybe_unused]] constexpr int WS_THREADS = 384;  // producer warpgroup + 2 consumer warpgroups (64 rows each)
 
 #if BS_HOPPER_KERNELS
 // ---------------------------------------------------------------------------------------------------------
@@ -408,7 +409,7 @@ __global__ void __launch_bounds__(128, 1)
     store_tile<BN>(acc[h], c, m, n, m0 + 64 * h, n0);
 }
 
-// Rungs 2 and 3: warp specialization. Warpgroup 0 only produces: it gives most of its registers away
+// Rungs 2 to 4: warp specialization. Warpgroup 0 only produces: it gives most of its registers away
 // (setmaxnreg) and one thread streams k-tiles into a ring of STAGES buffers, each guarded by a `full` barrier
 // (TMA bytes landed) and an `empty` barrier (every consumer warp finished reading). Warpgroups 1 and 2 only
 // consume: each owns 64 rows of a 128 x 256 tile, keeps 128 accumulator registers per thread (hence
@@ -417,7 +418,8 @@ __global__ void __launch_bounds__(128, 1)
 // flop against 128. PERSISTENT (rung 3) launches one block per SM that walks its tiles: the ring's position
 // carries over from tile to tile, so the producer already fills the stages of the next tile while the
 // consumers store this one, and no block pays for launch, barrier set-up and an empty pipeline more than
-// once.
+// once. TMA_STORE (rung 4) writes C through shared memory and TMA stores (store_tile_tma) instead of from
+// registers; it needs a tensor map of C, so n a multiple of 4.
 template <bool PERSISTENT, bool TMA_STORE>
 __global__ void __launch_bounds__(WS_THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb,
@@ -527,6 +529,7 @@ EncodeTiledFn encode_tiled() {
   return fn;
 }
 
+#if BS_HOPPER_KERNELS
 // A 2D bf16 tensor (rows x cols, leading dimension ld elements) read in boxes of box_rows x 64 columns with
 // the 128B swizzle. Maps are cached per (pointer, shape, box): encoding one costs a driver call, and the lab
 // calls gemm_bf16 on the same buffers every frame.
@@ -591,6 +594,7 @@ TensorMapCache& map_cache() {
   static TensorMapCache cache;
   return cache;
 }
+#endif
 
 constexpr StepInfo STEPS[] = {
     {Step::TmaWgmma, "wgmma_tma", "TMA + wgmma (BF16, 128x128 tile, 1 warpgroup)",
