@@ -1,0 +1,791 @@
+// tc_hopper.cu: the Hopper tensor-core rungs of the matmul lab (see tc_hopper.h): TMA tile loads into
+// 128-byte-swizzled shared memory completing on mbarriers, wgmma.mma_async reading both operands from shared
+// memory through matrix descriptors; then a producer warpgroup feeding two consumer warpgroups, persistent
+// blocks, and an epilogue through shared memory and TMA stores. BF16 in, FP32 accumulate and out. Built for
+// sm_90a only (its own CMake target): wgmma and setmaxnreg exist in no other architecture's code. Tensor maps
+// come from cuTensorMapEncodeTiled through the runtime's driver entry point, so nothing here links libcuda
+// and blockscope still starts where no driver exists.
+#include "gpu/matmul/tc_hopper.h"
+
+#include <cuda.h>  // CUtensorMap and its enums only (types; libcuda is never linked)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "core/error.h"
+#include "gpu/common/cuda_check.h"
+#include "gpu/common/device_info.h"
+
+// 0 when the CUDA compiler cannot produce sm_90a code (older than 12.0; see gpu/matmul/CMakeLists.txt): the
+// library then holds no kernels and unavailable_reason says so.
+#ifndef BS_HOPPER_KERNELS
+#define BS_HOPPER_KERNELS 1
+#endif
+
+namespace bs::matmul::hopper {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------------------
+// Tile geometry shared by host and device.
+// A tile row of BK bf16 is 128 bytes: exactly one 128B swizzle row, TMA's widest swizzled box.
+constexpr int BK = 64;
+constexpr int BM = 128;
+constexpr int SWIZZLE_BYTES = 128;
+constexpr int COLS_PER_CHUNK = SWIZZLE_BYTES / 2;            // 64 bf16 columns of B per swizzled chunk
+[[maybe_unused]] constexpr int A_STAGE_BYTES = BM * BK * 2;  // 16 KiB
+[[maybe_unused]] constexpr int B_CHUNK_BYTES = BK * COLS_PER_CHUNK * 2;  // 8 KiB: BK rows of B, 64 columns
+[[maybe_unused]] constexpr int GROUP_M = 8;  // tiles of M walked together for L2 reuse
+
+template <int BN>
+__host__ __device__ constexpr int stage_bytes() {
+  return A_STAGE_BYTES + (BN / COLS_PER_CHUNK) * B_CHUNK_BYTES;
+}
+// Dynamic shared memory: the stages, their barriers, and 1 KiB of slack to align the stages to 1024 bytes
+// (the 128B swizzle pattern repeats every 8 rows of 128 bytes and TMA and wgmma both assume 1024-byte-aligned
+// tiles).
+template <int BN, int STAGES>
+__host__ __device__ constexpr int smem_bytes() {
+  return 1024 + STAGES * stage_bytes<BN>() + 2 * STAGES * 8;
+}
+
+// The TMA-store epilogue: each consumer warpgroup stages its 64 x 256 float results through two 8 KiB buffers
+// of 64 rows x 32 floats (one 128-byte swizzled row each), placed after the stages and their barriers.
+[[maybe_unused]] constexpr int EPI_COLS = SWIZZLE_BYTES / 4;
+[[maybe_unused]] constexpr int EPI_BOX_BYTES = 64 * SWIZZLE_BYTES;
+[[maybe_unused]] constexpr int EPI_BYTES = 2 * 2 * EPI_BOX_BYTES;  // 2 consumer warpgroups x 2 buffers
+
+constexpr int TMA_WGMMA_BN = 128;
+[[maybe_unused]] constexpr int TMA_WGMMA_STAGES = 4;
+[[maybe_unused]] constexpr int WS_BN = 256;
+[[maybe_unused]] constexpr int WS_STAGES = 4;
+[[maybe_unused]] constexpr int WS_THREADS = 384;  // producer warpgroup + 2 consumer warpgroups (64 rows each)
+
+#if BS_HOPPER_KERNELS
+// ---------------------------------------------------------------------------------------------------------
+// Device helpers: PTX wrappers for mbarriers, TMA and wgmma.
+
+__device__ __forceinline__ uint32_t smem_addr(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+}
+
+__device__ __forceinline__ void mbar_init_fence() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+// Arrives once and tells the barrier to also wait for `bytes` of asynchronous (TMA) transactions.
+__device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(bytes)
+               : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
+}
+
+// Spins until the barrier's phase with parity `parity` has completed.
+__device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
+  const uint32_t addr = smem_addr(bar);
+  uint32_t done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(addr), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+
+// One 2D box of the tensor map, global -> shared, completing `bar`'s transaction count. Out-of-bounds
+// elements (partial tiles) arrive as zeros, which is what makes the ragged edges of M, N and K correct
+// without branches.
+__device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, int x_inner, int y_outer,
+                                            uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%3, "
+      "%4}], "
+      "[%2];\n" ::"r"(smem_addr(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(smem_addr(bar)), "r"(x_inner), "r"(y_outer)
+      : "memory");
+}
+
+// wgmma shared-memory matrix descriptor for a 128B-swizzled operand: start address, leading- and stride-
+// dimension byte offsets (all in 16-byte units), swizzle mode 1 = 128B.
+__device__ __forceinline__ uint64_t make_desc(uint32_t addr, uint32_t lbo_bytes, uint32_t sbo_bytes) {
+  uint64_t d = 0;
+  d |= static_cast<uint64_t>((addr & 0x3FFFF) >> 4);
+  d |= static_cast<uint64_t>((lbo_bytes & 0x3FFFF) >> 4) << 16;
+  d |= static_cast<uint64_t>((sbo_bytes & 0x3FFFF) >> 4) << 32;
+  d |= 1ull << 62;
+  return d;
+}
+
+// A tile: BM rows of 128 bytes (K-major). Core matrices of 8 rows are 1024 bytes apart (SBO); the leading
+// offset is unused for K-major swizzled layouts. The k-th 16-column slice starts 32 bytes further: the
+// hardware applies the swizzle to the address bits, so the slice needs no other change.
+__device__ __forceinline__ uint64_t desc_a(uint32_t tile_addr, int kk) {
+  return make_desc(tile_addr + kk * 32, 16, 1024);
+}
+
+// B tile: chunks of 64 columns (N-major, "transposed" for wgmma), each BK rows of 128 bytes. Groups of 8
+// k-rows are 1024 bytes apart; the next 64 columns are one chunk (B_CHUNK_BYTES) further. The k-th slice of
+// 16 rows starts 16 x 128 bytes further.
+__device__ __forceinline__ uint64_t desc_b(uint32_t tile_addr, int kk) {
+  return make_desc(tile_addr + kk * 16 * SWIZZLE_BYTES, B_CHUNK_BYTES, 1024);
+}
+
+__device__ __forceinline__ void wgmma_fence() {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void wgmma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+
+// Registers move from the producer warpgroup (which only issues TMA) to the consumers (which hold
+// accumulators).
+template <int REGS>
+__device__ __forceinline__ void regs_dealloc() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(REGS));
+}
+template <int REGS>
+__device__ __forceinline__ void regs_alloc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(REGS));
+}
+
+// Epilogue through shared memory: a named barrier for one warpgroup, the fence that makes generic
+// shared-memory writes visible to TMA, and the TMA store of a box with its bulk-group bookkeeping.
+__device__ __forceinline__ void warpgroup_sync(int id) {
+  asm volatile("bar.sync %0, 128;\n" ::"r"(id) : "memory");
+}
+__device__ __forceinline__ void fence_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void* src, int x_inner,
+                                             int y_outer) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(smem_addr(src)), "r"(x_inner), "r"(y_outer)
+               : "memory");
+}
+__device__ __forceinline__ void bulk_commit() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+template <int N>
+__device__ __forceinline__ void bulk_wait() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+// D(64x128, f32) += A(64x16, K-major) x B(16x128, N-major: imm-trans-b 1); both from shared memory.
+__device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], uint64_t desc_a, uint64_t desc_b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),
+        "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+        "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
+        "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
+        "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]),
+        "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]),
+        "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "l"(desc_a), "l"(desc_b), "r"(1));
+}
+
+// D(64x256, f32) += A(64x16, K-major) x B(16x256, N-major: imm-trans-b 1); both from shared memory.
+__device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t desc_a, uint64_t desc_b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+      "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),
+        "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+        "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
+        "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
+        "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]),
+        "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]),
+        "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]),
+        "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]),
+        "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]),
+        "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]),
+        "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]),
+        "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]),
+        "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+        "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]),
+        "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "l"(desc_a), "l"(desc_b), "r"(1));
+}
+
+template <int N>
+__device__ __forceinline__ void wgmma_tile(float (&d)[N / 2], uint64_t da, uint64_t db) {
+  if constexpr (N == 256)
+    wgmma_m64n256k16(d, da, db);
+  else
+    wgmma_m64n128k16(d, da, db);
+}
+
+// Tile (tm, tn) of work item `id` on a rows x cols grid of tiles. Consecutive items walk `group` tiles of M
+// for each tile of N, so that blocks running at the same time share both their A rows and their B columns in
+// L2.
+__device__ __forceinline__ void tile_of(int id, int rows, int cols, int group, int& tm, int& tn) {
+  const int per_group = group * cols;
+  const int first = (id / per_group) * group;
+  const int group_rows = min(rows - first, group);
+  const int local = id % per_group;
+  tm = first + local % group_rows;
+  tn = local / group_rows;
+}
+
+// Issues the TMA loads of k-tile `kt` into one stage: A (BM x BK) and B (BK x BN as BN/64 swizzled chunks).
+template <int BN>
+__device__ __forceinline__ void load_stage(uint8_t* stage, uint64_t* full, const CUtensorMap* ta,
+                                           const CUtensorMap* tb, int m0, int n0, int kt) {
+  mbar_arrive_expect_tx(full, stage_bytes<BN>());
+  tma_load_2d(stage, ta, kt * BK, m0, full);
+  uint8_t* b = stage + A_STAGE_BYTES;
+#pragma unroll
+  for (int j = 0; j < BN / COLS_PER_CHUNK; ++j)
+    tma_load_2d(b + j * B_CHUNK_BYTES, tb, n0 + j * COLS_PER_CHUNK, kt * BK, full);
+}
+
+// Writes one warpgroup's 64 x N accumulator to C. wgmma's layout: thread t of the warpgroup holds rows
+// 16 * (t / 32) + (t % 32) / 4 (+ 8), and in each 8-column slice j the columns 8j + 2 (t % 4) (+ 1).
+template <int N>
+__device__ __forceinline__ void store_tile(const float (&d)[N / 2], float* c, int m, int n, int row0,
+                                           int col0) {
+  const int t = threadIdx.x % 128;
+  const int r = row0 + 16 * (t / 32) + (t % 32) / 4;
+  const int cbase = col0 + 2 * (t % 4);
+  const bool whole = row0 + 64 <= m && col0 + N <= n && n % 2 == 0;
+#pragma unroll
+  for (int j = 0; j < N / 8; ++j) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = r + 8 * h;
+      const int col = cbase + 8 * j;
+      const float v0 = d[4 * j + 2 * h], v1 = d[4 * j + 2 * h + 1];
+      float* p = c + static_cast<int64_t>(row) * n + col;
+      if (whole) {
+        *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
+      } else if (row < m) {
+        if (col < n) p[0] = v0;
+        if (col + 1 < n) p[1] = v1;
+      }
+    }
+  }
+}
+
+// The same 64 x N accumulator written through shared memory: 32 columns at a time into a 128B-swizzled 64 x
+// 32 float box (the 8 rows of one store instruction land in 8 different 16-byte bank groups), then one TMA
+// store per box, which clips the rows and columns outside C. Two buffers alternate, so the warpgroup fills
+// one while the TMA engine reads the other; the global writes drain while the next tile's wgmma run.
+template <int N>
+__device__ __forceinline__ void store_tile_tma(const float (&d)[N / 2], const CUtensorMap* tc, uint8_t* bufs,
+                                               int row0, int col0, int barrier_id) {
+  const int t = threadIdx.x % 128;
+  const int r = 16 * (t / 32) + (t % 32) / 4;
+  const int q = t % 4;
+#pragma unroll
+  for (int cc = 0; cc < N / EPI_COLS; ++cc) {
+    uint8_t* buf = bufs + (cc % 2) * EPI_BOX_BYTES;
+    if (t == 0) bulk_wait_read<1>();  // the store that last read this buffer is done with it
+    warpgroup_sync(barrier_id);
+#pragma unroll
+    for (int jj = 0; jj < EPI_COLS / 8; ++jj) {
+      const int j = cc * (EPI_COLS / 8) + jj;
+      const int byte = jj * 32 + q * 8;  // of column 8 jj + 2 q in the 128-byte row
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = r + 8 * h;
+        const int chunk = (byte / 16) ^ (row % 8);
+        *reinterpret_cast<float2*>(buf + row * SWIZZLE_BYTES + chunk * 16 + byte % 16) =
+            make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+      }
+    }
+    fence_async_shared();
+    warpgroup_sync(barrier_id);
+    if (t == 0) {
+      tma_store_2d(tc, buf, col0 + cc * EPI_COLS, row0);
+      bulk_commit();
+    }
+  }
+}
+
+__device__ __forceinline__ uint8_t* align_1024(uint8_t* p) {
+  const uint32_t a = smem_addr(p);
+  return p + ((1024 - (a & 1023)) & 1023);
+}
+
+// Rung 1: one warpgroup (128 threads) per 128 x 128 tile. Thread 0 keeps STAGES k-tiles in flight with TMA;
+// the warpgroup waits for a stage's barrier, runs 2 x 4 wgmma (two 64-row halves, four k16 slices), waits for
+// them, and only then lets thread 0 refill that stage. Loads overlap compute, but the tensor cores idle while
+// the warpgroup waits for its own wgmma and issues the next loads.
+__global__ void __launch_bounds__(128, 1)
+    tma_wgmma_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb,
+                     const __grid_constant__ CUtensorMap, float* c, int m, int n, int k) {
+  constexpr int BN = TMA_WGMMA_BN, STAGES = TMA_WGMMA_STAGES;
+  extern __shared__ uint8_t smem_raw[];
+  uint8_t* smem = align_1024(smem_raw);
+  uint64_t* full = reinterpret_cast<uint64_t*>(smem + STAGES * stage_bytes<BN>());
+  int tm = 0, tn = 0;
+  tile_of(static_cast<int>(blockIdx.x), (m + BM - 1) / BM, (n + BN - 1) / BN, GROUP_M, tm, tn);
+  const int m0 = tm * BM, n0 = tn * BN;
+  const int ktiles = (k + BK - 1) / BK;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s)
+      mbar_init(&full[s], 1);
+    mbar_init_fence();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    for (int kt = 0; kt < min(STAGES, ktiles); ++kt)
+      load_stage<BN>(smem + kt * stage_bytes<BN>(), &full[kt], &ta, &tb, m0, n0, kt);
+
+  float acc[2][BN / 2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h)
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i)
+      acc[h][i] = 0.0f;
+
+  for (int kt = 0; kt < ktiles; ++kt) {
+    const int s = kt % STAGES;
+    uint8_t* stage = smem + s * stage_bytes<BN>();
+    mbar_wait(&full[s], (kt / STAGES) & 1);
+    const uint32_t a = smem_addr(stage), b = smem_addr(stage + A_STAGE_BYTES);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < BK / 16; ++kk) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        wgmma_tile<BN>(acc[h], desc_a(a + h * 64 * SWIZZLE_BYTES, kk), desc_b(b, kk));
+    }
+    wgmma_commit();
+    wgmma_wait<0>();
+    __syncthreads();  // every warp is done reading the stage: it may be refilled
+    if (threadIdx.x == 0 && kt + STAGES < ktiles)
+      load_stage<BN>(stage, &full[s], &ta, &tb, m0, n0, kt + STAGES);
+  }
+#pragma unroll
+  for (int h = 0; h < 2; ++h)
+    store_tile<BN>(acc[h], c, m, n, m0 + 64 * h, n0);
+}
+
+// Rungs 2 to 4: warp specialization. Warpgroup 0 only produces: it gives most of its registers away
+// (setmaxnreg) and one thread streams k-tiles into a ring of STAGES buffers, each guarded by a `full` barrier
+// (TMA bytes landed) and an `empty` barrier (every consumer warp finished reading). Warpgroups 1 and 2 only
+// consume: each owns 64 rows of a 128 x 256 tile, keeps 128 accumulator registers per thread (hence
+// setmaxnreg.inc), and keeps one batch of wgmma in flight while it releases the stage before. Loads,
+// tensor-core work and barrier waits overlap, and the 256-wide B tile halves the shared-memory traffic per
+// flop against 128. PERSISTENT (rung 3) launches one block per SM that walks its tiles: the ring's position
+// carries over from tile to tile, so the producer already fills the stages of the next tile while the
+// consumers store this one, and no block pays for launch, barrier set-up and an empty pipeline more than
+// once. TMA_STORE (rung 4) writes C through shared memory and TMA stores (store_tile_tma) instead of from
+// registers; it needs a tensor map of C, so n a multiple of 4.
+template <bool PERSISTENT, bool TMA_STORE>
+__global__ void __launch_bounds__(WS_THREADS, 1)
+    warp_specialized_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb,
+                            const __grid_constant__ CUtensorMap tc, float* c, int m, int n, int k) {
+  constexpr int BN = WS_BN, STAGES = WS_STAGES;
+  constexpr int CONSUMER_WARPS = 8;
+  extern __shared__ uint8_t smem_raw[];
+  uint8_t* smem = align_1024(smem_raw);
+  uint64_t* full = reinterpret_cast<uint64_t*>(smem + STAGES * stage_bytes<BN>());
+  uint64_t* empty = full + STAGES;
+  uint8_t* epilogue = smem + STAGES * stage_bytes<BN>() + 1024;  // after the barriers, 1024-aligned
+  const int m_tiles = (m + BM - 1) / BM, n_tiles = (n + BN - 1) / BN;
+  const int work = m_tiles * n_tiles;
+  const int first = static_cast<int>(blockIdx.x);
+  const int stride = PERSISTENT ? static_cast<int>(gridDim.x) : work;
+  const int ktiles = (k + BK - 1) / BK;
+  const int wg = threadIdx.x / 128;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(&full[s], 1);
+      mbar_init(&empty[s], CONSUMER_WARPS);
+    }
+    mbar_init_fence();
+  }
+  __syncthreads();
+
+  if (wg == 0) {
+    regs_dealloc<40>();
+    if (threadIdx.x == 0) {
+      int it = 0;  // k-tiles loaded so far over all tiles: the ring position and phase
+      for (int w = first; w < work; w += stride) {
+        int tm = 0, tn = 0;
+        tile_of(w, m_tiles, n_tiles, GROUP_M, tm, tn);
+        for (int kt = 0; kt < ktiles; ++kt, ++it) {
+          const int s = it % STAGES;
+          if (it >= STAGES) mbar_wait(&empty[s], ((it / STAGES) + 1) & 1);
+          load_stage<BN>(smem + s * stage_bytes<BN>(), &full[s], &ta, &tb, tm * BM, tn * BN, kt);
+        }
+      }
+    }
+  } else {
+    regs_alloc<232>();
+    const int cw = wg - 1;  // consumer 0 or 1: rows 64 * cw of the tile
+    // Lane 0 of each consumer warp tells the producer that stage s may be refilled.
+    auto release = [](uint64_t* bar) {
+      if (threadIdx.x % 32 == 0) mbar_arrive(bar);
+    };
+    int it = 0;
+    for (int w = first; w < work; w += stride) {
+      int tm = 0, tn = 0;
+      tile_of(w, m_tiles, n_tiles, GROUP_M, tm, tn);
+      const int m0 = tm * BM, n0 = tn * BN;
+      float acc[BN / 2];
+#pragma unroll
+      for (int i = 0; i < BN / 2; ++i)
+        acc[i] = 0.0f;
+      for (int kt = 0; kt < ktiles; ++kt, ++it) {
+        const int s = it % STAGES;
+        uint8_t* stage = smem + s * stage_bytes<BN>();
+        mbar_wait(&full[s], (it / STAGES) & 1);
+        const uint32_t a = smem_addr(stage) + cw * 64 * SWIZZLE_BYTES, b = smem_addr(stage + A_STAGE_BYTES);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; ++kk)
+          wgmma_tile<BN>(acc, desc_a(a, kk), desc_b(b, kk));
+        wgmma_commit();
+        wgmma_wait<1>();  // the batch of the k-tile before is done: its stage can be refilled
+        if (kt > 0) release(&empty[(it - 1) % STAGES]);
+      }
+      wgmma_wait<0>();
+      release(&empty[(it - 1) % STAGES]);
+      if constexpr (TMA_STORE)
+        store_tile_tma<BN>(acc, &tc, epilogue + cw * 2 * EPI_BOX_BYTES, m0 + 64 * cw, n0, 1 + cw);
+      else
+        store_tile<BN>(acc, c, m, n, m0 + 64 * cw, n0);
+    }
+    if constexpr (TMA_STORE)
+      if (threadIdx.x % 128 == 0) bulk_wait<0>();  // shared memory must outlive the last stores' reads
+  }
+}
+
+#endif  // BS_HOPPER_KERNELS
+
+// ---------------------------------------------------------------------------------------------------------
+// Host side.
+
+using EncodeTiledFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                   const cuuint64_t*, const cuuint32_t*, const cuuint32_t*,
+                                   CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                   CUtensorMapFloatOOBfill);
+
+// cuTensorMapEncodeTiled from the driver the runtime loaded (nullptr when there is none or it is too old).
+EncodeTiledFn encode_tiled() {
+  static std::once_flag once;
+  static EncodeTiledFn fn = nullptr;
+  std::call_once(once, [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) ==
+            cudaSuccess &&
+        q == cudaDriverEntryPointSuccess)
+      fn = reinterpret_cast<EncodeTiledFn>(p);
+    else
+      cudaGetLastError();  // not sticky: clear it so the caller's next check is not confused
+  });
+  return fn;
+}
+
+#if BS_HOPPER_KERNELS
+// A 2D bf16 tensor (rows x cols, leading dimension ld elements) read in boxes of box_rows x 64 columns with
+// the 128B swizzle. Maps are cached per (pointer, shape, box): encoding one costs a driver call, and the lab
+// calls gemm_bf16 on the same buffers every frame.
+struct MapKey {
+  const void* ptr;
+  int64_t rows, cols, ld;  // ld in elements
+  int box_rows;
+  int elem_bytes;  // 2: bf16 operand, 4: the float32 C of the TMA-store epilogue
+  bool operator==(const MapKey&) const = default;
+};
+
+class TensorMapCache {
+ public:
+  CUtensorMap get(const MapKey& key) {
+    std::lock_guard lock(m_mutex);
+    for (const Entry& e : m_entries)
+      if (e.key == key) return e.map;
+    Entry e{key, encode(key)};
+    if (m_entries.size() >= MAX_ENTRIES) m_entries.erase(m_entries.begin());
+    m_entries.push_back(e);
+    return e.map;
+  }
+
+ private:
+  struct Entry {
+    MapKey key;
+    CUtensorMap map;
+  };
+  static constexpr size_t MAX_ENTRIES = 64;
+
+  static CUtensorMap encode(const MapKey& key) {
+    EncodeTiledFn fn = encode_tiled();
+    if (!fn)
+      throw GpuError(
+          "gemm_bf16: the CUDA driver does not provide cuTensorMapEncodeTiled (TMA tensor maps): "
+          "update the NVIDIA driver",
+          0, false);
+    CUtensorMap map;
+    const cuuint64_t dims[2] = {static_cast<cuuint64_t>(key.cols), static_cast<cuuint64_t>(key.rows)};
+    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(key.ld * key.elem_bytes)};  // bytes between rows
+    const cuuint32_t box[2] = {static_cast<cuuint32_t>(SWIZZLE_BYTES / key.elem_bytes),
+                               static_cast<cuuint32_t>(key.box_rows)};
+    const cuuint32_t elem_strides[2] = {1, 1};
+    const CUresult r =
+        fn(&map, key.elem_bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+           const_cast<void*>(key.ptr), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+           CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+      throw GpuError("gemm_bf16: cuTensorMapEncodeTiled failed (CUresult " +
+                         std::to_string(static_cast<int>(r)) + ") for a " + std::to_string(key.rows) + " x " +
+                         std::to_string(key.cols) + (key.elem_bytes == 4 ? " float" : " bf16") +
+                         " matrix with leading dimension " + std::to_string(key.ld),
+                     static_cast<int>(r), false);
+    return map;
+  }
+
+  std::mutex m_mutex;
+  std::vector<Entry> m_entries;
+};
+
+TensorMapCache& map_cache() {
+  static TensorMapCache cache;
+  return cache;
+}
+#endif
+
+constexpr StepInfo STEPS[] = {
+    {Step::TmaWgmma, "wgmma_tma", "TMA + wgmma (BF16, 128x128 tile, 1 warpgroup)",
+     "Tensor cores, Hopper style. TMA copies whole 128x64 and 64x128 tiles from global to shared memory in "
+     "one "
+     "instruction, 128B-swizzled so that the tensor cores read them without bank conflicts, and signals an "
+     "mbarrier when the bytes have landed; four stages stay in flight. wgmma.mma_async then multiplies "
+     "64x128x16 "
+     "blocks straight from shared memory (no register staging as with mma.sync): one warpgroup of 128 "
+     "threads "
+     "owns a 128x128 tile. It still waits for its own wgmma before the next loads are issued, so the tensor "
+     "cores "
+     "idle in between."},
+    {Step::WarpSpecialized, "warp_specialized", "Warp specialization (producer + 2 consumers, 128x256 tile)",
+     "Producer/consumer warpgroups. One warpgroup only issues TMA loads and hands most of its registers to "
+     "the "
+     "others (setmaxnreg); two consumer warpgroups only run wgmma, each on 64 rows of a 128x256 tile with "
+     "128 "
+     "accumulator registers per thread. A ring of four stages with 'full' and 'empty' mbarriers lets "
+     "loading, "
+     "multiplying and releasing overlap, and each consumer keeps one batch of wgmma in flight while it frees "
+     "the "
+     "stage before. The wider tile halves the shared-memory reads per flop."},
+    {Step::Persistent, "ws_persistent", "Persistent blocks (one per SM walking its tiles)",
+     "The same producer and consumers, but launched once per SM: each block walks a list of tiles (grouped "
+     "by 8 "
+     "tiles of M so that blocks running together share A rows and B columns in L2). The ring of stages "
+     "carries "
+     "over from tile to tile, so the producer already loads the next tile while the consumers write this one "
+     "out, and launch, barrier set-up and the empty pipeline at a tile's start are paid once per SM instead "
+     "of "
+     "once per tile. It helps most where blocks are short, e.g. k = 1024."},
+    {Step::TmaStore, "ws_tma_store", "Epilogue through shared memory and TMA stores",
+     "The consumers no longer write C from registers (each store instruction touching 8 rows, and every SM "
+     "writing its tile at the same moment while its tensor cores idle). Each consumer warpgroup copies its "
+     "results 64x32 at a time into a swizzled shared-memory buffer and one thread hands the buffer to TMA, "
+     "which "
+     "writes whole rows to global memory and clips the edges; two buffers alternate and the warpgroup goes "
+     "on to "
+     "the next tile's wgmma while the stores drain. Needs n a multiple of 4 (TMA's 16-byte row rule); other "
+     "widths run the previous rung."},
+};
+
+// The verdict of unavailable_reason per device, cached: gemm_bf16 checks it on every call and must stay
+// cheap.
+constexpr int MAX_DEVICES = 64;
+std::array<std::atomic<int>, MAX_DEVICES> g_device_ok{};  // 0 unknown, 1 usable, 2 not usable
+
+std::string size_text(int64_t m, int64_t n, int64_t k) {
+  return "m=" + std::to_string(m) + ", n=" + std::to_string(n) + ", k=" + std::to_string(k);
+}
+
+void validate(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, const float* c, int64_t m,
+              int64_t n, int64_t k) {
+  if (s != Step::TmaWgmma && s != Step::WarpSpecialized && s != Step::Persistent && s != Step::TmaStore)
+    throw InvalidRequest("gemm_bf16: unknown Hopper step " + std::to_string(static_cast<int>(s)));
+  if (m < 1 || n < 1 || k < 1)
+    throw InvalidRequest("gemm_bf16: m, n and k must all be at least 1 (got " + size_text(m, n, k) + ")");
+  constexpr int64_t LIMIT = int64_t{1} << 30;  // int32 tile coordinates with room for a tile past the end
+  if (m > LIMIT || n > LIMIT || k > LIMIT)
+    throw InvalidRequest("gemm_bf16: m, n and k must each be at most 2^30 (got " + size_text(m, n, k) + ")");
+  if (lda % 8 != 0 || lda < k)
+    throw InvalidRequest("gemm_bf16: lda (" + std::to_string(lda) + ") must be at least k (" +
+                         std::to_string(k) +
+                         ") and a multiple of 8 elements (16 bytes, TMA's rule for row strides)");
+  if (ldb % 8 != 0 || ldb < n)
+    throw InvalidRequest("gemm_bf16: ldb (" + std::to_string(ldb) + ") must be at least n (" +
+                         std::to_string(n) +
+                         ") and a multiple of 8 elements (16 bytes, TMA's rule for row strides)");
+  if (!a || !b || !c) throw InvalidRequest("gemm_bf16: a, b and c must be device pointers, not null");
+  if (reinterpret_cast<uintptr_t>(a) % 16 != 0 || reinterpret_cast<uintptr_t>(b) % 16 != 0)
+    throw InvalidRequest("gemm_bf16: a and b must be 16-byte aligned (TMA's rule for global addresses)");
+  if (reinterpret_cast<uintptr_t>(c) % 8 != 0)
+    throw InvalidRequest("gemm_bf16: c must be 8-byte aligned (the epilogue stores float pairs)");
+  const int64_t blocks = ((m + BM - 1) / BM) * ((n + TMA_WGMMA_BN - 1) / TMA_WGMMA_BN);
+  if (blocks > int64_t{0x7FFFFFFF})
+    throw InvalidRequest("gemm_bf16: " + size_text(m, n, k) + " needs more than 2^31 - 1 thread blocks");
+}
+
+#if BS_HOPPER_KERNELS
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, float*, int, int, int);
+
+// Launches `kernel` on tiles of BM x bn: one block per tile, or at most one per SM when `persistent`.
+void launch(KernelFn kernel, int bn, int smem, int threads, bool persistent, bool tma_store, const void* a,
+            int64_t lda, const void* b, int64_t ldb, float* c, int64_t m, int64_t n, int64_t k,
+            cudaStream_t st) {
+  const CUtensorMap ta = map_cache().get({a, m, k, lda, BM, 2});
+  const CUtensorMap tb = map_cache().get({b, k, n, ldb, BK, 2});
+  CUtensorMap tc{};  // only the TMA-store epilogue reads it
+  if (tma_store) tc = map_cache().get({c, m, n, n, 64, 4});
+  BS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  int64_t blocks = ((m + BM - 1) / BM) * ((n + bn - 1) / bn);
+  if (persistent) {
+    int device = 0, sms = 0;
+    BS_CUDA_CHECK(cudaGetDevice(&device));
+    BS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    blocks = std::min<int64_t>(blocks, sms);
+  }
+  kernel<<<static_cast<unsigned>(blocks), threads, smem, st>>>(ta, tb, tc, c, static_cast<int>(m),
+                                                               static_cast<int>(n), static_cast<int>(k));
+  BS_CUDA_CHECK_LAUNCH();
+}
+#endif
+
+}  // namespace
+
+std::span<const StepInfo> steps() {
+  return STEPS;
+}
+
+std::optional<std::string> unavailable_reason(int device) {
+  if (!BS_HOPPER_KERNELS)
+    return std::string(
+        "this build of blockscope has no sm_90a code for the Hopper rungs (its CUDA compiler "
+        "is older than 12.0)");
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    // query_device tells "no driver" from "driver too old" in words a user can act on.
+    return "no usable CUDA device (" + query_device(0).reason +
+           "); the Hopper rungs need a compute capability 9.0 GPU";
+  }
+  if (device < 0 || device >= count)
+    return "CUDA device " + std::to_string(device) + " does not exist (this machine has " +
+           std::to_string(count) + ")";
+  int major = 0, minor = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+    const cudaError_t err = cudaGetLastError();
+    return std::string("cannot query CUDA device ") + std::to_string(device) + ": " + cudaGetErrorString(err);
+  }
+  if (major != 9 || minor != 0)
+    return "needs a Hopper GPU (compute capability 9.0, sm_90a code); this one is " + std::to_string(major) +
+           "." + std::to_string(minor);
+  if (!encode_tiled())
+    return std::string(
+        "the CUDA driver does not provide cuTensorMapEncodeTiled (TMA tensor maps): update the "
+        "NVIDIA driver");
+  return std::nullopt;
+}
+
+void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, float* c, int64_t m, int64_t n,
+               int64_t k, void* stream) {
+  validate(s, a, lda, b, ldb, c, m, n, k);
+  int device = -1;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) {
+    cudaGetLastError();
+    const auto why = unavailable_reason(0);
+    throw GpuError(
+        "gemm_bf16: " + why.value_or(std::string("no current CUDA device: ") + cudaGetErrorString(e)),
+        static_cast<int>(e), false);
+  }
+  std::atomic<int>* verdict = device < MAX_DEVICES ? &g_device_ok[device] : nullptr;
+  if (!verdict || verdict->load(std::memory_order_relaxed) != 1) {
+    if (const auto why = unavailable_reason(device)) {
+      if (verdict) verdict->store(2, std::memory_order_relaxed);
+      throw GpuError("gemm_bf16: " + *why, 0, false);
+    }
+    if (verdict) verdict->store(1, std::memory_order_relaxed);
+  }
+#if BS_HOPPER_KERNELS
+  const auto st = static_cast<cudaStream_t>(stream);
+  constexpr int WS_SMEM = smem_bytes<WS_BN, WS_STAGES>();
+  // The same, plus 1 KiB after the barriers (the buffers are 1024-aligned) and the epilogue's buffers.
+  constexpr int WS_TMA_SMEM = 1024 + WS_STAGES * stage_bytes<WS_BN>() + 1024 + EPI_BYTES;
+  switch (s) {
+    case Step::TmaWgmma:
+      launch(tma_wgmma_kernel, TMA_WGMMA_BN, smem_bytes<TMA_WGMMA_BN, TMA_WGMMA_STAGES>(), 128, false, false,
+             a, lda, b, ldb, c, m, n, k, st);
+      break;
+    case Step::WarpSpecialized:
+      launch(warp_specialized_kernel<false, false>, WS_BN, WS_SMEM, WS_THREADS, false, false, a, lda, b, ldb,
+             c, m, n, k, st);
+      break;
+    case Step::Persistent:
+      launch(warp_specialized_kernel<true, false>, WS_BN, WS_SMEM, WS_THREADS, true, false, a, lda, b, ldb, c,
+             m, n, k, st);
+      break;
+    case Step::TmaStore:
+      // TMA needs C's rows 16-byte aligned: other widths keep the register epilogue of the rung before.
+      if (n % 4 == 0 && reinterpret_cast<uintptr_t>(c) % 16 == 0)
+        launch(warp_specialized_kernel<true, true>, WS_BN, WS_TMA_SMEM, WS_THREADS, true, true, a, lda, b,
+               ldb, c, m, n, k, st);
+      else
+        launch(warp_specialized_kernel<true, false>, WS_BN, WS_SMEM, WS_THREADS, true, false, a, lda, b, ldb,
+               c, m, n, k, st);
+      break;
+  }
+#else
+  (void)stream;
+#endif
+}
+
+}  // namespace bs::matmul::hopper
