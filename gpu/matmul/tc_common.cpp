@@ -52,8 +52,9 @@ const std::array k_rungs{
              "so fewer stages fit)", Precision::Tf32, 80, false},
     RungInfo{Rung::Tf32x3, "tf32x3", "3xTF32 (FP32 accuracy on TF32 tensor cores)",
              "each float32 input split into hi = tf32(x) and lo = tf32(x - hi) in the kernel; a_lo*b_hi + a_hi*b_lo + "
-             "a_hi*b_hi on TF32 tensor cores (3 products for 1) keeps about 22 mantissa bits: FP32's accuracy at "
-             "tensor-core speed", Precision::Tf32x3, 80, false},
+             "a_hi*b_hi on TF32 tensor cores (3 products for 1) keeps about 22 mantissa bits; each k-tile is summed from "
+             "zero and added to the FP32 total on the CUDA cores, because the tensor core's accumulation truncates: "
+             "FP32's accuracy on tensor cores", Precision::Tf32x3, 80, false},
 };
 
 const char* cc_needs(const RungInfo& r) {
