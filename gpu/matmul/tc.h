@@ -78,7 +78,8 @@ class TcRunner {
   const DeviceInfo& device() const;
   void set_inputs(std::span<const float> a, std::span<const float> b);
   // Converts A and B to `p` (padded, once per precision until set_inputs); returns the conversion's time in ms
-  // (CUDA events; 0 when already converted). Called by run_once / time_runs as needed.
+  // (CUDA events, the second of two conversions so that loading the kernel is not counted; later calls return
+  // the same figure without converting again). Called by run_once / time_runs as needed.
   double convert(Precision p);
   // The converted operands as the GPU holds them, unpadded, as float values (tests compare them bit for bit
   // with round_to; 3xTF32 and FP32 hold the float32 values: 3xTF32 splits them in the kernel).
