@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "gpu/matmul/tc_layout.h"
+
 namespace bs::matmul::tc::kernels {
 
 constexpr int k_bm = 128, k_bn = 128, k_bk = 32;
@@ -287,11 +289,12 @@ __global__ void __launch_bounds__(k_threads) wmma_gemm(TcArgs args) {
 // chunk c of row r lives at chunk c ^ ((r / 2) % 4). B tile: 32 k-rows x 128 columns (256 bytes, 16 chunks);
 // chunk c of row r lives at c ^ (r % 8). An ldmatrix phase reads one chunk from each of 8 consecutive rows:
 // unswizzled those share banks (4-way for A, 8-way for B); swizzled they cover all 32 banks once.
-__host__ __device__ constexpr int swizzle_a(int row, int chunk) {
-  return row * 4 + (chunk ^ ((row >> 1) & 3));
+// (The formulas live in tc_layout.h, shared with the lab's pictures.)
+__device__ __forceinline__ int swizzle_a(int row, int chunk) {
+  return smem_chunk_a(row, chunk);
 }
-__host__ __device__ constexpr int swizzle_b(int row, int chunk) {
-  return row * 16 + (chunk ^ (row & 7));
+__device__ __forceinline__ int swizzle_b(int row, int chunk) {
+  return smem_chunk_b(row, chunk);
 }
 
 template <int STAGES>

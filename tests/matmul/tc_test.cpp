@@ -7,11 +7,13 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "core/error.h"
 #include "gpu/matmul/matmul.h"
 #include "gpu/matmul/precision.h"
 #include "gpu/matmul/tc.h"
+#include "gpu/matmul/tc_layout.h"
 #include "test_util.h"
 
 namespace mm = bs::matmul;
@@ -146,4 +148,59 @@ TEST(TcGpu, RunnerRejectsBadInputs) {
   EXPECT_THROW(tc::TcRunner(mm::Problem{0, 4, 4}), bs::InvalidRequest);
   tc::TcRunner run(mm::Problem{4, 4, 4});
   EXPECT_THROW(run.set_inputs(std::vector<float>(15, 1.0f), std::vector<float>(16, 1.0f)), bs::InvalidRequest);
+}
+
+TEST(TcLayout, SwizzleRemovesTheLdmatrixBankConflicts) {
+  for (int chunk = 0; chunk < 4; ++chunk)
+    for (int r0 = 0; r0 < 128; r0 += 8) {
+      EXPECT_EQ(tc::ldmatrix_phase_ways(false, false, r0, chunk), 4);  // 64-byte rows: rows 0, 2, 4, 6 collide
+      EXPECT_EQ(tc::ldmatrix_phase_ways(false, true, r0, chunk), 1);
+    }
+  for (int chunk = 0; chunk < 16; ++chunk)
+    for (int r0 = 0; r0 < 32; r0 += 8) {
+      EXPECT_EQ(tc::ldmatrix_phase_ways(true, false, r0, chunk), 8);  // 256-byte rows: all 8 on the same banks
+      EXPECT_EQ(tc::ldmatrix_phase_ways(true, true, r0, chunk), 1);
+    }
+  // The swizzle is a permutation of each row's chunks (nothing overwritten, nothing lost).
+  for (int r = 0; r < 32; ++r) {
+    std::set<int> seen;
+    for (int c = 0; c < 16; ++c)
+      seen.insert(tc::smem_chunk_b(r, c));
+    EXPECT_EQ(seen.size(), 16u);
+    EXPECT_EQ(*seen.begin(), r * 16);
+  }
+}
+
+TEST(TcLayout, EveryLaneHoldsItsShareOfEachFragment) {
+  // m16n8k16: A 16x16 = 8 values per lane (4 registers of 2), B 16x8 = 4 (2 of 2), C 16x8 = 4 floats.
+  struct Case {
+    tc::Operand op;
+    int rows, cols, per_lane;
+  };
+  for (const Case c : {Case{tc::Operand::A, 16, 16, 8}, Case{tc::Operand::B, 16, 8, 4}, Case{tc::Operand::C, 16, 8, 4}}) {
+    std::set<std::tuple<int, int, int>> slots;
+    int per_lane[32] = {};
+    for (int r = 0; r < c.rows; ++r)
+      for (int col = 0; col < c.cols; ++col) {
+        const tc::FragSlot s = tc::fragment_slot(c.op, r, col);
+        ASSERT_GE(s.lane, 0);
+        ASSERT_LT(s.lane, 32);
+        EXPECT_TRUE(slots.insert({s.lane, s.reg, s.half}).second) << r << "," << col;  // no slot twice
+        ++per_lane[s.lane];
+      }
+    for (int n : per_lane)
+      EXPECT_EQ(n, c.per_lane);
+  }
+  // The PTX ISA's examples: A(0,0) and A(0,1) in lane 0's a0; A(9,10) in lane 4*1+1 = 5, a3; C(8,7) in lane 3, c3.
+  EXPECT_EQ(tc::fragment_slot(tc::Operand::A, 0, 1).half, 1);
+  const tc::FragSlot a = tc::fragment_slot(tc::Operand::A, 9, 10);
+  EXPECT_EQ(a.lane, 5);
+  EXPECT_EQ(a.reg, 3);
+  const tc::FragSlot c = tc::fragment_slot(tc::Operand::C, 8, 7);
+  EXPECT_EQ(c.lane, 3);
+  EXPECT_EQ(c.reg, 3);
+  const tc::FragSlot b = tc::fragment_slot(tc::Operand::B, 11, 6);  // k 11, n 6: lane 4*6 + 1, b1, second half
+  EXPECT_EQ(b.lane, 25);
+  EXPECT_EQ(b.reg, 1);
+  EXPECT_EQ(b.half, 1);
 }
