@@ -212,16 +212,6 @@ int run_suite(const MatmulOptions& o) {
   return 0;
 }
 
-std::string fmt_worst(const mm::ErrorStats& e) {
-  if (e.nonfinite > 0)
-    return std::to_string(e.nonfinite) + " not finite, first (" + std::to_string(e.worst_row) + "," +
-           std::to_string(e.worst_col) + ")";
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%.2e at (%lld,%lld): %.6g vs %.6g", e.worst_abs, static_cast<long long>(e.worst_row),
-                static_cast<long long>(e.worst_col), e.worst_value, e.worst_reference);
-  return buf;
-}
-
 void print_bound_line(const mm::InputRange& in) {
   std::cout << "inputs: " << mm::to_string(in) << "; error: ||C - ref||_F / ||ref||_F against float64, bound "
             << "4 * u_in + 8 * 2^-24 * sqrt(K) (u_in: 2^-8 BF16, 2^-11 FP16/TF32, 2^-22 3xTF32, 0 FP32)\n";
@@ -233,18 +223,14 @@ int run_precision(const mm::Problem& p, const mm::InputRange& in) {
             << "; A and B rounded once to each precision (nearest even), products accumulated in FP32 along K\n";
   print_bound_line(in);
   const auto a = mm::make_input(p.m, p.k, 1, in), b = mm::make_input(p.k, p.n, 2, in);
-  std::cerr << "computing the float64 reference (OpenBLAS dgemm) ...\n";
-  const auto ref = mm::reference_cpu(a, b, p);
+  std::cerr << "computing the float64 reference (OpenBLAS dgemm) and each precision ...\n";
   Table t;
   t.header = {"precision", "format", "ms (CPU)", "rel error", "bound", "within", "worst |C-ref| at (row,col): C vs ref"};
-  for (const auto& pi : mm::precisions()) {
-    std::cerr << "running " << pi.name << " ...\n";
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto c = mm::gemm_precision_cpu(pi.id, a, b, p);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    const mm::ErrorStats e = mm::measure_error(c, ref, p.n, mm::error_bound(pi.id, p.k));
-    t.rows.push_back({pi.name, pi.title, fmt_ms(ms), fmt_sci(e.rel_frobenius), fmt_sci(e.bound),
-                      e.within_bound ? "yes" : "NO", fmt_worst(e)});
+  for (const mm::PrecisionReport& r : mm::precision_model(a, b, p)) {
+    const mm::PrecisionInfo& pi = mm::info(r.precision);
+    const mm::ErrorStats& e = r.error;
+    t.rows.push_back({pi.name, pi.title, fmt_ms(r.ms), fmt_sci(e.rel_frobenius), fmt_sci(e.bound),
+                      e.within_bound ? "yes" : "NO", mm::worst_text(e)});
   }
   t.print(std::cout);
   std::cout << "\n";
@@ -313,7 +299,7 @@ int run_tensor_cores(const MatmulOptions& o, const mm::Problem& p, const mm::Inp
                       r.convert_ms > 0 ? fmt_ms(r.convert_ms) : "-",
                       r.attr.known ? std::to_string(r.attr.regs_per_thread) : "-",
                       r.attr.known ? std::to_string(r.attr.static_smem_bytes) : "-", fmt_sci(r.error.rel_frobenius),
-                      fmt_sci(r.error.bound), ok ? "pass" : "FAIL", fmt_worst(r.error)});
+                      fmt_sci(r.error.bound), ok ? "pass" : "FAIL", mm::worst_text(r.error)});
   }
   t.print(std::cout);
   std::cout << "\n";

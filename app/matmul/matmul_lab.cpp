@@ -375,21 +375,10 @@ void MatmulLab::start_tc_model() {
     }
     const std::vector<float>& ua = wide ? wa : *a;
     const std::vector<float>& ub = wide ? wb : *b;
-    const auto ref = mm::reference_cpu(ua, ub, p, &ctl);
-    const auto precs = mm::precisions();
-    for (size_t i = 0; i < precs.size(); ++i) {
-      const auto t0 = std::chrono::steady_clock::now();
-      const auto c = mm::gemm_precision_cpu(precs[i].id, ua, ub, p, &ctl);
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      const mm::ErrorStats e = mm::measure_error(c, ref, p.n, mm::error_bound(precs[i].id, p.k));
-      char worst[128];
-      if (e.nonfinite > 0)
-        std::snprintf(worst, sizeof worst, "%zu cells not finite", e.nonfinite);
-      else
-        std::snprintf(worst, sizeof worst, "%.2e at (%lld, %lld)", e.worst_abs, static_cast<long long>(e.worst_row),
-                      static_cast<long long>(e.worst_col));
-      rows->push_back({precs[i].name, precs[i].title, ms, e.rel_frobenius, e.bound, e.within_bound, worst});
-      ctl.set_progress(static_cast<double>(i + 1) / static_cast<double>(precs.size()));
+    for (const mm::PrecisionReport& r : mm::precision_model(ua, ub, p, &ctl)) {
+      const mm::PrecisionInfo& pi = mm::info(r.precision);
+      rows->push_back({pi.name, pi.title, r.ms, r.error.rel_frobenius, r.error.bound, r.error.within_bound,
+                       mm::worst_text(r.error)});
     }
   }, take);
 }

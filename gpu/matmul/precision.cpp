@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -296,6 +297,33 @@ std::vector<float> gemm_precision_cpu(Precision p, std::span<const float> a, std
     if (ctl) ctl->set_progress(static_cast<double>(i1) / static_cast<double>(M));
   }
   return c;
+}
+
+std::vector<PrecisionReport> precision_model(std::span<const float> a, std::span<const float> b, const Problem& prob,
+                                             JobControl* ctl) {
+  const std::vector<double> ref = reference_cpu(a, b, prob, ctl);
+  std::vector<PrecisionReport> out;
+  for (const PrecisionInfo& pi : precisions()) {
+    const auto t0 = std::chrono::steady_clock::now();
+    // Cancel is honoured inside each product; its progress runs 0..1 per precision, then the whole model's.
+    const std::vector<float> c = gemm_precision_cpu(pi.id, a, b, prob, ctl);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    out.push_back({pi.id, ms, measure_error(c, ref, prob.n, error_bound(pi.id, prob.k))});
+    if (ctl) ctl->set_progress(static_cast<double>(out.size()) / static_cast<double>(precisions().size()));
+  }
+  return out;
+}
+
+std::string worst_text(const ErrorStats& e) {
+  char buf[128];
+  if (e.nonfinite > 0)
+    std::snprintf(buf, sizeof buf, "%zu not finite, first (%lld, %lld)", e.nonfinite,
+                  static_cast<long long>(e.worst_row), static_cast<long long>(e.worst_col));
+  else
+    std::snprintf(buf, sizeof buf, "%.2e at (%lld, %lld): %.6g vs %.6g", e.worst_abs,
+                  static_cast<long long>(e.worst_row), static_cast<long long>(e.worst_col), e.worst_value,
+                  e.worst_reference);
+  return buf;
 }
 
 }  // namespace bs::matmul

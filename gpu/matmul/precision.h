@@ -103,4 +103,17 @@ std::string to_string(const InputRange& r);  // "uniform in (-1, 1)" or "wide: (
 std::vector<float> gemm_precision_cpu(Precision p, std::span<const float> a, std::span<const float> b,
                                       const Problem& prob, JobControl* ctl = nullptr);
 
+// Every precision of the model on the same A and B against one float64 reference (computed here, OpenBLAS
+// dgemm): what `bench matmul --precision` prints and the matmul lab's tensor-core section shows. Progress runs
+// 0..1 within each precision; cancel is honoured (JobCancelled).
+struct PrecisionReport {
+  Precision precision;
+  double ms = 0;  // the CPU model's wall time
+  ErrorStats error;
+};
+std::vector<PrecisionReport> precision_model(std::span<const float> a, std::span<const float> b, const Problem& prob,
+                                             JobControl* ctl = nullptr);
+// "6.14e-02 at (272, 284): 6.77192 vs 6.83332", or "89909 not finite, first (0, 0)".
+std::string worst_text(const ErrorStats& e);
+
 }  // namespace bs::matmul

@@ -198,3 +198,19 @@ TEST(Precision, GemmRejectsMismatchedInputsAndHonoursCancel) {
   ctl.cancel();
   EXPECT_THROW(mm::gemm_precision_cpu(mm::Precision::Bf16, a, a, p, &ctl), bs::JobCancelled);
 }
+
+TEST(Precision, ModelReportsEveryPrecisionAgainstOneReference) {
+  const mm::Problem p{40, 33, 129};
+  const auto a = mm::make_input(p.m, p.k, 1, {1.0, false}), b = mm::make_input(p.k, p.n, 2, {1.0, false});
+  const auto reports = mm::precision_model(a, b, p);
+  ASSERT_EQ(reports.size(), mm::precisions().size());
+  for (size_t i = 0; i < reports.size(); ++i) {
+    EXPECT_EQ(reports[i].precision, mm::precisions()[i].id);
+    EXPECT_TRUE(reports[i].error.within_bound) << mm::worst_text(reports[i].error);
+    EXPECT_NE(mm::worst_text(reports[i].error).find(" at ("), std::string::npos);
+  }
+  EXPECT_GT(reports[0].error.rel_frobenius, 4 * reports[2].error.rel_frobenius);  // BF16 vs TF32
+  bs::JobControl ctl;
+  ctl.cancel();
+  EXPECT_THROW(mm::precision_model(a, b, p, &ctl), bs::JobCancelled);
+}
