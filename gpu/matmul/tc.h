@@ -5,8 +5,9 @@
 // cores). cuBLAS runs at every precision in the same run (BF16, FP16, TF32 through cublasGemmEx with FP32 output,
 // and strict FP32), so each rung reads as a % of the library at its own precision.
 //
-// Adding a rung is a table entry (tc_common.cpp: name, title, description, precision, minimum compute capability,
-// and optionally a function giving the reason it cannot run on a device) plus a dispatch line (tc_gpu.cu).
+// Adding a rung is a Rung value and a table entry (tc_common.cpp: name, title, description, precision, minimum
+// compute capability, optionally a function giving the reason it cannot run on a device and an `external` launcher)
+// plus, for a kernel of tc_kernels.cuh, a dispatch line in tc_gpu.cu's kernel_for.
 #pragma once
 
 #include <cstddef>
@@ -49,6 +50,12 @@ struct RungInfo {
   // Extra reason the rung cannot run on `d` beyond its compute capability (nullptr: none). For rungs whose
   // kernels come from elsewhere (e.g. a Hopper-only header's unavailable_reason(device)).
   std::optional<std::string> (*unavailable)(const DeviceInfo& d) = nullptr;
+  // A kernel launched from elsewhere (nullptr: one of tc_gpu.cu's own). It gets the operands converted to the
+  // rung's precision, row-major and zero-padded (lda = K rounded up to k_pad_k, ldb = N rounded up to k_pad_mn,
+  // both multiples of 8), C as M x N float32 (ldc = N), the problem's M, N, K and the runner's cudaStream_t as
+  // void*; it must only enqueue. E.g. Hopper's bs::matmul::hopper::gemm_bf16(step, ...) behind a small adapter.
+  void (*external)(const void* a, int lda, const void* b, int ldb, float* c, int m, int n, int k,
+                   void* stream) = nullptr;
 };
 // Every rung, cuBLAS first (one per precision), then the hand-written ones in ladder order.
 std::span<const RungInfo> rungs();

@@ -145,6 +145,13 @@ struct TcRunner::Impl {
       launch_cublas(r);
       return;
     }
+    if (ri.external) {
+      const Converted& cv = converted(ri.precision);
+      ri.external(cv.a.data(), static_cast<int>(k_p), cv.b.data(), static_cast<int>(n_p), c.data(),
+                  static_cast<int>(p.m), static_cast<int>(p.n), static_cast<int>(p.k), stream.get());
+      BS_CUDA_CHECK_LAUNCH();
+      return;
+    }
     const KernelLaunch kl = kernel_for(r);
     if (!kl.fn) throw InvalidRequest(std::string("rung ") + ri.name + " has no kernel in this build");
     bool& set = smem_set[static_cast<size_t>(r)];
