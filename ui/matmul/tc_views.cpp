@@ -27,28 +27,17 @@ float width_or_avail(float width) {
   return width > 0 ? width : std::max(ImGui::GetContentRegionAvail().x, 120.0f);
 }
 
-void model_table(const TcPanelModel& m) {
+// One wrapped line per precision (a table's columns do not shrink below their text in presenter mode).
+void model_lines(const TcPanelModel& m) {
   if (m.precision_rows.empty()) return;
-  ImGui::TextDisabled("CPU model at %s: inputs rounded, FP32 accumulation, vs float64", m.model_problem.c_str());
-  if (!ImGui::BeginTable("tc_model", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) return;
-  for (const char* h : {"precision", "rel error", "bound", "within", "worst |C-ref|"})
-    ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
+  dim_text("CPU model at " + m.model_problem + ", against float64:");
   for (const auto& r : m.precision_rows) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.precision.c_str());
+    char line[256];
+    std::snprintf(line, sizeof line, "%s: rel error %.2e %s bound %.2e; worst %s", r.precision.c_str(), r.rel_error,
+                  r.within ? "<=" : "over", r.bound, r.worst.c_str());
+    wrapped_text(line, tone_colour(r.within ? Tone::Pass : Tone::Error));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.title.c_str());
-    ImGui::TableNextColumn();
-    ImGui::Text("%.2e", r.rel_error);
-    ImGui::TableNextColumn();
-    ImGui::Text("%.2e", r.bound);
-    ImGui::TableNextColumn();
-    ImGui::TextColored(tone_colour(r.within ? Tone::Pass : Tone::Error), "%s", r.within ? "yes" : "NO");
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.worst.c_str());
   }
-  ImGui::EndTable();
 }
 
 }  // namespace
@@ -123,50 +112,51 @@ void draw_swizzle_view(bool b_tile, float width) {
 void draw_tc_section(TcPanelModel& m, TcPanelActions& a) {
   dim_text("After the FP32 ladder: tensor cores. Time them with `blockscope bench matmul --tensor-cores`; here: "
            "which rungs this device runs, what each precision does to C, and how the data sits in the warp.");
-  if (ImGui::BeginTable("tc_rungs", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
-    for (const char* h : {"rung", "precision", "on this device"})
-      ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
-    for (const auto& r : m.rungs) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.name.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", r.title.c_str(), r.description.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.precision.c_str());
-      ImGui::TableNextColumn();
-      if (r.unavailable.empty())
-        ImGui::TextColored(tone_colour(Tone::Pass), "runs");
-      else
-        ImGui::TextDisabled("skipped: %s", r.unavailable.c_str());
-    }
-    ImGui::EndTable();
+  // One wrapped line per rung (hover: what it is and what changed). A reason every rung shares (no GPU, the CPU
+  // path) is said once, above the list.
+  bool shared = !m.rungs.empty() && !m.rungs.front().unavailable.empty();
+  for (const auto& r : m.rungs)
+    shared = shared && r.unavailable == m.rungs.front().unavailable;
+  if (shared) dim_text("Listed, not run: " + m.rungs.front().unavailable);
+  for (const auto& r : m.rungs) {
+    std::string line = r.name + " (" + r.precision + "): ";
+    if (shared)
+      line += r.title;
+    else
+      line += r.unavailable.empty() ? std::string("runs here") : "skipped: " + r.unavailable;
+    if (r.unavailable.empty())
+      wrapped_text(line, tone_colour(Tone::Pass));
+    else
+      dim_text(line);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", r.title.c_str(), r.description.c_str());
   }
   if (m.running) {
     if (ImGui::SmallButton("cancel##tc")) a.cancel_model = true;
     ImGui::SameLine();
-    ImGui::ProgressBar(static_cast<float>(m.progress), ImVec2(-1, 0), "precision model");
+    ImGui::ProgressBar(static_cast<float>(m.progress), ImVec2(-1, 0), "model");
   } else {
-    if (ImGui::SmallButton("run the precision model (CPU)")) a.run_model = true;
-    ImGui::SameLine();
+    // Short labels, one control a line: the panel is narrow in presenter mode at 1280x720.
+    dim_text("Precision model (CPU): A and B rounded to each precision, FP32 accumulation, against float64.");
+    if (ImGui::SmallButton("run##tc_model")) a.run_model = true;
     ImGui::Checkbox("wide inputs", &m.wide);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("values times 2^e, e in [-30, 17]: FP16 overflows (infinity) and underflows, BF16 does not");
   }
   if (!m.status.empty()) dim_text(m.status);
-  model_table(m);
-  if (ImGui::TreeNode("MMA fragment (mma.sync m16n8k16): which lane holds what")) {
+  model_lines(m);
+  // Short tree labels: they do not wrap (the panel is narrow in presenter mode).
+  if (ImGui::TreeNode("MMA fragment")) {
+    dim_text("mma.sync m16n8k16: which lane holds each element.");
     ImGui::RadioButton("A 16x16", &m.operand, 0);
-    ImGui::SameLine();
     ImGui::RadioButton("B 16x8", &m.operand, 1);
-    ImGui::SameLine();
     ImGui::RadioButton("C 16x8", &m.operand, 2);
     draw_fragment_view(m.operand, m.hovered_lane, 0);
     dim_text("Each number is the lane holding that element; hover for the register. Lanes 4g..4g+3 share a colour: "
              "one row group.");
     ImGui::TreePop();
   }
-  if (ImGui::TreeNode("Shared-memory swizzle: 16-byte chunks -> banks")) {
+  if (ImGui::TreeNode("Swizzle")) {
+    dim_text("Shared memory: 16-byte chunks -> banks.");
     ImGui::Checkbox("B tile (256-byte rows)", &m.b_tile);
     draw_swizzle_view(m.b_tile, 0);
     ImGui::TreePop();
