@@ -322,6 +322,10 @@ int run_matmul_bench(MatmulOptions& o, BenchContext& ctx) {
     return print_error("--tensor-cores already shows the precisions (and the CPU model without a GPU): give one", 2);
   if ((o.tensor_cores || o.precision) && o.suite)
     return print_error(std::string(o.tensor_cores ? "--tensor-cores" : "--precision") + " does not run with --suite", 2);
+  if ((o.tensor_cores || o.precision) && ctx.counters)
+    return print_error(std::string("--counters reads the FP32 ladder's kernels: not with ") +
+                           (o.tensor_cores ? "--tensor-cores" : "--precision"),
+                       2);
   const mm::InputRange in{o.range, o.wide};
   if (!o.tensor_cores && !o.precision && (o.wide || o.range != 1.0))
     return print_error("--range and --wide choose the inputs of --precision and --tensor-cores; add one of them", 2);

@@ -31,6 +31,10 @@ TEST(MatmulPrecisionCli, RefusesBadInputWithTheFlag) {
   const test::RunResult w = test::run_blockscope("bench matmul --wide --device cpu");
   EXPECT_EQ(w.exit_code, 2) << w.output;
   EXPECT_NE(w.output.find("add one of them"), std::string::npos) << w.output;
+  const test::RunResult c = test::run_blockscope("bench matmul --precision --counters");
+  EXPECT_EQ(c.exit_code, 2) << c.output;
+  EXPECT_NE(c.output.find("--counters reads the FP32 ladder's kernels: not with --precision"), std::string::npos)
+      << c.output;
   const test::RunResult v = test::run_blockscope("bench matmul --tensor-cores --variant wmma");
   EXPECT_EQ(v.exit_code, 2) << v.output;
   EXPECT_NE(v.output.find("is not a tensor-core rung; choose all or one of: cublas_fp32"), std::string::npos)
