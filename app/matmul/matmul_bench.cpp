@@ -3,7 +3,12 @@
 // registers and shared memory per block, and the error against a float64 reference with pass/fail.
 // `--suite`: the fixed shape suite, cuBLAS against `auto` per shape (with the configuration auto chose) and the
 // geometric mean of % cuBLAS; `--suite --scan` also times every auto configuration and split per shape.
+// `--tensor-cores`: the tensor-core rungs (gpu/matmul/tc.h) against cuBLAS at each precision and float64, with
+// the conversion time, TFLOP/s, % of cuBLAS at the rung's precision, and the error with its bound.
+// `--precision`: the CPU model of the precisions (gpu/matmul/precision.h): inputs rounded to BF16/FP16/TF32/3xTF32,
+// accumulated in FP32, against float64. `--range R` and `--wide` choose the inputs of both.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -16,6 +21,8 @@
 #include "gpu/common/device_info.h"
 #include "core/error.h"
 #include "gpu/matmul/matmul.h"
+#include "gpu/matmul/precision.h"
+#include "gpu/matmul/tc.h"
 #include "ui/matmul/matmul_schema.h"
 
 namespace bs::cli {
@@ -36,6 +43,10 @@ struct MatmulOptions {
   int reps = 10;
   bool suite = false;
   bool scan = false;
+  bool tensor_cores = false;
+  bool precision = false;
+  double range = 1.0;
+  bool wide = false;
 };
 
 // The shape suite (issue 16): cubes, an awkward shape, small K, large K (split-k) and a skinny N.
@@ -201,9 +212,124 @@ int run_suite(const MatmulOptions& o) {
   return 0;
 }
 
+void print_bound_line(const mm::InputRange& in) {
+  std::cout << "inputs: " << mm::to_string(in) << "; error: ||C - ref||_F / ||ref||_F against float64, bound "
+            << "4 * u_in + 8 * 2^-24 * sqrt(K) (u_in: 2^-8 BF16, 2^-11 FP16/TF32, 2^-22 3xTF32, 0 FP32)\n";
+}
+
+// `--precision`: the CPU model, one row per precision.
+int run_precision(const mm::Problem& p, const mm::InputRange& in) {
+  std::cout << "matmul precision model on the CPU: C = A x B, " << mm::to_string(p)
+            << "; A and B rounded once to each precision (nearest even), products accumulated in FP32 along K\n";
+  print_bound_line(in);
+  const auto a = mm::make_input(p.m, p.k, 1, in), b = mm::make_input(p.k, p.n, 2, in);
+  std::cerr << "computing the float64 reference (OpenBLAS dgemm) and each precision ...\n";
+  Table t;
+  t.header = {"precision", "format", "ms (CPU)", "rel error", "bound", "within", "worst |C-ref| at (row,col): C vs ref"};
+  for (const mm::PrecisionReport& r : mm::precision_model(a, b, p)) {
+    const mm::PrecisionInfo& pi = mm::info(r.precision);
+    const mm::ErrorStats& e = r.error;
+    t.rows.push_back({pi.name, pi.title, fmt_ms(r.ms), fmt_sci(e.rel_frobenius), fmt_sci(e.bound),
+                      e.within_bound ? "yes" : "NO", mm::worst_text(e)});
+  }
+  t.print(std::cout);
+  std::cout << "\n";
+  for (const auto& pi : mm::precisions())
+    std::cout << "note: " << pi.name << ": " << pi.description << "\n";
+  return 0;
+}
+
+// `--tensor-cores`: the rungs on the GPU; without one, the rungs listed and explained, then the CPU model.
+int run_tensor_cores(const MatmulOptions& o, const mm::Problem& p, const mm::InputRange& in) {
+  namespace tc = mm::tc;
+  std::vector<tc::Rung> which;
+  if (o.variant != "all") {
+    std::stringstream ss(o.variant);
+    std::string name;
+    while (std::getline(ss, name, ',')) {
+      if (auto r = tc::parse_rung(name)) {
+        which.push_back(*r);
+        continue;
+      }
+      std::string names;
+      for (const auto& r : tc::rungs())
+        names += std::string(names.empty() ? "" : ", ") + r.name;
+      return print_error("--variant '" + printable(name) + "' is not a tensor-core rung; choose all or one of: " + names,
+                         2);
+    }
+  }
+  const DeviceInfo dev = query_device();
+  std::cout << "matmul tensor cores: C = A x B, " << mm::to_string(p) << ", " << fmt_fixed(p.flops() / 1e9, 3)
+            << " GFLOP per run; A, B converted once from float32 (zero-padded to 128 x 32 tiles), C in float32\n";
+  print_bound_line(in);
+  if (!dev.available) {
+    std::cout << "no CUDA device (" << dev.reason << "): the rungs are listed, not run; the CPU model follows\n\n";
+    for (const auto& r : tc::rungs())
+      std::cout << r.name << " (" << r.title << ", " << mm::info(r.precision).name << ", sm_" << r.min_cc
+                << "+): " << r.description << "\n";
+    std::cout << "\n";
+    return run_precision(p, in);
+  }
+  std::cout << "GPU: " << dev.name << ", cc " << dev.compute_capability() << ", " << dev.sm_count << " SMs\n";
+  const auto a = mm::make_input(p.m, p.k, 1, in), b = mm::make_input(p.k, p.n, 2, in);
+  mm::Reference ref;
+  std::cerr << "running the tensor-core rungs and cuBLAS at each precision ...\n";
+  const tc::TcBenchResult res = tc::bench_tc(p, a, b, ref, which, o.reps);
+  std::cout << "reference: " << res.reference << "; % cuBLAS is of cuBLAS at the rung's precision (3xTF32: of "
+            << "strict FP32 SGEMM); convert ms: A and B to that precision, once, not in ms\n\n";
+  Table t;
+  t.header = {"rung",      "precision", "ms (median)", "p10-p90 ms", "runs",  "TFLOP/s", "% cuBLAS",
+              "convert ms", "regs/thr", "smem B/blk", "rel error", "bound", "pass", "worst |C-ref| at (row,col): C vs ref"};
+  std::vector<std::string> notes;
+  int failures = 0;
+  for (const tc::TcRow& r : res.rows) {
+    const char* prec = mm::info(r.rung->precision).name;
+    if (!r.skipped.empty()) {
+      t.rows.push_back({r.rung->name, prec, "skipped"});
+      notes.push_back(std::string(r.rung->name) + " skipped: " + r.skipped);
+      continue;
+    }
+    const bool ok = r.error.within_bound;
+    if (!ok) {
+      if (!in.wide) ++failures;
+      notes.push_back(std::string(r.rung->name) + ": " + r.error.summary());
+    }
+    t.rows.push_back({r.rung->name, prec, fmt_ms(r.ms.median), fmt_ms(r.ms.p10) + "-" + fmt_ms(r.ms.p90),
+                      std::to_string(r.runs), fmt_fixed(r.tflops, 1), fmt_pct(r.pct_cublas),
+                      r.convert_ms > 0 ? fmt_ms(r.convert_ms) : "-",
+                      r.attr.known ? std::to_string(r.attr.regs_per_thread) : "-",
+                      r.attr.known ? std::to_string(r.attr.static_smem_bytes) : "-", fmt_sci(r.error.rel_frobenius),
+                      fmt_sci(r.error.bound), ok ? "pass" : "FAIL", mm::worst_text(r.error)});
+  }
+  t.print(std::cout);
+  std::cout << "\n";
+  for (const auto& r : tc::rungs())
+    std::cout << r.name << ": " << r.title << ". " << r.description << "\n";
+  if (!notes.empty()) std::cout << "\n";
+  for (const auto& n : notes)
+    std::cout << "note: " << n << "\n";
+  if (failures > 0) {
+    std::cerr << "blockscope: " << failures << " rung(s) over their error bound\n";
+    return 1;
+  }
+  return 0;
+}
+
 int run_matmul_bench(MatmulOptions& o, BenchContext& ctx) {
   if (auto err = o.flags->read()) return print_error(*err, 2);
   if (o.scan && !o.suite) return print_error("--scan runs with --suite", 2);
+  if (o.tensor_cores && o.precision)
+    return print_error("--tensor-cores already shows the precisions (and the CPU model without a GPU): give one", 2);
+  if ((o.tensor_cores || o.precision) && o.suite)
+    return print_error(std::string(o.tensor_cores ? "--tensor-cores" : "--precision") + " does not run with --suite", 2);
+  if ((o.tensor_cores || o.precision) && ctx.counters)
+    return print_error(std::string("--counters reads the FP32 ladder's kernels: not with ") +
+                           (o.tensor_cores ? "--tensor-cores" : "--precision"),
+                       2);
+  const mm::InputRange in{o.range, o.wide};
+  if (!o.tensor_cores && !o.precision && (o.wide || o.range != 1.0))
+    return print_error("--range and --wide choose the inputs of --precision and --tensor-cores; add one of them", 2);
+  if (auto err = mm::validate(in)) return print_error(*err, 2);
   if (o.suite) {
     if (o.device == BenchDevice::Cpu) return print_error("--suite compares GPU kernels: not with --device cpu", 2);
     return run_suite(o);
@@ -222,6 +348,14 @@ int run_matmul_bench(MatmulOptions& o, BenchContext& ctx) {
                       : mm::validate({1, p.n, 1}) ? "--n"
                                                   : "--k";
     return print_error(std::string(arg) + ": " + *err, 2);
+  }
+  if (o.precision && !o.by_size && !o.flags->given("m") && !o.flags->given("n") && !o.flags->given("k"))
+    p = {mm::k_default_m, mm::k_default_n, mm::k_default_k};  // awkward sizes, seconds on the CPU
+  if (o.precision || o.tensor_cores) {
+    if (o.reps < 1 || o.reps > 1000) return print_error("--reps " + std::to_string(o.reps) + ": choose 1 to 1000 timed runs", 2);
+    if (o.device == BenchDevice::Cpu && o.tensor_cores)
+      return print_error("--tensor-cores runs on the GPU: not with --device cpu (--precision is the CPU model)", 2);
+    return o.precision ? run_precision(p, in) : run_tensor_cores(o, p, in);
   }
   if (o.reps < 1 || o.reps > 1000) {
     return print_error("--reps " + std::to_string(o.reps) + ": choose 1 to 1000 timed runs", 2);
@@ -340,6 +474,16 @@ void register_matmul_bench(CLI::App& bench, BenchContext& ctx) {
   sub->add_flag("--suite", opts->suite,
                 "the shape suite: cuBLAS vs auto per shape, auto's choice, geometric mean of % cuBLAS");
   sub->add_flag("--scan", opts->scan, "with --suite: also time every auto config and split per shape (CSV)");
+  sub->add_flag("--tensor-cores", opts->tensor_cores,
+                "the tensor-core rungs (WMMA, mma.sync, cp.async pipeline, 3xTF32) against cuBLAS at each precision "
+                "and float64; --variant picks rungs");
+  sub->add_flag("--precision", opts->precision,
+                "the CPU model: inputs rounded to BF16/FP16/TF32/3xTF32, accumulated in FP32, against float64 "
+                "(default size 1000x777x333)");
+  sub->add_option("--range", opts->range, "inputs uniform in (-R, R), never zero (with --precision or --tensor-cores)")
+      ->capture_default_str();
+  sub->add_flag("--wide", opts->wide,
+                "inputs of mixed magnitudes (times 2^e, e in [-30, 17]): FP16 overflows and underflows, BF16 does not");
   sub->callback([opts, &ctx] { run_guarded(ctx, [&] { return run_matmul_bench(*opts, ctx); }); });
 }
 

@@ -21,6 +21,8 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "gpu/matmul/matmul_work.h"
+#include "gpu/matmul/precision.h"
+#include "gpu/matmul/tc.h"
 #include "ui/field_view.h"
 #include "ui/matmul/matmul_schema.h"
 
@@ -340,6 +342,47 @@ void MatmulLab::start_cpu_job(size_t i) {
   }, take);
 }
 
+void MatmulLab::list_tc_rungs() {
+  m_model.tc.rungs.clear();
+  for (const auto& r : mm::tc::rungs()) {
+    ui::TcRungView v{r.name, r.title, mm::info(r.precision).name, r.description, ""};
+    // The device the lab runs on; on the CPU path the reason it is not used.
+    if (m_env.path.path == RenderPath::Cpu)
+      v.unavailable = "CPU path: " + m_env.path.reason;
+    else if (auto why = mm::tc::unavailable_reason(r, m_env.device))
+      v.unavailable = *why;
+    m_model.tc.rungs.push_back(std::move(v));
+  }
+}
+
+// Every precision of the CPU model on the lab's A and B (or wide inputs of the same size), against float64.
+void MatmulLab::start_tc_model() {
+  const mm::Problem p = m_problem;
+  const bool wide = m_model.tc.wide;
+  const auto a = m_a, b = m_b;
+  auto rows = std::make_shared<std::vector<ui::TcPrecisionRow>>();
+  m_model.tc.status.clear();
+  const auto take = [this, rows, p] {
+    if (!(p == m_problem)) return;  // finished for an older size
+    m_model.tc.precision_rows = std::move(*rows);
+    m_model.tc.model_problem = mm::to_string(p);
+  };
+  m_tc_job.start("precision model", [p, wide, a, b, rows](JobControl& ctl) {
+    std::vector<float> wa, wb;
+    if (wide) {
+      wa = mm::make_input(p.m, p.k, 1, {1.0, true});
+      wb = mm::make_input(p.k, p.n, 2, {1.0, true});
+    }
+    const std::vector<float>& ua = wide ? wa : *a;
+    const std::vector<float>& ub = wide ? wb : *b;
+    for (const mm::PrecisionReport& r : mm::precision_model(ua, ub, p, &ctl)) {
+      const mm::PrecisionInfo& pi = mm::info(r.precision);
+      rows->push_back({pi.name, pi.title, r.ms, r.error.rel_frobenius, r.error.bound, r.error.within_bound,
+                       mm::worst_text(r.error)});
+    }
+  }, take);
+}
+
 // After the jobs' poll: what a running baseline does first, and a warning before a long naive run.
 void MatmulLab::show_cpu_jobs() {
   const auto cpus = mm::cpu_variants();
@@ -462,6 +505,8 @@ void MatmulLab::update() {
       if (m_actions.run_cpu[i]) start_cpu_job(i);
       if (m_actions.cancel_cpu[i]) m_cpu_job[i].cancel();
     }
+    if (m_actions.tc.run_model) start_tc_model();
+    if (m_actions.tc.cancel_model) m_tc_job.cancel();
     sync_user_kernel();
     if (m_actions.simulate_user) start_user_sim();
     if (m_actions.user_sim.cancel) m_sim.cancel();

@@ -72,6 +72,8 @@ class MatmulLab final : public Lab {
     for (size_t i = 0; i < 3; ++i)
       m_jobs.attach(m_cpu_job[i], {&m_model.cpu[i].running, &m_model.cpu[i].progress, &m_model.cpu[i].status});
     m_jobs.attach(m_user_job, {nullptr, nullptr, &m_user_run_status});
+    m_jobs.attach(m_tc_job, {&m_model.tc.running, &m_model.tc.progress, &m_model.tc.status});
+    list_tc_rungs();
     make_inputs();
     rebuild();
   }
@@ -126,6 +128,9 @@ class MatmulLab final : public Lab {
   void drain_gpu();
   void ensure_reference_gpu();
   void start_cpu_job(size_t i);
+  // The tensor-core section: the rungs and whether this device runs them; the CPU precision model on a job.
+  void list_tc_rungs();
+  void start_tc_model();
   void show_cpu_jobs();
   void compute_cpu_inline();
   void upsert_row(ui::LadderRow row);
@@ -165,6 +170,7 @@ class MatmulLab final : public Lab {
   std::shared_ptr<CpuResult> m_cpu_result[3];  // the running baselines', for the "reference first" line
   LabJob m_cpu_job[3];
   LabJob m_user_job;
+  LabJob m_tc_job;  // the CPU precision model (tensor-core section)
   LabSimulation m_sim;  // no GPU: the user's matmul in the simulator
 
   // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.

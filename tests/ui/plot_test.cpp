@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "figure_samples.h"
+#include "imgui_frame.h"
 #include "ui/figure.h"
 #include "ui/figure_view.h"
 #include "ui/plot.h"
@@ -24,42 +25,8 @@ using bs::ui::PlotSeries;
 constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 constexpr double k_inf = std::numeric_limits<double>::infinity();
 
-// An ImGui context of its own, with one full-screen window per frame; restores the caller's context.
-class PlotOnAFrame : public ::testing::Test {
- protected:
-  void SetUp() override {
-    m_prev = ImGui::GetCurrentContext();
-    m_ctx = ImGui::CreateContext();
-    ImGui::SetCurrentContext(m_ctx);
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1000, 700);
-    io.DeltaTime = 1.0f / 60;
-    unsigned char* px = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&px, &w, &h);
-  }
-  void TearDown() override {
-    ImGui::DestroyContext(m_ctx);
-    ImGui::SetCurrentContext(m_prev);
-  }
-  // Runs `body` inside a window at (0, 0) with the mouse at `mouse`.
-  void frame(ImVec2 mouse, const std::function<void()>& body) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = mouse;
-    ImGui::NewFrame();
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(io.DisplaySize);
-    ImGui::Begin("plots", nullptr, ImGuiWindowFlags_NoDecoration);
-    body();
-    ImGui::End();
-    ImGui::EndFrame();
-  }
-
- private:
-  ImGuiContext* m_prev = nullptr;
-  ImGuiContext* m_ctx = nullptr;
-};
+// An ImGui context of its own, with one full-screen window per frame (imgui_frame.h).
+class PlotOnAFrame : public bs::test::ImGuiFrameTest {};
 
 struct Data {
   std::vector<double> x = {1024, 4096, 16384, 65536, 262144};

@@ -3,6 +3,7 @@
 // map, the A/B side diagram of the k-loop, and the pure tile geometry behind them (tested without ImGui).
 #pragma once
 
+#include "ui/matmul/tc_views.h"
 #include <imgui.h>
 
 #include <cstdint>
@@ -112,6 +113,7 @@ struct MatmulPanelModel {
   bool user_can_simulate = false;
   SimulatedRunView user_sim;
   CpuRunView cpu[3];
+  TcPanelModel tc;  // the tensor-core section (ui/matmul/tc_views.h)
 };
 
 struct MatmulPanelActions {
@@ -125,6 +127,7 @@ struct MatmulPanelActions {
   SimulatedRunActions user_sim;
   bool run_cpu[3] = {false, false, false};
   bool cancel_cpu[3] = {false, false, false};
+  TcPanelActions tc;
 };
 
 void draw_matmul_panel(MatmulPanelModel& m, MatmulPanelActions& a);

@@ -1,0 +1,206 @@
+// tc_test.cpp: the tensor-core rungs (gpu/matmul/tc.h). The table and the skip reasons are checked everywhere;
+// on a GPU every rung runs against float64 at odd sizes (partial tiles in M, N and K), the conversions match the
+// CPU's rounding bit for bit, and 3xTF32 reaches FP32's accuracy. GPU tests skip with the reason without a device.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "core/error.h"
+#include "gpu/matmul/matmul.h"
+#include "gpu/matmul/precision.h"
+#include "gpu/matmul/tc.h"
+#include "gpu/matmul/tc_layout.h"
+#include "test_util.h"
+
+namespace mm = bs::matmul;
+namespace tc = bs::matmul::tc;
+
+TEST(TcRungs, TableIsCompleteAndNamesAreUnique) {
+  std::set<std::string> names;
+  for (const auto& r : tc::rungs()) {
+    EXPECT_TRUE(names.insert(r.name).second) << r.name;
+    EXPECT_GT(std::string(r.title).size(), 5u);
+    EXPECT_GT(std::string(r.description).size(), 40u) << r.name;
+    EXPECT_EQ(tc::parse_rung(r.name), r.id);
+    EXPECT_EQ(&tc::info(r.id), &r);
+    // Every precision a rung runs at has a cuBLAS row to be a % of.
+    EXPECT_TRUE(tc::info(tc::cublas_rung(r.precision)).library);
+  }
+  EXPECT_FALSE(tc::parse_rung("wmma"));
+  EXPECT_EQ(tc::cublas_rung(mm::Precision::Tf32x3), tc::Rung::CublasFp32);
+}
+
+TEST(TcRungs, OlderGpusAndNoGpuGiveTheReason) {
+  bs::DeviceInfo turing;
+  turing.available = true;
+  turing.cc_major = 7;
+  turing.cc_minor = 5;
+  const auto why = tc::unavailable_reason(tc::info(tc::Rung::MmaBf16Pipe), turing);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("needs compute capability 8.0"), std::string::npos) << *why;
+  EXPECT_NE(why->find("7.5"), std::string::npos) << *why;
+  EXPECT_FALSE(tc::unavailable_reason(tc::info(tc::Rung::CublasFp16), turing).has_value());
+  bs::DeviceInfo hopper = turing;
+  hopper.cc_major = 9;
+  hopper.cc_minor = 0;
+  for (const auto& r : tc::rungs())
+    EXPECT_FALSE(tc::unavailable_reason(r, hopper).has_value()) << r.name;
+  bs::DeviceInfo none;
+  none.reason = "no driver";
+  EXPECT_EQ(tc::unavailable_reason(tc::info(tc::Rung::WmmaFp16), none).value_or(""), "no CUDA device: no driver");
+}
+
+namespace {
+
+bool available(tc::Rung r) {
+  return !tc::unavailable_reason(tc::info(r), bs::test::device()).has_value();
+}
+
+}  // namespace
+
+TEST(TcGpu, ConversionsMatchTheCpuRoundingBitForBit) {
+  BS_REQUIRE_GPU();
+  if (!available(tc::Rung::WmmaBf16)) GTEST_SKIP() << *tc::unavailable_reason(tc::info(tc::Rung::WmmaBf16), bs::test::device());
+  const mm::Problem p{67, 45, 301};
+  // Wide inputs: FP16 overflows to infinity and underflows to subnormals and zero.
+  const mm::InputRange in{1.0, true};
+  const auto a = mm::make_input(p.m, p.k, 1, in), b = mm::make_input(p.k, p.n, 2, in);
+  tc::TcRunner run(p);
+  run.set_inputs(a, b);
+  for (const mm::Precision q : {mm::Precision::Bf16, mm::Precision::Fp16, mm::Precision::Tf32, mm::Precision::Tf32x3}) {
+    EXPECT_GE(run.convert(q), 0.0);
+    const auto ga = run.converted_a(q), gb = run.converted_b(q);
+    ASSERT_EQ(ga.size(), a.size());
+    ASSERT_EQ(gb.size(), b.size());
+    size_t bad = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+      bad += std::bit_cast<uint32_t>(ga[i]) != std::bit_cast<uint32_t>(mm::round_to(q, a[i]));
+    for (size_t i = 0; i < b.size(); ++i)
+      bad += std::bit_cast<uint32_t>(gb[i]) != std::bit_cast<uint32_t>(mm::round_to(q, b[i]));
+    EXPECT_EQ(bad, 0u) << mm::info(q).name;
+  }
+}
+
+TEST(TcGpu, EveryRungMatchesFloat64OnOddSizes) {
+  BS_REQUIRE_GPU();
+  // Partial tiles everywhere: 1x1x1, K not a multiple of 32, M and N one past a tile, a skinny N.
+  for (const mm::Problem p : {mm::Problem{1, 1, 1}, mm::Problem{67, 45, 301}, mm::Problem{129, 257, 33},
+                              mm::Problem{300, 7, 1000}}) {
+    const mm::InputRange in{3.0, false};
+    const auto a = mm::make_input(p.m, p.k, 11, in), b = mm::make_input(p.k, p.n, 12, in);
+    const auto ref = mm::reference_cpu(a, b, p);
+    tc::TcRunner run(p);
+    run.set_inputs(a, b);
+    for (const auto& r : tc::rungs()) {
+      if (!available(r.id)) continue;
+      run.run_once(r.id);
+      const mm::ErrorStats e = mm::measure_error(run.download_c(), ref, p.n, mm::error_bound(r.precision, p.k));
+      EXPECT_TRUE(e.within_bound) << r.name << " at " << mm::to_string(p) << ": " << e.summary();
+      // Tighter than the bound: within a few times the CPU model of the same precision (a wrong fragment layout
+      // or a lost k-tile is far off; summation order and TF32 splitting differ a little).
+      const auto model = mm::measure_error(mm::gemm_precision_cpu(r.precision, a, b, p), ref, p.n, 1.0);
+      EXPECT_LE(e.rel_frobenius, 3.0 * model.rel_frobenius + 2e-7) << r.name << " at " << mm::to_string(p);
+    }
+  }
+}
+
+TEST(TcGpu, ThreeTf32ReachesFp32AccuracyWhereTf32DoesNot) {
+  BS_REQUIRE_GPU();
+  if (!available(tc::Rung::Tf32x3)) GTEST_SKIP() << *tc::unavailable_reason(tc::info(tc::Rung::Tf32x3), bs::test::device());
+  const mm::Problem p{333, 257, 2049};
+  const auto a = mm::make_input(p.m, p.k, 5, {1.0, false}), b = mm::make_input(p.k, p.n, 6, {1.0, false});
+  const auto ref = mm::reference_cpu(a, b, p);
+  tc::TcRunner run(p);
+  run.set_inputs(a, b);
+  auto err = [&](tc::Rung r) {
+    run.run_once(r);
+    return mm::measure_error(run.download_c(), ref, p.n, 1.0).rel_frobenius;
+  };
+  const double x3 = err(tc::Rung::Tf32x3), sgemm = err(tc::Rung::CublasFp32), tf32 = err(tc::Rung::WmmaTf32Pipe);
+  EXPECT_LE(x3, 2.0 * sgemm) << "3xTF32 " << x3 << ", cuBLAS SGEMM " << sgemm;
+  EXPECT_LT(50.0 * x3, tf32) << "3xTF32 " << x3 << ", TF32 " << tf32;
+}
+
+TEST(TcGpu, BenchReportsEveryRungAgainstItsOwnCublas) {
+  BS_REQUIRE_GPU();
+  const mm::Problem p{200, 136, 72};
+  const auto a = mm::make_input(p.m, p.k, 1, {1.0, false}), b = mm::make_input(p.k, p.n, 2, {1.0, false});
+  mm::Reference ref;
+  const tc::Rung want[] = {tc::Rung::MmaBf16Pipe};
+  const tc::TcBenchResult res = tc::bench_tc(p, a, b, ref, want, 3, 0.05);
+  ASSERT_EQ(res.rows.size(), 2u);  // the rung and cuBLAS BF16
+  EXPECT_EQ(res.rows[0].rung->id, tc::Rung::CublasBf16);
+  for (const auto& r : res.rows) {
+    if (!r.skipped.empty()) continue;
+    EXPECT_GT(r.tflops, 0.0);
+    EXPECT_GT(r.pct_cublas, 0.0);
+    EXPECT_GT(r.convert_ms, 0.0);
+    EXPECT_TRUE(r.error.within_bound) << r.error.summary();
+  }
+}
+
+TEST(TcGpu, RunnerRejectsBadInputs) {
+  BS_REQUIRE_GPU();
+  EXPECT_THROW(tc::TcRunner(mm::Problem{0, 4, 4}), bs::InvalidRequest);
+  tc::TcRunner run(mm::Problem{4, 4, 4});
+  EXPECT_THROW(run.set_inputs(std::vector<float>(15, 1.0f), std::vector<float>(16, 1.0f)), bs::InvalidRequest);
+}
+
+TEST(TcLayout, SwizzleRemovesTheLdmatrixBankConflicts) {
+  for (int chunk = 0; chunk < 4; ++chunk)
+    for (int r0 = 0; r0 < 128; r0 += 8) {
+      EXPECT_EQ(tc::ldmatrix_phase_ways(false, false, r0, chunk), 4);  // 64-byte rows: rows 0, 2, 4, 6 collide
+      EXPECT_EQ(tc::ldmatrix_phase_ways(false, true, r0, chunk), 1);
+    }
+  for (int chunk = 0; chunk < 16; ++chunk)
+    for (int r0 = 0; r0 < 32; r0 += 8) {
+      EXPECT_EQ(tc::ldmatrix_phase_ways(true, false, r0, chunk), 8);  // 256-byte rows: all 8 on the same banks
+      EXPECT_EQ(tc::ldmatrix_phase_ways(true, true, r0, chunk), 1);
+    }
+  // The swizzle is a permutation of each row's chunks (nothing overwritten, nothing lost).
+  for (int r = 0; r < 32; ++r) {
+    std::set<int> seen;
+    for (int c = 0; c < 16; ++c)
+      seen.insert(tc::smem_chunk_b(r, c));
+    EXPECT_EQ(seen.size(), 16u);
+    EXPECT_EQ(*seen.begin(), r * 16);
+  }
+}
+
+TEST(TcLayout, EveryLaneHoldsItsShareOfEachFragment) {
+  // m16n8k16: A 16x16 = 8 values per lane (4 registers of 2), B 16x8 = 4 (2 of 2), C 16x8 = 4 floats.
+  struct Case {
+    tc::Operand op;
+    int rows, cols, per_lane;
+  };
+  for (const Case c : {Case{tc::Operand::A, 16, 16, 8}, Case{tc::Operand::B, 16, 8, 4}, Case{tc::Operand::C, 16, 8, 4}}) {
+    std::set<std::tuple<int, int, int>> slots;
+    int per_lane[32] = {};
+    for (int r = 0; r < c.rows; ++r)
+      for (int col = 0; col < c.cols; ++col) {
+        const tc::FragSlot s = tc::fragment_slot(c.op, r, col);
+        ASSERT_GE(s.lane, 0);
+        ASSERT_LT(s.lane, 32);
+        EXPECT_TRUE(slots.insert({s.lane, s.reg, s.half}).second) << r << "," << col;  // no slot twice
+        ++per_lane[s.lane];
+      }
+    for (int n : per_lane)
+      EXPECT_EQ(n, c.per_lane);
+  }
+  // The PTX ISA's examples: A(0,0) and A(0,1) in lane 0's a0; A(9,10) in lane 4*1+1 = 5, a3; C(8,7) in lane 3, c3.
+  EXPECT_EQ(tc::fragment_slot(tc::Operand::A, 0, 1).half, 1);
+  const tc::FragSlot a = tc::fragment_slot(tc::Operand::A, 9, 10);
+  EXPECT_EQ(a.lane, 5);
+  EXPECT_EQ(a.reg, 3);
+  const tc::FragSlot c = tc::fragment_slot(tc::Operand::C, 8, 7);
+  EXPECT_EQ(c.lane, 3);
+  EXPECT_EQ(c.reg, 3);
+  const tc::FragSlot b = tc::fragment_slot(tc::Operand::B, 11, 6);  // k 11, n 6: lane 4*6 + 1, b1, second half
+  EXPECT_EQ(b.lane, 25);
+  EXPECT_EQ(b.reg, 1);
+  EXPECT_EQ(b.half, 1);
+}
