@@ -240,7 +240,7 @@ int run_cli(int argc, char** argv) {
   cli.add_option("--frames", opt.frames, "Exit after this many frames")->check(cli::in_range(1, 1000000000, "frames"));
   cli.add_option("--screenshot", opt.screenshot, "Write a PNG of the last frame (with --frames)");
   cli.add_option("--render-path", render_path, k_path_request_names.list());
-  // The labs' own flags (--size, --block, ...: each lab's start_flags, from its schema) and --overlay.
+  // The labs' own flags (--size, --block, ...: each schema's start_flag parameters) and --overlay.
   const cli::LabStartFlags lab_flags(cli);
   cli.add_option("--debug-fault-frame", opt.debug_fault_frame, "Testing: make an illegal address in frame N")
       ->group("");  // hidden: for the recovery tests

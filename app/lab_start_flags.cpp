@@ -32,11 +32,12 @@ LabStartFlags::LabStartFlags(CLI::App& app) {
   std::string overlay_labs;
   for (const LabDescriptor& d : lab_entries()) {
     if (keeps_overlay(d)) overlay_labs += (overlay_labs.empty() ? "" : ", ") + std::string(d.short_title);
-    if (!d.schema || d.start_flags.empty()) continue;
+    if (!d.schema) continue;
     auto l = std::make_unique<LabFlags>();
     l->lab = &d;
-    for (const std::string& name : d.start_flags)
-      if (taken.insert(name).second) l->names.push_back(name);
+    for (const params::Param& p : d.schema->params())
+      if (p.start_flag && taken.insert(p.name).second) l->names.push_back(p.name);
+    if (l->names.empty()) continue;
     l->flags = std::make_unique<ParamFlags>(app, *d.schema, l->names, std::string(d.short_title) + ": ");
     m_labs.push_back(std::move(l));
   }

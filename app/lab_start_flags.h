@@ -1,8 +1,8 @@
-// lab_start_flags.h: the app's lab flags (`blockscope --size 512 --block 32x8 --overlay sm`). Each lab's
-// LabDescriptor::start_flags become flags of the app, with help, defaults and checks from its schema; after
+// lab_start_flags.h: the app's lab flags (`blockscope --size 512 --block 32x8 --overlay sm`). The parameters
+// a lab's schema marks `start_flag` become flags of the app, with help, defaults and checks from it; after
 // parsing, the values given make the labs' start states (AppOptions::start_states), checked as a session's
 // state is checked (the schema, then the lab's check_state), with messages that name the flag. The shell
-// names no lab: a lab offers flags from its own descriptor.
+// names no lab: a lab offers flags from its own schema.
 #pragma once
 
 #include "app/param_flags.h"  // ParamFlags, CLI's forward declarations, the JSON and containers
@@ -12,8 +12,9 @@ namespace bs::cli {
 
 class LabStartFlags {
  public:
-  // Adds every registered lab's start flags to `app` (a flag two labs name belongs to the first in the
-  // registry's order), and --overlay for the labs whose state keeps an anatomy overlay.
+  // Adds every registered lab's start flags (its schema's `start_flag` parameters) to `app` (a flag two labs
+  // offer belongs to the first in the registry's order), and --overlay for the labs whose state keeps an
+  // anatomy overlay.
   explicit LabStartFlags(CLI::App& app);
   ~LabStartFlags();
   LabStartFlags(const LabStartFlags&) = delete;

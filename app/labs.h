@@ -1,10 +1,10 @@
 // labs.h: the lab registry. Each lab exports one LabDescriptor (app/<lab>/<lab>_descriptor.cpp): its id and
 // titles, how to build it, its parameter schema, its session checker, its sweep target, its bench command,
-// and its hooks for the cross-cutting tools (the roofline's runs, the anatomy commands, the
-// app's start flags). The built-in labs are listed once, in app/lab_list.inc; everything that knows about labs (the
-// lab bar and --scene, sessions, the sweep runner and window, `blockscope bench`) asks this registry, so
-// adding a lab is adding its folders and one line there. Tests (or a later plug-in) add more at run time
-// with LabRegistration.
+// and its hooks for the cross-cutting tools (the roofline's runs, the anatomy commands); the app's start
+// flags come from the schema (params::Param::start_flag, app/lab_start_flags.h). The built-in labs are listed
+// once, in app/lab_list.inc; everything that knows about labs (the lab bar and --scene, sessions, the sweep
+// runner and window, `blockscope bench`) asks this registry, so adding a lab is adding its folders and one
+// line there. Tests (or a later plug-in) add more at run time with LabRegistration.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -42,9 +42,6 @@ struct LabDescriptor {
   // Builds the lab at its schema's defaults; throws bs::GpuError when the GPU cannot build it (the caller
   // falls back to the CPU). Empty: the lab has no window (a test's lab that only sweeps or benches).
   std::function<std::unique_ptr<Lab>(LabEnv&)> make;
-  // Parameters the app offers as its own flags (`blockscope --size 512 --block 32x8`,
-  // app/lab_start_flags.h): the values given make the lab's start state, loaded when it opens.
-  std::vector<std::string> start_flags;
   // Checks a saved state beyond what the schema says (cross-field rules: a block that fits, a grid that
   // covers the data); "labs.<id>.<field>: ..." on error. Empty: the schema's checks alone.
   std::function<std::optional<std::string>(const nlohmann::json& state)> check_state;

@@ -40,6 +40,10 @@ struct Param {
   std::vector<std::string>
       names;         // Choice: the allowed names; Pair/NumberPair: words allowed instead ("auto")
   std::string help;  // one line: "threads per block, x by y (x * y <= 1024)"
+  // True: the app offers the parameter as its own flag (`blockscope --size 512`: --name with '_' as '-', the
+  // help above, the lab's short title before it), and the value given becomes part of the lab's start state
+  // (app/lab_start_flags.h). A flag two labs offer belongs to the first in the registry's order.
+  bool start_flag = false;
   // Sweeps: the name(s) a sweep uses ("block.x,block.y" for a pair swept by component; empty: the
   // parameter's own name), the values the Sweep window prefills ("" : not a sweep axis), and whether only the
   // GPU series depend on it (block shape, launch layout).

@@ -9,7 +9,6 @@ const LabDescriptor& heat_lab_descriptor() {
   static const LabDescriptor d{
       .id = "heat", .title = "Heat diffusion", .short_title = "Heat", .schema = &ui::heat_schema(),
       .make = [](LabEnv& env) { return std::make_unique<HeatLab>(env); },
-      .start_flags = {"size", "block", "cells_per_thread", "grid", "steps_per_frame", "fused_steps"},
       .check_state = check_heat_state, .sweep_target = &sweep::heat_sweep_target(),
       .register_bench = cli::register_heat_bench, .state_extras = {"anatomy_overlay"},
       .roofline_runs = heat_roofline_runs, .register_anatomy = cli::register_heat_anatomy,

@@ -48,7 +48,7 @@ std::optional<std::string> check_heat_state(const nlohmann::json& state);
 class HeatLab final : public Lab {
  public:
   // At the schema's defaults (ui/heat/heat_schema.h); the command line's --size, --block, ... arrive as a
-  // start state through load_state (LabDescriptor::start_flags).
+  // start state through load_state (the schema's start_flag parameters).
   explicit HeatLab(LabEnv& env);
   ~HeatLab() override;
   const char* id() const override { return "heat"; }

@@ -68,23 +68,42 @@ bool KernelSimulator::simulate(kernel::Target t, std::shared_ptr<const kernel::C
     return false;
   }
   if (m_job.running()) {
+    // A run of another target (or this one) goes: its slot says so, and its end is never taken.
     m_job.cancel();
     m_job.wait();
+    Slot& old = slot(m_job_target);
+    old.model.running = false;
+    old.model.status = "cancelled";
+    old.model.status_error = false;
   }
   auto result = std::make_shared<SimOutcome>();
-  m_job_result = result;
   m_job_target = t;
-  m_job_revision = revision;
-  m_job_taken = false;
+  m_jobs.attach(m_job, {&s.model.running, &s.model.progress, &s.model.status});
   s.model.status = "simulating " + settings_text(t, s.settings) + " ...";
   s.model.status_error = false;
   const std::string ptx = compiled->ptx, name = compiled->lowered_name.empty() ? compiled->kernel_name
                                                                                : compiled->lowered_name;
   const SimSettings settings = s.settings;
-  m_job.start("simulate " + name, [t, ptx, name, settings, result](JobControl& ctl) {
-    *result = simulate_contract(t, ptx, name, settings, &ctl);
-  });
+  m_job.start(
+      "simulate " + name,
+      [t, ptx, name, settings, result](JobControl& ctl) { *result = simulate_contract(t, ptx, name, settings, &ctl); },
+      [this, t, result, revision] { take(t, result, revision); });
   return true;
+}
+
+void KernelSimulator::take(kernel::Target t, std::shared_ptr<SimOutcome> outcome, uint64_t revision) {
+  Slot& s = slot(t);
+  s.outcome = std::move(outcome);
+  s.revision = revision;
+  s.model.status.clear();
+  if (!s.outcome->trace) {
+    s.model.status = s.outcome->failure;
+    s.model.status_error = true;
+  }
+  s.model.maps_valid = false;
+  s.model.touches.reset();
+  s.model.picked_buffer = -1;
+  s.model.view_tab = 0;
 }
 
 void KernelSimulator::cancel() {
@@ -97,31 +116,10 @@ void KernelSimulator::wait() {
 }
 
 bool KernelSimulator::update() {
-  bool changed = false;
-  Slot& s = slot(m_job_target);
-  if (!m_job_taken) {
-    bool running = false;
-    double progress = 0;
-    changed = poll_job(m_job, running, progress, s.model.status, [&] {
-      m_job_taken = true;
-      s.outcome = m_job_result;
-      s.revision = m_job_revision;
-      s.model.status.clear();
-      if (!s.outcome->trace) {
-        s.model.status = s.outcome->failure;
-        s.model.status_error = true;
-      }
-      s.model.maps_valid = false;
-      s.model.touches.reset();
-      s.model.picked_buffer = -1;
-      s.model.view_tab = 0;
-    });
-    if (changed) m_job_taken = true;
-    s.model.running = running;
-    s.model.progress = progress;
-    if (m_job.state() == CpuJob::State::Failed || m_job.state() == CpuJob::State::Cancelled)
-      s.model.status_error = m_job.state() == CpuJob::State::Failed;
-  }
+  // The job's view writes its slot's running, progress and status; on_done (take) runs once.
+  const bool changed = m_job.poll();
+  if (changed && (m_job.state() == CpuJob::State::Failed || m_job.state() == CpuJob::State::Cancelled))
+    slot(m_job_target).model.status_error = m_job.state() == CpuJob::State::Failed;
   Slot& g = slot(m_gpu_target);
   if (m_gpu_check.poll()) {
     g.model.gpu_report = m_gpu_check.summary().empty() ? m_gpu_check.report()

@@ -1,6 +1,6 @@
 // kernel_simulator.h: the kernel editor's Simulator tab (owned by KernelWorkbench): per target, the launch
-// to simulate and the last simulated run (app/kernel/kernel_sim.h) on a worker thread with progress and
-// cancel, so the UI never waits; the run's diagnostics as editor markers; the access maps exported as files;
+// to simulate and the last simulated run (app/kernel/kernel_sim.h) on a LabJob (progress, cancel, the result
+// taken once), so the UI never waits; the run's diagnostics as editor markers; the access maps exported as files;
 // and "Check on the GPU": with a CUDA device and compute-sanitizer on the PATH, the same kernel through
 // `blockscope bench kernel` under compute-sanitizer in a child process, its report shown beside the
 // simulator's (without them the button is disabled and says why).
@@ -15,7 +15,7 @@
 
 #include "app/kernel/gpu_check.h"
 #include "app/kernel/kernel_sim.h"
-#include "core/cpu_job.h"
+#include "app/shell/lab_jobs.h"
 #include "gpu/kernel/compiler.h"
 #include "ui/kernel/code_document.h"
 #include "ui/kernel/sim_panel.h"
@@ -72,15 +72,16 @@ class KernelSimulator {
   Slot& slot(kernel::Target t) { return m_slots[static_cast<size_t>(t)]; }
   const Slot& slot(kernel::Target t) const { return m_slots[static_cast<size_t>(t)]; }
   void refresh(kernel::Target t, const kernel::CompileResult* compiled, uint64_t revision);
+  // A finished run's outcome into its target's slot (the job's on_done, on the frame thread).
+  void take(kernel::Target t, std::shared_ptr<SimOutcome> outcome, uint64_t revision);
   void start_gpu_check(kernel::Target t, const std::string& source);
   void export_maps(kernel::Target t);
 
   std::array<Slot, 3> m_slots;
-  CpuJob m_job;
+  // The simulation (app/shell/lab_jobs.h), shown in its target's slot; its on_done takes the outcome once.
+  LabJobs m_jobs;
+  LabJob m_job;
   kernel::Target m_job_target = kernel::Target::Heat;
-  uint64_t m_job_revision = 0;
-  std::shared_ptr<SimOutcome> m_job_result;  // written by the job, taken by update()
-  bool m_job_taken = true;
   GpuCheck m_gpu_check;  // "Check on the GPU" (compute-sanitizer in a child process)
   kernel::Target m_gpu_target = kernel::Target::Heat;
   std::string m_export_dir;

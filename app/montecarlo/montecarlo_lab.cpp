@@ -160,9 +160,9 @@ class MonteCarloLab final : public Lab {
       v.label = mcl::cpu_mode_label(i == 0 ? mcl::CpuMode::OneThread : mcl::CpuMode::AllThreads);
       m_jobs.attach(m_cpu_job[i], {&v.running, &v.progress, &v.status});
     }
+    m_live_jobs.attach(m_live, {.status = &m_live_status});
     rebuild();
   }
-  ~MonteCarloLab() override { stop_live(); }
 
   const char* id() const override { return "montecarlo"; }
   const char* title() const override { return "Monte Carlo"; }
@@ -193,6 +193,7 @@ class MonteCarloLab final : public Lab {
 
   void draw_ui() override {
     m_actions = {};
+    m_live_jobs.poll();
     m_jobs.poll();
     if (begin_window("Monte Carlo view", Slot::View)) ui::mc::draw_montecarlo_view(m_model, m_actions);
     ImGui::End();
@@ -216,6 +217,10 @@ class MonteCarloLab final : public Lab {
         if (m_actions.cancel_cpu[i]) m_cpu_job[i].cancel();
       }
       if (!m_model.paused) advance();
+      // Headless runs are scripted captures: the live batch started this frame is taken in this frame, so the
+      // screenshot shows data however fast the GL draws frames (NVIDIA's EGL draws 30 frames before the first
+      // CPU batch is done). The CPU baselines are watched while they run, never drained.
+      m_live_jobs.finish_update(m_env);
       m_jobs.rethrow_gpu_error();
     } catch (const InvalidRequest& e) {
       m_model.runtime_error = e.what();
@@ -275,11 +280,12 @@ class MonteCarloLab final : public Lab {
     m_model.shape = m_gpu->shape(mcl::sample_count(m_params));
   }
 
-  // Cancels the CPU batch in flight and waits for it (at most one chunk of samples), dropping its result.
+  // Cancels the CPU batch in flight and waits for it (at most one chunk of samples), dropping its result: its
+  // on_done never runs, and the next batch started replaces its end.
   void stop_live() {
     m_live.cancel();
     m_live.wait();
-    m_live_active = false;
+    m_live_status.clear();
   }
 
   void restart() {
@@ -377,30 +383,17 @@ class MonteCarloLab final : public Lab {
     if (m_gpu->in_flight() == 0 && m_next < m_batches.size()) m_gpu->enqueue(m_batches[m_next++]);
   }
 
+  // One CPU batch at a time on m_live; its on_done adds it to the run. A failed batch stops the run (Restart
+  // tries again); "cancelled" is a restart's, whose new run goes on.
   void advance_cpu() {
-    // Headless runs are scripted captures: each frame takes its batch, so the screenshot shows data however
-    // fast the GL draws frames (NVIDIA's EGL draws 30 frames before the first CPU batch is done).
-    if (m_live_active && m_env.gl && m_env.gl->info().headless) m_live.wait();
-    if (m_live_active) {
-      switch (m_live.state()) {
-        case CpuJob::State::Running:
-          return;
-        case CpuJob::State::Done:
-          take_cpu_batch(*m_live_result);
-          break;
-        case CpuJob::State::Failed:
-          m_model.runtime_error = m_live.error();
-          break;
-        default:
-          break;
+    if (!m_live_status.empty()) {
+      if (m_live_status != "cancelled") {
+        m_model.runtime_error = m_live_status;
+        m_next = m_batches.size();
       }
-      m_live_active = false;
-      if (!m_model.runtime_error.empty()) {
-        m_next = m_batches.size();  // stop the run; Restart tries again
-        return;
-      }
+      m_live_status.clear();
     }
-    if (m_next >= m_batches.size()) return;
+    if (m_live.running() || m_next >= m_batches.size()) return;
     auto out = std::make_shared<CpuBatch>();
     out->range = m_batches[m_next++];
     out->histogram.lo = m_model.histogram.lo;
@@ -408,14 +401,15 @@ class MonteCarloLab final : public Lab {
     out->histogram.counts.assign(m_model.histogram.counts.size(), 0);
     const mcl::Params p = m_params;
     const int paths = std::exchange(m_pending_paths, 0);
-    m_live_result = out;
-    m_live_active = true;
-    m_live.start("Monte Carlo live batch", [p, out, paths](JobControl& ctl) {
-      const auto t0 = std::chrono::steady_clock::now();
-      out->moments = mcl::simulate_cpu(p, out->range, mcl::CpuMode::AllThreads, &ctl, out->histogram);
-      out->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      if (paths > 0) out->paths = mcl::cpu_sample_paths(p, paths);
-    });
+    m_live.start(
+        "Monte Carlo live batch",
+        [p, out, paths](JobControl& ctl) {
+          const auto t0 = std::chrono::steady_clock::now();
+          out->moments = mcl::simulate_cpu(p, out->range, mcl::CpuMode::AllThreads, &ctl, out->histogram);
+          out->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+          if (paths > 0) out->paths = mcl::cpu_sample_paths(p, paths);
+        },
+        [this, out] { take_cpu_batch(*out); });
   }
 
   void take_cpu_batch(const CpuBatch& b) {
@@ -509,11 +503,13 @@ class MonteCarloLab final : public Lab {
   std::vector<mcl::SampleRange> m_batches;
   size_t m_next = 0;
   mcl::Moments m_moments;  // CPU path: the batches so far
-  CpuJob m_live;
-  bool m_live_active = false;
-  std::shared_ptr<CpuBatch> m_live_result;
   int m_pending_paths = 0;
 
+  // The CPU path's live batch (app/shell/lab_jobs.h): drained when headless, its end taken once; its status is
+  // "" until it fails or is cancelled. Declared after the state its on_done writes (joined first).
+  LabJobs m_live_jobs;
+  std::string m_live_status;
+  LabJob m_live;
   // The CPU baselines: started by a click and watched while they run (a headless update does not drain them).
   LabJobs m_jobs;
   LabJob m_cpu_job[2];

@@ -191,8 +191,7 @@ class ReduceLab final : public Lab {
       m_model.n_error = pc.error;
       return;
     }
-    const nlohmann::json state = params::save_bound(ui::reduce_schema(), m_model);
-    const red::Params p = ui::params_from_state(state);
+    const red::Params p = ui::params_of(m_model);
     if (auto err = red::validate(p)) {
       (p.n != m_params.n ? m_model.n_error : m_model.param_error) = *err;
       return;

@@ -13,7 +13,9 @@
 #include <sstream>
 
 #include "app/app.h"
+#include "app_util.h"
 #include "app/bench.h"
+#include "app/lab_start_flags.h"
 #include "app/labs.h"
 #include "app/roofline/roofline_cli.h"
 #include "app/session.h"
@@ -133,12 +135,7 @@ TEST(ToyLab, SessionsCheckItsStateAgainstItsSchema) {
 
 TEST(ToyLab, SavedAndLoadedThroughARealApp) {
   LabRegistration toy(test::toy_lab_descriptor());
-  AppOptions o;
-  o.headless = true;
-  o.render_path = PathRequest::Cpu;
-  o.width = 640;
-  o.height = 480;
-  o.scene = "toy";
+  AppOptions o = test::headless_cpu_app("toy");
   App app(o);
   ASSERT_TRUE(app.frame());
   ASSERT_NE(app.active_lab(), nullptr);
@@ -169,12 +166,7 @@ TEST(ToyLab, SavedAndLoadedThroughARealApp) {
 // lab's save_state/load_state, the session code or the undo history names it.
 TEST(ToyLab, AFieldAddedToTheSchemaIsSavedLoadedCheckedAndUndone) {
   LabRegistration toy(test::toy_lab_descriptor());
-  AppOptions o;
-  o.headless = true;
-  o.render_path = PathRequest::Cpu;
-  o.width = 640;
-  o.height = 480;
-  o.scene = "toy";
+  AppOptions o = test::headless_cpu_app("toy");
   App app(o);
   for (int i = 0; i < 2; ++i)
     ASSERT_TRUE(app.frame());
@@ -213,6 +205,44 @@ TEST(ToyLab, AFieldAddedToTheSchemaIsSavedLoadedCheckedAndUndone) {
   app.request_redo();
   ASSERT_TRUE(app.frame());
   EXPECT_EQ(app.active_lab()->save_state()["rounds"], 5);
+}
+
+// `blockscope --scene toy --rounds 3`: --rounds exists only because the toy's schema marks "rounds" a
+// start_flag (no descriptor field, no shell code names it); the value parsed is the toy's start state, which
+// the lab holds from its first frame.
+TEST(ToyLab, ItsStartFlagComesFromItsSchemaAndReachesItsState) {
+  LabRegistration toy(test::toy_lab_descriptor());
+  CLI::App cli;
+  const cli::LabStartFlags flags(cli);
+  ASSERT_NE(cli.get_option_no_throw("--rounds"), nullptr);
+  EXPECT_NE(cli.get_option("--rounds")->get_description().find("Toy: a setting added"), std::string::npos)
+      << cli.get_option("--rounds")->get_description();
+  EXPECT_EQ(cli.get_option_no_throw("--n"), nullptr) << "n is not a start flag in the toy's schema";
+  EXPECT_NE(cli.get_option_no_throw("--size"), nullptr) << "the heat lab's flags stay";
+  // CLI11 reads the vector back to front: `--rounds 3`.
+  cli.parse(std::vector<std::string>{"3", "--rounds"});
+  std::map<std::string, json> states;
+  ASSERT_EQ(flags.read(states), std::nullopt);
+  ASSERT_EQ(states.count("toy"), 1u);
+  EXPECT_EQ(states["toy"], json({{"rounds", 3}}));
+  EXPECT_EQ(states.count("heat"), 0u) << "no heat flag was given";
+
+  AppOptions o = test::headless_cpu_app("toy");
+  o.start_states = states;
+  App app(o);
+  ASSERT_TRUE(app.frame());
+  EXPECT_EQ(app.active_lab()->save_state()["rounds"], 3);
+  EXPECT_EQ(app.active_lab()->save_state()["n"], 10) << "the rest at the schema's defaults";
+
+  // A value the schema refuses: the message names the flag.
+  CLI::App cli2;
+  const cli::LabStartFlags flags2(cli2);
+  cli2.parse(std::vector<std::string>{"9", "--rounds"});
+  std::map<std::string, json> states2;
+  const auto err = flags2.read(states2);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->rfind("--rounds: ", 0), 0u) << *err;
+  EXPECT_NE(err->find("outside 1..8"), std::string::npos) << *err;
 }
 
 TEST(ToyLab, TheSweepRunnerRunsIt) {
@@ -321,12 +351,7 @@ TEST(ToyLab, TheAnatomyCommandRecordsItsBlocks) {
 
 TEST(ToyLab, TheAnatomyOverlayDrawsItsLaunch) {
   LabRegistration toy(test::toy_lab_descriptor());
-  AppOptions o;
-  o.headless = true;
-  o.render_path = PathRequest::Cpu;
-  o.width = 640;
-  o.height = 480;
-  o.scene = "toy";
+  AppOptions o = test::headless_cpu_app("toy");
   // The start state, as the app's flags would give it: the overlay on from the first frame.
   o.start_states["toy"] = {{"n", 100}, {"block", {8, 2}}, {"anatomy_overlay", "blockidx"}};
   App app(o);

@@ -57,13 +57,15 @@ params::Schema make_toy_schema() {
                                .help = "a block shape",
                                .bind = params::bind(&ToyState::block)},
                               // Added after the lab was written: this entry alone makes it saved, loaded,
-                              // checked and undoable (lab_registry_test.cpp, ToyLab.AFieldAddedToTheSchema...).
+                              // checked and undoable (lab_registry_test.cpp, ToyLab.AFieldAddedToTheSchema...),
+                              // and `start_flag` makes it the app's flag --rounds (ToyLab.ItsStartFlag...).
                               {.name = "rounds",
                                .kind = params::Kind::Int,
                                .default_value = 1,
                                .lo = 1,
                                .hi = 8,
                                .help = "a setting added after the lab was written (only saved)",
+                               .start_flag = true,
                                .bind = params::bind(&ToyState::rounds)},
                           });
   return s;

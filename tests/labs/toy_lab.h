@@ -9,8 +9,9 @@
 namespace bs::test {
 
 // The toy lab's descriptor: id "toy"; parameters n (whole, 1..1000, default 10), mode (a | b, default a),
-// block (a pair, default 32x4). Its sweep target sums n numbers on the CPU; `bench toy` prints n and a time;
-// `roofline` times that sum; its anatomy target lays n numbers in a row, block.x x block.y threads a block.
+// block (a pair, default 32x4), rounds (1..8, default 1; the app's start flag --rounds). Its sweep target
+// sums n numbers on the CPU; `bench toy` prints n and a time; `roofline` times that sum; its anatomy target
+// lays n numbers in a row, block.x x block.y threads a block.
 LabDescriptor toy_lab_descriptor();
 
 // The toy lab's anatomy window (null when `lab` is not the toy).

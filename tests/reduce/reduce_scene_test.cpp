@@ -15,6 +15,7 @@
 #include "app/reduce/reduce_sweep_target.h"
 #include "app/session.h"
 #include "app/sweep/target.h"
+#include "core/param_binding.h"
 #include "image_util.h"
 #include "run_util.h"
 #include "test_util.h"
@@ -262,6 +263,34 @@ TEST(ReducePanel, EveryHandWrittenVariantHasATree) {
     EXPECT_GE(x, 0);
     EXPECT_LE(x, 9);
   }
+}
+
+// The lab's reduce::Params come from a state through the schema's bindings (params_from_state), and the
+// panel starts at the kernels' defaults the same way.
+TEST(ReducePanel, ParamsFromAStateAreReadThroughTheBindings) {
+  const red::Params d;
+  const auto same = [](const red::Params& a, const red::Params& b) {
+    return a.n == b.n && a.op == b.op && a.type == b.type && a.reduce_variant == b.reduce_variant &&
+           a.scan_variant == b.scan_variant && a.scan_kind == b.scan_kind && a.block == b.block;
+  };
+  EXPECT_TRUE(same(ui::params_from_state(json::object()), d));
+  EXPECT_TRUE(same(ui::ReducePanelModel().params, d));
+  const json state = {{"n", "64K"}, {"op", "scan"}, {"type", "int"}, {"scan_kind", "exclusive"},
+                      {"scan_variant", "cub"}, {"block", 128}};
+  ASSERT_EQ(check_lab_state("reduce", state), std::nullopt);
+  const red::Params p = ui::params_from_state(state);
+  EXPECT_EQ(p.n, 65536);
+  EXPECT_EQ(p.op, red::Op::Scan);
+  EXPECT_EQ(p.type, red::ElemType::I32);
+  EXPECT_EQ(p.scan_kind, red::ScanKind::Exclusive);
+  EXPECT_EQ(p.scan_variant, red::ScanVariant::Cub);
+  EXPECT_EQ(p.block, 128);
+  EXPECT_EQ(p.reduce_variant, d.reduce_variant) << "members left out keep the schema's default";
+  EXPECT_EQ(ui::params_from_state({{"n", 1000}}).n, 1000) << "a count given as a number";
+  // The model's bound members are what params_of reads.
+  ui::ReducePanelModel m;
+  params::load_bound(ui::reduce_schema(), m, state);
+  EXPECT_TRUE(same(ui::params_of(m), p));
 }
 
 TEST(ReducePanel, RowsMergeInLadderOrder) {

@@ -35,6 +35,16 @@ void simulate_and_take(KernelWorkbench& wb) {
   wb.update(101.0);
 }
 
+// The matmul template at 256^3: seconds of simulation, still running 50 ms after it started.
+void start_a_long_matmul_run(KernelWorkbench& wb) {
+  wb.set_target(kernel::Target::Matmul);
+  compile_and_take(wb);
+  SimSettings& s = wb.simulator().settings(kernel::Target::Matmul);
+  s.size_x = s.size_y = s.size_z = 256;
+  ASSERT_TRUE(wb.simulate_now());
+  std::this_thread::sleep_for(50ms);
+}
+
 TEST(KernelSimulator, HeatTemplateSimulatesAndPasses) {
   REQUIRE_NVRTC();
   UserKernels k;
@@ -138,12 +148,7 @@ TEST(KernelSimulator, CancelStopsALongRun) {
   REQUIRE_NVRTC();
   UserKernels k;
   KernelWorkbench wb(k, "");
-  wb.set_target(kernel::Target::Matmul);
-  compile_and_take(wb);
-  SimSettings& s = wb.simulator().settings(kernel::Target::Matmul);
-  s.size_x = s.size_y = s.size_z = 256;
-  ASSERT_TRUE(wb.simulate_now());
-  std::this_thread::sleep_for(50ms);
+  ASSERT_NO_FATAL_FAILURE(start_a_long_matmul_run(wb));
   wb.simulator().cancel();
   const auto t0 = std::chrono::steady_clock::now();
   wb.simulator().wait();
@@ -151,6 +156,28 @@ TEST(KernelSimulator, CancelStopsALongRun) {
   wb.update(101.0);
   EXPECT_EQ(wb.simulator().model(kernel::Target::Matmul).status, "cancelled");
   EXPECT_FALSE(wb.simulator().outcome(kernel::Target::Matmul));
+}
+
+// A run started for another target replaces the one going: the first target's slot says "cancelled" and
+// stops showing progress, and only the second run's outcome is taken.
+TEST(KernelSimulator, ARunForAnotherTargetCancelsTheOneGoing) {
+  REQUIRE_NVRTC();
+  UserKernels k;
+  KernelWorkbench wb(k, "");
+  ASSERT_NO_FATAL_FAILURE(start_a_long_matmul_run(wb));
+  wb.update(100.5);
+  ASSERT_TRUE(wb.simulator().model(kernel::Target::Matmul).running);
+  wb.set_target(kernel::Target::Vector);
+  compile_and_take(wb);
+  simulate_and_take(wb);
+  const ui::SimPanelModel& m = wb.simulator().model(kernel::Target::Matmul);
+  EXPECT_FALSE(m.running);
+  EXPECT_EQ(m.status, "cancelled");
+  EXPECT_FALSE(wb.simulator().outcome(kernel::Target::Matmul));
+  const SimOutcome* o = wb.simulator().outcome(kernel::Target::Vector);
+  ASSERT_TRUE(o);
+  EXPECT_TRUE(o->ran) << o->failure;
+  EXPECT_FALSE(wb.simulator().model(kernel::Target::Vector).running);
 }
 
 TEST(KernelSimulator, GpuCheckIsDisabledWithItsReason) {

@@ -29,6 +29,7 @@ void add_field_params(std::vector<params::Param>& p) {
                             .lo = static_cast<double>(heat::k_min_size),
                             .hi = static_cast<double>(heat::k_max_size),
                             .help = "grid: N (N x N cells) or NXxNY (the app shows 64 and up)",
+                            .start_flag = true,
                             .bind = bind(&M::size)});
     q.square = true;
     q.sweep_example = "256,512,1024,2048,4096";
@@ -81,6 +82,7 @@ void add_field_params(std::vector<params::Param>& p) {
        .lo = 1,
        .hi = 10000,
        .help = "stencil steps per frame",
+       .start_flag = true,
        .bind = bind(&M::steps_per_frame)});
   add({.name = "paused", .kind = Kind::Bool, .default_value = false, .help = "the live simulation waits",
        .bind = bind(&M::paused)});
@@ -101,6 +103,7 @@ void add_launch_params(std::vector<params::Param>& p) {
                             .lo = 1,
                             .hi = 1024,
                             .help = "threads per block, XxY (x * y <= 1024)",
+                            .start_flag = true,
                             .bind = bind(&M::block)});
     q.sweep_names = "block.x,block.y";
     q.sweep_example = "8,16,32,64,128;1,2,4,8,16";
@@ -119,6 +122,7 @@ void add_launch_params(std::vector<params::Param>& p) {
                             .lo = 1,
                             .hi = 8,
                             .help = "cells per thread down y: 1, 2, 4, 8",
+                            .start_flag = true,
                             .bind = bind(&M::cells_per_thread)});
     q.sweep_names = "cells";
     q.sweep_example = "1,2,4,8";
@@ -132,6 +136,7 @@ void add_launch_params(std::vector<params::Param>& p) {
              .lo = 1,
              .hi = heat::k_max_fused_steps,
              .help = "temporal blocking: steps per pass over memory (1: the one-step kernel)",
+             .start_flag = true,
              .bind = bind(&M::fused_steps)});
     q.gpu_only = true;
   }
@@ -155,6 +160,7 @@ void add_launch_params(std::vector<params::Param>& p) {
                             .hi = INT32_MAX,
                             .names = {"auto"},
                             .help = "blocks in the grid, XxY, or auto (the covering grid)",
+                            .start_flag = true,
                             .bind = params::bind_with<M>(
                                 [](const M& m) {
                                   return m.manual_grid ? json::array({m.grid[0], m.grid[1]}) : json("auto");

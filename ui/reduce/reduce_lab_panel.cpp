@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "core/readout.h"
+#include "core/param_binding.h"
 #include "ui/reduce/reduce_schema.h"
 #include "ui/widgets.h"
 
@@ -17,17 +18,11 @@ namespace bs::ui {
 namespace red = reduce;
 namespace rm = reduce_model;
 
+// Every parameter at the schema's default, through its binding.
 ReducePanelModel::ReducePanelModel() {
   const params::Schema& s = reduce_schema();
-  op = s.at("op").default_choice();
-  type = s.at("type").default_choice();
-  reduce_variant = s.at("reduce_variant").default_choice();
-  scan_variant = s.at("scan_variant").default_choice();
-  scan_kind = s.at("scan_kind").default_choice();
-  block = static_cast<int>(s.at("block").default_int());
-  device = s.at("device").default_choice();
-  std::snprintf(n_text, sizeof n_text, "%s", s.at("n").default_value.get<std::string>().c_str());
-  params = params_from_state(nlohmann::json::object());
+  params::load_bound(s, *this, s.defaults());
+  params = params_of(*this);
 }
 
 namespace {

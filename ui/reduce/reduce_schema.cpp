@@ -107,31 +107,22 @@ const params::Schema& reduce_schema() {
   return s;
 }
 
-// Read from the JSON, not through the bindings: ReducePanelModel's constructor takes its defaults from here.
-reduce::Params params_from_state(const nlohmann::json& state) {
-  const params::Schema& s = reduce_schema();
-  auto value = [&](const char* name) -> const nlohmann::json& {
-    if (state.is_object()) {
-      auto it = state.find(name);
-      if (it != state.end()) return *it;
-    }
-    return s.at(name).default_value;
-  };
+reduce::Params params_of(const ReducePanelModel& m) {
   reduce::Params p;
-  const nlohmann::json& n = value("n");
-  if (n.is_number_integer()) {
-    p.n = n.get<int64_t>();
-  } else if (n.is_string()) {
-    if (auto c = reduce::parse_count(n.get<std::string>(), "n").value) p.n = *c;
-  }
-  p.op = static_cast<reduce::Op>(s.at("op").index_of(value("op")));
-  p.type = static_cast<reduce::ElemType>(s.at("type").index_of(value("type")));
-  p.reduce_variant =
-      static_cast<reduce::ReduceVariant>(s.at("reduce_variant").index_of(value("reduce_variant")));
-  p.scan_variant = static_cast<reduce::ScanVariant>(s.at("scan_variant").index_of(value("scan_variant")));
-  p.scan_kind = static_cast<reduce::ScanKind>(s.at("scan_kind").index_of(value("scan_kind")));
-  p.block = static_cast<int>(value("block").get<int64_t>());
+  if (auto n = reduce::parse_count(m.n_text, "n").value) p.n = *n;
+  p.op = static_cast<reduce::Op>(m.op);
+  p.type = static_cast<reduce::ElemType>(m.type);
+  p.reduce_variant = static_cast<reduce::ReduceVariant>(m.reduce_variant);
+  p.scan_variant = static_cast<reduce::ScanVariant>(m.scan_variant);
+  p.scan_kind = static_cast<reduce::ScanKind>(m.scan_kind);
+  p.block = m.block;
   return p;
+}
+
+reduce::Params params_from_state(const nlohmann::json& state) {
+  ReducePanelModel m;  // at the schema's defaults
+  if (state.is_object()) params::load_bound(reduce_schema(), m, state);
+  return params_of(m);
 }
 
 }  // namespace bs::ui
