@@ -5,6 +5,7 @@
 // panel and times it across block sizes. The window and `blockscope anatomy` name no lab: they ask this.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,11 @@ struct AnatomyRecord {
 // Fills in the record's timeline after checking every block was recorded; throws bs::InvalidRequest when
 // blocks are missing. Targets call it at the end of record().
 void finish_record(AnatomyRecord& r);
+
+// A target's block-size sweep: `ms_of(i)` times the kernel at threads[i] for each i in order, with the
+// progress after each and JobCancelled thrown before the next when `ctl` cancels.
+BlockSizeTimes time_block_sizes(JobControl& ctl, std::string label, const std::vector<int>& threads,
+                                const std::function<double(size_t i)>& ms_of);
 
 // What the occupancy panel asks of a target (AnatomyTarget::describe_occupancy / measure_occupancy).
 struct OccupancyQuery {
