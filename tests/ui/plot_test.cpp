@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "figure_samples.h"
+#include "imgui_frames.h"
 #include "ui/figure.h"
 #include "ui/figure_view.h"
 #include "ui/plot.h"
@@ -27,22 +28,7 @@ constexpr double k_inf = std::numeric_limits<double>::infinity();
 // An ImGui context of its own, with one full-screen window per frame; restores the caller's context.
 class PlotOnAFrame : public ::testing::Test {
  protected:
-  void SetUp() override {
-    m_prev = ImGui::GetCurrentContext();
-    m_ctx = ImGui::CreateContext();
-    ImGui::SetCurrentContext(m_ctx);
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1000, 700);
-    io.DeltaTime = 1.0f / 60;
-    unsigned char* px = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&px, &w, &h);
-  }
-  void TearDown() override {
-    ImGui::DestroyContext(m_ctx);
-    ImGui::SetCurrentContext(m_prev);
-  }
+  bs::test::HeadlessImGui m_imgui{ImVec2(1000, 700), 1.0f / 60};
   // Runs `body` inside a window at (0, 0) with the mouse at `mouse`.
   void frame(ImVec2 mouse, const std::function<void()>& body) {
     ImGuiIO& io = ImGui::GetIO();
@@ -57,8 +43,6 @@ class PlotOnAFrame : public ::testing::Test {
   }
 
  private:
-  ImGuiContext* m_prev = nullptr;
-  ImGuiContext* m_ctx = nullptr;
 };
 
 struct Data {
