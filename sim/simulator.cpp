@@ -688,6 +688,27 @@ void Worker::exec_alu(Warp& w, const Instr& in, uint32_t exec) {
 
 // ---------------------------------------------------------------------------------------------------------
 // Floating point
+// add, sub, mul and fma/mad in precision T with rounding r (A, B, C: a lane's operands; put: its result);
+// false for the other operations.
+template <class T, class GetA, class GetB, class GetC, class Put>
+bool exec_rounded(const Instr& in, uint32_t exec, Round r, GetA A, GetB B, GetC C, Put put) {
+  switch (in.op) {
+    case Op::Add: for_lanes(exec, [&](int l) { put(l, fp::add<T>(A(l), B(l), r)); }); return true;
+    case Op::Sub: for_lanes(exec, [&](int l) { put(l, fp::add<T>(A(l), -B(l), r)); }); return true;
+    case Op::Mul: for_lanes(exec, [&](int l) { put(l, fp::mul<T>(A(l), B(l), r)); }); return true;
+    case Op::Fma:
+    case Op::Mad:
+      if (in.mods & M_CONTRACTED) {  // a mul + add/sub pair (contract_mul_add): the product or addend negated
+        const T pa = in.mods & M_NEG_PRODUCT ? T(-1) : T(1), pc = in.mods & M_NEG_ADDEND ? T(-1) : T(1);
+        for_lanes(exec, [&](int l) { put(l, fp::fma<T>(pa * A(l), B(l), pc * C(l), r)); });
+        return true;
+      }
+      for_lanes(exec, [&](int l) { put(l, fp::fma<T>(A(l), B(l), C(l), r)); });
+      return true;
+    default: return false;
+  }
+}
+
 void Worker::exec_float(Warp& w, const Instr& in, uint32_t exec) {
   uint64_t t0[32], t1[32], t2[32];
   const Src a = in.nsrc > 0 ? src(w, in.src[0], t0) : Src{t0, 0};
@@ -701,19 +722,8 @@ void Worker::exec_float(Warp& w, const Instr& in, uint32_t exec) {
     auto B = [&](int l) { return fp::f64(b[l]); };
     auto C = [&](int l) { return fp::f64(c[l]); };
     auto put = [&](int l, double v) { d[l] = fp::bits64(sat ? fp::sat(v) : v); };
+    if (exec_rounded<double>(in, exec, r, A, B, C, put)) return;
     switch (in.op) {
-      case Op::Add: for_lanes(exec, [&](int l) { put(l, fp::add(A(l), B(l), r)); }); return;
-      case Op::Sub: for_lanes(exec, [&](int l) { put(l, fp::add(A(l), -B(l), r)); }); return;
-      case Op::Mul: for_lanes(exec, [&](int l) { put(l, fp::mul(A(l), B(l), r)); }); return;
-      case Op::Fma:
-      case Op::Mad:
-        if (in.mods & M_CONTRACTED) {  // a mul + add/sub pair (contract_mul_add): the product or addend negated
-          const double pa = in.mods & M_NEG_PRODUCT ? -1.0 : 1.0, pc = in.mods & M_NEG_ADDEND ? -1.0 : 1.0;
-          for_lanes(exec, [&](int l) { put(l, fp::fma(pa * A(l), B(l), pc * C(l), r)); });
-          return;
-        }
-        for_lanes(exec, [&](int l) { put(l, fp::fma(A(l), B(l), C(l), r)); });
-        return;
       case Op::Div: for_lanes(exec, [&](int l) { put(l, fp::div(A(l), B(l), r)); }); return;
       case Op::Sqrt: for_lanes(exec, [&](int l) { put(l, fp::sqrt(A(l), r)); }); return;
       case Op::Rcp: for_lanes(exec, [&](int l) { put(l, fp::div(1.0, A(l), r)); }); return;
@@ -735,19 +745,8 @@ void Worker::exec_float(Warp& w, const Instr& in, uint32_t exec) {
     d[l] = fp::bits32(v);
   };
   auto approx_put = [&](int l, double v) { put(l, static_cast<float>(v)); };
+  if (exec_rounded<float>(in, exec, r, A, B, C, put)) return;
   switch (in.op) {
-    case Op::Add: for_lanes(exec, [&](int l) { put(l, fp::add(A(l), B(l), r)); }); return;
-    case Op::Sub: for_lanes(exec, [&](int l) { put(l, fp::add(A(l), -B(l), r)); }); return;
-    case Op::Mul: for_lanes(exec, [&](int l) { put(l, fp::mul(A(l), B(l), r)); }); return;
-    case Op::Fma:
-    case Op::Mad:
-      if (in.mods & M_CONTRACTED) {
-        const float pa = in.mods & M_NEG_PRODUCT ? -1.0f : 1.0f, pc = in.mods & M_NEG_ADDEND ? -1.0f : 1.0f;
-        for_lanes(exec, [&](int l) { put(l, fp::fma(pa * A(l), B(l), pc * C(l), r)); });
-        return;
-      }
-      for_lanes(exec, [&](int l) { put(l, fp::fma(A(l), B(l), C(l), r)); });
-      return;
     case Op::Div:
       if (approx) for_lanes(exec, [&](int l) { approx_put(l, static_cast<double>(A(l)) / B(l)); });
       else for_lanes(exec, [&](int l) { put(l, fp::div(A(l), B(l), r)); });
