@@ -28,17 +28,12 @@ AnatomyRecord HeatAnatomyTarget::record() const {
   req.block = block;
   req.cells_per_thread = cells_per_thread;
   const anatomy::HeatRecord r = anatomy::record_heat_blocks(req);
-  AnatomyRecord out;
-  out.title = "instrumented heat stencil " + to_string({r.nx, r.ny}) + ", block " + to_string(r.block) + ", " +
-              std::to_string(r.cells_per_thread) + " cell(s)/thread on " + r.device_name;
-  out.kernel_note = "SM / time colours: instrumented copy of the heat stencil (same code, " +
-                    std::to_string(r.cells_per_thread) + " cells/thread) - instrumented run: not used for timing";
-  out.grid = r.grid;
-  out.blocks = r.blocks;
-  out.sm_count = r.sm_count;
-  out.blocks_per_sm = std::max(r.runtime_blocks_per_sm, 1);
-  finish_record(out);
-  return out;
+  return to_anatomy_record(
+      r,
+      "instrumented heat stencil " + to_string({r.nx, r.ny}) + ", block " + to_string(r.block) + ", " +
+          std::to_string(r.cells_per_thread) + " cell(s)/thread on " + r.device_name,
+      "SM / time colours: instrumented copy of the heat stencil (same code, " +
+          std::to_string(r.cells_per_thread) + " cells/thread) - instrumented run: not used for timing");
 }
 
 void HeatAnatomyTarget::describe_occupancy(ui::OccupancyPanelModel& o, const OccupancyQuery& q) const {

@@ -43,16 +43,10 @@ AnatomyRecord MatmulAnatomyTarget::record() const {
   req.k = problem.k;
   req.variant = mm::info(variant).name;
   const anatomy::MatmulRecord r = anatomy::record_matmul_blocks(req);
-  AnatomyRecord out;
-  out.title = "instrumented matmul " + r.variant + " " + mm::to_string(problem) + " on " + r.device_name;
-  out.kernel_note =
-      "SM / time colours: instrumented copy of " + r.variant + " (same code) - instrumented run: not used for timing";
-  out.grid = r.grid;
-  out.blocks = r.blocks;
-  out.sm_count = r.sm_count;
-  out.blocks_per_sm = std::max(r.runtime_blocks_per_sm, 1);
-  finish_record(out);
-  return out;
+  return to_anatomy_record(
+      r, "instrumented matmul " + r.variant + " " + mm::to_string(problem) + " on " + r.device_name,
+      "SM / time colours: instrumented copy of " + r.variant +
+          " (same code) - instrumented run: not used for timing");
 }
 
 void MatmulAnatomyTarget::describe_occupancy(ui::OccupancyPanelModel& o, const OccupancyQuery& q) const {

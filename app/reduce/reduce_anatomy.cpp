@@ -38,17 +38,11 @@ std::string ReduceAnatomyTarget::no_launch_reason() const {
 
 AnatomyRecord ReduceAnatomyTarget::record() const {
   const anatomy::ReduceRecord r = anatomy::record_reduce_blocks(params);
-  AnatomyRecord out;
-  out.title = "instrumented " + reduce::describe(r.params) + " on " + r.device_name;
-  out.kernel_note = "SM / time colours: instrumented copy of " + r.shape.kernel +
-                    " (same code), the launch over the input - instrumented run: not used for timing";
-  out.grid = r.grid;
-  out.blocks = r.blocks;
-  out.sm_count = r.sm_count;
-  out.blocks_per_sm = std::max(r.runtime_blocks_per_sm, 1);
-  out.array_launch = r.shape;
-  finish_record(out);
-  return out;
+  return to_anatomy_record(
+      r, "instrumented " + reduce::describe(r.params) + " on " + r.device_name,
+      "SM / time colours: instrumented copy of " + r.shape.kernel +
+          " (same code), the launch over the input - instrumented run: not used for timing",
+      r.shape);
 }
 
 void ReduceAnatomyTarget::describe_occupancy(ui::OccupancyPanelModel& o, const OccupancyQuery& q) const {
