@@ -31,36 +31,37 @@ auto rounded(Round r, F f) {
 
 }  // namespace
 
-float add(float a, float b, Round r) {
-  return rounded(r, [&] { volatile float x = a; return x + b; });
+// The volatile operand keeps each operation after the mode switch.
+template <class T>
+T add(T a, T b, Round r) {
+  return rounded(r, [&] { volatile T x = a; return x + b; });
 }
-float mul(float a, float b, Round r) {
-  return rounded(r, [&] { volatile float x = a; return x * b; });
+template <class T>
+T mul(T a, T b, Round r) {
+  return rounded(r, [&] { volatile T x = a; return x * b; });
 }
-float fma(float a, float b, float c, Round r) {
-  return rounded(r, [&] { volatile float x = a; return std::fma(x, b, c); });
+template <class T>
+T fma(T a, T b, T c, Round r) {
+  return rounded(r, [&] { volatile T x = a; return std::fma(x, b, c); });
 }
-float div(float a, float b, Round r) {
-  return rounded(r, [&] { volatile float x = a; return x / b; });
+template <class T>
+T div(T a, T b, Round r) {
+  return rounded(r, [&] { volatile T x = a; return x / b; });
 }
-float sqrt(float a, Round r) {
-  return rounded(r, [&] { volatile float x = a; return std::sqrt(x); });
+template <class T>
+T sqrt(T a, Round r) {
+  return rounded(r, [&] { volatile T x = a; return std::sqrt(x); });
 }
-double add(double a, double b, Round r) {
-  return rounded(r, [&] { volatile double x = a; return x + b; });
-}
-double mul(double a, double b, Round r) {
-  return rounded(r, [&] { volatile double x = a; return x * b; });
-}
-double fma(double a, double b, double c, Round r) {
-  return rounded(r, [&] { volatile double x = a; return std::fma(x, b, c); });
-}
-double div(double a, double b, Round r) {
-  return rounded(r, [&] { volatile double x = a; return x / b; });
-}
-double sqrt(double a, Round r) {
-  return rounded(r, [&] { volatile double x = a; return std::sqrt(x); });
-}
+template float add(float, float, Round);
+template float mul(float, float, Round);
+template float fma(float, float, float, Round);
+template float div(float, float, Round);
+template float sqrt(float, Round);
+template double add(double, double, Round);
+template double mul(double, double, Round);
+template double fma(double, double, double, Round);
+template double div(double, double, Round);
+template double sqrt(double, Round);
 float narrow(double d, Round r) {
   return rounded(r, [&] { volatile double x = d; return static_cast<float>(x); });
 }

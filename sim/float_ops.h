@@ -24,17 +24,18 @@ inline float ftz(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::cop
 inline float sat(float x) { return std::isnan(x) ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 inline double sat(double x) { return std::isnan(x) ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 
-// Arithmetic with rounding mode r (Nearest: the plain host operation).
-float add(float a, float b, Round r);
-float mul(float a, float b, Round r);
-float fma(float a, float b, float c, Round r);
-float div(float a, float b, Round r);
-float sqrt(float a, Round r);
-double add(double a, double b, Round r);
-double mul(double a, double b, Round r);
-double fma(double a, double b, double c, Round r);
-double div(double a, double b, Round r);
-double sqrt(double a, Round r);
+// Arithmetic with rounding mode r (Nearest: the plain host operation). T is float or double: float_ops.cpp
+// defines them for those two only, since only that file is compiled with -frounding-math.
+template <class T>
+T add(T a, T b, Round r);
+template <class T>
+T mul(T a, T b, Round r);
+template <class T>
+T fma(T a, T b, T c, Round r);
+template <class T>
+T div(T a, T b, Round r);
+template <class T>
+T sqrt(T a, Round r);
 // float(d) with rounding r (cvt.rX.f32.f64).
 float narrow(double d, Round r);
 // An integer to a float with rounding r (cvt.rX.f32.s64, ...).

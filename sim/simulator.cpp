@@ -167,6 +167,10 @@ class Worker {
 
   bool stopped() const;
   void run_warp(Warp& w);
+  // The active lanes whose guard predicate (if any) lets them execute `in`.
+  uint32_t guarded_lanes(const Warp& w, const Instr& in) const;
+  // The counts of one executed instruction (per instruction, per lane) and the observer's step.
+  void count_step(Warp& w, InstrStats& st, uint32_t pc, uint32_t exec, bool observe);
   void reschedule(Warp& w);
   void advance(Warp& w);
   Dim3 thread_of(const Warp& w, int lane) const {
@@ -194,6 +198,23 @@ class Worker {
   void exec_setp(Warp& w, const Instr& in, uint32_t exec);
   void exec_mem(Warp& w, const Instr& in, uint32_t exec);
   void exec_shfl(Warp& w, const Instr& in, uint32_t exec);
+  void exec_mov(Warp& w, const Instr& in, uint32_t exec);
+  void exec_testp(Warp& w, const Instr& in, uint32_t exec);
+  void exec_cvta(Warp& w, const Instr& in, uint32_t exec);
+  void exec_vote(Warp& w, const Instr& in, uint32_t exec);
+  // The instructions that compute on the executing lanes and then fall through to the next instruction: their
+  // handler (nullptr: control flow, barriers and what the simulator does not support, which run_warp handles).
+  using ExecFn = void (Worker::*)(Warp&, const Instr&, uint32_t);
+  static ExecFn exec_fn(const Instr& in);
+  // Each executing lane's dst[0] = f(its src[0]).
+  template <class F>
+  void map_lanes(Warp& w, const Instr& in, uint32_t exec, F f);
+  // call: the arguments into the callee's parameters and the lanes to its first instruction (a fatal error
+  // past k_max_call_depth); ret/exit: the callee's return values back and the lanes to after the call, or out.
+  void exec_call(Warp& w, const Instr& in, uint32_t pc, uint32_t exec);
+  void exec_return(Warp& w, const Instr& in, uint32_t exec);
+  // Copies symbol from[i] onto symbol to[i] (as many as both lists hold) in the lane's local frame.
+  void copy_symbols(const Warp& w, int lane, const std::vector<int32_t>& from, const std::vector<int32_t>& to);
   bool warp_sync_ok(Warp& w, const Instr& in, uint32_t exec, uint64_t membermask);
 
   // memory
@@ -201,6 +222,8 @@ class Worker {
   void note_output_write(const Warp& w, int lane, uint32_t pc, int buf, uint64_t addr, int bytes, bool atomic);
   bool shared_check(const Warp& w, int lane, uint32_t pc, uint64_t off, int bytes, bool write, bool atomic);
   void count_requests(const Instr& in, uint32_t pc, Space sp, uint32_t mask, int bytes);
+  // Tells the observer of one warp's access to space s (the lanes' addresses are in m_addr).
+  void report_access(const Warp& w, Space s, uint32_t mask, Access access, int bytes);
 };
 
 class Engine {
@@ -665,6 +688,27 @@ void Worker::exec_alu(Warp& w, const Instr& in, uint32_t exec) {
 
 // ---------------------------------------------------------------------------------------------------------
 // Floating point
+// add, sub, mul and fma/mad in precision T with rounding r (A, B, C: a lane's operands; put: its result);
+// false for the other operations.
+template <class T, class GetA, class GetB, class GetC, class Put>
+bool exec_rounded(const Instr& in, uint32_t exec, Round r, GetA A, GetB B, GetC C, Put put) {
+  switch (in.op) {
+    case Op::Add: for_lanes(exec, [&](int l) { put(l, fp::add<T>(A(l), B(l), r)); }); return true;
+    case Op::Sub: for_lanes(exec, [&](int l) { put(l, fp::add<T>(A(l), -B(l), r)); }); return true;
+    case Op::Mul: for_lanes(exec, [&](int l) { put(l, fp::mul<T>(A(l), B(l), r)); }); return true;
+    case Op::Fma:
+    case Op::Mad:
+      if (in.mods & M_CONTRACTED) {  // a mul + add/sub pair (contract_mul_add): the product or addend negated
+        const T pa = in.mods & M_NEG_PRODUCT ? T(-1) : T(1), pc = in.mods & M_NEG_ADDEND ? T(-1) : T(1);
+        for_lanes(exec, [&](int l) { put(l, fp::fma<T>(pa * A(l), B(l), pc * C(l), r)); });
+        return true;
+      }
+      for_lanes(exec, [&](int l) { put(l, fp::fma<T>(A(l), B(l), C(l), r)); });
+      return true;
+    default: return false;
+  }
+}
+
 void Worker::exec_float(Warp& w, const Instr& in, uint32_t exec) {
   uint64_t t0[32], t1[32], t2[32];
   const Src a = in.nsrc > 0 ? src(w, in.src[0], t0) : Src{t0, 0};
@@ -678,19 +722,8 @@ void Worker::exec_float(Warp& w, const Instr& in, uint32_t exec) {
     auto B = [&](int l) { return fp::f64(b[l]); };
     auto C = [&](int l) { return fp::f64(c[l]); };
     auto put = [&](int l, double v) { d[l] = fp::bits64(sat ? fp::sat(v) : v); };
+    if (exec_rounded<double>(in, exec, r, A, B, C, put)) return;
     switch (in.op) {
-      case Op::Add: for_lanes(exec, [&](int l) { put(l, fp::add(A(l), B(l), r)); }); return;
-      case Op::Sub: for_lanes(exec, [&](int l) { put(l, fp::add(A(l), -B(l), r)); }); return;
-      case Op::Mul: for_lanes(exec, [&](int l) { put(l, fp::mul(A(l), B(l), r)); }); return;
-      case Op::Fma:
-      case Op::Mad:
-        if (in.mods & M_CONTRACTED) {  // a mul + add/sub pair (contract_mul_add): the product or addend negated
-          const double pa = in.mods & M_NEG_PRODUCT ? -1.0 : 1.0, pc = in.mods & M_NEG_ADDEND ? -1.0 : 1.0;
-          for_lanes(exec, [&](int l) { put(l, fp::fma(pa * A(l), B(l), pc * C(l), r)); });
-          return;
-        }
-        for_lanes(exec, [&](int l) { put(l, fp::fma(A(l), B(l), C(l), r)); });
-        return;
       case Op::Div: for_lanes(exec, [&](int l) { put(l, fp::div(A(l), B(l), r)); }); return;
       case Op::Sqrt: for_lanes(exec, [&](int l) { put(l, fp::sqrt(A(l), r)); }); return;
       case Op::Rcp: for_lanes(exec, [&](int l) { put(l, fp::div(1.0, A(l), r)); }); return;
@@ -712,19 +745,8 @@ void Worker::exec_float(Warp& w, const Instr& in, uint32_t exec) {
     d[l] = fp::bits32(v);
   };
   auto approx_put = [&](int l, double v) { put(l, static_cast<float>(v)); };
+  if (exec_rounded<float>(in, exec, r, A, B, C, put)) return;
   switch (in.op) {
-    case Op::Add: for_lanes(exec, [&](int l) { put(l, fp::add(A(l), B(l), r)); }); return;
-    case Op::Sub: for_lanes(exec, [&](int l) { put(l, fp::add(A(l), -B(l), r)); }); return;
-    case Op::Mul: for_lanes(exec, [&](int l) { put(l, fp::mul(A(l), B(l), r)); }); return;
-    case Op::Fma:
-    case Op::Mad:
-      if (in.mods & M_CONTRACTED) {
-        const float pa = in.mods & M_NEG_PRODUCT ? -1.0f : 1.0f, pc = in.mods & M_NEG_ADDEND ? -1.0f : 1.0f;
-        for_lanes(exec, [&](int l) { put(l, fp::fma(pa * A(l), B(l), pc * C(l), r)); });
-        return;
-      }
-      for_lanes(exec, [&](int l) { put(l, fp::fma(A(l), B(l), C(l), r)); });
-      return;
     case Op::Div:
       if (approx) for_lanes(exec, [&](int l) { approx_put(l, static_cast<double>(A(l)) / B(l)); });
       else for_lanes(exec, [&](int l) { put(l, fp::div(A(l), B(l), r)); });
@@ -1105,6 +1127,70 @@ inline uint64_t load_bits(const uint8_t* p, int n) {
 }
 inline void store_bits(uint8_t* p, int n, uint64_t v) { std::memcpy(p, &v, static_cast<size_t>(n)); }
 
+// The value an atomic leaves in memory: `old` combined with the operand v (cas: compared with v, replaced
+// by c3), in the instruction's type of eb bytes.
+uint64_t atom_result(const Instr& in, int eb, uint64_t old, uint64_t v, uint64_t c3) {
+  const uint64_t mk = mask_of(eb);
+  const bool sg = type_signed(in.type);
+  switch (in.sub) {
+    case Sub::AtomAdd:
+      if (in.type == Type::F32) return fp::bits32(fp::f32(old) + fp::f32(v));
+      if (in.type == Type::F64) return fp::bits64(fp::f64(old) + fp::f64(v));
+      return (old + v) & mk;
+    case Sub::AtomMin:
+      if (in.type == Type::F32) return fp::bits32(fp::fmin(fp::f32(old), fp::f32(v)));
+      return sg ? (sext(old, eb) <= sext(v, eb) ? old : v & mk) : ((old & mk) <= (v & mk) ? old : v & mk);
+    case Sub::AtomMax:
+      if (in.type == Type::F32) return fp::bits32(fp::fmax(fp::f32(old), fp::f32(v)));
+      return sg ? (sext(old, eb) >= sext(v, eb) ? old : v & mk) : ((old & mk) >= (v & mk) ? old : v & mk);
+    case Sub::AtomInc: return (old & mk) >= (v & mk) ? 0 : old + 1;
+    case Sub::AtomDec: return ((old & mk) == 0 || (old & mk) > (v & mk)) ? v & mk : old - 1;
+    case Sub::AtomExch: return v & mk;
+    case Sub::AtomCas: return (old & mk) == (v & mk) ? (c3 & mk) : old;  // atom.cas d, [a], b (compare), c (new)
+    case Sub::AtomAnd: return old & v & mk;
+    case Sub::AtomOr: return (old | v) & mk;
+    case Sub::AtomXor: return (old ^ v) & mk;
+    default: return old;
+  }
+}
+
+// Replaces the eb bytes at p with update(old) and returns old. Global memory: a CAS loop on 4- and 8-byte
+// words, since other blocks run at the same time on other workers; shared and local memory are the block's.
+template <class F>
+uint64_t atomic_update(uint8_t* p, bool global, int eb, F update) {
+  if (global && eb == 4) {
+    uint32_t* q = reinterpret_cast<uint32_t*>(p);
+    uint32_t o = __atomic_load_n(q, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(q, &o, static_cast<uint32_t>(update(o)), false, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+    }
+    return o;
+  }
+  if (global && eb == 8) {
+    uint64_t* q = reinterpret_cast<uint64_t*>(p);
+    uint64_t o = __atomic_load_n(q, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(q, &o, update(o), false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    return o;
+  }
+  const uint64_t old = load_bits(p, eb);
+  store_bits(p, eb, update(old));
+  return old;
+}
+
+void Worker::report_access(const Warp& w, Space s, uint32_t mask, Access access, int bytes) {
+  WarpAccess ev;
+  ev.block = m_block;
+  ev.warp = w.index;
+  ev.pc = w.pc;
+  ev.mask = mask;
+  ev.space = s;
+  ev.access = access;
+  ev.bytes = static_cast<uint8_t>(bytes);
+  ev.addr = m_addr;
+  E.C.observer->on_access(m_id, ev);
+}
+
 void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
   const bool is_ld = in.op == Op::Ld, is_st = in.op == Op::St;
   const bool is_atom = in.op == Op::Atom || in.op == Op::Red;
@@ -1116,12 +1202,11 @@ void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
   uint64_t sym_base = 0;
   if (addr_op.reg >= 0) basep = w.regs.data() + static_cast<size_t>(addr_op.reg) * 32;
   if (addr_op.sym >= 0) sym_base = E.sym_addr[static_cast<size_t>(addr_op.sym)];
-  Space space = in.space;
   // resolve addresses and spaces per lane
   uint32_t sp_mask[6] = {};
   for_lanes(exec, [&](int l) {
     uint64_t a = (basep ? basep[l] : 0) + sym_base + static_cast<uint64_t>(addr_op.imm);
-    Space s = space;
+    Space s = in.space;
     if (s == Space::Generic) {
       if (a >= k_shared_window && a < k_shared_window + k_window_size) {
         s = Space::Shared;
@@ -1198,18 +1283,9 @@ void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
     if (!mask) continue;
     const Space s = static_cast<Space>(si);
     if (s == Space::Global || s == Space::Shared) count_requests(in, w.pc, s, mask, bytes);
-    if (observe && s != Space::Param) {  // kernel-parameter loads are not memory traffic worth drawing
-      WarpAccess ev;
-      ev.block = m_block;
-      ev.warp = w.index;
-      ev.pc = w.pc;
-      ev.mask = mask;
-      ev.space = s;
-      ev.access = is_ld ? Access::Read : is_st ? Access::Write : Access::Atomic;
-      ev.bytes = static_cast<uint8_t>(bytes);
-      ev.addr = m_addr;
-      E.C.observer->on_access(m_id, ev);
-    }
+    // kernel-parameter loads are not memory traffic worth drawing
+    if (observe && s != Space::Param)
+      report_access(w, s, mask, is_ld ? Access::Read : is_st ? Access::Write : Access::Atomic, bytes);
     for_lanes(mask, [&](int l) {
       const uint64_t a = m_addr[l];
       uint8_t* p = nullptr;
@@ -1264,48 +1340,8 @@ void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
       }
       const uint64_t v = vrow[0][l & static_cast<int>(vstride[0])];
       const uint64_t c3 = cmpv[l];  // cas: the third operand, the new value
-      const uint64_t mk = mask_of(eb);
-      auto update = [&](uint64_t old) -> uint64_t {
-        const bool sg = type_signed(in.type);
-        switch (in.sub) {
-          case Sub::AtomAdd:
-            if (in.type == Type::F32) return fp::bits32(fp::f32(old) + fp::f32(v));
-            if (in.type == Type::F64) return fp::bits64(fp::f64(old) + fp::f64(v));
-            return (old + v) & mk;
-          case Sub::AtomMin:
-            if (in.type == Type::F32) return fp::bits32(fp::fmin(fp::f32(old), fp::f32(v)));
-            return sg ? (sext(old, eb) <= sext(v, eb) ? old : v & mk) : ((old & mk) <= (v & mk) ? old : v & mk);
-          case Sub::AtomMax:
-            if (in.type == Type::F32) return fp::bits32(fp::fmax(fp::f32(old), fp::f32(v)));
-            return sg ? (sext(old, eb) >= sext(v, eb) ? old : v & mk) : ((old & mk) >= (v & mk) ? old : v & mk);
-          case Sub::AtomInc: return (old & mk) >= (v & mk) ? 0 : old + 1;
-          case Sub::AtomDec: return ((old & mk) == 0 || (old & mk) > (v & mk)) ? v & mk : old - 1;
-          case Sub::AtomExch: return v & mk;
-          case Sub::AtomCas: return (old & mk) == (v & mk) ? (c3 & mk) : old;  // atom.cas d, [a], b (compare), c (new)
-          case Sub::AtomAnd: return old & v & mk;
-          case Sub::AtomOr: return (old | v) & mk;
-          case Sub::AtomXor: return (old ^ v) & mk;
-          default: return old;
-        }
-      };
-      uint64_t old;
-      if (s == Space::Global && eb == 4) {
-        uint32_t* q = reinterpret_cast<uint32_t*>(p);
-        uint32_t o = __atomic_load_n(q, __ATOMIC_RELAXED);
-        while (!__atomic_compare_exchange_n(q, &o, static_cast<uint32_t>(update(o)), false, __ATOMIC_RELAXED,
-                                            __ATOMIC_RELAXED)) {
-        }
-        old = o;
-      } else if (s == Space::Global && eb == 8) {
-        uint64_t* q = reinterpret_cast<uint64_t*>(p);
-        uint64_t o = __atomic_load_n(q, __ATOMIC_RELAXED);
-        while (!__atomic_compare_exchange_n(q, &o, update(o), false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-        }
-        old = o;
-      } else {
-        old = load_bits(p, eb);
-        store_bits(p, eb, update(old));
-      }
+      const uint64_t old = atomic_update(p, s == Space::Global, eb,
+                                         [&](uint64_t o) { return atom_result(in, eb, o, v, c3); });
       if (in.op == Op::Atom && dvec[0]) dvec[0][l] = old;
     });
     if (stopped()) return;
@@ -1357,6 +1393,177 @@ void Worker::exec_shfl(Warp& w, const Instr& in, uint32_t exec) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+template <class F>
+void Worker::map_lanes(Warp& w, const Instr& in, uint32_t exec, F f) {
+  uint64_t t[32];
+  const Src x = src(w, in.src[0], t);
+  uint64_t* d = dst(w, in.dst[0]);
+  for_lanes(exec, [&](int l) { d[l] = f(x[l]); });
+}
+
+void Worker::exec_mov(Warp& w, const Instr& in, uint32_t exec) {
+  const Operand& s = in.src[0];
+  const Operand& d = in.dst[0];
+  if (d.kind == Operand::Vec) {  // unpack {a, b} = x
+    uint64_t t[32];
+    const Src x = src(w, s, t);
+    const int part = type_bytes(in.type) / d.count;
+    for (int i = 0; i < d.count; ++i) {
+      if (d.vreg[i] < 0) continue;
+      uint64_t* r = w.regs.data() + static_cast<size_t>(d.vreg[i]) * 32;
+      for_lanes(exec, [&](int l) { r[l] = (x[l] >> (i * part * 8)) & mask_of(part); });
+    }
+  } else if (s.kind == Operand::Vec) {  // pack x = {a, b}
+    uint64_t* r = dst(w, d);
+    const int part = type_bytes(in.type) / s.count;
+    for_lanes(exec, [&](int l) {
+      uint64_t v = 0;
+      for (int i = 0; i < s.count; ++i)
+        if (s.vreg[i] >= 0) v |= (w.regs[static_cast<size_t>(s.vreg[i]) * 32 + static_cast<size_t>(l)] & mask_of(part)) << (i * part * 8);
+      r[l] = v;
+    });
+  } else if (in.type == Type::Pred) {
+    map_lanes(w, in, exec, [](uint64_t x) -> uint64_t { return x ? 1 : 0; });
+  } else {
+    const uint64_t mk = mask_of(std::max(1, type_bytes(in.type)));
+    map_lanes(w, in, exec, [mk](uint64_t x) { return x & mk; });
+  }
+}
+
+void Worker::exec_testp(Warp& w, const Instr& in, uint32_t exec) {
+  map_lanes(w, in, exec, [&](uint64_t x) -> uint64_t {
+    const double v = in.type == Type::F64 ? fp::f64(x) : fp::f32(x);
+    const int cls = std::fpclassify(in.type == Type::F64 ? v : static_cast<float>(v));
+    switch (in.cmp) {
+      case Cmp::Eq: return std::isfinite(v);
+      case Cmp::Ne: return std::isinf(v);
+      case Cmp::Num: return !std::isnan(v);
+      case Cmp::Nan: return std::isnan(v);
+      case Cmp::Lt: return cls == FP_NORMAL;
+      case Cmp::Gt: return cls == FP_SUBNORMAL;
+      default: return 0;
+    }
+  });
+}
+
+void Worker::exec_cvta(Warp& w, const Instr& in, uint32_t exec) {
+  const bool to = in.mods & M_TO;
+  uint64_t win = 0;
+  if (in.space == Space::Shared) win = k_shared_window;
+  else if (in.space == Space::Local) win = k_local_window;
+  const uint64_t mk = mask_of(std::max(4, type_bytes(in.type)));
+  map_lanes(w, in, exec, [&](uint64_t v) {
+    if (win) v = to ? (v >= win && v < win + k_window_size ? v - win : v) : (v & 0xffffffffu) + win;
+    return v & mk;
+  });
+}
+
+void Worker::exec_vote(Warp& w, const Instr& in, uint32_t exec) {
+  uint64_t ta[32], tm[32];
+  const Src a = src(w, in.src[0], ta);
+  const Src mm = in.nsrc > 1 ? src(w, in.src[1], tm) : Src{tm, 0};
+  if (in.nsrc <= 1) tm[0] = 0xffffffffu;
+  if (!warp_sync_ok(w, in, exec, mm[std::countr_zero(exec)])) return;
+  uint32_t ballot = 0;
+  for_lanes(exec, [&](int l) {
+    if (a[l]) ballot |= 1u << l;
+  });
+  uint64_t* d = dst(w, in.dst[0]);
+  for_lanes(exec, [&](int l) {
+    switch (in.sub) {
+      case Sub::VoteAll: d[l] = ballot == exec; break;
+      case Sub::VoteAny: d[l] = ballot != 0; break;
+      case Sub::VoteUni: d[l] = ballot == 0 || ballot == exec; break;
+      default: d[l] = ballot; break;
+    }
+  });
+}
+
+void Worker::copy_symbols(const Warp& w, int lane, const std::vector<int32_t>& from,
+                          const std::vector<int32_t>& to) {
+  uint8_t* frame = m_frames.data() + static_cast<size_t>(tlin(w, lane)) * E.local_bytes;
+  for (size_t i = 0; i < from.size() && i < to.size(); ++i) {
+    const Symbol& a = M.symbols[static_cast<size_t>(from[i])];
+    const Symbol& b = M.symbols[static_cast<size_t>(to[i])];
+    std::memmove(frame + b.offset, frame + a.offset, static_cast<size_t>(std::min(a.bytes, b.bytes)));
+  }
+}
+
+void Worker::exec_call(Warp& w, const Instr& in, uint32_t pc, uint32_t exec) {
+  const Function& f = M.functions[static_cast<size_t>(in.target)];
+  for_lanes(exec, [&](int l) {
+    if (w.depth[l] >= k_max_call_depth) {
+      fatal(w, l, pc, "calls nested more than " + std::to_string(k_max_call_depth) + " deep");
+      return;
+    }
+    copy_symbols(w, l, in.call_args, f.params);
+    w.ret_pc[l][w.depth[l]] = pc + 1;
+    w.call_pc[l][w.depth[l]] = pc;
+    ++w.depth[l];
+    w.lane_pc[l] = f.first;
+  });
+}
+
+void Worker::exec_return(Warp& w, const Instr& in, uint32_t exec) {
+  for_lanes(exec, [&](int l) {
+    if (in.op == Op::Exit || w.depth[l] == 0) {
+      w.live &= ~(1u << l);
+      return;
+    }
+    --w.depth[l];
+    const Instr& call = M.code[w.call_pc[l][w.depth[l]]];
+    const Function& f = M.functions[static_cast<size_t>(call.target)];
+    copy_symbols(w, l, f.rets, call.call_rets);
+    w.lane_pc[l] = w.ret_pc[l][w.depth[l]];
+  });
+}
+
+uint32_t Worker::guarded_lanes(const Warp& w, const Instr& in) const {
+  if (in.guard < 0) return w.active;
+  const uint64_t* g = w.regs.data() + static_cast<size_t>(in.guard) * 32;
+  uint32_t m = 0;
+  for_lanes(w.active, [&](int l) {
+    if ((g[l] != 0) != in.guard_neg) m |= 1u << l;
+  });
+  return m;
+}
+
+void Worker::count_step(Warp& w, InstrStats& st, uint32_t pc, uint32_t exec, bool observe) {
+  ++st.warp_execs;
+  const int n = std::popcount(exec);
+  st.thread_execs += static_cast<uint64_t>(n);
+  m_thread_instructions += static_cast<uint64_t>(n);
+  ++m_warp_instructions;
+  if (exec == w.present) ++w.full_steps;
+  else for_lanes(exec, [&](int l) { ++w.lane_steps[l]; });
+  if (observe) E.C.observer->on_step(m_id, m_block, w.index, pc, exec);
+}
+
+Worker::ExecFn Worker::exec_fn(const Instr& in) {
+  switch (in.op) {
+    case Op::Mov: return &Worker::exec_mov;
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Div: case Op::Abs: case Op::Neg:
+    case Op::Min: case Op::Max:
+      return type_float(in.type) ? &Worker::exec_float : &Worker::exec_alu;
+    case Op::Fma: case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Ex2: case Op::Lg2: case Op::Sin:
+    case Op::Cos: case Op::Tanh:
+      return &Worker::exec_float;
+    case Op::Mul24: case Op::Mad24: case Op::Sad: case Op::Rem: case Op::And: case Op::Or: case Op::Xor:
+    case Op::Not: case Op::Cnot: case Op::Lop3: case Op::Shl: case Op::Shr: case Op::Shf: case Op::Popc:
+    case Op::Clz: case Op::Brev: case Op::Bfe: case Op::Bfi: case Op::Prmt: case Op::Bfind: case Op::AddCC:
+    case Op::AddC: case Op::SubCC: case Op::SubC: case Op::Selp: case Op::Slct: case Op::Copysign:
+      return &Worker::exec_alu;
+    case Op::Testp: return &Worker::exec_testp;
+    case Op::Setp: case Op::Set: return &Worker::exec_setp;
+    case Op::Cvt: return &Worker::exec_cvt;
+    case Op::Cvta: return &Worker::exec_cvta;
+    case Op::Ld: case Op::St: case Op::Atom: case Op::Red: return &Worker::exec_mem;
+    case Op::Shfl: return &Worker::exec_shfl;
+    case Op::Vote: return &Worker::exec_vote;
+    default: return nullptr;
+  }
+}
+
 void Worker::run_warp(Warp& w) {
   const std::vector<Instr>& code = M.code;
   InstrStats* istats = m_instr.data();
@@ -1366,15 +1573,7 @@ void Worker::run_warp(Warp& w) {
     if ((w.steps & 1023) == 0 && stopped()) return;
     const uint32_t pc = w.pc;
     const Instr& in = code[pc];
-    uint32_t exec = w.active;
-    if (in.guard >= 0) {
-      const uint64_t* g = w.regs.data() + static_cast<size_t>(in.guard) * 32;
-      uint32_t m = 0;
-      for_lanes(exec, [&](int l) {
-        if ((g[l] != 0) != in.guard_neg) m |= 1u << l;
-      });
-      exec = m;
-    }
+    const uint32_t exec = guarded_lanes(w, in);
     ++w.steps;
     if (w.steps > budget) {
       fatal(w, std::countr_zero(w.active), pc,
@@ -1383,142 +1582,17 @@ void Worker::run_warp(Warp& w) {
                 "raise it with --budget if the kernel really needs more)");
       return;
     }
-    if (exec) {
-      InstrStats& st = istats[pc];
-      ++st.warp_execs;
-      const int n = std::popcount(exec);
-      st.thread_execs += static_cast<uint64_t>(n);
-      m_thread_instructions += static_cast<uint64_t>(n);
-      ++m_warp_instructions;
-      if (exec == w.present) ++w.full_steps;
-      else for_lanes(exec, [&](int l) { ++w.lane_steps[l]; });
-      if (steps) E.C.observer->on_step(m_id, m_block, w.index, pc, exec);
+    if (exec) count_step(w, istats[pc], pc, exec, steps);
+    if (const ExecFn data_op = exec_fn(in)) {
+      if (exec) (this->*data_op)(w, in, exec);
+      if (stopped()) return;
+      advance(w);
+      continue;
     }
     switch (in.op) {
       case Op::Nop:
       case Op::Membar:
         break;
-      case Op::Mov: {
-        if (!exec) break;
-        const Operand& s = in.src[0];
-        const Operand& d = in.dst[0];
-        if (d.kind == Operand::Vec) {  // unpack {a, b} = x
-          uint64_t t[32];
-          const Src x = src(w, s, t);
-          const int part = type_bytes(in.type) / d.count;
-          for (int i = 0; i < d.count; ++i) {
-            if (d.vreg[i] < 0) continue;
-            uint64_t* r = w.regs.data() + static_cast<size_t>(d.vreg[i]) * 32;
-            for_lanes(exec, [&](int l) { r[l] = (x[l] >> (i * part * 8)) & mask_of(part); });
-          }
-        } else if (s.kind == Operand::Vec) {  // pack x = {a, b}
-          uint64_t* r = dst(w, d);
-          const int part = type_bytes(in.type) / s.count;
-          for_lanes(exec, [&](int l) {
-            uint64_t v = 0;
-            for (int i = 0; i < s.count; ++i)
-              if (s.vreg[i] >= 0) v |= (w.regs[static_cast<size_t>(s.vreg[i]) * 32 + static_cast<size_t>(l)] & mask_of(part)) << (i * part * 8);
-            r[l] = v;
-          });
-        } else {
-          uint64_t t[32];
-          const Src x = src(w, s, t);
-          uint64_t* r = dst(w, d);
-          const uint64_t mk = in.type == Type::Pred ? 1 : mask_of(std::max(1, type_bytes(in.type)));
-          if (in.type == Type::Pred) for_lanes(exec, [&](int l) { r[l] = x[l] ? 1 : 0; });
-          else for_lanes(exec, [&](int l) { r[l] = x[l] & mk; });
-        }
-        break;
-      }
-      case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Div: case Op::Abs: case Op::Neg:
-      case Op::Min: case Op::Max:
-        if (!exec) break;
-        if (type_float(in.type)) exec_float(w, in, exec);
-        else exec_alu(w, in, exec);
-        break;
-      case Op::Fma: case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Ex2: case Op::Lg2: case Op::Sin:
-      case Op::Cos: case Op::Tanh:
-        if (exec) exec_float(w, in, exec);
-        break;
-      case Op::Mul24: case Op::Mad24: case Op::Sad: case Op::Rem: case Op::And: case Op::Or: case Op::Xor:
-      case Op::Not: case Op::Cnot: case Op::Lop3: case Op::Shl: case Op::Shr: case Op::Shf: case Op::Popc:
-      case Op::Clz: case Op::Brev: case Op::Bfe: case Op::Bfi: case Op::Prmt: case Op::Bfind: case Op::AddCC:
-      case Op::AddC: case Op::SubCC: case Op::SubC: case Op::Selp: case Op::Slct: case Op::Copysign:
-        if (exec) exec_alu(w, in, exec);
-        break;
-      case Op::Testp: {
-        if (!exec) break;
-        uint64_t t[32];
-        const Src x = src(w, in.src[0], t);
-        uint64_t* d = dst(w, in.dst[0]);
-        for_lanes(exec, [&](int l) {
-          const double v = in.type == Type::F64 ? fp::f64(x[l]) : fp::f32(x[l]);
-          const int cls = std::fpclassify(in.type == Type::F64 ? v : static_cast<float>(v));
-          bool r = false;
-          switch (in.cmp) {
-            case Cmp::Eq: r = std::isfinite(v); break;
-            case Cmp::Ne: r = std::isinf(v); break;
-            case Cmp::Num: r = !std::isnan(v); break;
-            case Cmp::Nan: r = std::isnan(v); break;
-            case Cmp::Lt: r = cls == FP_NORMAL; break;
-            case Cmp::Gt: r = cls == FP_SUBNORMAL; break;
-            default: break;
-          }
-          d[l] = r ? 1 : 0;
-        });
-        break;
-      }
-      case Op::Setp: case Op::Set:
-        if (exec) exec_setp(w, in, exec);
-        break;
-      case Op::Cvt:
-        if (exec) exec_cvt(w, in, exec);
-        break;
-      case Op::Cvta: {
-        if (!exec) break;
-        uint64_t t[32];
-        const Src x = src(w, in.src[0], t);
-        uint64_t* d = dst(w, in.dst[0]);
-        const bool to = in.mods & M_TO;
-        uint64_t win = 0;
-        if (in.space == Space::Shared) win = k_shared_window;
-        else if (in.space == Space::Local) win = k_local_window;
-        const uint64_t mk = mask_of(std::max(4, type_bytes(in.type)));
-        for_lanes(exec, [&](int l) {
-          uint64_t v = x[l];
-          if (win) v = to ? (v >= win && v < win + k_window_size ? v - win : v) : (v & 0xffffffffu) + win;
-          d[l] = v & mk;
-        });
-        break;
-      }
-      case Op::Ld: case Op::St: case Op::Atom: case Op::Red:
-        if (exec) exec_mem(w, in, exec);
-        break;
-      case Op::Shfl:
-        if (exec) exec_shfl(w, in, exec);
-        break;
-      case Op::Vote: {
-        if (!exec) break;
-        uint64_t ta[32], tm[32];
-        const Src a = src(w, in.src[0], ta);
-        const Src mm = in.nsrc > 1 ? src(w, in.src[1], tm) : Src{tm, 0};
-        if (in.nsrc <= 1) tm[0] = 0xffffffffu;
-        if (!warp_sync_ok(w, in, exec, mm[std::countr_zero(exec)])) break;
-        uint32_t ballot = 0;
-        for_lanes(exec, [&](int l) {
-          if (a[l]) ballot |= 1u << l;
-        });
-        uint64_t* d = dst(w, in.dst[0]);
-        for_lanes(exec, [&](int l) {
-          switch (in.sub) {
-            case Sub::VoteAll: d[l] = ballot == exec; break;
-            case Sub::VoteAny: d[l] = ballot != 0; break;
-            case Sub::VoteUni: d[l] = ballot == 0 || ballot == exec; break;
-            default: d[l] = ballot; break;
-          }
-        });
-        break;
-      }
       case Op::Activemask: {
         uint64_t* d = dst(w, in.dst[0]);
         for_lanes(exec, [&](int l) { d[l] = exec; });
@@ -1569,23 +1643,7 @@ void Worker::run_warp(Warp& w) {
       }
       case Op::Call: {
         if (!exec) break;
-        const Function& f = M.functions[static_cast<size_t>(in.target)];
-        for_lanes(exec, [&](int l) {
-          if (w.depth[l] >= k_max_call_depth) {
-            fatal(w, l, pc, "calls nested more than " + std::to_string(k_max_call_depth) + " deep");
-            return;
-          }
-          uint8_t* frame = m_frames.data() + static_cast<size_t>(tlin(w, l)) * E.local_bytes;
-          for (size_t i = 0; i < in.call_args.size() && i < f.params.size(); ++i) {
-            const Symbol& from = M.symbols[static_cast<size_t>(in.call_args[i])];
-            const Symbol& to = M.symbols[static_cast<size_t>(f.params[i])];
-            std::memmove(frame + to.offset, frame + from.offset, static_cast<size_t>(std::min(from.bytes, to.bytes)));
-          }
-          w.ret_pc[l][w.depth[l]] = pc + 1;
-          w.call_pc[l][w.depth[l]] = pc;
-          ++w.depth[l];
-          w.lane_pc[l] = f.first;
-        });
+        exec_call(w, in, pc, exec);
         if (stopped()) return;
         for_lanes(w.active & ~exec, [&](int l) { w.lane_pc[l] = pc + 1; });
         reschedule(w);
@@ -1593,23 +1651,7 @@ void Worker::run_warp(Warp& w) {
       }
       case Op::Ret:
       case Op::Exit: {
-        for_lanes(exec, [&](int l) {
-          if (in.op == Op::Exit || w.depth[l] == 0) {
-            w.live &= ~(1u << l);
-            return;
-          }
-          --w.depth[l];
-          const uint32_t cpc = w.call_pc[l][w.depth[l]];
-          const Instr& call = code[cpc];
-          const Function& f = M.functions[static_cast<size_t>(call.target)];
-          uint8_t* frame = m_frames.data() + static_cast<size_t>(tlin(w, l)) * E.local_bytes;
-          for (size_t i = 0; i < call.call_rets.size() && i < f.rets.size(); ++i) {
-            const Symbol& from = M.symbols[static_cast<size_t>(f.rets[i])];
-            const Symbol& to = M.symbols[static_cast<size_t>(call.call_rets[i])];
-            std::memmove(frame + to.offset, frame + from.offset, static_cast<size_t>(std::min(from.bytes, to.bytes)));
-          }
-          w.lane_pc[l] = w.ret_pc[l][w.depth[l]];
-        });
+        exec_return(w, in, exec);
         for_lanes(w.active & ~exec, [&](int l) { w.lane_pc[l] = pc + 1; });
         w.active &= w.live;
         reschedule(w);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,19 @@ void finish_record_command(const std::string& out, const Record& r, const std::s
   check_all_recorded(r.appended, r.grid);
   const anatomy::Timeline t = anatomy::build_timeline(r.blocks, r.sm_count, std::max(r.runtime_blocks_per_sm, 1));
   report_and_write(out, r.blocks, t, r.sm_count, title);
+}
+
+// Adds `blockscope anatomy <name>` for a field kernel's record command (heat, matmul): the lab's own options
+// (Options::add_to(sub)), then the required --out (Options::out) for blocks.csv and the timeline; the command
+// calls run(options, ctx).
+template <class Options, class Run>
+void add_record_command(CLI::App& anatomy, BenchContext& ctx, const std::string& name,
+                        const std::string& help, Run run) {
+  auto opt = std::make_shared<Options>();
+  CLI::App* sub = anatomy.add_subcommand(name, help);
+  opt->add_to(*sub);
+  sub->add_option("--out", opt->out, "Directory for blocks.csv, timeline.svg and timeline.png")->required();
+  sub->callback([opt, &ctx, run] { run(*opt, ctx); });
 }
 
 // An array map as a PNG, each texel scaled up to whole pixels (at least 1024 pixels wide where it fits in

@@ -5,6 +5,8 @@
 // panel and times it across block sizes. The window and `blockscope anatomy` name no lab: they ask this.
 #pragma once
 
+#include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +43,27 @@ struct AnatomyRecord {
 // Fills in the record's timeline after checking every block was recorded; throws bs::InvalidRequest when
 // blocks are missing. Targets call it at the end of record().
 void finish_record(AnatomyRecord& r);
+
+// A lab's recorded launch (gpu/<lab>/<lab>_anatomy.h's record: grid, blocks, sm_count, runtime_blocks_per_sm)
+// as the AnatomyRecord the window shows, its timeline built by finish_record.
+template <class Record>
+AnatomyRecord to_anatomy_record(const Record& r, std::string title, std::string kernel_note,
+                                std::optional<anatomy::ArrayLaunch> array_launch = std::nullopt) {
+  AnatomyRecord out{.title = std::move(title),
+                    .kernel_note = std::move(kernel_note),
+                    .grid = r.grid,
+                    .blocks = r.blocks,
+                    .sm_count = r.sm_count,
+                    .blocks_per_sm = std::max(r.runtime_blocks_per_sm, 1),
+                    .array_launch = std::move(array_launch)};
+  finish_record(out);
+  return out;
+}
+
+// A target's block-size sweep: `ms_of(i)` times the kernel at threads[i] for each i in order, with the
+// progress after each and JobCancelled thrown before the next when `ctl` cancels.
+BlockSizeTimes time_block_sizes(JobControl& ctl, std::string label, const std::vector<int>& threads,
+                                const std::function<double(size_t i)>& ms_of);
 
 // What the occupancy panel asks of a target (AnatomyTarget::describe_occupancy / measure_occupancy).
 struct OccupancyQuery {

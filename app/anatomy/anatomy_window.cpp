@@ -40,13 +40,6 @@ const std::array<uint32_t, 256>& time_ramp() {
 
 }  // namespace
 
-void finish_record(AnatomyRecord& r) {
-  if (static_cast<int64_t>(r.blocks.size()) != r.grid.count())
-    throw InvalidRequest("the instrumented run recorded " + std::to_string(r.blocks.size()) + " of " +
-                         std::to_string(r.grid.count()) + " blocks");
-  r.timeline = anatomy::build_timeline(r.blocks, r.sm_count, std::max(r.blocks_per_sm, 1));
-}
-
 AnatomyWindow::AnatomyWindow(LabEnv& env) : m_env(env) {}
 
 AnatomyWindow::~AnatomyWindow() {

@@ -28,17 +28,12 @@ AnatomyRecord HeatAnatomyTarget::record() const {
   req.block = block;
   req.cells_per_thread = cells_per_thread;
   const anatomy::HeatRecord r = anatomy::record_heat_blocks(req);
-  AnatomyRecord out;
-  out.title = "instrumented heat stencil " + to_string({r.nx, r.ny}) + ", block " + to_string(r.block) + ", " +
-              std::to_string(r.cells_per_thread) + " cell(s)/thread on " + r.device_name;
-  out.kernel_note = "SM / time colours: instrumented copy of the heat stencil (same code, " +
-                    std::to_string(r.cells_per_thread) + " cells/thread) - instrumented run: not used for timing";
-  out.grid = r.grid;
-  out.blocks = r.blocks;
-  out.sm_count = r.sm_count;
-  out.blocks_per_sm = std::max(r.runtime_blocks_per_sm, 1);
-  finish_record(out);
-  return out;
+  return to_anatomy_record(
+      r,
+      "instrumented heat stencil " + to_string({r.nx, r.ny}) + ", block " + to_string(r.block) + ", " +
+          std::to_string(r.cells_per_thread) + " cell(s)/thread on " + r.device_name,
+      "SM / time colours: instrumented copy of the heat stencil (same code, " +
+          std::to_string(r.cells_per_thread) + " cells/thread) - instrumented run: not used for timing");
 }
 
 void HeatAnatomyTarget::describe_occupancy(ui::OccupancyPanelModel& o, const OccupancyQuery& q) const {
@@ -71,22 +66,17 @@ bool HeatAnatomyTarget::measure_occupancy(ui::OccupancyPanelModel& o, const anat
 }
 
 BlockSizeTimes HeatAnatomyTarget::measure_block_sizes(JobControl& ctl) const {
-  BlockSizeTimes result;
   // Block shapes 32 x (threads / 32): whole warps along x, as the heat lab's default shapes.
   std::vector<int> sizes = {32};
   for (int s = 64; s <= 1024; s += 64)
     sizes.push_back(s);
-  result.label = "heat stencil, " + std::to_string(cells_per_thread) +
-                 " cells/thread, blocks 32 x (threads/32): ms per step";
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (ctl.cancelled()) throw JobCancelled{};
-    const Dim2 b{32, sizes[i] / 32};
-    const heat::GpuBench g = heat::bench_gpu(params, b, 10, 5, cells_per_thread);
-    result.threads.push_back(sizes[i]);
-    result.ms.push_back(g.stencil.ms_per_step);
-    ctl.set_progress(static_cast<double>(i + 1) / static_cast<double>(sizes.size()));
-  }
-  return result;
+  return time_block_sizes(
+      ctl,
+      "heat stencil, " + std::to_string(cells_per_thread) +
+          " cells/thread, blocks 32 x (threads/32): ms per step",
+      sizes, [&](size_t i) {
+        return heat::bench_gpu(params, Dim2{32, sizes[i] / 32}, 10, 5, cells_per_thread).stencil.ms_per_step;
+      });
 }
 
 namespace cli {
@@ -98,6 +88,13 @@ struct AnatomyHeatOptions {
   std::string block = "32x8";
   int cells_per_thread = 1;
   std::string out;
+
+  void add_to(CLI::App& heat) {
+    heat.add_option("--size", size, "Field size: N (N x N) or NXxNY, 1..8192 (default 1024)");
+    heat.add_option("--block", block, "Block shape XxY (default 32x8)");
+    heat.add_option("--cells-per-thread", cells_per_thread,
+                    "Cells per thread down y: 1, 2, 4, 8 (the heat lab's coarsening; default 1)");
+  }
 };
 
 void run_anatomy_heat(const AnatomyHeatOptions& o, BenchContext& ctx) {
@@ -140,15 +137,10 @@ void run_anatomy_heat(const AnatomyHeatOptions& o, BenchContext& ctx) {
 }  // namespace
 
 void register_heat_anatomy(CLI::App& anatomy, BenchContext& ctx) {
-  auto opt = std::make_shared<AnatomyHeatOptions>();
-  CLI::App* heat = anatomy.add_subcommand(
-      "heat", "Record the instrumented heat stencil's blocks: DIR/blocks.csv and DIR/timeline.svg, and waves");
-  heat->add_option("--size", opt->size, "Field size: N (N x N) or NXxNY, 1..8192 (default 1024)");
-  heat->add_option("--block", opt->block, "Block shape XxY (default 32x8)");
-  heat->add_option("--cells-per-thread", opt->cells_per_thread,
-                   "Cells per thread down y: 1, 2, 4, 8 (the heat lab's coarsening; default 1)");
-  heat->add_option("--out", opt->out, "Directory for blocks.csv, timeline.svg and timeline.png")->required();
-  heat->callback([opt, &ctx] { run_anatomy_heat(*opt, ctx); });
+  add_record_command<AnatomyHeatOptions>(
+      anatomy, ctx, "heat",
+      "Record the instrumented heat stencil's blocks: DIR/blocks.csv and DIR/timeline.svg, and waves",
+      run_anatomy_heat);
 }
 
 }  // namespace cli

@@ -43,16 +43,10 @@ AnatomyRecord MatmulAnatomyTarget::record() const {
   req.k = problem.k;
   req.variant = mm::info(variant).name;
   const anatomy::MatmulRecord r = anatomy::record_matmul_blocks(req);
-  AnatomyRecord out;
-  out.title = "instrumented matmul " + r.variant + " " + mm::to_string(problem) + " on " + r.device_name;
-  out.kernel_note =
-      "SM / time colours: instrumented copy of " + r.variant + " (same code) - instrumented run: not used for timing";
-  out.grid = r.grid;
-  out.blocks = r.blocks;
-  out.sm_count = r.sm_count;
-  out.blocks_per_sm = std::max(r.runtime_blocks_per_sm, 1);
-  finish_record(out);
-  return out;
+  return to_anatomy_record(
+      r, "instrumented matmul " + r.variant + " " + mm::to_string(problem) + " on " + r.device_name,
+      "SM / time colours: instrumented copy of " + r.variant +
+          " (same code) - instrumented run: not used for timing");
 }
 
 void MatmulAnatomyTarget::describe_occupancy(ui::OccupancyPanelModel& o, const OccupancyQuery& q) const {
@@ -95,20 +89,14 @@ bool MatmulAnatomyTarget::measure_occupancy(ui::OccupancyPanelModel& o, const an
 BlockSizeTimes MatmulAnatomyTarget::measure_block_sizes(JobControl& ctl) const {
   // Matmul kernels compile their block size in: the shared-memory tile kernels are the same algorithm at 64,
   // 256 and 1024 threads.
-  BlockSizeTimes result;
-  result.label = "matmul smem_tile8 / 16 / 32 (T x T threads): ms per launch";
   mm::GpuRunner runner(problem);
   runner.set_inputs(mm::make_matrix(problem.m, problem.k, 1), mm::make_matrix(problem.k, problem.n, 2));
   const mm::Variant vs[] = {mm::Variant::SmemTile8, mm::Variant::SmemTile16, mm::Variant::SmemTile32};
-  for (size_t i = 0; i < 3; ++i) {
-    if (ctl.cancelled()) throw JobCancelled{};
-    const Summary s = summarize(runner.time_runs(vs[i], 2, 5));
-    const int tile = mm::tile_geometry(vs[i]).bm;
-    result.threads.push_back(tile * tile);
-    result.ms.push_back(s.median);
-    ctl.set_progress(static_cast<double>(i + 1) / 3.0);
-  }
-  return result;
+  std::vector<int> threads;
+  for (const mm::Variant v : vs)
+    threads.push_back(mm::tile_geometry(v).bm * mm::tile_geometry(v).bm);
+  return time_block_sizes(ctl, "matmul smem_tile8 / 16 / 32 (T x T threads): ms per launch", threads,
+                          [&](size_t i) { return summarize(runner.time_runs(vs[i], 2, 5)).median; });
 }
 
 namespace cli {
@@ -120,6 +108,15 @@ struct AnatomyMatmulOptions {
   int64_t m = 0, n = 0, k = 0;  // 0: from --size
   std::string variant = "smem_tile32";
   std::string out;
+
+  void add_to(CLI::App& mmc) {
+    mmc.add_option("--size", size, "M = N = K (default 1024)");
+    mmc.add_option("--m", m, "Rows of C (overrides --size)");
+    mmc.add_option("--n", n, "Columns of C (overrides --size)");
+    mmc.add_option("--k", k, "Inner dimension (overrides --size)");
+    mmc.add_option("--variant", variant,
+                   "naive_uncoalesced | naive_coalesced | smem_tile8 | smem_tile16 | smem_tile32 (default)");
+  }
 };
 
 void run_anatomy_matmul(const AnatomyMatmulOptions& o, BenchContext& ctx) {
@@ -165,17 +162,10 @@ void run_anatomy_matmul(const AnatomyMatmulOptions& o, BenchContext& ctx) {
 }  // namespace
 
 void register_matmul_anatomy(CLI::App& anatomy, BenchContext& ctx) {
-  auto opt = std::make_shared<AnatomyMatmulOptions>();
-  CLI::App* mmc = anatomy.add_subcommand(
-      "matmul", "Record an instrumented matmul kernel's blocks (one per tile of C): CSV, timeline SVG/PNG, waves");
-  mmc->add_option("--size", opt->size, "M = N = K (default 1024)");
-  mmc->add_option("--m", opt->m, "Rows of C (overrides --size)");
-  mmc->add_option("--n", opt->n, "Columns of C (overrides --size)");
-  mmc->add_option("--k", opt->k, "Inner dimension (overrides --size)");
-  mmc->add_option("--variant", opt->variant,
-                  "naive_uncoalesced | naive_coalesced | smem_tile8 | smem_tile16 | smem_tile32 (default)");
-  mmc->add_option("--out", opt->out, "Directory for blocks.csv, timeline.svg and timeline.png")->required();
-  mmc->callback([opt, &ctx] { run_anatomy_matmul(*opt, ctx); });
+  add_record_command<AnatomyMatmulOptions>(
+      anatomy, ctx, "matmul",
+      "Record an instrumented matmul kernel's blocks (one per tile of C): CSV, timeline SVG/PNG, waves",
+      run_anatomy_matmul);
 }
 
 }  // namespace cli

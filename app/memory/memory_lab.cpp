@@ -15,6 +15,7 @@
 
 #include "app/layout.h"
 #include "app/memory/memory_sim.h"
+#include "app/shell/compute_site.h"
 #include "app/shell/lab_jobs.h"
 #include "core/error.h"
 #include "core/params.h"
@@ -181,21 +182,13 @@ class MemoryLab final : public Lab {
   void rebuild() override {
     m_gpu_job.wait();
     m_gpu.reset();
-    m_model.gpu = m_env.path.path != RenderPath::Cpu && m_env.device.available;
-    if (m_model.gpu) {
-      m_gpu = std::make_unique<mem::GpuRunner>();
-      m_model.gpu_missing.clear();
-      m_model.compute_label = "GPU rows: " + m_gpu->device().name + "; CPU rows: this machine's CPU (" +
-                              std::to_string(mem::cpu_thread_count()) + " threads)";
-    } else {
-      m_model.gpu_missing = m_env.device.available
-                                ? "the app runs on the CPU path (" + m_env.path.reason + ")"
-                                : "no CUDA device: " + m_env.device.reason;
-      m_model.compute_label =
-          "CPU only (" + std::to_string(mem::cpu_thread_count()) +
-          " threads): the warp pictures, the predicted counts and the CPU runs work here; GPU "
-          "runs need a CUDA device.";
-    }
+    ComputeSite site = compute_site(m_env, mem::cpu_thread_count(),
+                                    "the warp pictures, the predicted counts and the CPU runs work here; GPU "
+                                    "runs need a CUDA device.");
+    m_model.gpu = site.gpu;
+    m_model.gpu_missing = std::move(site.gpu_missing);
+    m_model.compute_label = std::move(site.label);
+    if (m_model.gpu) m_gpu = std::make_unique<mem::GpuRunner>();
   }
 
   nlohmann::json save_state() const override;

@@ -38,17 +38,11 @@ std::string ReduceAnatomyTarget::no_launch_reason() const {
 
 AnatomyRecord ReduceAnatomyTarget::record() const {
   const anatomy::ReduceRecord r = anatomy::record_reduce_blocks(params);
-  AnatomyRecord out;
-  out.title = "instrumented " + reduce::describe(r.params) + " on " + r.device_name;
-  out.kernel_note = "SM / time colours: instrumented copy of " + r.shape.kernel +
-                    " (same code), the launch over the input - instrumented run: not used for timing";
-  out.grid = r.grid;
-  out.blocks = r.blocks;
-  out.sm_count = r.sm_count;
-  out.blocks_per_sm = std::max(r.runtime_blocks_per_sm, 1);
-  out.array_launch = r.shape;
-  finish_record(out);
-  return out;
+  return to_anatomy_record(
+      r, "instrumented " + reduce::describe(r.params) + " on " + r.device_name,
+      "SM / time colours: instrumented copy of " + r.shape.kernel +
+          " (same code), the launch over the input - instrumented run: not used for timing",
+      r.shape);
 }
 
 void ReduceAnatomyTarget::describe_occupancy(ui::OccupancyPanelModel& o, const OccupancyQuery& q) const {
@@ -117,25 +111,19 @@ void ReduceAnatomyTarget::adjust_model_curve(ui::OccupancyPanelModel& o, const a
 }
 
 BlockSizeTimes ReduceAnatomyTarget::measure_block_sizes(JobControl& ctl) const {
-  BlockSizeTimes result;
   std::vector<int> sizes;
   for (int b = reduce::k_min_block; b <= reduce::k_max_block; b *= 2) {
     reduce::Params p = params;
     p.block = b;
     if (!reduce::validate(p)) sizes.push_back(b);
   }
-  result.label = reduce::describe(params) + ": ms per run against threads per block";
   reduce::GpuRunner runner;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (ctl.cancelled()) throw JobCancelled{};
-    reduce::Params p = params;
-    p.block = sizes[i];
-    const reduce::Row r = runner.run(p, 5, false);
-    result.threads.push_back(sizes[i]);
-    result.ms.push_back(r.ms.median);
-    ctl.set_progress(static_cast<double>(i + 1) / static_cast<double>(sizes.size()));
-  }
-  return result;
+  return time_block_sizes(ctl, reduce::describe(params) + ": ms per run against threads per block", sizes,
+                          [&](size_t i) {
+                            reduce::Params p = params;
+                            p.block = sizes[i];
+                            return runner.run(p, 5, false).ms.median;
+                          });
 }
 
 namespace cli {

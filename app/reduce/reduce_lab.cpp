@@ -20,6 +20,7 @@
 #include "app/reduce/reduce_anatomy.h"
 #include "app/layout.h"
 #include "app/session.h"
+#include "app/shell/compute_site.h"
 #include "app/shell/lab_jobs.h"
 #include "core/param_binding.h"
 #include "core/error.h"
@@ -145,18 +146,11 @@ class ReduceLab final : public Lab {
 
   void rebuild() override {
     m_job.wait();
-    m_model.gpu = m_env.path.path != RenderPath::Cpu && m_env.device.available;
-    if (m_model.gpu) {
-      m_model.compute_label = "GPU rows: " + m_env.device.name + "; CPU rows: this machine (" +
-                              std::to_string(red::cpu_thread_count()) + " threads)";
-      m_model.gpu_missing.clear();
-    } else {
-      m_model.gpu_missing = m_env.device.available
-                                ? "the app runs on the CPU path (" + m_env.path.reason + ")"
-                                : m_env.device.reason;
-      m_model.compute_label = "CPU only (" + std::to_string(red::cpu_thread_count()) +
-                              " threads): the pictures and the CPU baselines work here.";
-    }
+    ComputeSite site =
+        compute_site(m_env, red::cpu_thread_count(), "the pictures and the CPU baselines work here.");
+    m_model.gpu = site.gpu;
+    m_model.gpu_missing = std::move(site.gpu_missing);
+    m_model.compute_label = std::move(site.label);
     update_occupancy();
   }
 

@@ -22,6 +22,7 @@
 #include "app/session.h"
 #include "app/layout.h"
 #include "core/text.h"
+#include "app/shell/compute_site.h"
 #include "app/shell/lab_jobs.h"
 #include "core/param_binding.h"
 #include "core/error.h"
@@ -54,6 +55,19 @@ int64_t simulated_count(int64_t n, int64_t block, std::string& note) {
          " is above the simulator's " + vector::format_count(k_sim_max_n) +
          " (the last block is as partial as the lab's)";
   return m;
+}
+
+// The panel's launch choices over `n` elements (n_text is parsed by the caller, which reports its errors).
+vec::Params params_of(const ui::VectorPanelModel& m, int64_t n) {
+  vec::Params p;
+  p.n = n;
+  p.op = static_cast<vec::Op>(m.op);
+  p.indexing = static_cast<vec::Indexing>(m.indexing);
+  p.width = static_cast<vec::LoadWidth>(m.width);
+  p.block = m.block;
+  p.pinned = m.pinned;
+  p.streams = m.streams;
+  return p;
 }
 
 std::string mib(uint64_t bytes) {
@@ -169,27 +183,20 @@ class VectorLab final : public Lab {
     m_gpu_job.wait();
     m_user.drop(m_env.user_kernels, false);
     m_gpu.reset();
-    m_model.gpu = m_env.path.path != RenderPath::Cpu && m_env.device.available;
+    ComputeSite site =
+        compute_site(m_env, vec::cpu_thread_count(),
+                     "the strip, the CPU rows and the CPU sweep work here; GPU rows need a CUDA device.");
+    m_model.gpu = site.gpu;
+    m_model.gpu_missing = std::move(site.gpu_missing);
+    m_model.compute_label = std::move(site.label);
     m_model.gpu_stride_grid = 0;
     m_model.link_text.clear();
     m_model.link_gbs = 0;
     if (m_model.gpu) {
       m_gpu = std::make_unique<vec::GpuRunner>();
-      const DeviceInfo& d = m_gpu->device();
-      m_model.compute_label = "GPU rows: " + d.name + "; CPU rows: this machine's CPU (" +
-                              std::to_string(vec::cpu_thread_count()) + " threads)";
       const vec::NominalLink link = m_gpu->link();
       m_model.link_text = link.text();
       m_model.link_gbs = link.gbs;
-      m_model.gpu_missing.clear();
-    } else {
-      m_model.gpu_missing = m_env.device.available
-                                ? "the app runs on the CPU path (" + m_env.path.reason + ")"
-                                : "no CUDA device: " + m_env.device.reason;
-      m_model.compute_label =
-          "CPU only (" + std::to_string(vec::cpu_thread_count()) +
-          " threads): the strip, the CPU rows and the CPU sweep work here; GPU rows need a "
-          "CUDA device.";
     }
     update_stride_grid();
   }
@@ -226,14 +233,7 @@ class VectorLab final : public Lab {
       m_model.n_error = pc.error;
       return;
     }
-    vec::Params p;
-    p.n = *pc.value;
-    p.op = static_cast<vec::Op>(m_model.op);
-    p.indexing = static_cast<vec::Indexing>(m_model.indexing);
-    p.width = static_cast<vec::LoadWidth>(m_model.width);
-    p.block = m_model.block;
-    p.pinned = m_model.pinned;
-    p.streams = m_model.streams;
+    const vec::Params p = params_of(m_model, *pc.value);
     if (auto err = vec::validate(p)) {
       (p.n != m_params.n ? m_model.n_error : m_model.param_error) = *err;
       return;
@@ -538,15 +538,9 @@ std::optional<std::string> read_vector_state(const nlohmann::json& state, ui::Ve
     if (state.contains(key))
       if (auto err = count_fits(state[key])) return "labs.vector." + std::string(key) + ": " + *err;
   params::load_bound(schema, m, state);  // every parameter through its binding (the schema's)
-  vec::Params p;
-  p.n = *vec::parse_count(m.n_text, "n").value;
-  p.op = static_cast<vec::Op>(m.op);
-  p.indexing = static_cast<vec::Indexing>(m.indexing);
-  p.width = static_cast<vec::LoadWidth>(m.width);
-  p.block = m.block;
-  p.pinned = m.pinned;
-  p.streams = m.streams;
-  if (auto err = vec::validate(p)) return "labs.vector: " + *err;
+  // The schema checked n's form, so it parses.
+  if (auto err = vec::validate(params_of(m, *vec::parse_count(m.n_text, "n").value)))
+    return "labs.vector: " + *err;
   const int64_t sweep_max = *vec::parse_count(m.sweep_max_text, "sweep_max").value;
   if (sweep_max < vec::k_min_n || sweep_max > vec::k_max_n)
     return "labs.vector.sweep_max: " + vec::format_count(sweep_max) + " is outside 1.." +

@@ -24,6 +24,7 @@
 #include "core/launch.h"
 #include "core/stats.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/device_runner.h"
 #include "gpu/common/host_baseline.h"
 #include "gpu/memory/memory_index.h"
 
@@ -238,14 +239,11 @@ struct RunResult {
 // Owns the device buffers (RAII, gpu/common/device_buffer.h), grown as needed, and events. Throws
 // bs::GpuError when no device is usable or CUDA fails and bs::InvalidRequest for parameters that cannot run
 // (validate's message, or the memory it would need against what is free).
-class GpuRunner {
+class GpuRunner : public DeviceRunner {
  public:
   GpuRunner();
   ~GpuRunner();
-  GpuRunner(const GpuRunner&) = delete;
-  GpuRunner& operator=(const GpuRunner&) = delete;
 
-  const DeviceInfo& device() const;
   Dim2 grid_of(const Params& p, Variant v) const;  // the grid a variant is launched with
 
   // Uploads inputs (fill_* with p.seed), one warm-up launch, `repetitions` timed launches (CUDA events around

@@ -11,7 +11,6 @@
 #include "gpu/common/cuda_check.h"
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/nvtx_range.h"
-#include "gpu/common/require_device.h"
 #include "gpu/memory/memory.h"
 #include "gpu/memory/memory_kernels.cuh"
 #include "gpu/memory/memory_model.h"
@@ -109,7 +108,6 @@ InputKey key_of(const Params& p, Variant v) {
 }  // namespace
 
 struct GpuRunner::Impl {
-  DeviceInfo info;
   DeviceBuffer<float> in, out;
   InputKey uploaded;
   Stream stream;
@@ -151,15 +149,9 @@ struct GpuRunner::Impl {
   }
 };
 
-GpuRunner::GpuRunner() : m(std::make_unique<Impl>()) {
-  m->info = require_device();
-}
+GpuRunner::GpuRunner() : m(std::make_unique<Impl>()) {}
 
 GpuRunner::~GpuRunner() = default;
-
-const DeviceInfo& GpuRunner::device() const {
-  return m->info;
-}
 
 Dim2 GpuRunner::grid_of(const Params& p, Variant v) const {
   if (auto err = validate(p, v)) throw InvalidRequest(*err);
@@ -184,7 +176,7 @@ RunResult GpuRunner::run(const Params& p, Variant v, int repetitions, bool check
   RunResult r;
   r.variant = v;
   r.label = describe(v, p);
-  r.device = m->info.name;
+  r.device = device().name;
   r.gpu = true;
   r.block = p.block_of(v);
   r.grid = memory::grid_of(p, v);

@@ -40,6 +40,7 @@
 #include "core/stats.h"
 #include "gpu/anatomy/array_launch.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/device_runner.h"
 #include "gpu/common/host_baseline.h"
 
 namespace bs::reduce {
@@ -269,14 +270,11 @@ struct CopyKernel {
 // storage, a stream and events. Inputs are generated on the device (the same hash as input_f32/input_i32).
 // Throws bs::GpuError when no device is usable or CUDA fails, bs::InvalidRequest for parameters that cannot
 // run (validate's message, or check_device_memory's).
-class GpuRunner {
+class GpuRunner : public DeviceRunner {
  public:
   GpuRunner();
   ~GpuRunner();
-  GpuRunner(const GpuRunner&) = delete;
-  GpuRunner& operator=(const GpuRunner&) = delete;
 
-  const DeviceInfo& device() const;
   LaunchPlan plan(const Params& p) const;
 
   // One warm-up run, then `repetitions` runs each bracketed by CUDA events; checks the last run's result

@@ -14,7 +14,6 @@
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
 #include "gpu/common/nvtx_range.h"
-#include "gpu/common/require_device.h"
 #include "gpu/reduce/reduce.h"
 #include "gpu/reduce/reduce_inputs.h"
 #include "gpu/reduce/reduce_kernels.cuh"
@@ -78,7 +77,8 @@ LadderFn<T> by_block(int block) {
 }  // namespace
 
 struct GpuRunner::Impl {
-  DeviceInfo info;
+  explicit Impl(const DeviceInfo& d) : info(d) {}
+  const DeviceInfo& info;  // the runner's (DeviceRunner::device())
   Stream stream;
   Event e0, e1;
   DeviceBuffer<uint32_t> in, out;         // 4-byte elements, float or int
@@ -388,15 +388,9 @@ struct GpuRunner::Impl {
   }
 };
 
-GpuRunner::GpuRunner() : m(std::make_unique<Impl>()) {
-  m->info = require_device();
-}
+GpuRunner::GpuRunner() : m(std::make_unique<Impl>(device())) {}
 
 GpuRunner::~GpuRunner() = default;
-
-const DeviceInfo& GpuRunner::device() const {
-  return m->info;
-}
 
 LaunchPlan GpuRunner::plan(const Params& p) const {
   return m->plan(p);

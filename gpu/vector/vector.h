@@ -26,6 +26,7 @@
 #include "core/enum_names.h"
 #include "core/stats.h"
 #include "gpu/common/device_info.h"
+#include "gpu/common/device_runner.h"
 #include "gpu/common/host_baseline.h"
 
 namespace bs::vector {
@@ -275,14 +276,11 @@ struct CopyKernel {
 // device arrays a, b, c, host arrays (pinned or pageable, per Params::pinned), streams and events. Buffers
 // only grow; a run uses the first n elements. Throws bs::GpuError when no device is usable or CUDA fails, and
 // bs::InvalidRequest for parameters that cannot run (saying how many MiB are needed vs free).
-class GpuRunner {
+class GpuRunner : public DeviceRunner {
  public:
   GpuRunner();
   ~GpuRunner();
-  GpuRunner(const GpuRunner&) = delete;
-  GpuRunner& operator=(const GpuRunner&) = delete;
 
-  const DeviceInfo& device() const;
   NominalLink link() const;
   // Blocks of the grid-stride variant: SMs x resident blocks per SM for this kernel and block size x waves.
   int64_t stride_grid(const Params& p) const;

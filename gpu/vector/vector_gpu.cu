@@ -9,7 +9,6 @@
 #include "gpu/common/device_buffer.h"
 #include "gpu/common/device_info.h"
 #include "gpu/common/nvtx_range.h"
-#include "gpu/common/require_device.h"
 #include "core/launch.h"
 #include "gpu/vector/elementwise.h"
 #include "gpu/vector/vector.h"
@@ -124,7 +123,8 @@ std::unique_ptr<float[]> new_host_array(int64_t n) {
 }  // namespace
 
 struct GpuRunner::Impl {
-  DeviceInfo info;
+  explicit Impl(const DeviceInfo& d) : info(d) {}
+  const DeviceInfo& info;  // the runner's (DeviceRunner::device())
   NominalLink link;
 
   DeviceBuffer<float> da, db, dc;
@@ -340,8 +340,7 @@ struct GpuRunner::Impl {
   }
 };
 
-GpuRunner::GpuRunner() : m(std::make_unique<Impl>()) {
-  m->info = require_device();
+GpuRunner::GpuRunner() : m(std::make_unique<Impl>(device())) {
   int integrated = 0, host_tables = 0;
   if (cudaDeviceGetAttribute(&integrated, cudaDevAttrIntegrated, m->info.index) != cudaSuccess)
     integrated = 0;
@@ -355,9 +354,6 @@ GpuRunner::GpuRunner() : m(std::make_unique<Impl>()) {
 
 GpuRunner::~GpuRunner() = default;
 
-const DeviceInfo& GpuRunner::device() const {
-  return m->info;
-}
 NominalLink GpuRunner::link() const {
   return m->link;
 }

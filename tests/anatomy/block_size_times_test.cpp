@@ -1,9 +1,12 @@
 // block_size_times_test.cpp: the measured kernel times the occupancy curve shows (GPU): one positive time per
-// block size, in order, for the heat stencil and the matmul tile kernels; and a cancelled job stops.
+// block size, in order, for the heat stencil and the matmul tile kernels; and a cancelled job stops. The
+// sweep's loop the targets share (time_block_sizes) runs anywhere: order, progress, cancel.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <vector>
 
+#include "app/anatomy/anatomy_target.h"
 #include "app/heat/heat_anatomy.h"
 #include "app/matmul/matmul_anatomy.h"
 #include "core/cpu_job.h"
@@ -11,6 +14,34 @@
 
 namespace bs {
 namespace {
+
+TEST(BlockSizeTimes, TheSweepTimesEachSizeInOrderWithProgress) {
+  JobControl ctl;
+  std::vector<double> progress_seen;
+  const std::vector<int> threads = {96, 32, 1000};
+  const BlockSizeTimes r = time_block_sizes(ctl, "a label", threads, [&](size_t i) {
+    progress_seen.push_back(ctl.progress());
+    return 0.5 * static_cast<double>(threads[i]);
+  });
+  EXPECT_EQ(r.label, "a label");
+  EXPECT_EQ(r.threads, (std::vector<double>{96, 32, 1000}));
+  EXPECT_EQ(r.ms, (std::vector<double>{48, 16, 500}));
+  EXPECT_EQ(progress_seen, (std::vector<double>{0.0, 1.0 / 3, 2.0 / 3}));
+  EXPECT_EQ(ctl.progress(), 1.0);
+}
+
+TEST(BlockSizeTimes, TheSweepStopsBeforeTheNextSizeWhenCancelled) {
+  JobControl ctl;
+  int timed = 0;
+  EXPECT_THROW(time_block_sizes(ctl, "", {32, 64, 128},
+                                [&](size_t) {
+                                  ++timed;
+                                  ctl.cancel();
+                                  return 1.0;
+                                }),
+               JobCancelled);
+  EXPECT_EQ(timed, 1);
+}
 
 TEST(AnatomyGpu, BlockSizeTimesForTheHeatStencil) {
   BS_REQUIRE_GPU();

@@ -8,12 +8,10 @@
 #include "gpu/exercise/runner.h"
 #include "gpu/kernel/contracts.h"
 #include "gpu/kernel/nvrtc_loader.h"
+#include "check_expect.h"
 
 namespace bs::exercise {
 namespace {
-
-#define REQUIRE_NVRTC() \
-  if (!kernel::nvrtc().ok()) GTEST_SKIP() << "NVRTC cannot be loaded: " << kernel::nvrtc().error
 
 std::string lab_text(kernel::Target t) {
   return std::string(embedded::find(kernel::contract_file(t)));
@@ -66,9 +64,7 @@ TEST(CpuReference, TheLabTemplatesPassTheirLabContractAgainstTheCpu) {
     SCOPED_TRACE(std::string(t.id));
     const Exercise e = lab_exercise(t.target);
     const CheckResult r = check_source(e, std::string(kernel::template_source(t)), std::string(t.file));
-    ASSERT_TRUE(r.compiled.ok) << r.compiled.message;
-    EXPECT_EQ(r.error, "");
-    EXPECT_TRUE(r.passed()) << (r.first_failure >= 0 ? r.tests[static_cast<size_t>(r.first_failure)].check : "");
+    EXPECT_TRUE(passes_every_test(r));
     EXPECT_EQ(r.tests.size(), e.tests.size());
   }
 }
@@ -82,12 +78,9 @@ TEST(CpuReference, AWrongKernelFailsANamedTestAgainstTheCpu) {
       "  if (i < n) c[i] = (a[i] * 10.0f + 2.0f) * (b[i] + 2.0f * 10.0f - 5.0f) * 5.0f;\n"
       "}\n";
   const CheckResult r = check_source(e, wrong, "mine.cu");
-  ASSERT_TRUE(r.compiled.ok) << r.compiled.message;
-  ASSERT_EQ(r.first_failure, 0);
+  ASSERT_TRUE(fails_first_test_on(r, "c"));
   const TestResult& t = r.tests[0];
   EXPECT_EQ(t.test.name, "n=100003");
-  ASSERT_TRUE(t.wrong);
-  EXPECT_EQ(t.wrong->buffer, "c");
   EXPECT_EQ(t.wrong->index, 0u);
   EXPECT_EQ(t.wrong->writers.front(), "thread (0, 0, 0) of block (0, 0, 0)");
 }

@@ -14,12 +14,10 @@
 #include "gpu/exercise/export.h"
 #include "gpu/exercise/runner.h"
 #include "gpu/kernel/nvrtc_loader.h"
+#include "check_expect.h"
 
 namespace bs::exercise {
 namespace {
-
-#define REQUIRE_NVRTC() \
-  if (!kernel::nvrtc().ok()) GTEST_SKIP() << "NVRTC cannot be loaded: " << kernel::nvrtc().error
 
 // `text` with the first `from` replaced by `to` (built by concatenation: GCC 12's -Wrestrict misfires on
 // std::string::replace here).
@@ -72,9 +70,7 @@ TEST(EightByte, ADoubleKernelPassesAndAFloatOneFailsWithFullPrecision) {
   REQUIRE_NVRTC();
   const Exercise e = contract(k_axpy, k_axpy_ref);
   const CheckResult good = check_source(e, k_axpy_ref, "mine.cu");
-  ASSERT_TRUE(good.compiled.ok) << good.compiled.message;
-  EXPECT_EQ(good.error, "");
-  EXPECT_TRUE(good.passed()) << (good.first_failure >= 0 ? good.tests[0].check : "");
+  EXPECT_TRUE(passes_every_test(good));
   EXPECT_EQ(good.tests.size(), 3u);
   // Computing in float loses the double's digits: the first element is wrong, shown with 17 digits.
   const std::string in_float =
@@ -83,11 +79,8 @@ TEST(EightByte, ADoubleKernelPassesAndAFloatOneFailsWithFullPrecision) {
       "  if (i < n) y[i] = (float)a * (float)x[i] + (float)y[i];\n"
       "}\n";
   const CheckResult r = check_source(e, in_float, "mine.cu");
-  ASSERT_TRUE(r.compiled.ok) << r.compiled.message;
-  ASSERT_EQ(r.first_failure, 0);
+  ASSERT_TRUE(fails_first_test_on(r, "y"));
   const TestResult& t = r.tests[0];
-  ASSERT_TRUE(t.wrong);
-  EXPECT_EQ(t.wrong->buffer, "y");
   EXPECT_EQ(t.wrong->index, 0u);
   EXPECT_GE(t.wrong->expected.size(), 15u) << t.wrong->expected;
   EXPECT_NE(t.wrong->expected, t.wrong->actual);
@@ -111,8 +104,7 @@ TEST(EightByte, Int64OutputsAreExactAndAnUnwrittenOneIsNamed) {
       "}\n";
   const Exercise e = contract(k_wide, ref);
   const CheckResult good = check_source(e, ref, "mine.cu");
-  ASSERT_TRUE(good.compiled.ok) << good.compiled.message;
-  EXPECT_TRUE(good.passed()) << (good.first_failure >= 0 ? good.tests[static_cast<size_t>(good.first_failure)].check : good.error);
+  EXPECT_TRUE(passes_every_test(good));
   // 32-bit arithmetic overflows: a products past 2^31 is wrong, exactly.
   const std::string narrow =
       "extern \"C\" __global__ void wide_mul(const int* a, const unsigned long long* b, long long* out, int n) {\n"
@@ -120,10 +112,7 @@ TEST(EightByte, Int64OutputsAreExactAndAnUnwrittenOneIsNamed) {
       "  if (i < n) out[i] = a[i] * (int)b[i];\n"
       "}\n";
   const CheckResult r = check_source(e, narrow, "mine.cu");
-  ASSERT_TRUE(r.compiled.ok) << r.compiled.message;
-  ASSERT_EQ(r.first_failure, 0);
-  ASSERT_TRUE(r.tests[0].wrong);
-  EXPECT_EQ(r.tests[0].wrong->buffer, "out");
+  ASSERT_TRUE(fails_first_test_on(r, "out"));
   EXPECT_GT(r.tests[0].wrong->wrong_count, 200u);
   // The last element left unwritten: poisoned with 0xCDCDCDCDCDCDCDCD, named, no writer.
   const std::string skip_last =
@@ -132,8 +121,7 @@ TEST(EightByte, Int64OutputsAreExactAndAnUnwrittenOneIsNamed) {
       "  if (i + 1 < n) out[i] = (long long)a[i] * (long long)b[i];\n"
       "}\n";
   const CheckResult s = check_source(e, skip_last, "mine.cu");
-  ASSERT_EQ(s.first_failure, 0);
-  ASSERT_TRUE(s.tests[0].wrong);
+  ASSERT_TRUE(fails_first_test_on(s, "out"));
   EXPECT_EQ(s.tests[0].wrong->index, 299u);
   EXPECT_EQ(s.tests[0].wrong->actual, "-3617008641903833651 (0xCDCDCDCDCDCDCDCD, never written)");
   EXPECT_TRUE(s.tests[0].wrong->writers.empty());

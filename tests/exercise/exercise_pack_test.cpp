@@ -8,6 +8,7 @@
 
 #include "gpu/exercise/runner.h"
 #include "gpu/kernel/nvrtc_loader.h"
+#include "check_expect.h"
 
 namespace bs::exercise {
 namespace {
@@ -18,9 +19,6 @@ const Pack& pack() {
   static const Pack p = load_pack(k_pack);
   return p;
 }
-
-#define REQUIRE_NVRTC() \
-  if (!kernel::nvrtc().ok()) GTEST_SKIP() << "NVRTC cannot be loaded: " << kernel::nvrtc().error
 
 TEST(ExercisePack, LoadsWithoutErrors) {
   const Pack& p = pack();

@@ -9,12 +9,10 @@
 #include "gpu/exercise/export.h"
 #include "gpu/exercise/runner.h"
 #include "gpu/kernel/nvrtc_loader.h"
+#include "check_expect.h"
 
 namespace bs::exercise {
 namespace {
-
-#define REQUIRE_NVRTC() \
-  if (!kernel::nvrtc().ok()) GTEST_SKIP() << "NVRTC cannot be loaded: " << kernel::nvrtc().error
 
 Exercise scan_exercise() {
   const LoadResult r = load_exercise(std::string(BS_SOURCE_DIR) + "/assets/exercises/20_scan");

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.h"
@@ -21,6 +22,24 @@ void expect_matches(GpuRunner& runner, const Params& p, Variant v, const std::st
   const std::vector<float> want = reference_output(p, v, in);
   const Check c = compare(got, want, v == Variant::Aos || v == Variant::Soa ? k_aos_rel_tol : 0.0);
   EXPECT_TRUE(c.passed) << c.text;
+}
+
+// The runner finds the device before it allocates (gpu/common/device_runner.h): without one it throws the
+// GpuError the shell's recovery shows, naming why; with one it reports the device the tests see.
+TEST(MemoryGpu, TheRunnerFindsTheDeviceFirst) {
+  static_assert(!std::is_copy_constructible_v<GpuRunner> && !std::is_move_constructible_v<GpuRunner>);
+  if (!test::device().available) {
+    try {
+      GpuRunner runner;
+      FAIL() << "a runner was built without a device";
+    } catch (const GpuError& e) {
+      EXPECT_EQ(std::string(e.what()), "no CUDA device: " + test::device().reason);
+    }
+    return;
+  }
+  GpuRunner runner;
+  EXPECT_EQ(runner.device().name, test::device().name);
+  EXPECT_EQ(runner.device().sm_count, test::device().sm_count);
 }
 
 TEST(MemoryGpu, TransposeLadderMatchesTheCpu) {

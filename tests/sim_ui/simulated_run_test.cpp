@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "imgui_frames.h"
 #include "ui/kernel/simulated_run.h"
 
 namespace bs::ui {
@@ -14,22 +15,7 @@ namespace {
 
 class SimulatedRunFrames : public ::testing::Test {
  protected:
-  void SetUp() override {
-    m_prev = ImGui::GetCurrentContext();
-    m_ctx = ImGui::CreateContext();
-    ImGui::SetCurrentContext(m_ctx);
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(900, 600);
-    io.DeltaTime = 1.0f / 30;
-    unsigned char* px = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&px, &w, &h);
-  }
-  void TearDown() override {
-    ImGui::DestroyContext(m_ctx);
-    ImGui::SetCurrentContext(m_prev);
-  }
+  test::HeadlessImGui m_imgui{ImVec2(900, 600), 1.0f / 30};
   // One frame with the mouse at (x, y), the left button down or up; the actions it produced.
   SimulatedRunActions frame(const SimulatedRunView& v, float x, float y, bool down) {
     ImGuiIO& io = ImGui::GetIO();
@@ -56,8 +42,6 @@ class SimulatedRunFrames : public ::testing::Test {
   }
 
  private:
-  ImGuiContext* m_prev = nullptr;
-  ImGuiContext* m_ctx = nullptr;
 };
 
 SimulatedRunView finished_run() {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "figure_samples.h"
+#include "imgui_frames.h"
 #include "ui/figure.h"
 #include "ui/figure_view.h"
 
@@ -62,16 +63,8 @@ TEST(FigureHits, FormatValueAndColormap) {
 }
 
 TEST(FigureView, HoverOnAFrame) {
-  ImGuiContext* prev = ImGui::GetCurrentContext();
-  ImGuiContext* ctx = ImGui::CreateContext();
-  ImGui::SetCurrentContext(ctx);
+  const bs::test::HeadlessImGui imgui(ImVec2(1000, 700), 1.0f / 60);
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(1000, 700);
-  io.DeltaTime = 1.0f / 60;
-  unsigned char* px = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&px, &w, &h);
   const auto f = bs::test::sample_bars();
   bool hovered[3] = {};
   // Frame 0 creates the window; ImGui decides what the mouse hovers from the previous frame's windows.
@@ -87,6 +80,4 @@ TEST(FigureView, HoverOnAFrame) {
   }
   EXPECT_TRUE(hovered[1]);
   EXPECT_FALSE(hovered[2]);
-  ImGui::DestroyContext(ctx);
-  ImGui::SetCurrentContext(prev);
 }

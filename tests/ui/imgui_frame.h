@@ -1,32 +1,22 @@
-// imgui_frame.h: a test fixture with an ImGui context of its own (no GL: nothing is rendered) and one full-screen
-// window per frame, for tests that draw panels and pictures and read back what they hovered or drew.
+// imgui_frame.h: a test fixture with an ImGui context of its own (tests/imgui_frames.h: no GL, nothing is
+// rendered) and one full-screen window per frame, for tests that draw panels and pictures and read back what they
+// hovered or drew.
 #pragma once
 
 #include <gtest/gtest.h>
 #include <imgui.h>
 
 #include <functional>
+#include <optional>
+
+#include "imgui_frames.h"
 
 namespace bs::test {
 
 class ImGuiFrameTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    m_prev = ImGui::GetCurrentContext();
-    m_ctx = ImGui::CreateContext();
-    ImGui::SetCurrentContext(m_ctx);
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = display_size();
-    io.DeltaTime = 1.0f / 60;
-    unsigned char* px = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&px, &w, &h);
-  }
-  void TearDown() override {
-    ImGui::DestroyContext(m_ctx);
-    ImGui::SetCurrentContext(m_prev);
-  }
+  void SetUp() override { m_imgui.emplace(display_size(), 1.0f / 60); }
+  void TearDown() override { m_imgui.reset(); }
   virtual ImVec2 display_size() const { return ImVec2(1000, 700); }
   // Runs `body` inside a window at (0, 0) with the mouse at `mouse`.
   void frame(ImVec2 mouse, const std::function<void()>& body) {
@@ -42,8 +32,7 @@ class ImGuiFrameTest : public ::testing::Test {
   }
 
  private:
-  ImGuiContext* m_prev = nullptr;
-  ImGuiContext* m_ctx = nullptr;
+  std::optional<HeadlessImGui> m_imgui;
 };
 
 }  // namespace bs::test

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "imgui_frames.h"
 #include "ui/figure.h"
 #include "ui/figure_view.h"
 #include "ui/presenter.h"
@@ -22,26 +23,13 @@ constexpr int k_enter = 1, k_tab = 2, k_escape = 3, k_backspace = 4, k_end = 5;
 class CommitField : public ::testing::Test {
  protected:
   void SetUp() override {
-    m_prev = ImGui::GetCurrentContext();
-    m_ctx = ImGui::CreateContext();
-    ImGui::SetCurrentContext(m_ctx);
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(800, 400);
-    io.DeltaTime = 1.0f / 10;  // a slow frame rate: one key per frame
     io.KeyMap[ImGuiKey_Enter] = k_enter;
     io.KeyMap[ImGuiKey_Tab] = k_tab;
     io.KeyMap[ImGuiKey_Escape] = k_escape;
     io.KeyMap[ImGuiKey_Backspace] = k_backspace;
     io.KeyMap[ImGuiKey_End] = k_end;
-    unsigned char* px = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&px, &w, &h);
     frame();
-  }
-  void TearDown() override {
-    ImGui::DestroyContext(m_ctx);
-    ImGui::SetCurrentContext(m_prev);
   }
   // One frame: a block field (1 int, no step buttons), a grid field (2 ints) and a size field with -/+ buttons.
   void frame() {
@@ -101,8 +89,7 @@ class CommitField : public ::testing::Test {
   ImVec2 block_at, grid_at, plus_at;
 
  private:
-  ImGuiContext* m_prev = nullptr;
-  ImGuiContext* m_ctx = nullptr;
+  bs::test::HeadlessImGui m_imgui{ImVec2(800, 400), 1.0f / 10};  // a slow frame rate: one key per frame
 };
 
 TEST_F(CommitField, TypedDigitsWaitForEnter) {
