@@ -45,6 +45,10 @@ struct LabDescriptor {
   // Checks a saved state beyond what the schema says (cross-field rules: a block that fits, a grid that
   // covers the data); "labs.<id>.<field>: ..." on error. Empty: the schema's checks alone.
   std::function<std::optional<std::string>(const nlohmann::json& state)> check_state;
+  // Rewrites the lab's state saved by an older session version (`from_version` < the current one) in place;
+  // returns what it changed, in words for the user ("the memory lab's size [rows, cols] is now read x first,
+  // as [300, 200] (cols, rows)"), or nullopt when nothing changed. Empty: the lab's state never changed format.
+  std::function<std::optional<std::string>(int64_t from_version, nlohmann::json& state)> migrate_state;
   // The lab as a sweep target (app/sweep/); null: it cannot be swept.
   const sweep::Target* sweep_target = nullptr;
   // Adds `blockscope bench <id>` to the bench command; empty: no bench.

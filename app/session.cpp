@@ -200,22 +200,23 @@ SessionResult session_from_json(const json& j, std::string_view source) {
                               " is not supported (this blockscope "
                               "reads versions 1 to " +
                               std::to_string(k_session_version) + ")");
-  if (ver.get<int64_t>() == 1) {
-    // Version 1 stored the memory lab's size as [rows, cols]; version 2 stores it x first, [cols, rows].
+  if (const int64_t from = ver.get<int64_t>(); from < k_session_version) {
+    // An older version: each lab rewrites its own saved state (its descriptor's migrate_state), then the file
+    // is read as the current version, with a note of what changed.
     json migrated = j;
     migrated["blockscope_session"] = k_session_version;
-    std::string note;
-    if (migrated.contains("labs") && migrated["labs"].is_object() && migrated["labs"].contains("memory") &&
-        migrated["labs"]["memory"].is_object() && migrated["labs"]["memory"].contains("size")) {
-      json& size = migrated["labs"]["memory"]["size"];
-      if (size.is_array() && size.size() == 2 && size[0] != size[1]) {
-        std::swap(size[0], size[1]);
-        note = std::string(source) + ": a version 1 session: the memory lab's size [rows, cols] is now read x first, " +
-               "as " + size.dump() + " (cols, rows); saving writes version " + std::to_string(k_session_version);
+    std::string changes;
+    if (migrated.contains("labs") && migrated["labs"].is_object()) {
+      for (const LabDescriptor& lab : lab_entries()) {
+        if (!lab.migrate_state || !migrated["labs"].contains(lab.id)) continue;
+        if (auto what = lab.migrate_state(from, migrated["labs"][lab.id]))
+          changes += (changes.empty() ? "" : "; ") + *what;
       }
     }
     SessionResult r = session_from_json(migrated, source);
-    if (r.session) r.note = note;
+    if (r.session && !changes.empty())
+      r.note = std::string(source) + ": a version " + std::to_string(from) + " session: " + changes +
+               "; saving writes version " + std::to_string(k_session_version);
     return r;
   }
   Session s;

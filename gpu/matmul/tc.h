@@ -37,6 +37,11 @@ enum class Rung {
   MmaFp16Pipe,  // the same pipeline in FP16
   WmmaTf32Pipe, // TF32 WMMA fed by a 3-stage cp.async pipeline
   Tf32x3,       // 3xTF32: FP32 inputs split into TF32 hi + lo, three products, FP32 accuracy
+  // Hopper (compute capability 9.0, sm_90a code), BF16: the kernels of tc_hopper.h behind `external` launchers.
+  WgmmaTma,         // TMA loads into 128B-swizzled shared memory, wgmma from shared memory, one warpgroup
+  WarpSpecialized,  // + a producer warpgroup feeding two consumer warpgroups (setmaxnreg), 128x256 tiles
+  WsPersistent,     // + one block per SM walking its tiles in grouped order
+  WsTmaStore,       // + the epilogue through swizzled shared memory and TMA stores
 };
 
 struct RungInfo {

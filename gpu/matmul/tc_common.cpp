@@ -6,10 +6,31 @@
 
 #include "core/error.h"
 #include "gpu/matmul/tc.h"
+#include "gpu/matmul/tc_hopper.h"
 
 namespace bs::matmul::tc {
 
 namespace {
+
+// The Hopper rungs: tc_hopper.h's steps, their names and texts as that header gives them, launched through
+// hopper::gemm_bf16 on the runner's padded BF16 operands.
+template <hopper::Step S>
+void launch_hopper(const void* a, int lda, const void* b, int ldb, float* c, int m, int n, int k, void* stream) {
+  hopper::gemm_bf16(S, a, lda, b, ldb, c, m, n, k, stream);
+}
+
+std::optional<std::string> hopper_unavailable(const DeviceInfo& d) {
+  return hopper::unavailable_reason(d.index);
+}
+
+template <hopper::Step S>
+RungInfo hopper_rung(Rung id) {
+  for (const hopper::StepInfo& s : hopper::steps())
+    if (s.id == S)
+      return RungInfo{id, s.name, s.title, s.description, Precision::Bf16, 90, false, &hopper_unavailable,
+                      &launch_hopper<S>};
+  throw InvalidRequest("the Hopper rungs have no step " + std::to_string(static_cast<int>(S)));
+}
 
 // Ladder order: the library at each precision first (the rows every % refers to), then the hand-written rungs.
 const std::array k_rungs{
@@ -55,9 +76,14 @@ const std::array k_rungs{
              "a_hi*b_hi on TF32 tensor cores (3 products for 1) keeps about 22 mantissa bits; each k-tile is summed from "
              "zero and added to the FP32 total on the CUDA cores, because the tensor core's accumulation truncates: "
              "FP32's accuracy on tensor cores", Precision::Tf32x3, 80, false},
+    hopper_rung<hopper::Step::TmaWgmma>(Rung::WgmmaTma),
+    hopper_rung<hopper::Step::WarpSpecialized>(Rung::WarpSpecialized),
+    hopper_rung<hopper::Step::Persistent>(Rung::WsPersistent),
+    hopper_rung<hopper::Step::TmaStore>(Rung::WsTmaStore),
 };
 
 const char* cc_needs(const RungInfo& r) {
+  if (r.min_cc >= 90) return "Hopper's TMA, wgmma and setmaxnreg in sm_90a code";
   if (r.library) return r.precision == Precision::Fp16 ? "FP16 tensor cores" : "BF16/TF32 tensor cores";
   return "cp.async and BF16/TF32 tensor cores";
 }

@@ -3,8 +3,7 @@
 // lab's id in the forms code uses it: the string "heat", a path app/heat/ (gpu/, ui/), a namespace heat::, an
 // identifier heat_... and a class HeatLab / heat_lab. The registry (app/labs.*, app/lab_list.inc,
 // app/lab_hooks.h) is where the labs are named, so it is not searched; each lab's own folders reach the tools
-// through its descriptor. app/session.cpp is not searched either: its version-1 migration rewrites the memory
-// lab's saved size, a format rule kept with the file reader.
+// through its descriptor, its old session formats included (the descriptor's migrate_state).
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -109,7 +108,8 @@ const char* const k_files[] = {"app/app.h",         "app/app.cpp",          "app
                                "app/cli.h",         "app/cli.cpp",          "app/lab.h",
                                "app/layout.h",      "app/layout.cpp",       "app/undo.h",
                                "app/undo.cpp",      "app/lab_start_flags.h", "app/lab_start_flags.cpp",
-                               "app/param_flags.h", "app/param_flags.cpp"};
+                               "app/param_flags.h", "app/param_flags.cpp",   "app/session.h",
+                               "app/session.cpp"};
 
 std::vector<fs::path> searched(const fs::path& root) {
   std::vector<fs::path> out;

@@ -31,6 +31,13 @@ TEST(TcRungs, TableIsCompleteAndNamesAreUnique) {
     EXPECT_TRUE(tc::info(tc::cublas_rung(r.precision)).library);
   }
   EXPECT_FALSE(tc::parse_rung("wmma"));
+  // The Hopper steps of tc_hopper.h are rungs of the ladder, BF16, each launched through gemm_bf16.
+  for (const auto r : {tc::Rung::WgmmaTma, tc::Rung::WarpSpecialized, tc::Rung::WsPersistent, tc::Rung::WsTmaStore}) {
+    EXPECT_EQ(tc::info(r).precision, mm::Precision::Bf16);
+    EXPECT_EQ(tc::info(r).min_cc, 90);
+    EXPECT_NE(tc::info(r).external, nullptr);
+  }
+  EXPECT_EQ(tc::parse_rung("ws_tma_store"), tc::Rung::WsTmaStore);
   EXPECT_EQ(tc::cublas_rung(mm::Precision::Tf32x3), tc::Rung::CublasFp32);
 }
 
@@ -47,8 +54,20 @@ TEST(TcRungs, OlderGpusAndNoGpuGiveTheReason) {
   bs::DeviceInfo hopper = turing;
   hopper.cc_major = 9;
   hopper.cc_minor = 0;
-  for (const auto& r : tc::rungs())
-    EXPECT_FALSE(tc::unavailable_reason(r, hopper).has_value()) << r.name;
+  // A made-up 9.0 device passes every compute-capability check; the Hopper rungs also ask the real device
+  // (tc_hopper.h), which a made-up DeviceInfo is not.
+  for (const auto& r : tc::rungs()) {
+    if (!r.unavailable) {
+      EXPECT_FALSE(tc::unavailable_reason(r, hopper).has_value()) << r.name;
+    }
+  }
+  bs::DeviceInfo ampere = turing;
+  ampere.cc_major = 8;
+  ampere.cc_minor = 6;
+  const auto no_wgmma = tc::unavailable_reason(tc::info(tc::Rung::WsTmaStore), ampere);
+  ASSERT_TRUE(no_wgmma.has_value());
+  EXPECT_NE(no_wgmma->find("needs compute capability 9.0 (Hopper"), std::string::npos) << *no_wgmma;
+  EXPECT_FALSE(tc::unavailable_reason(tc::info(tc::Rung::MmaBf16Pipe), ampere).has_value());
   bs::DeviceInfo none;
   none.reason = "no driver";
   EXPECT_EQ(tc::unavailable_reason(tc::info(tc::Rung::WmmaFp16), none).value_or(""), "no CUDA device: no driver");
