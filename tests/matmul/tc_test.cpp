@@ -13,6 +13,7 @@
 #include "gpu/matmul/matmul.h"
 #include "gpu/matmul/precision.h"
 #include "gpu/matmul/tc.h"
+#include "gpu/matmul/tc_geometry.h"
 #include "gpu/matmul/tc_layout.h"
 #include "test_util.h"
 
@@ -222,4 +223,110 @@ TEST(TcLayout, EveryLaneHoldsItsShareOfEachFragment) {
   EXPECT_EQ(b.lane, 25);
   EXPECT_EQ(b.reg, 1);
   EXPECT_EQ(b.half, 1);
+}
+
+namespace {
+
+// Adds up the zero-filled elements box by box (the picture's way) to check the closed form.
+int64_t zeros_box_by_box(const tc::BoxGrid& g) {
+  int64_t z = 0;
+  for (int64_t i = 0; i < g.down; ++i)
+    for (int64_t j = 0; j < g.across; ++j)
+      z += tc::box_zero_filled(g, i, j);
+  return z;
+}
+
+}  // namespace
+
+TEST(TcGeometry, TmaBoxesCoverOddShapesWithZeroFilledEdges) {
+  // A 200 x 67: 2 x 2 boxes of 128 x 64; 4 * 8192 - 200 * 67 elements come from TMA's zero fill.
+  const tc::BoxGrid a = tc::tma_boxes_a(200, 67);
+  EXPECT_EQ(a.count(), 4);
+  EXPECT_EQ(tc::box_zero_filled(a, 0, 0), 0);
+  EXPECT_EQ(tc::box_zero_filled(a, 0, 1), 128 * 61);  // k 64..127 of which only 64..66 exist
+  EXPECT_EQ(tc::box_zero_filled(a, 1, 1), 128 * 64 - 72 * 3);
+  EXPECT_EQ(tc::zero_filled(a), 4 * 8192 - 200 * 67);
+  EXPECT_EQ(zeros_box_by_box(a), tc::zero_filled(a));
+  // B 67 x 155, BN 128: 2 k-rows of boxes, 2 tiles x 2 boxes across.
+  const tc::BoxGrid b = tc::tma_boxes_b(67, 155, 128);
+  EXPECT_EQ(b.down, 2);
+  EXPECT_EQ(b.across, 4);
+  EXPECT_EQ(zeros_box_by_box(b), 8 * 4096 - 67 * 155);
+  // BN 256: the one tile across loads 4 boxes; the last (columns 192..255) lies wholly past n = 155.
+  const tc::BoxGrid w = tc::tma_boxes_b(67, 155, 256);
+  EXPECT_EQ(w.across, 4);
+  EXPECT_EQ(tc::box_zero_filled(w, 0, 3), 4096);
+  EXPECT_EQ(zeros_box_by_box(w), tc::zero_filled(w));
+  // Multiples of the box: nothing zero-filled.
+  EXPECT_EQ(tc::zero_filled(tc::tma_boxes_a(256, 128)), 0);
+  EXPECT_EQ(tc::zero_filled(tc::tma_boxes_b(128, 512, 256)), 0);
+  // Instructions: 2 x 2 tiles of 128 x 128, 2 k-tiles, 1 A box + 2 B boxes each.
+  EXPECT_EQ(tc::tma_loads(200, 155, 67, 128), 2 * 2 * 2 * 3);
+  EXPECT_EQ(tc::tma_loads(4096, 4096, 4096, 256), 32LL * 16 * 64 * 5);
+  // Bad sizes: nothing, not a crash.
+  EXPECT_EQ(tc::tma_boxes_a(0, 5).count(), 0);
+  EXPECT_EQ(tc::tma_boxes_b(5, 5, 100).count(), 0);
+  EXPECT_EQ(tc::tma_loads(-1, 5, 5, 128), 0);
+}
+
+TEST(TcGeometry, TmaSwizzleIsABijectionPerEightRowGroup) {
+  for (int r0 = 0; r0 < 128; r0 += 8) {
+    std::set<int> rows_per_chunk[8];
+    for (int r = r0; r < r0 + 8; ++r) {
+      std::set<int> row;
+      for (int c = 0; c < 8; ++c) {
+        const int p = tc::tma_swizzle_chunk(r, c);
+        ASSERT_GE(p, 0);
+        ASSERT_LT(p, 8);
+        row.insert(p);
+        rows_per_chunk[c].insert(p);
+      }
+      EXPECT_EQ(row.size(), 8u) << "row " << r;  // a permutation of the row's chunks
+    }
+    for (const auto& s : rows_per_chunk)
+      EXPECT_EQ(s.size(), 8u);  // one logical chunk of 8 rows: 8 different bank groups
+  }
+  EXPECT_EQ(tc::tma_swizzle_chunk(0, 5), 5);
+  EXPECT_EQ(tc::tma_swizzle_chunk(11, 1), 2);  // 1 ^ 3
+}
+
+TEST(TcGeometry, PipelineHidesLoadsWithTwoStagesOrMoreWhenComputeIsSlower) {
+  for (int stages = 2; stages <= 6; ++stages)
+    for (double load : {0.25, 0.5, 0.9, 1.0}) {
+      const auto s = tc::pipeline_schedule(stages, 23, load, 1.0);
+      ASSERT_EQ(s.size(), 23u);
+      EXPECT_DOUBLE_EQ(s[0].wait, load);  // the prologue: the first tile's load
+      for (size_t t = 1; t < s.size(); ++t)
+        EXPECT_NEAR(s[t].wait, 0.0, 1e-12) << stages << " stages, load " << load << ", tile " << t;
+      EXPECT_EQ(tc::summarize(s).bubbles, 0);
+      EXPECT_NEAR(tc::summarize(s).total, load + 23.0, 1e-9);
+    }
+}
+
+TEST(TcGeometry, PipelineWithOneStageWaitsEveryTile) {
+  const auto s = tc::pipeline_schedule(1, 9, 0.5, 1.0);
+  for (size_t t = 0; t < s.size(); ++t) EXPECT_DOUBLE_EQ(s[t].wait, 0.5) << t;
+  const tc::PipeSummary r = tc::summarize(s);
+  EXPECT_EQ(r.bubbles, 8);
+  EXPECT_DOUBLE_EQ(r.total, 9 * 1.5);
+  EXPECT_NEAR(r.busy_fraction, 1.0 / 1.5, 1e-12);
+}
+
+TEST(TcGeometry, PipelineRespectsBothBarriersAndShowsLoadBoundBubbles) {
+  // Loads twice as long as the math: no ring hides that; after the ring fills, the consumer waits load - compute.
+  const auto s = tc::pipeline_schedule(4, 16, 2.0, 1.0);
+  for (size_t t = 0; t < s.size(); ++t) {
+    EXPECT_EQ(s[t].stage, static_cast<int>(t % 4));
+    EXPECT_GE(s[t].compute_start, s[t].load_end);  // full barrier
+    if (t >= 4) {
+      EXPECT_GE(s[t].load_start, s[t - 4].compute_end);  // empty barrier: never overwrite a live stage
+    }
+    if (t >= 1) {
+      EXPECT_NEAR(s[t].wait, 1.0, 1e-12);
+    }
+  }
+  EXPECT_EQ(tc::summarize(s).bubbles, 15);
+  EXPECT_TRUE(tc::pipeline_schedule(0, 4, 1, 1).empty());
+  EXPECT_TRUE(tc::pipeline_schedule(2, 4, 0, 1).empty());
+  EXPECT_TRUE(tc::pipeline_schedule(2, 0, 1, 1).empty());
 }
