@@ -1,8 +1,11 @@
 // tc_views_test.cpp: the matmul lab's tensor-core pictures (ui/matmul/tc_views.h) drawn on an ImGui frame of
-// their own: hovering an element of the m16n8k16 fragment finds the lane the PTX layout gives it, and the
-// section with its table and both pictures opened draws without a device.
+// their own: hovering an element of the m16n8k16 fragment finds the lane the PTX layout gives it, hovering the TMA
+// picture finds the box under the mouse (the wholly zero-filled one too), hovering the pipeline's timeline finds the
+// k-tile, and the section with its table and every picture draws without a device, bad shapes included.
 #include <gtest/gtest.h>
 #include <imgui.h>
+
+#include <algorithm>
 
 #include "imgui_frame.h"
 #include "ui/matmul/tc_views.h"
@@ -52,6 +55,67 @@ TEST_F(TcViewsOnAFrame, SectionDrawsWithEverythingOpen) {
   }
   EXPECT_FALSE(a.run_model);
   EXPECT_FALSE(a.cancel_model);
+}
+
+TEST_F(TcViewsOnAFrame, HoveringTheTmaPictureFindsTheBox) {
+  // The lab's 200 x 155 x 67 with BN 256: A is 2 x 2 boxes of 128 x 64, B 2 x 4 boxes of 64 x 64, the last
+  // column of B's boxes wholly past n. The picture's scale: the boxes' extents fit the width and 14 text lines.
+  ImVec2 o;
+  float w = 0, line = 0, scale = 0;
+  bs::ui::TmaHover h;
+  frame(ImVec2(-1, -1), [&] {
+    o = ImGui::GetCursorScreenPos();
+    w = ImGui::GetContentRegionAvail().x;
+    line = ImGui::GetTextLineHeightWithSpacing();
+    const float max_h = std::max(160.0f, ImGui::GetTextLineHeight() * 14);
+    scale = std::min((w - 28.0f) / (128 + 256), max_h / 256);
+    h = bs::ui::draw_tma_view(200, 155, 67, 256, 0);
+  });
+  EXPECT_EQ(h.matrix, -1);
+  const auto draw = [&] { h = bs::ui::draw_tma_view(200, 155, 67, 256, 0); };
+  frame(ImVec2(o.x + 64 * scale + 2, o.y + line + 128 * scale + 2), draw);
+  EXPECT_EQ(h.matrix, 0);
+  EXPECT_EQ(h.i, 1);
+  EXPECT_EQ(h.j, 1);
+  const float bx = o.x + 128 * scale + 28;
+  frame(ImVec2(bx + 3 * 64 * scale + 2, o.y + line + 2), draw);
+  EXPECT_EQ(h.matrix, 1);
+  EXPECT_EQ(h.i, 0);
+  EXPECT_EQ(h.j, 3);
+}
+
+TEST_F(TcViewsOnAFrame, HoveringThePipelineFindsTheKTile) {
+  ImVec2 o;
+  float w = 0, x0 = 0, lane_h = 0;
+  int tile = -2;
+  frame(ImVec2(-1, -1), [&] {
+    o = ImGui::GetCursorScreenPos();
+    w = ImGui::GetContentRegionAvail().x;
+    x0 = o.x + ImGui::CalcTextSize("cp.async ").x + 4;
+    lane_h = std::max(22.0f, ImGui::GetTextLineHeight() * 1.6f);
+    tile = bs::ui::draw_pipeline_view(1, 0.5f, true, 0);
+  });
+  EXPECT_EQ(tile, -1);
+  // The first load starts the timeline; the last multiply ends it (10 k-tiles).
+  frame(ImVec2(x0 + 2, o.y + 2), [&] { tile = bs::ui::draw_pipeline_view(1, 0.5f, true, 0); });
+  EXPECT_EQ(tile, 0);
+  frame(ImVec2(o.x + w - 8, o.y + lane_h * 1.9f + 4), [&] { tile = bs::ui::draw_pipeline_view(1, 0.5f, false, 0); });
+  EXPECT_EQ(tile, 9);
+}
+
+TEST_F(TcViewsOnAFrame, NewPicturesDrawEveryShapeAndRefuseBadOnes) {
+  bs::ui::TmaHover h;
+  int tile = 0;
+  frame(ImVec2(-1, -1), [&] {
+    for (const long long m : {1LL, 67LL, 4096LL})
+      for (const int bn : {128, 256}) bs::ui::draw_tma_view(m, 8192, 1, bn, 0);
+    h = bs::ui::draw_tma_view(0, 5, 5, 128, 0);  // a message, no boxes
+    bs::ui::draw_tma_swizzle_view(0);
+    for (int stages = 1; stages <= 8; ++stages) bs::ui::draw_pipeline_view(stages, 3.0f, true, 0);
+    tile = bs::ui::draw_pipeline_view(0, 1.0f, true, 0);
+  });
+  EXPECT_EQ(h.matrix, -1);
+  EXPECT_EQ(tile, -1);
 }
 
 }  // namespace

@@ -417,6 +417,7 @@ void draw_matmul_panel(MatmulPanelModel& m, MatmulPanelActions& a) {
     ladder_section(m);
   if (ImGui::CollapsingHeader("CPU baselines (same A, B)", ImGuiTreeNodeFlags_DefaultOpen)) cpu_section(m, a);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) view_section(m);
+  m.tc.lab_m = m.problem.m, m.tc.lab_n = m.problem.n, m.tc.lab_k = m.problem.k;  // the TMA box picture's shape
   if (ImGui::CollapsingHeader("Tensor cores and precision")) draw_tc_section(m.tc, a.tc);
   error_text(m.runtime_error);
 }

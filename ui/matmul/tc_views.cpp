@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "gpu/matmul/tc_geometry.h"
 #include "gpu/matmul/tc_layout.h"
 #include "ui/widgets.h"
 
@@ -38,6 +39,59 @@ void model_lines(const TcPanelModel& m) {
     wrapped_text(line, tone_colour(r.within ? Tone::Pass : Tone::Error));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.title.c_str());
   }
+}
+
+bool mouse_in(ImVec2 a, ImVec2 b) {
+  const ImVec2 p = ImGui::GetIO().MousePos;
+  return p.x >= a.x && p.x < b.x && p.y >= a.y && p.y < b.y;
+}
+
+ImU32 text_colour() {
+  return ImGui::GetColorU32(ImGuiCol_Text);
+}
+const ImU32 kZeroFill = IM_COL32(225, 80, 70, 150);   // what TMA reads past the matrix, and the bubbles
+const ImU32 kTileBoxes = IM_COL32(255, 150, 20, 255);  // one CTA tile's boxes of one k-tile
+
+// One matrix's boxes at `o`, `scale` pixels per element, the first `highlight` boxes of row 0 outlined; fills
+// `hover` with the box under the mouse.
+void draw_box_grid(ImDrawList* dl, const tc::BoxGrid& g, ImVec2 o, float scale, int highlight, int matrix,
+                   TmaHover& hover) {
+  const float bw = static_cast<float>(g.box_cols) * scale, bh = static_cast<float>(g.box_rows) * scale;
+  const ImVec2 end(o.x + bw * static_cast<float>(g.across), o.y + bh * static_cast<float>(g.down));
+  dl->AddRectFilled(o, end, kZeroFill);  // the boxes' whole extent, then the matrix over it
+  dl->AddRectFilled(o, ImVec2(o.x + static_cast<float>(g.cols) * scale, o.y + static_cast<float>(g.rows) * scale),
+                    IM_COL32(120, 160, 215, 255));
+  const bool lines = bw >= 3 && bh >= 3 && g.count() <= 16384;
+  for (int64_t i = 0; i < g.down; ++i)
+    for (int64_t j = 0; j < g.across; ++j) {
+      const ImVec2 a(o.x + bw * static_cast<float>(j), o.y + bh * static_cast<float>(i));
+      const ImVec2 b(a.x + bw, a.y + bh);
+      if (lines) dl->AddRect(a, b, IM_COL32(30, 40, 60, 200));
+      if (mouse_in(a, b)) hover = {matrix, i, j};
+    }
+  for (int j = 0; j < highlight && j < g.across; ++j)
+    dl->AddRect(ImVec2(o.x + bw * static_cast<float>(j), o.y), ImVec2(o.x + bw * static_cast<float>(j + 1), o.y + bh),
+                kTileBoxes, 0, 0, 3.0f);
+  if (hover.matrix == matrix) {
+    const ImVec2 a(o.x + bw * static_cast<float>(hover.j), o.y + bh * static_cast<float>(hover.i));
+    dl->AddRect(a, ImVec2(a.x + bw, a.y + bh), text_colour(), 0, 0, 2.0f);
+  }
+}
+
+void tma_tooltip(const TmaHover& h, const tc::BoxGrid& g, int bn) {
+  const int64_t r0 = h.i * g.box_rows, c0 = h.j * g.box_cols;
+  const int64_t zeros = tc::box_zero_filled(g, h.i, h.j);
+  const char* rows = h.matrix == 0 ? "rows" : "k";
+  const char* cols = h.matrix == 0 ? "k" : "columns";
+  std::string extra;
+  if (h.matrix == 1) extra = "\nTile column " + std::to_string(h.j / (bn / tc::kTmaChunkCols)) + " of C loads it";
+  ImGui::SetTooltip("%s box (%lld, %lld): %s %lld..%lld, %s %lld..%lld\n%lld of %lld elements lie past the matrix: "
+                    "TMA writes zeros there\nOne TMA instruction copies it (%lld KiB of bf16, 128B-swizzled)%s",
+                    h.matrix == 0 ? "A" : "B", static_cast<long long>(h.i), static_cast<long long>(h.j), rows,
+                    static_cast<long long>(r0), static_cast<long long>(r0 + g.box_rows - 1), cols,
+                    static_cast<long long>(c0), static_cast<long long>(c0 + g.box_cols - 1),
+                    static_cast<long long>(zeros), static_cast<long long>(g.box_elements()),
+                    static_cast<long long>(g.box_elements() * 2 / 1024), extra.c_str());
 }
 
 }  // namespace
@@ -109,6 +163,141 @@ void draw_swizzle_view(bool b_tile, float width) {
   }
 }
 
+TmaHover draw_tma_view(int64_t m, int64_t n, int64_t k, int bn, float width) {
+  TmaHover hover;
+  const tc::BoxGrid ga = tc::tma_boxes_a(m, k), gb = tc::tma_boxes_b(k, n, bn);
+  if (ga.count() == 0 || gb.count() == 0) {
+    dim_text("No boxes to draw: M, N and K must be at least 1.");
+    return hover;
+  }
+  const float w = width_or_avail(width), gap = 28.0f, line = ImGui::GetTextLineHeightWithSpacing();
+  const double a_w = static_cast<double>(ga.across * ga.box_cols), a_h = static_cast<double>(ga.down * ga.box_rows);
+  const double b_w = static_cast<double>(gb.across * gb.box_cols), b_h = static_cast<double>(gb.down * gb.box_rows);
+  const float max_h = std::max(160.0f, ImGui::GetTextLineHeight() * 14);
+  const float scale = static_cast<float>(std::min((w - gap) / (a_w + b_w), max_h / std::max(a_h, b_h)));
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 oa(o.x, o.y + line), ob(o.x + static_cast<float>(a_w) * scale + gap, o.y + line);
+  dl->AddText(o, text_colour(), "A (M x K)");
+  dl->AddText(ImVec2(ob.x, o.y), text_colour(), "B (K x N)");
+  draw_box_grid(dl, ga, oa, scale, 1, 0, hover);
+  draw_box_grid(dl, gb, ob, scale, bn / tc::kTmaChunkCols, 1, hover);
+  ImGui::Dummy(ImVec2(w, line + static_cast<float>(std::max(a_h, b_h)) * scale + 4));
+  if (hover.matrix == 0) tma_tooltip(hover, ga, bn);
+  if (hover.matrix == 1) tma_tooltip(hover, gb, bn);
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "A: %lld boxes of 128 x 64, B: %lld boxes of 64 x 64. Orange: one k-step of C tile (0, 0): 1 A box + "
+                "%d B boxes = %d TMA instructions, one full barrier. Red: past the matrix, zero-filled (%lld of A's, "
+                "%lld of B's elements). The whole product issues %lld TMA loads.",
+                static_cast<long long>(ga.count()), static_cast<long long>(gb.count()), bn / tc::kTmaChunkCols,
+                1 + bn / tc::kTmaChunkCols, static_cast<long long>(tc::zero_filled(ga)),
+                static_cast<long long>(tc::zero_filled(gb)), static_cast<long long>(tc::tma_loads(m, n, k, bn)));
+  dim_text(text);
+  return hover;
+}
+
+void draw_tma_swizzle_view(float width) {
+  // Left: the box's rows as TMA reads them from global memory (chunk c at c); right: where each chunk lands in
+  // shared memory. Colour and number: the logical chunk; the 8 rows' chunk 0 is outlined (8 bank groups).
+  const float w = width_or_avail(width), gap = 24.0f;
+  const float cell = std::clamp((w - gap) / 16.0f, 14.0f, 40.0f);
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  int hover_r = -1, hover_c = -1;
+  for (int side = 0; side < 2; ++side) {
+    const ImVec2 os(o.x + static_cast<float>(side) * (cell * 8 + gap), o.y + line);
+    dl->AddText(ImVec2(os.x, o.y), text_colour(), side ? "in shared memory" : "in global memory");
+    for (int r = 0; r < 8; ++r)
+      for (int c = 0; c < 8; ++c) {
+        const int p = side ? tc::tma_swizzle_chunk(r, c) : c;
+        const ImVec2 a(os.x + static_cast<float>(p) * cell, os.y + static_cast<float>(r) * cell);
+        const ImVec2 b(a.x + cell - 1, a.y + cell - 1);
+        dl->AddRectFilled(a, b, lane_colour(c * 4, c == 0 ? 255 : 150));
+        char label[8];
+        std::snprintf(label, sizeof label, "%d", c);
+        dl->AddText(ImVec2(a.x + 3, a.y + 1), IM_COL32(20, 20, 20, 255), label);
+        if (c == 0) dl->AddRect(a, b, IM_COL32(220, 30, 30, 255), 0, 0, 2.0f);
+        if (mouse_in(a, b)) hover_r = r, hover_c = c;
+      }
+  }
+  ImGui::Dummy(ImVec2(cell * 16 + gap, line + cell * 8));
+  if (hover_r >= 0) {
+    const int p = tc::tma_swizzle_chunk(hover_r, hover_c);
+    ImGui::SetTooltip("row %d, chunk %d (k %d..%d of the row, bytes %d..%d)\nlands at chunk %d ^ (%d %% 8) = %d: banks "
+                      "%d..%d",
+                      hover_r, hover_c, hover_c * 8, hover_c * 8 + 7, hover_c * 16, hover_c * 16 + 15, hover_c, hover_r,
+                      p, p * 4, p * 4 + 3);
+  }
+  dim_text("Each row is 128 bytes = 8 chunks of 16 bytes = all 32 banks. Chunk c of row r lands at c ^ (r % 8); the "
+           "pattern repeats every 8 rows (1024 bytes). Outlined: chunk 0 of 8 rows, what one read of a column needs, "
+           "now in 8 different bank groups.");
+}
+
+int draw_pipeline_view(int stages, float load_ratio, bool hopper, float width) {
+  constexpr int kTiles = 10;
+  const auto s = tc::pipeline_schedule(stages, kTiles, load_ratio, 1.0);
+  if (s.empty()) {
+    dim_text("No schedule: the ring needs at least one stage and a load time above zero.");
+    return -1;
+  }
+  const tc::PipeSummary sum = tc::summarize(s);
+  const float w = width_or_avail(width);
+  const float label_w = ImGui::CalcTextSize("cp.async ").x + 4;
+  const float lane_h = std::max(22.0f, ImGui::GetTextLineHeight() * 1.6f);
+  const float gap = lane_h * 0.9f, px = (w - label_w - 4) / static_cast<float>(sum.total);
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float y_load = o.y, y_comp = o.y + lane_h + gap, x0 = o.x + label_w;
+  dl->AddText(ImVec2(o.x, y_load + 3), text_colour(), hopper ? "TMA" : "cp.async");
+  dl->AddText(ImVec2(o.x, y_comp + 3), text_colour(), hopper ? "wgmma" : "mma.sync");
+  auto x_at = [&](double t) { return x0 + static_cast<float>(t) * px; };
+  int hovered = -1;
+  for (size_t t = 0; t < s.size(); ++t) {
+    const tc::PipeTile& p = s[t];
+    const ImU32 col = lane_colour((p.stage * 4) % 32);
+    char label[8];
+    std::snprintf(label, sizeof label, "k%zu", t);
+    const float tw = ImGui::CalcTextSize(label).x;
+    for (int lane = 0; lane < 2; ++lane) {
+      const float y = lane ? y_comp : y_load;
+      const ImVec2 a(x_at(lane ? p.compute_start : p.load_start), y);
+      const ImVec2 b(x_at(lane ? p.compute_end : p.load_end) - 1, y + lane_h);
+      dl->AddRectFilled(a, b, col);
+      if (b.x - a.x > tw + 4) dl->AddText(ImVec2(a.x + 3, y + 3), IM_COL32(20, 20, 20, 255), label);
+      if (mouse_in(a, b)) hovered = static_cast<int>(t);
+    }
+    if (p.wait > 1e-9) {  // the tensor cores idle: the prologue, or a bubble
+      const ImVec2 a(x_at(p.compute_start - p.wait), y_comp), b(x_at(p.compute_start) - 1, y_comp + lane_h);
+      dl->AddRectFilled(a, b, t == 0 ? IM_COL32(150, 150, 150, 120) : kZeroFill);
+    }
+    // The full barrier: loaded -> may multiply; the empty barrier: stage released -> may load again.
+    dl->AddLine(ImVec2(x_at(p.load_end) - 1, y_load + lane_h), ImVec2(x_at(p.compute_start), y_comp),
+                IM_COL32(40, 170, 60, 255), 2.0f);
+    if (static_cast<int>(t) >= stages) {
+      const tc::PipeTile& freed = s[t - static_cast<size_t>(stages)];
+      dl->AddLine(ImVec2(x_at(freed.compute_end) - 1, y_comp), ImVec2(x_at(p.load_start), y_load + lane_h),
+                  IM_COL32(130, 130, 130, 200), 1.0f);
+    }
+  }
+  ImGui::Dummy(ImVec2(w, lane_h * 2 + gap + 2));
+  if (hovered >= 0) {
+    const tc::PipeTile& p = s[static_cast<size_t>(hovered)];
+    ImGui::SetTooltip("k-tile %d in stage %d (= %d %% %d)\nloaded %.2f .. %.2f, multiplied %.2f .. %.2f (one multiply "
+                      "= 1.00)\n%s waited %.2f before it",
+                      hovered, p.stage, hovered, stages, p.load_start, p.load_end, p.compute_start, p.compute_end,
+                      hopper ? "wgmma" : "mma.sync", p.wait);
+  }
+  char text[200];
+  std::snprintf(text, sizeof text, "Tensor cores busy %.0f%% of the time; %d bubbles after the first load (%.1f "
+                "multiplies' worth of waiting).", 100 * sum.busy_fraction, sum.bubbles, sum.bubble_time);
+  wrapped_text(text, tone_colour(sum.bubbles == 0 ? Tone::Pass : Tone::Warning));
+  dim_text("Colour: the stage (k-tile t uses stage t % stages). Green: the full barrier (loaded, may multiply); gray: "
+           "the empty barrier (stage released, may load the next tile into it). Red: the tensor cores wait.");
+  return hovered;
+}
+
 void draw_tc_section(TcPanelModel& m, TcPanelActions& a) {
   dim_text("After the FP32 ladder: tensor cores. Time them with `blockscope bench matmul --tensor-cores`; here: "
            "which rungs this device runs, what each precision does to C, and how the data sits in the warp.");
@@ -159,6 +348,31 @@ void draw_tc_section(TcPanelModel& m, TcPanelActions& a) {
     dim_text("Shared memory: 16-byte chunks -> banks.");
     ImGui::Checkbox("B tile (256-byte rows)", &m.b_tile);
     draw_swizzle_view(m.b_tile, 0);
+    ImGui::TreePop();
+  }
+  if (ImGui::TreeNode("TMA box")) {
+    const int64_t pm = m.lab_m > 0 ? m.lab_m : 200, pn = m.lab_n > 0 ? m.lab_n : 155, pk = m.lab_k > 0 ? m.lab_k : 67;
+    dim_text("Hopper rungs: one TMA instruction copies a 2D box of global memory into shared memory (the lab's " +
+             std::to_string(pm) + " x " + std::to_string(pn) + " x " + std::to_string(pk) + "; hover a box).");
+    ImGui::RadioButton("BN 128 (wgmma_tma)", &m.tma_bn, tc::kTmaWgmmaBN);
+    ImGui::RadioButton("BN 256 (warp-specialized)", &m.tma_bn, tc::kWarpSpecializedBN);
+    draw_tma_view(pm, pn, pk, m.tma_bn, 0);
+    if (ImGui::TreeNode("128B swizzle of a box")) {
+      draw_tma_swizzle_view(0);
+      ImGui::TreePop();
+    }
+    ImGui::TreePop();
+  }
+  if (ImGui::TreeNode("Pipeline stages")) {
+    dim_text("A ring of shared-memory stages: the producer loads k-tile t into stage t % stages while the tensor "
+             "cores multiply earlier tiles. The rungs use 4 stages.");
+    if (ImGui::RadioButton("TMA + wgmma", m.pipe_hopper)) m.pipe_hopper = true;
+    if (ImGui::RadioButton("cp.async + mma.sync", !m.pipe_hopper)) m.pipe_hopper = false;
+    ImGui::SliderInt("stages", &m.pipe_stages, 1, 8);
+    ImGui::SliderFloat("load / multiply", &m.pipe_ratio, 0.25f, 3.0f, "%.2f");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("time to load one k-tile over the time to multiply it; above 1 no ring hides the loads");
+    draw_pipeline_view(m.pipe_stages, m.pipe_ratio, m.pipe_hopper, 0);
     ImGui::TreePop();
   }
 }

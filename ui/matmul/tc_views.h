@@ -1,9 +1,12 @@
 // tc_views.h: the matmul lab's tensor-core section (pure ImGui, no CUDA headers): the rungs with their precision
 // and whether this device runs them, each precision's error against float64 from the CPU model on the lab's own
-// A and B, and two pictures for the lecture: which lane holds which element of an m16n8k16 fragment, and the
-// shared-memory swizzle (16-byte chunk -> banks, plain and swizzled, with the ldmatrix conflict ways).
+// A and B, and four pictures for the lecture: which lane holds which element of an m16n8k16 fragment, the
+// shared-memory swizzle (16-byte chunk -> banks, plain and swizzled, with the ldmatrix conflict ways), the TMA boxes
+// of the Hopper rungs over the lab's A and B (zero-filled edges, the 128B swizzle inside a box), and the timeline
+// of a k-stage ring (producer loads, consumer multiplies, the barriers between, the bubbles).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +34,11 @@ struct TcPanelModel {
   int operand = 0;       // fragment picture: 0 A, 1 B, 2 C
   bool b_tile = false;   // swizzle picture: the A tile (64-byte rows) or the B tile (256-byte rows)
   int hovered_lane = -1;
+  int64_t lab_m = 0, lab_n = 0, lab_k = 0;  // the lab's problem, for the TMA box picture (set by the panel)
+  int tma_bn = 128;                         // 128: wgmma_tma; 256: the warp-specialized rungs
+  int pipe_stages = 4;                      // the pipeline picture: stages in the ring
+  float pipe_ratio = 0.5f;                  // load time / compute time of one k-tile
+  bool pipe_hopper = true;                  // TMA + wgmma, or cp.async + mma.sync (labels only)
 };
 struct TcPanelActions {
   bool run_model = false;
@@ -41,5 +49,15 @@ void draw_tc_section(TcPanelModel& m, TcPanelActions& a);
 // The pictures alone (draw lists; `width` 0 = the available width).
 void draw_fragment_view(int operand, int& hovered_lane, float width);
 void draw_swizzle_view(bool b_tile, float width);
+// The TMA boxes over A (m x k) and B (k x n) for tiles bn wide; returns the box under the mouse (matrix -1: none).
+struct TmaHover {
+  int matrix = -1;  // 0 A, 1 B
+  int64_t i = 0, j = 0;
+};
+TmaHover draw_tma_view(int64_t m, int64_t n, int64_t k, int bn, float width);
+// One box's 128B swizzle: 8 rows of 8 chunks of 16 bytes, where each lands in shared memory.
+void draw_tma_swizzle_view(float width);
+// The ring's timeline for 10 k-tiles; returns the k-tile under the mouse, or -1.
+int draw_pipeline_view(int stages, float load_ratio, bool hopper, float width);
 
 }  // namespace bs::ui
