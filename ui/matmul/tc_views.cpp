@@ -24,6 +24,13 @@ ImU32 lane_colour(int lane, int alpha = 255) {
   return IM_COL32(static_cast<int>(r * 255), static_cast<int>(g * 255), static_cast<int>(b * 255), alpha);
 }
 
+// A stage's colour: hues from yellow to violet, never the red of a bubble.
+ImU32 stage_colour(int stage) {
+  float r, g, b;
+  ImGui::ColorConvertHSVtoRGB(0.12f + 0.7f * static_cast<float>(stage % 8) / 8.0f, 0.5f, 0.95f, r, g, b);
+  return IM_COL32(static_cast<int>(r * 255), static_cast<int>(g * 255), static_cast<int>(b * 255), 255);
+}
+
 float width_or_avail(float width) {
   return width > 0 ? width : std::max(ImGui::GetContentRegionAvail().x, 120.0f);
 }
@@ -185,9 +192,9 @@ TmaHover draw_tma_view(int64_t m, int64_t n, int64_t k, int bn, float width) {
   ImGui::Dummy(ImVec2(w, line + static_cast<float>(std::max(a_h, b_h)) * scale + 4));
   if (hover.matrix == 0) tma_tooltip(hover, ga, bn);
   if (hover.matrix == 1) tma_tooltip(hover, gb, bn);
-  char text[400];
+  char text[420];
   std::snprintf(text, sizeof text,
-                "A: %lld boxes of 128 x 64, B: %lld boxes of 64 x 64. Orange: one k-step of C tile (0, 0): 1 A box + "
+                "A: %lld boxes of 128 x 64, B: %lld boxes of 64 x 64. Blue: the matrix. Orange: one k-step of C tile (0, 0): 1 A box + "
                 "%d B boxes = %d TMA instructions, one full barrier. Red: past the matrix, zero-filled (%lld of A's, "
                 "%lld of B's elements). The whole product issues %lld TMA loads.",
                 static_cast<long long>(ga.count()), static_cast<long long>(gb.count()), bn / tc::kTmaChunkCols,
@@ -214,7 +221,7 @@ void draw_tma_swizzle_view(float width) {
         const int p = side ? tc::tma_swizzle_chunk(r, c) : c;
         const ImVec2 a(os.x + static_cast<float>(p) * cell, os.y + static_cast<float>(r) * cell);
         const ImVec2 b(a.x + cell - 1, a.y + cell - 1);
-        dl->AddRectFilled(a, b, lane_colour(c * 4, c == 0 ? 255 : 150));
+        dl->AddRectFilled(a, b, lane_colour(c * 4));  // opaque: the dark numbers stay readable
         char label[8];
         std::snprintf(label, sizeof label, "%d", c);
         dl->AddText(ImVec2(a.x + 3, a.y + 1), IM_COL32(20, 20, 20, 255), label);
@@ -256,7 +263,7 @@ int draw_pipeline_view(int stages, float load_ratio, bool hopper, float width) {
   int hovered = -1;
   for (size_t t = 0; t < s.size(); ++t) {
     const tc::PipeTile& p = s[t];
-    const ImU32 col = lane_colour((p.stage * 4) % 32);
+    const ImU32 col = stage_colour(p.stage);
     char label[8];
     std::snprintf(label, sizeof label, "k%zu", t);
     const float tw = ImGui::CalcTextSize(label).x;
@@ -270,7 +277,7 @@ int draw_pipeline_view(int stages, float load_ratio, bool hopper, float width) {
     }
     if (p.wait > 1e-9) {  // the tensor cores idle: the prologue, or a bubble
       const ImVec2 a(x_at(p.compute_start - p.wait), y_comp), b(x_at(p.compute_start) - 1, y_comp + lane_h);
-      dl->AddRectFilled(a, b, t == 0 ? IM_COL32(150, 150, 150, 120) : kZeroFill);
+      dl->AddRectFilled(a, b, t == 0 ? IM_COL32(150, 150, 150, 120) : IM_COL32(235, 45, 35, 255));
     }
     // The full barrier: loaded -> may multiply; the empty barrier: stage released -> may load again.
     dl->AddLine(ImVec2(x_at(p.load_end) - 1, y_load + lane_h), ImVec2(x_at(p.compute_start), y_comp),
@@ -278,7 +285,7 @@ int draw_pipeline_view(int stages, float load_ratio, bool hopper, float width) {
     if (static_cast<int>(t) >= stages) {
       const tc::PipeTile& freed = s[t - static_cast<size_t>(stages)];
       dl->AddLine(ImVec2(x_at(freed.compute_end) - 1, y_comp), ImVec2(x_at(p.load_start), y_load + lane_h),
-                  IM_COL32(130, 130, 130, 200), 1.0f);
+                  IM_COL32(170, 170, 170, 220), 1.5f);
     }
   }
   ImGui::Dummy(ImVec2(w, lane_h * 2 + gap + 2));
