@@ -326,6 +326,14 @@ TEST(TcGeometry, PipelineRespectsBothBarriersAndShowsLoadBoundBubbles) {
     }
   }
   EXPECT_EQ(tc::summarize(s).bubbles, 15);
+  // Fast loads, 2 stages: the producer runs ahead until the ring is full, then each load waits for the consumer to
+  // release the stage (tile t's load starts when tile t - 2's multiply ends), and the consumer never waits.
+  const auto fast = tc::pipeline_schedule(2, 12, 0.25, 1.0);
+  EXPECT_DOUBLE_EQ(fast[1].load_start, 0.25);
+  for (size_t t = 2; t < fast.size(); ++t) {
+    EXPECT_DOUBLE_EQ(fast[t].load_start, fast[t - 2].compute_end) << t;
+  }
+  EXPECT_EQ(tc::summarize(fast).bubbles, 0);
   EXPECT_TRUE(tc::pipeline_schedule(0, 4, 1, 1).empty());
   EXPECT_TRUE(tc::pipeline_schedule(2, 4, 0, 1).empty());
   EXPECT_TRUE(tc::pipeline_schedule(2, 0, 1, 1).empty());
