@@ -59,7 +59,8 @@ TEST_F(TcViewsOnAFrame, SectionDrawsWithEverythingOpen) {
 
 TEST_F(TcViewsOnAFrame, HoveringTheTmaPictureFindsTheBox) {
   // The lab's 200 x 155 x 67 with BN 256: A is 2 x 2 boxes of 128 x 64, B 2 x 4 boxes of 64 x 64, the last
-  // column of B's boxes wholly past n. The picture's scale: the boxes' extents fit the width and 14 text lines.
+  // column of B's boxes wholly past n. The picture's scale: the boxes' extents fit the width and 10 text lines
+  // (at least 160 pixels).
   ImVec2 o;
   float w = 0, line = 0, scale = 0;
   bs::ui::TmaHover h;
@@ -67,7 +68,7 @@ TEST_F(TcViewsOnAFrame, HoveringTheTmaPictureFindsTheBox) {
     o = ImGui::GetCursorScreenPos();
     w = ImGui::GetContentRegionAvail().x;
     line = ImGui::GetTextLineHeightWithSpacing();
-    const float max_h = std::max(160.0f, ImGui::GetTextLineHeight() * 14);
+    const float max_h = std::max(160.0f, ImGui::GetTextLineHeight() * 10);
     scale = std::min((w - 28.0f) / (128 + 256), max_h / 256);
     h = bs::ui::draw_tma_view(200, 155, 67, 256, 0);
   });

@@ -180,7 +180,7 @@ TmaHover draw_tma_view(int64_t m, int64_t n, int64_t k, int bn, float width) {
   const float w = width_or_avail(width), gap = 28.0f, line = ImGui::GetTextLineHeightWithSpacing();
   const double a_w = static_cast<double>(ga.across * ga.box_cols), a_h = static_cast<double>(ga.down * ga.box_rows);
   const double b_w = static_cast<double>(gb.across * gb.box_cols), b_h = static_cast<double>(gb.down * gb.box_rows);
-  const float max_h = std::max(160.0f, ImGui::GetTextLineHeight() * 14);
+  const float max_h = std::max(160.0f, ImGui::GetTextLineHeight() * 10);  // fits a presenter-mode panel
   const float scale = static_cast<float>(std::min((w - gap) / (a_w + b_w), max_h / std::max(a_h, b_h)));
   const ImVec2 o = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
