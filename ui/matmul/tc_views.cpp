@@ -194,9 +194,9 @@ TmaHover draw_tma_view(int64_t m, int64_t n, int64_t k, int bn, float width) {
   if (hover.matrix == 1) tma_tooltip(hover, gb, bn);
   char text[420];
   std::snprintf(text, sizeof text,
-                "A: %lld boxes of 128 x 64, B: %lld boxes of 64 x 64. Blue: the matrix. Orange: one k-step of C tile (0, 0): 1 A box + "
-                "%d B boxes = %d TMA instructions, one full barrier. Red: past the matrix, zero-filled (%lld of A's, "
-                "%lld of B's elements). The whole product issues %lld TMA loads.",
+                "A: %lld boxes of 128 x 64, B: %lld boxes of 64 x 64. Blue: the matrix. Orange: one k-step of C "
+                "tile (0, 0): 1 A box + %d B boxes = %d TMA instructions, one full barrier. Red: past the matrix, "
+                "zero-filled (%lld of A's, %lld of B's elements). The whole product issues %lld TMA loads.",
                 static_cast<long long>(ga.count()), static_cast<long long>(gb.count()), bn / tc::kTmaChunkCols,
                 1 + bn / tc::kTmaChunkCols, static_cast<long long>(tc::zero_filled(ga)),
                 static_cast<long long>(tc::zero_filled(gb)), static_cast<long long>(tc::tma_loads(m, n, k, bn)));
