@@ -598,9 +598,9 @@ TensorMapCache& map_cache() {
 
 constexpr StepInfo STEPS[] = {
     {Step::TmaWgmma, "wgmma_tma", "TMA + wgmma (BF16, 128x128 tile, 1 warpgroup)",
-     "Tensor cores, Hopper style. TMA copies whole 128x64 and 64x128 tiles from global to shared memory in "
-     "one "
-     "instruction, 128B-swizzled so that the tensor cores read them without bank conflicts, and signals an "
+     "Tensor cores, Hopper style. TMA copies whole boxes from global to shared memory, one instruction "
+     "each (A's 128x64 tile in one box, B's 64x128 tile as two 64x64 boxes of 128-byte rows), "
+     "128B-swizzled so that the tensor cores read them without bank conflicts, and signals an "
      "mbarrier when the bytes have landed; four stages stay in flight. wgmma.mma_async then multiplies "
      "64x128x16 "
      "blocks straight from shared memory (no register staging as with mma.sync): one warpgroup of 128 "
