@@ -55,6 +55,9 @@ std::string program_log(const NvrtcApi& api, nvrtcProgram p) {
   if (api.get_program_log(p, log.data()) != NVRTC_SUCCESS) return {};
   while (!log.empty() && log.back() == '\0')
     log.pop_back();
+  // NVRTC 13 joins the compiler's and ptxas's logs with a NUL between them ("... Compile time = 4 ms\n\0ptxas
+  // error : ..."): a line break, so the second log's messages are read and nothing prints as binary.
+  std::replace(log.begin(), log.end(), '\0', '\n');
   return log;
 }
 

@@ -6,6 +6,8 @@
 #include "gpu/kernel/diagnostics.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <regex>
 
 #include "gpu/kernel/contracts.h"
@@ -29,6 +31,43 @@ std::vector<std::string_view> split_lines(std::string_view s) {
     start = end + 1;
   }
   return out;
+}
+
+std::string byte_size(unsigned long long bytes) {
+  char buf[64];
+  if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0)
+    std::snprintf(buf, sizeof buf, "%llu MiB (%llu bytes)", bytes >> 20, bytes);
+  else if (bytes >= 1024 && bytes % 1024 == 0)
+    std::snprintf(buf, sizeof buf, "%llu KiB (%llu bytes)", bytes >> 10, bytes);
+  else
+    std::snprintf(buf, sizeof buf, "%llu bytes", bytes);
+  return buf;
+}
+
+// ptxas's "Entry function 'K' uses too much shared data (0x10000000 bytes, 0xc000 max)" (also local data and
+// parameter space) is the user's kernel asking for more than a block can have: said in the user's terms, at the
+// kernel's line (NVRTC gives no line), so the editor marks it.
+bool explain_ptxas_limit(const std::string& message, std::string_view source, Diagnostic* d) {
+  static const std::regex too_much(
+      R"(Entry function '([A-Za-z_][A-Za-z0-9_$]*)' uses too much (shared data|local data|parameter space) \((0x[0-9a-fA-F]+) bytes, (0x[0-9a-fA-F]+) max\))");
+  std::smatch m;
+  if (!std::regex_search(message, m, too_much)) return false;
+  const unsigned long long used = std::strtoull(m[3].str().c_str(), nullptr, 16);
+  const unsigned long long max = std::strtoull(m[4].str().c_str(), nullptr, 16);
+  const std::string kernel = m[1].str(), space = m[2].str();
+  d->origin = Origin::User;
+  d->line = std::max(1, find_kernel_line(source, kernel));
+  if (space == "shared data")
+    d->message = kernel + " declares " + byte_size(used) + " of static __shared__ memory; a block can have at most " +
+                 byte_size(max) + " of static shared memory: make the __shared__ arrays smaller, or use extern " +
+                 "__shared__ (dynamic) memory, sized at launch up to the device's limit";
+  else if (space == "local data")
+    d->message = kernel + " needs " + byte_size(used) + " of local memory per thread (its local arrays); at most " +
+                 byte_size(max) + " is allowed: make the per-thread arrays smaller or move them to global memory";
+  else
+    d->message = kernel + "'s parameters take " + byte_size(used) + "; at most " + byte_size(max) +
+                 " is allowed: pass large data through a pointer";
+  return true;
 }
 
 Severity severity_of(const std::string& word) {
@@ -112,6 +151,7 @@ std::vector<Diagnostic> parse_nvrtc_log(std::string_view log, std::string_view u
       d.severity = kind == "warning" ? Severity::Warning : Severity::Error;
       d.message = m[1].str();
       d.message.append(": ").append(m[3].str());
+      if (m[1].str() == "ptxas") explain_ptxas_limit(m[3].str(), source, &d);
       out.push_back(std::move(d));
     }
     // Everything else is noise for the user: "Remark: The warnings can be suppressed ...", "N errors

@@ -158,6 +158,27 @@ TEST(KernelHostile, ANonUtf8ByteIsAnErrorOnItsLineNotAnOptionsProblem) {
   EXPECT_EQ(r.message.find("option"), std::string::npos) << r.message;
 }
 
+// A kernel asking for more static shared memory than a block can have: ptxas refuses it, and NVRTC 13 puts that
+// refusal after a NUL in the log. It was "NVRTC gave no CUBIN and no message"; it is the user's error, on the
+// kernel's line, in the user's terms.
+TEST(KernelHostile, HugeStaticSharedMemoryIsTheKernelsErrorOnItsLine) {
+  REQUIRE_NVRTC();
+  std::string src = heat_template();
+  const size_t body = src.find('{', src.find("heat_step"));
+  ASSERT_NE(body, std::string::npos);
+  src.insert(body + 1, " __shared__ float huge[64 * 1024 * 1024]; huge[threadIdx.x] = r; if (huge[5] == 0.5f) return;");
+  const CompileResult r = compile_kernel(heat_request(src));
+  ASSERT_EQ(r.status, CompileStatus::CompileError) << all_messages(r);
+  ASSERT_FALSE(r.diagnostics.empty()) << all_messages(r);
+  const Diagnostic& d = r.diagnostics[0];
+  EXPECT_EQ(d.origin, Origin::User);
+  EXPECT_EQ(d.line, find_kernel_line(src, "heat_step")) << all_messages(r);
+  EXPECT_NE(d.message.find("256 MiB"), std::string::npos) << all_messages(r);
+  EXPECT_NE(d.message.find("48 KiB"), std::string::npos) << all_messages(r);
+  EXPECT_NE(d.message.find("extern __shared__"), std::string::npos) << all_messages(r);
+  EXPECT_EQ(r.log.find('\0'), std::string::npos) << "the log keeps a NUL";
+}
+
 TEST(KernelHostile, ASelfIncludingFileIsASourceError) {
   REQUIRE_NVRTC();
   Dir d;

@@ -93,6 +93,32 @@ TEST(LogParser, ToolMessagesWithoutLocation) {
   EXPECT_EQ(d[2].line, 4);
 }
 
+// ptxas refusing a kernel's resources has no location; it is put on the kernel's line, in the user's terms.
+TEST(LogParser, PtxasResourceRefusalsAreTheKernelsErrors) {
+  const std::string src = "// k\nextern \"C\" __global__ void kern(float* p) {\n  __shared__ float a[1];\n}\n";
+  const std::string log =
+      "ptxas error   : Entry function 'kern' uses too much shared data (0x10000000 bytes, 0xc000 max)\n"
+      "ptxas error   : Entry function 'kern' uses too much local data (0x100000 bytes, 0x80000 max)\n"
+      "ptxas error   : Entry function 'kern' uses too much parameter space (0x2000 bytes, 0x1000 max)\n";
+  const auto d = parse_nvrtc_log(log, "kernel.cu", src);
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0].origin, Origin::User);
+  EXPECT_EQ(d[0].line, 2);
+  EXPECT_EQ(d[0].message,
+            "kern declares 256 MiB (268435456 bytes) of static __shared__ memory; a block can have at most 48 KiB "
+            "(49152 bytes) of static shared memory: make the __shared__ arrays smaller, or use extern __shared__ "
+            "(dynamic) memory, sized at launch up to the device's limit");
+  EXPECT_EQ(d[1].origin, Origin::User);
+  EXPECT_NE(d[1].message.find("1 MiB (1048576 bytes) of local memory per thread"), std::string::npos) << d[1].message;
+  EXPECT_NE(d[2].message.find("kern's parameters take 8 KiB (8192 bytes); at most 4 KiB"), std::string::npos)
+      << d[2].message;
+  // A ptxas message of another form stays the tool's, word for word.
+  const auto other = parse_nvrtc_log("ptxas fatal   : Unresolved extern function 'f'\n", "kernel.cu", src);
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_EQ(other[0].origin, Origin::Compiler);
+  EXPECT_EQ(other[0].message, "ptxas: Unresolved extern function 'f'");
+}
+
 TEST(LogParser, FullPathsAndMessagesWithoutCaret) {
   const std::string log = "/tmp/x/kernel.cu(1): remark #1234: something to note\n";
   const auto d = parse_nvrtc_log(log, "kernel.cu", k_source);
