@@ -119,7 +119,7 @@ void draw_fragment_view(int operand, int& hovered_lane, float width) {
       const ImVec2 b(a.x + cell - 1, a.y + cell - 1);
       const bool dim = hovered_lane >= 0 && s.lane != hovered_lane;
       dl->AddRectFilled(a, b, lane_colour(s.lane, dim ? 60 : 255));
-      char label[8];
+      char label[24];  // room for any int: GCC checks snprintf's worst case
       std::snprintf(label, sizeof label, "%d", s.lane);
       if (cell >= 16) dl->AddText(ImVec2(a.x + 2, a.y + 1), IM_COL32(20, 20, 20, 255), label);
       if (mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) {
@@ -159,7 +159,7 @@ void draw_swizzle_view(bool b_tile, float width) {
         const ImVec2 a(o.x + static_cast<float>(group) * cell * 2, o.y + static_cast<float>(r) * cell);
         const ImVec2 b(a.x + cell * 2 - 1, a.y + cell - 1);
         dl->AddRectFilled(a, b, lane_colour(c * 4, c == 0 ? 255 : 110));
-        char label[8];
+        char label[24];  // room for any int: GCC checks snprintf's worst case
         std::snprintf(label, sizeof label, "%d", c);
         if (cell >= 12) dl->AddText(ImVec2(a.x + 3, a.y), IM_COL32(20, 20, 20, 255), label);
         if (c == 0) dl->AddRect(a, b, IM_COL32(220, 30, 30, 255), 0, 0, 2.0f);
@@ -222,7 +222,7 @@ void draw_tma_swizzle_view(float width) {
         const ImVec2 a(os.x + static_cast<float>(p) * cell, os.y + static_cast<float>(r) * cell);
         const ImVec2 b(a.x + cell - 1, a.y + cell - 1);
         dl->AddRectFilled(a, b, lane_colour(c * 4));  // opaque: the dark numbers stay readable
-        char label[8];
+        char label[24];  // room for any int: GCC checks snprintf's worst case
         std::snprintf(label, sizeof label, "%d", c);
         dl->AddText(ImVec2(a.x + 3, a.y + 1), IM_COL32(20, 20, 20, 255), label);
         if (c == 0) dl->AddRect(a, b, IM_COL32(220, 30, 30, 255), 0, 0, 2.0f);
@@ -264,7 +264,7 @@ int draw_pipeline_view(int stages, float load_ratio, bool hopper, float width) {
   for (size_t t = 0; t < s.size(); ++t) {
     const tc::PipeTile& p = s[t];
     const ImU32 col = stage_colour(p.stage);
-    char label[8];
+    char label[24];  // room for any int: GCC checks snprintf's worst case
     std::snprintf(label, sizeof label, "k%zu", t);
     const float tw = ImGui::CalcTextSize(label).x;
     for (int lane = 0; lane < 2; ++lane) {
