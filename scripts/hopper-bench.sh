@@ -1,7 +1,8 @@
 #!/bin/bash
 # hopper-bench.sh: builds scripts/hopper_bench.cu with nvcc (sm_90a) and runs it on a Hopper GPU: correctness of
-# every Hopper rung against float64 and cuBLAS, TFLOP/s per rung and cuBLAS BF16, then compute-sanitizer memcheck
-# (small sizes) and racecheck (tiny sizes). Run from the repository root: scripts/hopper-bench.sh [outdir]
+# every Hopper rung against float64 and cuBLAS, TFLOP/s per rung and cuBLAS BF16 (then the TF32 and 3xTF32 rungs
+# against cuBLAS TF32 and SGEMM), then compute-sanitizer memcheck (small sizes) and racecheck (tiny sizes), both
+# covering the BF16 and TF32 rungs. Run from the repository root: scripts/hopper-bench.sh [outdir]
 set -euo pipefail
 out=${1:-build-hopper-bench}
 mkdir -p "$out"

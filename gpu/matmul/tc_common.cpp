@@ -13,10 +13,16 @@ namespace bs::matmul::tc {
 namespace {
 
 // The Hopper rungs: tc_hopper.h's steps, their names and texts as that header gives them, launched through
-// hopper::gemm_bf16 on the runner's padded BF16 operands.
+// hopper::gemm_bf16 on the runner's padded BF16 operands, or hopper::gemm_tf32 on its padded float32 ones
+// (TF32: rounded to TF32 by the runner's conversion; 3xTF32: as they are, with a workspace for A's split).
 template <hopper::Step S>
-void launch_hopper(const void* a, int lda, const void* b, int ldb, float* c, int m, int n, int k, void* stream) {
-  hopper::gemm_bf16(S, a, lda, b, ldb, c, m, n, k, stream);
+void launch_hopper(const void* a, int lda, const void* b, int ldb, float* c, int m, int n, int k, void* workspace,
+                   void* stream) {
+  if constexpr (S == hopper::Step::Tf32 || S == hopper::Step::Tf32x3)
+    hopper::gemm_tf32(S, static_cast<const float*>(a), lda, static_cast<const float*>(b), ldb, c, m, n, k, workspace,
+                      stream);
+  else
+    hopper::gemm_bf16(S, a, lda, b, ldb, c, m, n, k, stream);
 }
 
 std::optional<std::string> hopper_unavailable(const DeviceInfo& d) {
@@ -25,10 +31,20 @@ std::optional<std::string> hopper_unavailable(const DeviceInfo& d) {
 
 template <hopper::Step S>
 RungInfo hopper_rung(Rung id) {
-  for (const hopper::StepInfo& s : hopper::steps())
+  constexpr bool tf32 = S == hopper::Step::Tf32 || S == hopper::Step::Tf32x3;
+  const Precision p = S == hopper::Step::Tf32 ? Precision::Tf32 : tf32 ? Precision::Tf32x3 : Precision::Bf16;
+  for (const hopper::StepInfo& s : tf32 ? hopper::tf32_steps() : hopper::steps())
     if (s.id == S)
-      return RungInfo{id, s.name, s.title, s.description, Precision::Bf16, 90, false, &hopper_unavailable,
-                      &launch_hopper<S>};
+      return RungInfo{id,
+                      s.name,
+                      s.title,
+                      s.description,
+                      p,
+                      90,
+                      false,
+                      &hopper_unavailable,
+                      &launch_hopper<S>,
+                      S == hopper::Step::Tf32x3 ? &hopper::tf32x3_workspace_bytes : nullptr};
   throw InvalidRequest("the Hopper rungs have no step " + std::to_string(static_cast<int>(S)));
 }
 
@@ -80,6 +96,8 @@ const std::array k_rungs{
     hopper_rung<hopper::Step::WarpSpecialized>(Rung::WarpSpecialized),
     hopper_rung<hopper::Step::Persistent>(Rung::WsPersistent),
     hopper_rung<hopper::Step::TmaStore>(Rung::WsTmaStore),
+    hopper_rung<hopper::Step::Tf32>(Rung::WgmmaTf32),
+    hopper_rung<hopper::Step::Tf32x3>(Rung::WgmmaTf32x3),
 };
 
 const char* cc_needs(const RungInfo& r) {

@@ -97,6 +97,7 @@ struct TcRunner::Impl {
     double ms = -1;  // < 0: not converted since the last set_inputs
   };
   std::array<Converted, 5> conv;
+  DeviceBuffer<unsigned char> workspace;  // for external rungs that ask for one (3xTF32 on wgmma: A's split)
   std::array<bool, 16> smem_set{};
 
   ~Impl() {
@@ -147,8 +148,14 @@ struct TcRunner::Impl {
     }
     if (ri.external) {
       const Converted& cv = converted(ri.precision);
+      void* ws = nullptr;
+      if (ri.workspace_bytes) {
+        const auto bytes = static_cast<size_t>(ri.workspace_bytes(p.m, k_p));
+        if (workspace.size() < bytes) workspace.resize(bytes);
+        ws = workspace.data();
+      }
       ri.external(cv.a.data(), static_cast<int>(k_p), cv.b.data(), static_cast<int>(n_p), c.data(),
-                  static_cast<int>(p.m), static_cast<int>(p.n), static_cast<int>(p.k), stream.get());
+                  static_cast<int>(p.m), static_cast<int>(p.n), static_cast<int>(p.k), ws, stream.get());
       BS_CUDA_CHECK_LAUNCH();
       return;
     }
@@ -225,8 +232,10 @@ TcRunner::TcRunner(const Problem& p) {
   m->n_p = round_up(p.n, k_pad_mn);
   m->k_p = round_up(p.k, k_pad_k);
   // float32 A, B, C plus the padded copies of every precision once run (FP16 2 + BF16 2 + TF32 4 + 3xTF32 4
-  // bytes per element), checked before any allocation.
-  const size_t padded = static_cast<size_t>(m->m_p * m->k_p + m->k_p * m->n_p) * 12;
+  // bytes per element) and the workspace of wgmma 3xTF32 (8 bytes per element of A), checked before any
+  // allocation.
+  const size_t padded = static_cast<size_t>(m->m_p * m->k_p + m->k_p * m->n_p) * 12 +
+                        static_cast<size_t>(m->m_p * m->k_p) * 8;
   size_t free_b = 0, total_b = 0;
   BS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   if (auto err = validate_memory(p, free_b > padded ? free_b - padded : 0))

@@ -505,6 +505,320 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
 #endif  // BS_HOPPER_KERNELS
 
 // ---------------------------------------------------------------------------------------------------------
+// The TF32 rungs. wgmma reads .tf32 operands from shared memory only K-major (no transpose bit, unlike BF16),
+// and B is row-major K x N: N-major. So these kernels compute the transposed product, C^T = B^T A^T: A's
+// tile (rows of m, K-major, as TMA brings it) is wgmma's shared-memory operand, and B's tile is wgmma's
+// register operand, each thread loading its fragment from the N-major tile with two 8-byte loads per k8
+// step. The load is the transpose; nothing is copied beforehand. The register operand is also where B is
+// rounded to TF32 (cvt.rna, round to nearest); the shared-memory operand is read as it is and the tensor core
+// ignores the low 13 mantissa bits, so A must already be TF32 values for round-to-nearest (gemm_tf32's
+// contract; 3xTF32 splits A into two such matrices first).
+//
+// Which n a fragment row stands for is ours to choose, as long as the epilogue agrees: thread (g = lane / 4,
+// t = lane % 4) of a warp holds fragment rows g and g + 8 at k = t and t + 4, and we make those rows the
+// neighbours n and n + 1, so one 8-byte load gives both. The 8 pairs of a warp sit in 16-byte chunks {0, 1, 4,
+// 5} (even warps) or {2, 3, 6, 7} (odd) of a 128-byte swizzled row: the swizzle XORs the chunk with the row
+// (k mod 8), so the 4 rows one load instruction reads hit every bank exactly twice (2 wavefronts for 256
+// bytes, no conflict), and so do the epilogue's float2 stores, 32 bytes per row segment.
+constexpr int TF_BK = SWIZZLE_BYTES / 4;  // 32 floats: one 128-byte swizzled row
+constexpr int TF_BN = 128;                // n per block: two consumer warpgroups x 64
+[[maybe_unused]] constexpr int TF_B_CHUNK_BYTES = TF_BK * SWIZZLE_BYTES;  // 32 k-rows of 32 floats: 4 KiB
+[[maybe_unused]] constexpr int TF_STAGES = 4;
+
+// m per block: 256 for TF32 (wgmma n = 256, 128 accumulators per thread); 128 for 3xTF32, which keeps a
+// second accumulator for the k-tile's partial sum (see tf32_kernel).
+template <bool X3>
+__host__ __device__ constexpr int tf_bm() {
+  return X3 ? 128 : 256;
+}
+template <bool X3>
+__host__ __device__ constexpr int tf_a_bytes() {
+  return tf_bm<X3>() * SWIZZLE_BYTES;  // one A tile: BM rows of 32 floats
+}
+template <bool X3>
+__host__ __device__ constexpr int tf_stage_bytes() {
+  return (X3 ? 2 : 1) * tf_a_bytes<X3>() + (TF_BN / TF_BK) * TF_B_CHUNK_BYTES;
+}
+template <bool X3>
+__host__ __device__ constexpr int tf_smem_bytes() {
+  return 1024 + TF_STAGES * tf_stage_bytes<X3>() + 2 * TF_STAGES * 8;
+}
+
+#if BS_HOPPER_KERNELS
+// D(64x128, f32) += A(64x8, tf32, registers) x B(8x128, tf32, K-major in shared memory).
+__device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], const uint32_t (&a)[4], uint64_t desc_b,
+                                                    int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+      "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),
+        "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+        "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
+        "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
+        "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]),
+        "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]),
+        "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+}
+
+// D(64x256, f32) += A(64x8, tf32, registers) x B(8x256, tf32, K-major in shared memory).
+__device__ __forceinline__ void wgmma_m64n256k8_tf32(float (&d)[128], const uint32_t (&a)[4], uint64_t desc_b,
+                                                    int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+      "}, {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),
+        "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+        "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
+        "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
+        "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]),
+        "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]),
+        "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]),
+        "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]),
+        "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]),
+        "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]),
+        "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]),
+        "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]),
+        "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+        "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]),
+        "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+}
+
+
+template <int N>
+__device__ __forceinline__ void wgmma_tf32(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t db, int scale_d) {
+  if constexpr (N == 256)
+    wgmma_m64n256k8_tf32(d, a, db, scale_d);
+  else
+    wgmma_m64n128k8_tf32(d, a, db, scale_d);
+}
+
+__device__ __forceinline__ uint32_t to_tf32(float x) {
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return r;
+}
+
+__device__ __forceinline__ float2 lds_f2(uint32_t addr) {
+  float2 v;
+  asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(v.x), "=f"(v.y) : "r"(addr));
+  return v;
+}
+
+// K-major A tile of BM rows x 32 floats, 128B swizzle: the k8 slice kk starts 32 bytes further (as desc_a).
+__device__ __forceinline__ uint64_t desc_tf32(uint32_t tile_addr, int kk) {
+  return make_desc(tile_addr + kk * 32, 16, 1024);
+}
+
+// The column (within its 32-float chunk) of the pair n, n + 1 that thread (warp w, g) holds; see above.
+__device__ __forceinline__ int tf_pair_col(int w, int g) {
+  return 4 * ((g >> 1) & 1) + 16 * (g >> 2) + 8 * (w & 1) + 2 * (g & 1);
+}
+
+// TMA loads of k-tile kt into one stage: A (BM x 32 floats; 3xTF32: A_hi and A_lo) and B (32 x 128 as four
+// 32-column chunks).
+template <bool X3>
+__device__ __forceinline__ void tf_load_stage(uint8_t* stage, uint64_t* full, const CUtensorMap* ta,
+                                              const CUtensorMap* ta_lo, const CUtensorMap* tb, int m0, int n0,
+                                              int kt) {
+  mbar_arrive_expect_tx(full, tf_stage_bytes<X3>());
+  tma_load_2d(stage, ta, kt * TF_BK, m0, full);
+  if constexpr (X3) tma_load_2d(stage + tf_a_bytes<X3>(), ta_lo, kt * TF_BK, m0, full);
+  uint8_t* b = stage + (X3 ? 2 : 1) * tf_a_bytes<X3>();
+#pragma unroll
+  for (int j = 0; j < TF_BN / TF_BK; ++j)
+    tma_load_2d(b + j * TF_B_CHUNK_BYTES, tb, n0 + j * TF_BK, kt * TF_BK, full);
+}
+
+// One consumer warpgroup's accumulator (64 n x BM m of C^T) written to C: element 4j + 2h + e is
+// C[m0 + 8j + 2t + e][n + h] with n this thread's pair, so h = 0, 1 go out as one float2.
+template <int BM_>
+__device__ __forceinline__ void tf_store(const float (&d)[BM_ / 2], float* c, int m, int n, int m0, int ncol) {
+  const int t = threadIdx.x % 4;
+  const bool whole = m0 + BM_ <= m && ncol + 2 <= n && n % 2 == 0;
+#pragma unroll
+  for (int j = 0; j < BM_ / 8; ++j) {
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      const int row = m0 + 8 * j + 2 * t + e;
+      const float v0 = d[4 * j + e], v1 = d[4 * j + 2 + e];
+      float* p = c + static_cast<int64_t>(row) * n + ncol;
+      if (whole) {
+        *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
+      } else if (row < m) {
+        if (ncol < n) p[0] = v0;
+        if (ncol + 1 < n) p[1] = v1;
+      }
+    }
+  }
+}
+
+// The TF32 and 3xTF32 rungs: warp-specialized and persistent as ws_persistent (a producer warpgroup streaming
+// k-tiles into a ring of stages; two consumer warpgroups, 64 n each, of a 128 (n) x BM (m) tile), on the
+// transposed product described above. 3xTF32 (X3): A comes as TF32 hi and lo matrices, B is split in the
+// registers (hi = tf32(b), lo = tf32(b - hi)), and each k8 step runs three wgmma: A_hi b_hi + A_hi b_lo +
+// A_lo b_hi. The tensor core's FP32 accumulation truncates, and three products per k8 step would add up
+// those losses along K (the WMMA 3xTF32 rung measured it: 50x SGEMM's error at 4096^3); so the products go
+// into a second accumulator started from zero at every k-tile (32 deep), which is added to the total on the
+// CUDA cores (rounded to nearest). Unlike the BF16 consumers, each waits for its wgmma at every k-tile: the
+// next k-tile's fragments would otherwise be loaded while wgmma still reads the registers of the last (ptxas
+// then serializes the wgmma: 84.5% of cuBLAS at 4096^3 against 97.3% without the overlap, and without that
+// protection the results were wrong). The two consumer warpgroups take turns on the tensor cores instead.
+template <bool X3>
+__global__ void __launch_bounds__(WS_THREADS, 1)
+    tf32_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap ta_lo,
+                const __grid_constant__ CUtensorMap tb, float* c, int m, int n, int k) {
+  constexpr int BM_ = tf_bm<X3>(), STAGES = TF_STAGES;
+  constexpr int CONSUMER_WARPS = 8;
+  extern __shared__ uint8_t smem_raw[];
+  uint8_t* smem = align_1024(smem_raw);
+  uint64_t* full = reinterpret_cast<uint64_t*>(smem + STAGES * tf_stage_bytes<X3>());
+  uint64_t* empty = full + STAGES;
+  const int m_tiles = (m + BM_ - 1) / BM_, n_tiles = (n + TF_BN - 1) / TF_BN;
+  const int work = m_tiles * n_tiles;
+  const int ktiles = (k + TF_BK - 1) / TF_BK;
+  const int wg = threadIdx.x / 128;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(&full[s], 1);
+      mbar_init(&empty[s], CONSUMER_WARPS);
+    }
+    mbar_init_fence();
+  }
+  __syncthreads();
+
+  if (wg == 0) {
+    regs_dealloc<40>();
+    if (threadIdx.x == 0) {
+      int it = 0;
+      for (int w = blockIdx.x; w < work; w += gridDim.x) {
+        int tm = 0, tn = 0;
+        tile_of(w, m_tiles, n_tiles, GROUP_M, tm, tn);
+        for (int kt = 0; kt < ktiles; ++kt, ++it) {
+          const int s = it % STAGES;
+          if (it >= STAGES) mbar_wait(&empty[s], ((it / STAGES) + 1) & 1);
+          tf_load_stage<X3>(smem + s * tf_stage_bytes<X3>(), &full[s], &ta, &ta_lo, &tb, tm * BM_, tn * TF_BN,
+                            kt);
+        }
+      }
+    }
+  } else {
+    regs_alloc<232>();
+    const int cw = wg - 1;
+    const int warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    const int pair = tf_pair_col(warp, g);
+    const int chunk = 2 * cw + warp / 2;  // which 32-column chunk of the B tile holds this warp's n
+    // Byte offsets of this thread's pair at k = t and k = t + 4 of a k8 slice (the swizzle XORs the 16-byte
+    // chunk with the row mod 8, and the slices are 8 rows = 1024 bytes apart, so it is the same in each).
+    const uint32_t off_lo = chunk * TF_B_CHUNK_BYTES + t * SWIZZLE_BYTES + (((pair >> 2) ^ t) << 4) + (pair & 3) * 4;
+    const uint32_t off_hi =
+        chunk * TF_B_CHUNK_BYTES + (t + 4) * SWIZZLE_BYTES + (((pair >> 2) ^ (t + 4)) << 4) + (pair & 3) * 4;
+    auto release = [](uint64_t* bar) {
+      if (threadIdx.x % 32 == 0) mbar_arrive(bar);
+    };
+    int it = 0;
+    for (int w = blockIdx.x; w < work; w += gridDim.x) {
+      int tm = 0, tn = 0;
+      tile_of(w, m_tiles, n_tiles, GROUP_M, tm, tn);
+      const int m0 = tm * BM_, n0 = tn * TF_BN;
+      float acc[BM_ / 2];
+#pragma unroll
+      for (int i = 0; i < BM_ / 2; ++i)
+        acc[i] = 0.0f;
+      [[maybe_unused]] float part[X3 ? BM_ / 2 : 1];
+#pragma unroll
+      for (int i = 0; i < (X3 ? BM_ / 2 : 1); ++i)
+        part[i] = 0.0f;
+      for (int kt = 0; kt < ktiles; ++kt, ++it) {
+        const int s = it % STAGES;
+        uint8_t* stage = smem + s * tf_stage_bytes<X3>();
+        mbar_wait(&full[s], (it / STAGES) & 1);
+        const uint32_t a = smem_addr(stage);
+        const uint32_t b = smem_addr(stage + (X3 ? 2 : 1) * tf_a_bytes<X3>());
+        // B's fragments of this k-tile (16 registers; 3xTF32: hi and lo, 32), rounded to TF32 on the way.
+        uint32_t hi[TF_BK / 8][4];
+        [[maybe_unused]] uint32_t lo[TF_BK / 8][4];
+#pragma unroll
+        for (int kk = 0; kk < TF_BK / 8; ++kk) {
+          const float2 v0 = lds_f2(b + off_lo + kk * 1024), v1 = lds_f2(b + off_hi + kk * 1024);
+          const float x[4] = {v0.x, v0.y, v1.x, v1.y};  // fragment rows g, g + 8 at k = t; the same at t + 4
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {
+            hi[kk][q] = to_tf32(x[q]);
+            if constexpr (X3) lo[kk][q] = to_tf32(x[q] - __uint_as_float(hi[kk][q]));
+          }
+        }
+        wgmma_fence();
+        if constexpr (X3) {
+#pragma unroll
+          for (int kk = 0; kk < TF_BK / 8; ++kk) {
+            wgmma_tf32<BM_>(part, lo[kk], desc_tf32(a, kk), kk == 0 ? 0 : 1);  // scale-d 0: from zero
+            wgmma_tf32<BM_>(part, hi[kk], desc_tf32(a + tf_a_bytes<X3>(), kk), 1);
+            wgmma_tf32<BM_>(part, hi[kk], desc_tf32(a, kk), 1);
+          }
+        } else {
+#pragma unroll
+          for (int kk = 0; kk < TF_BK / 8; ++kk)
+            wgmma_tf32<BM_>(acc, hi[kk], desc_tf32(a, kk), 1);
+        }
+        wgmma_commit();
+        // All of this k-tile's wgmma done before the stage is released, before the next k-tile's fragments
+        // are loaded (wgmma reads its register operand asynchronously), and for 3xTF32 before the CUDA cores
+        // add the partial sum; meanwhile the other consumer warpgroup keeps the tensor cores busy.
+        wgmma_wait<0>();
+        release(&empty[s]);
+        if constexpr (X3) {
+#pragma unroll
+          for (int i = 0; i < BM_ / 2; ++i)
+            acc[i] += part[i];
+        }
+      }
+      tf_store<BM_>(acc, c, m, n, m0, n0 + 64 * cw + 32 * (warp / 2) + pair);
+    }
+  }
+}
+
+// 3xTF32's A split into TF32 hi and lo matrices (hi = tf32(a), lo = tf32(a - hi)), as the tensor core reads A
+// from shared memory without rounding it. count4 = m * lda / 4 (lda is a multiple of 4, the pointers 16-byte
+// aligned).
+__global__ void split_tf32_kernel(const float4* __restrict__ a, float4* __restrict__ hi, float4* __restrict__ lo,
+                                  int64_t count4) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count4;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const float4 x = a[i];
+    const float4 h = make_float4(__uint_as_float(to_tf32(x.x)), __uint_as_float(to_tf32(x.y)),
+                                 __uint_as_float(to_tf32(x.z)), __uint_as_float(to_tf32(x.w)));
+    hi[i] = h;
+    lo[i] = make_float4(__uint_as_float(to_tf32(x.x - h.x)), __uint_as_float(to_tf32(x.y - h.y)),
+                        __uint_as_float(to_tf32(x.z - h.z)), __uint_as_float(to_tf32(x.w - h.w)));
+  }
+}
+#endif  // BS_HOPPER_KERNELS
+
+// ---------------------------------------------------------------------------------------------------------
 // Host side.
 
 using EncodeTiledFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
@@ -564,7 +878,7 @@ class TensorMapCache {
     EncodeTiledFn fn = encode_tiled();
     if (!fn)
       throw GpuError(
-          "gemm_bf16: the CUDA driver does not provide cuTensorMapEncodeTiled (TMA tensor maps): "
+          "Hopper GEMM: the CUDA driver does not provide cuTensorMapEncodeTiled (TMA tensor maps): "
           "update the NVIDIA driver",
           0, false);
     CUtensorMap map;
@@ -578,9 +892,9 @@ class TensorMapCache {
            const_cast<void*>(key.ptr), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
-      throw GpuError("gemm_bf16: cuTensorMapEncodeTiled failed (CUresult " +
+      throw GpuError("Hopper GEMM: cuTensorMapEncodeTiled failed (CUresult " +
                          std::to_string(static_cast<int>(r)) + ") for a " + std::to_string(key.rows) + " x " +
-                         std::to_string(key.cols) + (key.elem_bytes == 4 ? " float" : " bf16") +
+                         std::to_string(key.cols) + (key.elem_bytes == 4 ? " float32" : " bf16") +
                          " matrix with leading dimension " + std::to_string(key.ld),
                      static_cast<int>(r), false);
     return map;
@@ -638,6 +952,22 @@ constexpr StepInfo STEPS[] = {
      "widths run the previous rung."},
 };
 
+constexpr StepInfo TF32_STEPS[] = {
+    {Step::Tf32, "wgmma_tf32", "TF32 on wgmma (transposed product, B through registers)",
+     "The warp-specialized persistent kernel in TF32 (float32 storage, 10-bit mantissa, half BF16's "
+     "tensor-core rate). wgmma reads TF32 from shared memory only K-major, and B is N-major, so the kernel "
+     "computes C^T = B^T A^T: A's tile (K-major as TMA brings it) is wgmma's shared-memory operand and B "
+     "becomes the register operand, each thread loading its fragment with 8-byte loads from the swizzled "
+     "tile (the load is the transpose) and rounding it to TF32 on the way (cvt.rna). No transposed copy of B "
+     "is made; 128 x 256 tiles, four 48 KiB stages."},
+    {Step::Tf32x3, "wgmma_tf32x3", "3xTF32 on wgmma (FP32 accuracy)",
+     "FP32 accuracy on TF32 tensor cores: a pass splits A into TF32 hi and lo matrices (its time is part of "
+     "the rung's), the kernel splits B in registers, and each k8 step runs three wgmma: A_hi B_hi + A_hi "
+     "B_lo + A_lo B_hi (A_lo B_lo, about 2^-22 of the product, is left out). The tensor core's accumulation "
+     "truncates, so each 32-deep k-tile is summed from zero in a second accumulator and added to the total on "
+     "the CUDA cores; 128 x 128 tiles."},
+};
+
 // The verdict of unavailable_reason per device, cached: gemm_bf16 checks it on every call and must stay
 // cheap.
 constexpr int MAX_DEVICES = 64;
@@ -647,31 +977,61 @@ std::string size_text(int64_t m, int64_t n, int64_t k) {
   return "m=" + std::to_string(m) + ", n=" + std::to_string(n) + ", k=" + std::to_string(k);
 }
 
-void validate(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, const float* c, int64_t m,
-              int64_t n, int64_t k) {
-  if (s != Step::TmaWgmma && s != Step::WarpSpecialized && s != Step::Persistent && s != Step::TmaStore)
-    throw InvalidRequest("gemm_bf16: unknown Hopper step " + std::to_string(static_cast<int>(s)));
+bool is_bf16(Step s) {
+  return s == Step::TmaWgmma || s == Step::WarpSpecialized || s == Step::Persistent || s == Step::TmaStore;
+}
+
+// The rules every entry point shares. `fn` names it in the messages; `ld_multiple` is 16 bytes in elements
+// (8 bf16, 4 float); the tile of `tile_m` x `tile_n` bounds the count of tiles (int in the kernels).
+void validate(const char* fn, int64_t ld_multiple, const void* a, int64_t lda, const void* b, int64_t ldb,
+              const float* c, int64_t m, int64_t n, int64_t k, int64_t tile_m, int64_t tile_n) {
+  const std::string f = std::string(fn) + ": ";
   if (m < 1 || n < 1 || k < 1)
-    throw InvalidRequest("gemm_bf16: m, n and k must all be at least 1 (got " + size_text(m, n, k) + ")");
+    throw InvalidRequest(f + "m, n and k must all be at least 1 (got " + size_text(m, n, k) + ")");
   constexpr int64_t LIMIT = int64_t{1} << 30;  // int32 tile coordinates with room for a tile past the end
   if (m > LIMIT || n > LIMIT || k > LIMIT)
-    throw InvalidRequest("gemm_bf16: m, n and k must each be at most 2^30 (got " + size_text(m, n, k) + ")");
-  if (lda % 8 != 0 || lda < k)
-    throw InvalidRequest("gemm_bf16: lda (" + std::to_string(lda) + ") must be at least k (" +
-                         std::to_string(k) +
-                         ") and a multiple of 8 elements (16 bytes, TMA's rule for row strides)");
-  if (ldb % 8 != 0 || ldb < n)
-    throw InvalidRequest("gemm_bf16: ldb (" + std::to_string(ldb) + ") must be at least n (" +
-                         std::to_string(n) +
-                         ") and a multiple of 8 elements (16 bytes, TMA's rule for row strides)");
-  if (!a || !b || !c) throw InvalidRequest("gemm_bf16: a, b and c must be device pointers, not null");
+    throw InvalidRequest(f + "m, n and k must each be at most 2^30 (got " + size_text(m, n, k) + ")");
+  const std::string rule = ") and a multiple of " + std::to_string(ld_multiple) +
+                           " elements (16 bytes, TMA's rule for row strides)";
+  if (lda % ld_multiple != 0 || lda < k)
+    throw InvalidRequest(f + "lda (" + std::to_string(lda) + ") must be at least k (" + std::to_string(k) + rule);
+  if (ldb % ld_multiple != 0 || ldb < n)
+    throw InvalidRequest(f + "ldb (" + std::to_string(ldb) + ") must be at least n (" + std::to_string(n) + rule);
+  if (!a || !b || !c) throw InvalidRequest(f + "a, b and c must be device pointers, not null");
   if (reinterpret_cast<uintptr_t>(a) % 16 != 0 || reinterpret_cast<uintptr_t>(b) % 16 != 0)
-    throw InvalidRequest("gemm_bf16: a and b must be 16-byte aligned (TMA's rule for global addresses)");
+    throw InvalidRequest(f + "a and b must be 16-byte aligned (TMA's rule for global addresses)");
   if (reinterpret_cast<uintptr_t>(c) % 8 != 0)
-    throw InvalidRequest("gemm_bf16: c must be 8-byte aligned (the epilogue stores float pairs)");
-  const int64_t blocks = ((m + BM - 1) / BM) * ((n + TMA_WGMMA_BN - 1) / TMA_WGMMA_BN);
-  if (blocks > int64_t{0x7FFFFFFF})
-    throw InvalidRequest("gemm_bf16: " + size_text(m, n, k) + " needs more than 2^31 - 1 thread blocks");
+    throw InvalidRequest(f + "c must be 8-byte aligned (the epilogue stores float pairs)");
+  const int64_t tiles = ((m + tile_m - 1) / tile_m) * ((n + tile_n - 1) / tile_n);
+  if (tiles > int64_t{0x7FFFFFFF})
+    throw InvalidRequest(f + size_text(m, n, k) + " needs more than 2^31 - 1 tiles");
+}
+
+// Throws the reason when the current device cannot run the kernels (cached per device: every call checks).
+void require_hopper(const char* fn) {
+  int device = -1;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) {
+    cudaGetLastError();
+    const auto why = unavailable_reason(0);
+    throw GpuError(std::string(fn) + ": " +
+                       why.value_or(std::string("no current CUDA device: ") + cudaGetErrorString(e)),
+                   static_cast<int>(e), false);
+  }
+  std::atomic<int>* verdict = device < MAX_DEVICES ? &g_device_ok[device] : nullptr;
+  if (!verdict || verdict->load(std::memory_order_relaxed) != 1) {
+    if (const auto why = unavailable_reason(device)) {
+      if (verdict) verdict->store(2, std::memory_order_relaxed);
+      throw GpuError(std::string(fn) + ": " + *why, 0, false);
+    }
+    if (verdict) verdict->store(1, std::memory_order_relaxed);
+  }
+}
+
+int sm_count() {
+  int device = 0, sms = 0;
+  BS_CUDA_CHECK(cudaGetDevice(&device));
+  BS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
 }
 
 #if BS_HOPPER_KERNELS
@@ -687,22 +1047,76 @@ void launch(KernelFn kernel, int bn, int smem, int threads, bool persistent, boo
   if (tma_store) tc = map_cache().get({c, m, n, n, 64, 4});
   BS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   int64_t blocks = ((m + BM - 1) / BM) * ((n + bn - 1) / bn);
-  if (persistent) {
-    int device = 0, sms = 0;
-    BS_CUDA_CHECK(cudaGetDevice(&device));
-    BS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    blocks = std::min<int64_t>(blocks, sms);
-  }
+  if (persistent) blocks = std::min<int64_t>(blocks, sm_count());
   kernel<<<static_cast<unsigned>(blocks), threads, smem, st>>>(ta, tb, tc, c, static_cast<int>(m),
                                                                static_cast<int>(n), static_cast<int>(k));
   BS_CUDA_CHECK_LAUNCH();
 }
+
+// The TF32 kernel (a_lo == nullptr) or 3xTF32 on A's hi and lo parts, one block per SM at most.
+void launch_tf32(const float* a, const float* a_lo, int64_t lda, const float* b, int64_t ldb, float* c, int64_t m,
+                 int64_t n, int64_t k, cudaStream_t st) {
+  const bool x3 = a_lo != nullptr;
+  const int bm = x3 ? tf_bm<true>() : tf_bm<false>();
+  const CUtensorMap ta = map_cache().get({a, m, k, lda, bm, 4});
+  const CUtensorMap ta_lo = x3 ? map_cache().get({a_lo, m, k, lda, bm, 4}) : ta;
+  const CUtensorMap tb = map_cache().get({b, k, n, ldb, TF_BK, 4});
+  const auto kernel = x3 ? tf32_kernel<true> : tf32_kernel<false>;
+  const int smem = x3 ? tf_smem_bytes<true>() : tf_smem_bytes<false>();
+  BS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  const int64_t tiles = ((m + bm - 1) / bm) * ((n + TF_BN - 1) / TF_BN);
+  const auto blocks = static_cast<unsigned>(std::min<int64_t>(tiles, sm_count()));
+  kernel<<<blocks, WS_THREADS, smem, st>>>(ta, ta_lo, tb, c, static_cast<int>(m), static_cast<int>(n),
+                                           static_cast<int>(k));
+  BS_CUDA_CHECK_LAUNCH();
+}
+
+void split_tf32(const float* a, float* hi, float* lo, int64_t count, cudaStream_t st) {
+  split_tf32_kernel<<<static_cast<unsigned>(sm_count() * 4), 256, 0, st>>>(
+      reinterpret_cast<const float4*>(a), reinterpret_cast<float4*>(hi), reinterpret_cast<float4*>(lo), count / 4);
+  BS_CUDA_CHECK_LAUNCH();
+}
 #endif
+
 
 }  // namespace
 
 std::span<const StepInfo> steps() {
   return STEPS;
+}
+
+std::span<const StepInfo> tf32_steps() {
+  return TF32_STEPS;
+}
+
+int64_t tf32x3_workspace_bytes(int64_t m, int64_t lda) {
+  return 2 * m * lda * static_cast<int64_t>(sizeof(float));
+}
+
+void gemm_tf32(Step s, const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t m, int64_t n,
+               int64_t k, void* workspace, void* stream) {
+  if (s != Step::Tf32 && s != Step::Tf32x3)
+    throw InvalidRequest("gemm_tf32: step " + std::to_string(static_cast<int>(s)) +
+                         " is not a TF32 Hopper step (the BF16 steps run through gemm_bf16)");
+  const bool x3 = s == Step::Tf32x3;
+  validate("gemm_tf32", 4, a, lda, b, ldb, c, m, n, k, x3 ? tf_bm<true>() : tf_bm<false>(), TF_BN);
+  if (x3 && (!workspace || reinterpret_cast<uintptr_t>(workspace) % 16 != 0))
+    throw InvalidRequest("gemm_tf32: 3xTF32 needs a 16-byte aligned device workspace of tf32x3_workspace_bytes(m, "
+                         "lda) = " + std::to_string(tf32x3_workspace_bytes(m, lda)) + " bytes for A's hi and lo parts");
+  require_hopper("gemm_tf32");
+#if BS_HOPPER_KERNELS
+  const auto st = static_cast<cudaStream_t>(stream);
+  if (x3) {
+    float* hi = static_cast<float*>(workspace);
+    float* lo = hi + m * lda;
+    split_tf32(a, hi, lo, m * lda, st);
+    launch_tf32(hi, lo, lda, b, ldb, c, m, n, k, st);
+  } else {
+    launch_tf32(a, nullptr, lda, b, ldb, c, m, n, k, st);
+  }
+#else
+  (void)stream;
+#endif
 }
 
 std::optional<std::string> unavailable_reason(int device) {
@@ -738,23 +1152,11 @@ std::optional<std::string> unavailable_reason(int device) {
 
 void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, float* c, int64_t m, int64_t n,
                int64_t k, void* stream) {
-  validate(s, a, lda, b, ldb, c, m, n, k);
-  int device = -1;
-  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) {
-    cudaGetLastError();
-    const auto why = unavailable_reason(0);
-    throw GpuError(
-        "gemm_bf16: " + why.value_or(std::string("no current CUDA device: ") + cudaGetErrorString(e)),
-        static_cast<int>(e), false);
-  }
-  std::atomic<int>* verdict = device < MAX_DEVICES ? &g_device_ok[device] : nullptr;
-  if (!verdict || verdict->load(std::memory_order_relaxed) != 1) {
-    if (const auto why = unavailable_reason(device)) {
-      if (verdict) verdict->store(2, std::memory_order_relaxed);
-      throw GpuError("gemm_bf16: " + *why, 0, false);
-    }
-    if (verdict) verdict->store(1, std::memory_order_relaxed);
-  }
+  if (!is_bf16(s))
+    throw InvalidRequest("gemm_bf16: step " + std::to_string(static_cast<int>(s)) +
+                         " is not a BF16 Hopper step (the TF32 steps run through gemm_tf32)");
+  validate("gemm_bf16", 8, a, lda, b, ldb, c, m, n, k, BM, TMA_WGMMA_BN);
+  require_hopper("gemm_bf16");
 #if BS_HOPPER_KERNELS
   const auto st = static_cast<cudaStream_t>(stream);
   constexpr int WS_SMEM = smem_bytes<WS_BN, WS_STAGES>();
@@ -782,6 +1184,9 @@ void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, f
         launch(warp_specialized_kernel<true, false>, WS_BN, WS_SMEM, WS_THREADS, true, false, a, lda, b, ldb,
                c, m, n, k, st);
       break;
+    case Step::Tf32:
+    case Step::Tf32x3:
+      break;  // refused above (gemm_tf32's)
   }
 #else
   (void)stream;

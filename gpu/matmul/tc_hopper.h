@@ -1,5 +1,6 @@
 // tc_hopper.h: the matmul lab's Hopper tensor-core rungs (TMA loads into 128B-swizzled shared memory, wgmma,
-// producer/consumer warp specialization), BF16 in, FP32 accumulate and out. Plain C++: no CUDA headers, so
+// producer/consumer warp specialization), BF16 in, FP32 accumulate and out; and the same machinery in TF32 and
+// 3xTF32 (float32 in, FP32 accumulate and out). Plain C++: no CUDA headers, so
 // ui/ and the lab can list the rungs and their reasons on any machine. The kernels need sm_90a code (wgmma,
 // setmaxnreg), which only compute capability 9.0 runs.
 #pragma once
@@ -11,7 +12,15 @@
 
 namespace bs::matmul::hopper {
 
-enum class Step { TmaWgmma, WarpSpecialized, Persistent, TmaStore };
+enum class Step {
+  TmaWgmma,
+  WarpSpecialized,
+  Persistent,
+  TmaStore,
+  // float32 operands (gemm_tf32)
+  Tf32,    // TF32 tensor cores: wgmma m64nNk8.tf32, the transposed product (see gemm_tf32)
+  Tf32x3,  // 3xTF32: FP32 accuracy from three TF32 products
+};
 
 struct StepInfo {
   Step id;
@@ -20,8 +29,10 @@ struct StepInfo {
   const char* description;  // what changed against the rung before and why it is faster
 };
 
-// The rungs in ladder order.
+// The BF16 rungs in ladder order (gemm_bf16).
 std::span<const StepInfo> steps();
+// The float32-in rungs: TF32, then 3xTF32 (gemm_tf32).
+std::span<const StepInfo> tf32_steps();
 
 // nullopt when CUDA device `device` can run these kernels; otherwise the reason, e.g. "needs a Hopper GPU
 // (compute capability 9.0, sm_90a code); this one is 8.6". Never throws; works where no driver exists.
@@ -36,5 +47,21 @@ std::optional<std::string> unavailable_reason(int device);
 // rule.
 void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, float* c, int64_t m, int64_t n,
                int64_t k, void* stream);
+
+// C (float32, row-major m x n, leading dimension n) = A x B on TF32 tensor cores, FP32 accumulate. A: float32
+// row-major m x k (leading dimension lda), B: float32 row-major k x n (ldb); lda and ldb are multiples of 4
+// elements (16 bytes), a and b 16-byte aligned, c 8-byte aligned; any m, n, k >= 1.
+//   Step::Tf32: B is rounded to TF32 (to nearest) in the kernel; A is read by the tensor core, which ignores
+//     the low 13 mantissa bits (truncation): pass A already rounded to TF32 for round-to-nearest (the ladder
+//     passes both operands rounded, the conversion every TF32 rung shares). workspace is unused.
+//   Step::Tf32x3: A and B as they are; A is split into TF32 hi and lo matrices in `workspace`
+//     (tf32_workspace_bytes(m, lda) bytes, 16-byte aligned) by a pass on the same stream before the GEMM,
+//     B in the kernel. The result has about FP32's accuracy.
+// Asynchronous on `stream`; the workspace must not be shared by calls in flight at the same time. Throws as
+// gemm_bf16.
+void gemm_tf32(Step s, const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t m, int64_t n,
+               int64_t k, void* workspace, void* stream);
+// Bytes of workspace gemm_tf32(Step::Tf32x3, ...) needs: A's hi and lo parts, 2 m lda floats.
+int64_t tf32x3_workspace_bytes(int64_t m, int64_t lda);
 
 }  // namespace bs::matmul::hopper

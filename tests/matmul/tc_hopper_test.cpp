@@ -1,8 +1,8 @@
 // tc_hopper_test.cpp: the Hopper tensor-core rungs (gpu/matmul/tc_hopper.h). Everywhere: the ladder's
 // entries, the reason a device cannot run them, and clean errors for bad arguments or a missing Hopper GPU.
-// On a compute capability 9.0 device: every step against a float64 reference of the bf16-rounded inputs, on
-// sizes that are not tile multiples (partial tiles in M, N and K) and spot checks at 4096^3. Skips with the
-// reason elsewhere.
+// On a compute capability 9.0 device: every BF16 step against a float64 reference of the bf16-rounded inputs,
+// the TF32 and 3xTF32 steps against float64 of their float32 inputs, on sizes that are not tile multiples
+// (partial tiles in M, N and K), and spot checks at 4096^3. Skips with the reason elsewhere.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -53,6 +53,21 @@ TEST(HopperSteps, AreListedInLadderOrderWithWhatChanged) {
   EXPECT_EQ(names.size(), steps.size()) << "step names must be unique";
 }
 
+TEST(HopperSteps, Tf32StepsFollowWithTheirOwnEntryPoint) {
+  const auto steps = hop::tf32_steps();
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0].id, hop::Step::Tf32);
+  EXPECT_STREQ(steps[0].name, "wgmma_tf32");
+  EXPECT_EQ(steps[1].id, hop::Step::Tf32x3);
+  EXPECT_STREQ(steps[1].name, "wgmma_tf32x3");
+  for (const auto& s : steps) {
+    EXPECT_GT(std::strlen(s.description), 100u) << s.name;
+    for (const auto& b : hop::steps())
+      EXPECT_STRNE(s.name, b.name);
+  }
+  EXPECT_EQ(hop::tf32x3_workspace_bytes(3, 8), 2 * 3 * 8 * 4);
+}
+
 TEST(HopperAvailability, NonexistentDevicesGiveAReason) {
   for (int dev : {-1, 1000}) {
     const auto why = hop::unavailable_reason(dev);
@@ -99,7 +114,18 @@ TEST(HopperArgs, BadArgumentsThrowNamingTheRule) {
   expect_throw([&] { hop::gemm_bf16(s, nullptr, 8, p, 8, c, 1, 1, 8, nullptr); }, "not null");
   expect_throw([&] { hop::gemm_bf16(s, fake + 2, 8, p, 8, c, 1, 1, 8, nullptr); }, "16-byte aligned");
   expect_throw([&] { hop::gemm_bf16(static_cast<hop::Step>(7), p, 8, p, 8, c, 1, 1, 8, nullptr); },
-               "unknown");
+               "not a BF16 Hopper step");
+  expect_throw([&] { hop::gemm_bf16(hop::Step::Tf32, p, 8, p, 8, c, 1, 1, 8, nullptr); }, "gemm_tf32");
+  // gemm_tf32: float32 rows are 16 bytes per 4 elements; 3xTF32 needs its workspace.
+  const auto* f = reinterpret_cast<const float*>(fake);
+  const auto t = hop::Step::Tf32;
+  expect_throw([&] { hop::gemm_tf32(hop::Step::TmaStore, f, 4, f, 4, c, 1, 1, 4, nullptr, nullptr); }, "gemm_bf16");
+  expect_throw([&] { hop::gemm_tf32(t, f, 6, f, 4, c, 1, 1, 4, nullptr, nullptr); },
+               "lda (6) must be at least k (4) and a multiple of 4");
+  expect_throw([&] { hop::gemm_tf32(t, f, 4, f, 4, c, 1, 5, 4, nullptr, nullptr); }, "ldb (4) must be at least n (5)");
+  expect_throw([&] { hop::gemm_tf32(t, f, 4, f, 4, c, 1, 1, 0, nullptr, nullptr); }, "at least 1");
+  expect_throw([&] { hop::gemm_tf32(t, f + 1, 4, f, 4, c, 1, 1, 4, nullptr, nullptr); }, "16-byte aligned");
+  expect_throw([&] { hop::gemm_tf32(hop::Step::Tf32x3, f, 4, f, 4, c, 1, 1, 4, nullptr, nullptr); }, "workspace");
 }
 
 TEST(HopperNoHopper, GemmThrowsTheReasonInsteadOfLaunching) {
@@ -210,6 +236,114 @@ TEST_P(HopperGpu, MatchesFloat64AtSpotsOf4096Cubed) {
               hop::steps()[static_cast<int>(GetParam())].name, worst);
   EXPECT_LE(worst, 1.0);
 }
+
+// float32 inputs uniform in [-1, 1] (padding zero) on the device, for gemm_tf32. TF32 gets A rounded to TF32
+// (to nearest, ties away, as the kernel rounds B), which gemm_tf32's contract asks for; 3xTF32 gets A raw.
+struct F32Problem {
+  int64_t m, n, k, lda, ldb;
+  std::vector<float> a, b;
+  bs::CudaBuffer<float, bs::DeviceMemory> da, db, dc, ws;
+
+  static float tf32(float x) {  // cvt.rna.tf32.f32 for finite x
+    uint32_t u = 0;
+    std::memcpy(&u, &x, 4);
+    u = (u + 0x1000u) & ~0x1FFFu;
+    std::memcpy(&x, &u, 4);
+    return x;
+  }
+
+  F32Problem(hop::Step s, int64_t m_, int64_t n_, int64_t k_, int64_t pad, uint32_t seed)
+      : m(m_), n(n_), k(k_), lda((k_ + 3) / 4 * 4 + pad), ldb((n_ + 3) / 4 * 4 + pad) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    a.assign(m * lda, 0.f);
+    b.assign(k * ldb, 0.f);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < k; ++j)
+        a[i * lda + j] = s == hop::Step::Tf32 ? tf32(u(rng)) : u(rng);
+    for (int64_t i = 0; i < k; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        b[i * ldb + j] = u(rng);
+    da.resize(a.size());
+    db.resize(b.size());
+    dc.resize(m * n);
+    ws.resize(hop::tf32x3_workspace_bytes(m, lda) / 4);
+    BS_CUDA_CHECK(cudaMemcpy(da.data(), a.data(), da.bytes(), cudaMemcpyHostToDevice));
+    BS_CUDA_CHECK(cudaMemcpy(db.data(), b.data(), db.bytes(), cudaMemcpyHostToDevice));
+  }
+
+  std::vector<float> run(hop::Step s) {
+    BS_CUDA_CHECK(cudaMemset(dc.data(), 0xFF, dc.bytes()));  // NaN: an element never written fails
+    hop::gemm_tf32(s, da.data(), lda, db.data(), ldb, dc.data(), m, n, k, ws.data(), nullptr);
+    BS_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<float> c(m * n);
+    BS_CUDA_CHECK(cudaMemcpy(c.data(), dc.data(), dc.bytes(), cudaMemcpyDeviceToHost));
+    return c;
+  }
+
+  // |c - ref| / bound at (i, j). TF32: ref from the TF32 values (A as given, B rounded as the kernel does);
+  // products of TF32 values are exact in FP32, so the bound is FP32 accumulation's, 2 k u sum|a b|: a B left
+  // unrounded or rounded differently, a wrong fragment or a lost k-slice fail it. 3xTF32: ref from the raw
+  // inputs, bound (2 k u + 2^-20) sum|a b| (hi + lo is within 2^-22 of each input; two inputs and the dropped
+  // lo*lo term), 500 times tighter than TF32's input rounding.
+  double error_over_bound(hop::Step s, const std::vector<float>& c, int64_t i, int64_t j) const {
+    double ref = 0, mag = 0;
+    for (int64_t q = 0; q < k; ++q) {
+      const float bq = s == hop::Step::Tf32 ? tf32(b[q * ldb + j]) : b[q * ldb + j];
+      const double t = static_cast<double>(a[i * lda + q]) * bq;
+      ref += t;
+      mag += std::fabs(t);
+    }
+    const double u = std::ldexp(1.0, -24);
+    const double bound = (2.0 * static_cast<double>(k) * u + (s == hop::Step::Tf32 ? 0.0 : std::ldexp(1.0, -20))) * mag;
+    const double e = std::fabs(static_cast<double>(c[i * n + j]) - ref) / (bound + 1e-30);
+    return std::isnan(e) ? INFINITY : e;
+  }
+};
+
+class HopperTf32Gpu : public HopperGpu {};
+
+TEST_P(HopperTf32Gpu, MatchesFloat64OnPartialTiles) {
+  struct Size {
+    int64_t m, n, k, pad;
+  };
+  // Partial tiles in every direction (the TF32 tile is 256 (m) x 128 (n) x 32 (k), 3xTF32's 128 x 128 x 32),
+  // an ldb with padding, k = 1, and more tiles than SMs (each persistent block walks several).
+  for (const Size& s : {Size{1000, 777, 333, 0}, Size{129, 65, 40, 4}, Size{1, 1, 1, 0}, Size{257, 300, 520, 8},
+                        Size{3, 1000, 37, 0}, Size{3000, 1500, 100, 0}}) {
+    F32Problem p(GetParam(), s.m, s.n, s.k, s.pad, static_cast<uint32_t>(s.m * 17 + s.k));
+    const auto c = p.run(GetParam());
+    double worst = 0;
+    for (int64_t i = 0; i < p.m; ++i)
+      for (int64_t j = 0; j < p.n; ++j)
+        worst = std::max(worst, p.error_over_bound(GetParam(), c, i, j));
+    std::printf("%s %lldx%lldx%lld (lda %lld, ldb %lld): max error / bound %.3g\n",
+                hop::tf32_steps()[GetParam() == hop::Step::Tf32 ? 0 : 1].name, static_cast<long long>(s.m),
+                static_cast<long long>(s.n), static_cast<long long>(s.k), static_cast<long long>(p.lda),
+                static_cast<long long>(p.ldb), worst);
+    EXPECT_LE(worst, 1.0) << s.m << "x" << s.n << "x" << s.k;
+  }
+}
+
+TEST_P(HopperTf32Gpu, MatchesFloat64AtSpotsOf4096Cubed) {
+  F32Problem p(GetParam(), 4096, 4096, 4096, 0, 4096);
+  const auto c = p.run(GetParam());
+  std::mt19937_64 rng(11);
+  double worst = 0;
+  for (int s = 0; s < 400; ++s)
+    worst = std::max(worst, p.error_over_bound(GetParam(), c, rng() % 4096, rng() % 4096));
+  for (int64_t i : {0, 4095})
+    for (int64_t j : {0, 4095})
+      worst = std::max(worst, p.error_over_bound(GetParam(), c, i, j));
+  std::printf("%s 4096^3, 404 spots: max error / bound %.3g\n",
+              hop::tf32_steps()[GetParam() == hop::Step::Tf32 ? 0 : 1].name, worst);
+  EXPECT_LE(worst, 1.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Tf32Steps, HopperTf32Gpu, ::testing::Values(hop::Step::Tf32, hop::Step::Tf32x3),
+                         [](const auto& info) {
+                           return std::string(hop::tf32_steps()[info.param == hop::Step::Tf32 ? 0 : 1].name);
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Steps, HopperGpu,
                          ::testing::Values(hop::Step::TmaWgmma, hop::Step::WarpSpecialized,

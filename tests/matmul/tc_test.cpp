@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <tuple>
@@ -39,6 +40,18 @@ TEST(TcRungs, TableIsCompleteAndNamesAreUnique) {
     EXPECT_NE(tc::info(r).external, nullptr);
   }
   EXPECT_EQ(tc::parse_rung("ws_tma_store"), tc::Rung::WsTmaStore);
+  // The Hopper TF32 rungs: float32 in, compared with cuBLAS TF32 and strict SGEMM; 3xTF32 asks for a workspace.
+  EXPECT_EQ(tc::info(tc::Rung::WgmmaTf32).precision, mm::Precision::Tf32);
+  EXPECT_EQ(tc::info(tc::Rung::WgmmaTf32x3).precision, mm::Precision::Tf32x3);
+  for (const auto r : {tc::Rung::WgmmaTf32, tc::Rung::WgmmaTf32x3}) {
+    EXPECT_EQ(tc::info(r).min_cc, 90);
+    EXPECT_NE(tc::info(r).external, nullptr);
+    EXPECT_NE(tc::info(r).unavailable, nullptr);
+  }
+  EXPECT_EQ(tc::info(tc::Rung::WgmmaTf32).workspace_bytes, nullptr);
+  ASSERT_NE(tc::info(tc::Rung::WgmmaTf32x3).workspace_bytes, nullptr);
+  EXPECT_EQ(tc::info(tc::Rung::WgmmaTf32x3).workspace_bytes(100, 64), 2 * 100 * 64 * 4);
+  EXPECT_EQ(tc::parse_rung("wgmma_tf32x3"), tc::Rung::WgmmaTf32x3);
   EXPECT_EQ(tc::cublas_rung(mm::Precision::Tf32x3), tc::Rung::CublasFp32);
 }
 
@@ -143,6 +156,14 @@ TEST(TcGpu, ThreeTf32ReachesFp32AccuracyWhereTf32DoesNot) {
   const double x3 = err(tc::Rung::Tf32x3), sgemm = err(tc::Rung::CublasFp32), tf32 = err(tc::Rung::WmmaTf32Pipe);
   EXPECT_LE(x3, 2.0 * sgemm) << "3xTF32 " << x3 << ", cuBLAS SGEMM " << sgemm;
   EXPECT_LT(50.0 * x3, tf32) << "3xTF32 " << x3 << ", TF32 " << tf32;
+  // The same for the wgmma rungs on a Hopper GPU (the per-k-tile partial sums keep the truncating accumulation
+  // from adding up along K).
+  if (available(tc::Rung::WgmmaTf32x3)) {
+    const double wx3 = err(tc::Rung::WgmmaTf32x3), wtf32 = err(tc::Rung::WgmmaTf32);
+    std::printf("wgmma_tf32x3 %.3g, wgmma_tf32 %.3g, cuBLAS SGEMM %.3g\n", wx3, wtf32, sgemm);
+    EXPECT_LE(wx3, 2.0 * sgemm) << "wgmma 3xTF32 " << wx3 << ", cuBLAS SGEMM " << sgemm;
+    EXPECT_LT(50.0 * wx3, wtf32) << "wgmma 3xTF32 " << wx3 << ", wgmma TF32 " << wtf32;
+  }
 }
 
 TEST(TcGpu, BenchReportsEveryRungAgainstItsOwnCublas) {
