@@ -393,6 +393,9 @@ void MatmulLab::start_tc_timing() {
   const mm::Reference ref = m_ref->values.size() == p.c_count() ? *m_ref : mm::Reference{};
   auto out = std::make_shared<TcTiming>();
   m_model.tc.timing_status.clear();
+  // The ladder's launches already queued finish first (the ladder then waits for the job): the rungs are timed
+  // on a GPU doing nothing else.
+  if (m_gpu) m_gpu->sync();
   m_tc_time_job.start(
       "timing the tensor-core rungs",
       [p, a, b, ref, out](JobControl& ctl) { *out = time_tc_rungs(p, *a, *b, ref, ctl); },
