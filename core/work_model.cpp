@@ -23,7 +23,18 @@ Work Work::times(double n) const {
   w.write_bytes = write_bytes * n;
   if (measured_dram_bytes) w.measured_dram_bytes = *measured_dram_bytes * n;
   w.footprint_bytes = footprint_bytes;  // the same data, touched n times
+  w.math = math;
   return w;
+}
+
+const char* to_string(Math m) {
+  switch (m) {
+    case Math::Fp32: return "FP32";
+    case Math::Tf32: return "TF32 tensor cores";
+    case Math::Fp16: return "FP16 tensor cores";
+    case Math::Bf16: return "BF16 tensor cores";
+  }
+  return "FP32";
 }
 
 const char* to_string(Where w) {

@@ -14,6 +14,11 @@
 
 namespace bs::work {
 
+// The arithmetic a run's FLOPs ran on: FP32 on the CUDA cores, or the tensor cores at one input precision
+// (FP32 accumulate). The roofline puts a run under the compute ceiling of its kind.
+enum class Math { Fp32, Tf32, Fp16, Bf16 };
+const char* to_string(Math m);  // "FP32", "TF32 tensor cores", "FP16 tensor cores", "BF16 tensor cores"
+
 // The work of one run. FLOPs count the arithmetic the kernel's source states (a fused multiply-add is 2);
 // integer adds of the int reductions and scans count as operations in the same column.
 struct Work {
@@ -24,6 +29,7 @@ struct Work {
   // The data the run works on (its working set, counted once however often it is touched); 0: not modelled.
   // Above 100% of the DRAM ceiling, a footprint smaller than a cache explains it (core/roofline.h).
   double footprint_bytes = 0;
+  Math math = Math::Fp32;  // the compute ceiling the run is measured against
 
   double model_bytes() const { return read_bytes + write_bytes; }
   // FLOPs per model byte; +infinity when the model moves no DRAM bytes (e.g. shared memory only), 0 when no

@@ -22,6 +22,7 @@
 #include "core/text.h"
 #include "gpu/matmul/matmul_work.h"
 #include "gpu/matmul/precision.h"
+#include "app/matmul/matmul_tc_timing.h"
 #include "gpu/matmul/tc.h"
 #include "ui/field_view.h"
 #include "ui/matmul/matmul_schema.h"
@@ -76,6 +77,7 @@ void MatmulLab::make_inputs() {
 
 void MatmulLab::rebuild() {
   m_user_job.wait();
+  list_tc_rungs();  // the path may have changed (a GPU failure steps down to the CPU)
   m_gpu.reset();
   m_task.reset();
   m_queue.clear();
@@ -343,6 +345,7 @@ void MatmulLab::start_cpu_job(size_t i) {
 }
 
 void MatmulLab::list_tc_rungs() {
+  m_model.tc.time_unavailable = tc_timing_unavailable(m_env);
   m_model.tc.rungs.clear();
   for (const auto& r : mm::tc::rungs()) {
     ui::TcRungView v{r.name, r.title, mm::info(r.precision).name, r.description, ""};
@@ -381,6 +384,22 @@ void MatmulLab::start_tc_model() {
                        mm::worst_text(r.error)});
     }
   }, take);
+}
+
+void MatmulLab::start_tc_timing() {
+  if (!m_model.tc.time_unavailable.empty()) return;
+  const mm::Problem p = m_problem;
+  const auto a = m_a, b = m_b;
+  const mm::Reference ref = m_ref->values.size() == p.c_count() ? *m_ref : mm::Reference{};
+  auto out = std::make_shared<TcTiming>();
+  m_model.tc.timing_status.clear();
+  // The ladder's launches already queued finish first (the ladder then waits for the job): the rungs are timed
+  // on a GPU doing nothing else.
+  if (m_gpu) m_gpu->sync();
+  m_tc_time_job.start(
+      "timing the tensor-core rungs",
+      [p, a, b, ref, out](JobControl& ctl) { *out = time_tc_rungs(p, *a, *b, ref, ctl); },
+      [this, out] { take_tc_timing(m_env, *out, m_model.tc); });
 }
 
 // After the jobs' poll: what a running baseline does first, and a warning before a long naive run.
@@ -507,6 +526,8 @@ void MatmulLab::update() {
     }
     if (m_actions.tc.run_model) start_tc_model();
     if (m_actions.tc.cancel_model) m_tc_job.cancel();
+    if (m_actions.tc.time_rungs) start_tc_timing();
+    if (m_actions.tc.cancel_timing) m_tc_time_job.cancel();
     sync_user_kernel();
     if (m_actions.simulate_user) start_user_sim();
     if (m_actions.user_sim.cancel) m_sim.cancel();
@@ -516,8 +537,8 @@ void MatmulLab::update() {
       m_user_autorun = false;
       start_user_run();
     }
-    // The anatomy sweep and the user's kernel time the GPU meanwhile.
-    if (m_gpu && !m_anatomy.sweeping() && !m_user_job.running()) step_gpu_task();
+    // The anatomy sweep, the user's kernel and the tensor-core timing time the GPU meanwhile.
+    if (m_gpu && !m_anatomy.sweeping() && !m_user_job.running() && !m_tc_time_job.running()) step_gpu_task();
     if (m_dirty) {
       if (m_present_device && m_gpu)
         m_presenter.present_device(m_gpu->device_c(), m_gpu->stream_handle());

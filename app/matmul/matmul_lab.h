@@ -73,6 +73,7 @@ class MatmulLab final : public Lab {
       m_jobs.attach(m_cpu_job[i], {&m_model.cpu[i].running, &m_model.cpu[i].progress, &m_model.cpu[i].status});
     m_jobs.attach(m_user_job, {nullptr, nullptr, &m_user_run_status});
     m_jobs.attach(m_tc_job, {&m_model.tc.running, &m_model.tc.progress, &m_model.tc.status});
+    m_jobs.attach(m_tc_time_job, {&m_model.tc.timing, &m_model.tc.timing_progress, &m_model.tc.timing_status});
     list_tc_rungs();
     make_inputs();
     rebuild();
@@ -108,6 +109,8 @@ class MatmulLab final : public Lab {
   void update() override;
   void abandon_gpu() noexcept override {
     m_user_job.wait();
+    m_tc_time_job.cancel();
+    m_tc_time_job.wait();
     m_user.drop(m_env.user_kernels, true);
     if (m_gpu) m_gpu->abandon();
     m_presenter.abandon_gpu();
@@ -131,6 +134,8 @@ class MatmulLab final : public Lab {
   // The tensor-core section: the rungs and whether this device runs them; the CPU precision model on a job.
   void list_tc_rungs();
   void start_tc_model();
+  // Times every rung at the lab's size on the GPU (app/matmul/matmul_tc_timing.h); the ladder waits meanwhile.
+  void start_tc_timing();
   void show_cpu_jobs();
   void compute_cpu_inline();
   void upsert_row(ui::LadderRow row);
@@ -171,6 +176,7 @@ class MatmulLab final : public Lab {
   LabJob m_cpu_job[3];
   LabJob m_user_job;
   LabJob m_tc_job;  // the CPU precision model (tensor-core section)
+  LabJob m_tc_time_job;  // the tensor-core rungs timed on the GPU (tensor-core section)
   LabSimulation m_sim;  // no GPU: the user's matmul in the simulator
 
   // Sessions and presenter mode (app/session.h, ui/presenter.h); defined at the end of the file.

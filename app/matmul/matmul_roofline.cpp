@@ -1,5 +1,6 @@
 // matmul_roofline.cpp: what `blockscope roofline` times for the matmul lab (its descriptor's roofline_runs):
-// every GPU variant at the bench size, OpenBLAS, and the blocked CPU baseline at a quarter of the size.
+// every GPU variant at the bench size, the tensor-core rungs this GPU runs (each under its precision's roof),
+// OpenBLAS, and the blocked CPU baseline at a quarter of the size.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "app/roofline/roofline_report.h"
 #include "gpu/matmul/matmul.h"
 #include "gpu/matmul/matmul_work.h"
+#include "gpu/matmul/tc.h"
 
 namespace bs {
 
@@ -24,6 +26,10 @@ void matmul_roofline_runs(const LabEnv& env, bool gpu, bool quick) {
     const mm::GpuBenchResult r = mm::bench_gpu(p, a, b, ref, vs, 5, quick ? 0.2 : 0.5);
     for (const auto& row : r.rows)
       report_run(env, "matmul", row.variant, true, row.ms.median, mm::run_work(p), size);
+    const mm::tc::TcBenchResult t = mm::tc::bench_tc(p, a, b, ref, {}, 5, quick ? 0.2 : 0.5);
+    for (const auto& row : t.rows)
+      if (row.skipped.empty())
+        report_run(env, "matmul", row.rung->name, true, row.ms.median, mm::rung_work(p, row.rung->precision), size);
   }
   for (mm::CpuVariant v : {mm::CpuVariant::OpenBlas, mm::CpuVariant::Blocked}) {
     // The blocked baseline at a quarter of the size (seconds at 4096 on a few cores).

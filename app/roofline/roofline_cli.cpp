@@ -78,6 +78,7 @@ int run_roofline(const RooflineOptions& o) {
     say("  DRAM copy " + fmt_fixed(g.dram_gbs, 0) + " GB/s, L2 " + fmt_fixed(g.l2_gbs, 0) + " GB/s, shared " +
         fmt_fixed(g.smem_gbs, 0) + " GB/s, FP32 " + fmt_fixed(g.fp32_gflops, 0) + " GFLOP/s, launch " +
         fmt_fixed(g.launch_us, 2) + " us");
+    say("  tensor cores: " + tensor_core_summary(g) + (g.tc_how.empty() ? "" : " (" + g.tc_how + ")"));
     // The checks against known-good kernels the benches already time (a lab's roofline_check).
     for (const LabDescriptor& d : lab_entries())
       if (d.roofline_check) say("  " + d.roofline_check(g.dram_gbs));

@@ -57,10 +57,35 @@ Roof roof_for(const Chart& ch, const work::RunRecord& r) {
   const std::optional<Ceilings>& c = gpu ? ch.gpu : ch.cpu;
   if (!c) return Roof{};
   Roof roof = dram_roof(*c);
+  if (r.work.math != work::Math::Fp32) {
+    if (!gpu) return Roof{};  // the CPU has no tensor-core ceiling
+    roof.peak_gflops = c->peak_gflops(r.work.math);
+  }
   roof.cache_bytes = gpu ? ch.gpu_cache_bytes : ch.cpu_cache_bytes;
   roof.cache_name = gpu ? "L2" : "the last-level cache";
   return roof;
 }
+
+std::string roof_missing(const Chart& ch, const work::RunRecord& r) {
+  const bool gpu = r.where == work::Where::Gpu;
+  const std::optional<Ceilings>& c = gpu ? ch.gpu : ch.cpu;
+  if (!c) return std::string("no ") + (gpu ? "GPU" : "CPU") + " ceilings yet";
+  if (r.work.math == work::Math::Fp32) return {};
+  if (!gpu) return "no tensor-core ceiling on the CPU";
+  if (c->peak_gflops(r.work.math) > 0) return {};
+  return std::string("no ") + work::to_string(r.work.math) + " ceiling" +
+         (c->tc_absent.empty() ? std::string() : ": " + c->tc_absent);
+}
+
+namespace {
+
+// "BF16" from "BF16 tensor cores".
+std::string precision_name(work::Math m) {
+  const std::string s = work::to_string(m);
+  return s.substr(0, s.find(' '));
+}
+
+}  // namespace
 
 fig::Figure make_figure(const Chart& ch) {
   fig::Figure f;
@@ -90,12 +115,22 @@ fig::Figure make_figure(const Chart& ch) {
     if (g.l2_gbs > 0)
       f.series.push_back(roof_series("GPU: L2 " + gbs_text(g.l2_gbs) + " (measured)",
                                      Roof{g.fp32_gflops, g.l2_gbs}, x_lo, x_hi, 0x9ccfffffu));
+    // The tensor-core roofs: the same bandwidth, each precision's measured peak (absent ones say why below).
+    const uint32_t tc_colours[] = {0x3cc878ffu, 0x9ad24affu, 0x2fb5b0ffu};
+    for (size_t i = 0; i < std::size(k_tensor_maths); ++i) {
+      const double peak = g.peak_gflops(k_tensor_maths[i]);
+      if (peak > 0)
+        f.series.push_back(roof_series("GPU: " + std::string(work::to_string(k_tensor_maths[i])) + " " +
+                                           gflops_text(peak) + " (best of cuBLAS, measured)",
+                                       Roof{peak, g.dram_gbs}, x_lo, x_hi, tc_colours[i]));
+    }
     if (ch.datasheet)
       f.series.push_back(roof_series(ch.datasheet->name + ": " + gbs_text(ch.datasheet->dram_gbs) + ", " +
                                          gflops_text(ch.datasheet->fp32_gflops),
                                      Roof{ch.datasheet->fp32_gflops, ch.datasheet->dram_gbs}, x_lo, x_hi,
                                      0x8c8c8cffu));
     sub += g.device + " (ceilings measured " + g.measured_utc + ")";
+    if (!g.tc_absent.empty()) sub += "; tensor-core roofs: " + g.tc_absent;
   }
   if (ch.cpu) {
     const Ceilings& c = *ch.cpu;
@@ -104,9 +139,11 @@ fig::Figure make_figure(const Chart& ch) {
         dram_roof(c), x_lo, x_hi, 0xf0a040ffu));
     sub += std::string(sub.empty() ? "" : "; ") + c.device + " (measured " + c.measured_utc + ")";
   }
-  fig::Series gpu_model, gpu_measured, cpu_model;
+  fig::Series gpu_model, gpu_tensor, gpu_measured, cpu_model;
   gpu_model.label = "GPU runs (model bytes)";
   gpu_model.rgba = 0x40d0a0ffu;
+  gpu_tensor.label = "GPU tensor-core runs (model bytes; under their precision's roof)";
+  gpu_tensor.rgba = 0xffd040ffu;
   gpu_measured.label = "GPU runs (measured DRAM bytes)";
   gpu_measured.rgba = 0xe060e0ffu;
   cpu_model.label = "CPU runs (model bytes)";
@@ -129,10 +166,13 @@ fig::Figure make_figure(const Chart& ch) {
       ++no_flops;
       continue;
     }
-    fig::Series& s = ch.series_per_variant         ? variant_series(r)
-                     : r.where == work::Where::Gpu ? gpu_model
-                                                   : cpu_model;
-    const std::string pct = roof.valid() ? ": " + p.text() : "";
+    const bool tensor = r.work.math != work::Math::Fp32;
+    fig::Series& s = ch.series_per_variant          ? variant_series(r)
+                     : r.where != work::Where::Gpu ? cpu_model
+                     : tensor                      ? gpu_tensor
+                                                   : gpu_model;
+    const std::string pct = (tensor ? std::string(" [") + work::to_string(r.work.math) + "]" : std::string()) +
+                            (roof.valid() ? ": " + p.text() : ": " + roof_missing(ch, r));
     s.x.push_back(p.intensity);
     s.y.push_back(p.gflops);
     s.point_labels.push_back(r.label + " (" + r.device + ")" + pct);
@@ -143,7 +183,7 @@ fig::Figure make_figure(const Chart& ch) {
       gpu_measured.point_labels.push_back(r.label + " (" + r.device + "): " + m.text());
     }
   }
-  for (fig::Series* s : {&gpu_model, &gpu_measured, &cpu_model}) {
+  for (fig::Series* s : {&gpu_model, &gpu_tensor, &gpu_measured, &cpu_model}) {
     s->points_only = true;
     if (!s->x.empty()) f.series.push_back(std::move(*s));
   }
@@ -190,6 +230,10 @@ std::string to_csv(const Chart& ch) {
             ch.gpu->dram_gbs, ch.gpu->fp32_gflops);
     ceiling("GPU L2 (measured)", ch.gpu->device, ch.gpu->l2_gbs, 0);
     ceiling("GPU shared memory (measured)", ch.gpu->device, ch.gpu->smem_gbs, 0);
+    for (const work::Math m : k_tensor_maths)
+      if (ch.gpu->peak_gflops(m) > 0)
+        ceiling("GPU " + precision_name(m) + " tensor cores (" + ch.gpu->tc_how + ")", ch.gpu->device,
+                ch.gpu->dram_gbs, ch.gpu->peak_gflops(m));
   }
   if (ch.datasheet) ceiling(ch.datasheet->name, "", ch.datasheet->dram_gbs, ch.datasheet->fp32_gflops);
   if (ch.cpu)
@@ -222,7 +266,8 @@ nlohmann::json to_json(const Chart& ch) {
                           {"write_bytes", r.work.write_bytes},
                           {"gflops", p.gflops},
                           {"model_gbs", p.gbs},
-                          {"bound", to_string(p.bound)}};
+                          {"bound", to_string(p.bound)},
+                          {"math", work::to_string(r.work.math)}};
     if (!p.no_flops && std::isfinite(p.intensity)) row["model_intensity"] = p.intensity;
     if (r.work.measured_dram_bytes) {
       row["measured_dram_bytes"] = *r.work.measured_dram_bytes;
@@ -232,6 +277,8 @@ nlohmann::json to_json(const Chart& ch) {
     if (roof.valid()) {
       row["pct_of_ceiling"] = p.pct;
       row["readout"] = p.text();
+    } else {
+      row["no_ceiling"] = roof_missing(ch, r);
     }
     j["runs"].push_back(row);
   }

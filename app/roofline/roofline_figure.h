@@ -2,7 +2,9 @@
 // table (CSV, JSON) and the files `blockscope roofline` and the Roofline window write. Ceilings are lines of
 // a log-log plot (GFLOP/s against FLOP per DRAM byte); every timed run with FLOPs is a point at its model
 // intensity, and a second point where counters measured its DRAM bytes; runs without FLOPs (copies,
-// transposes) have no point and are listed in the table with their % of the bandwidth ceiling.
+// transposes) have no point and are listed in the table with their % of the bandwidth ceiling. The GPU's
+// tensor-core ceilings (BF16, FP16, TF32: measured, ceilings.h) are roofs of their own, labelled with their
+// precision; a run on tensor cores is placed under its precision's roof.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -33,7 +35,10 @@ struct Chart {
 };
 
 Roof dram_roof(const Ceilings& c);                         // FP32 peak under the DRAM (copy) bandwidth
-Roof roof_for(const Chart& ch, const work::RunRecord& r);  // the GPU's or the CPU's (invalid when absent)
+// The GPU's or the CPU's; a GPU run on tensor cores (work.math) gets its precision's ceiling under the DRAM
+// bandwidth. Invalid when that ceiling is absent (roof_missing says why).
+Roof roof_for(const Chart& ch, const work::RunRecord& r);
+std::string roof_missing(const Chart& ch, const work::RunRecord& r);  // "" when roof_for is valid
 
 fig::Figure make_figure(const Chart& ch);
 // One row per run: label, lab, variant, device, seconds, FLOPs, model bytes, measured bytes, intensities,

@@ -102,7 +102,7 @@ void RooflineWindow::draw(Layout& layout, bool* open) {
       ImGui::ProgressBar(static_cast<float>(m_job.progress()), ImVec2(ImGui::GetFontSize() * 12, 0),
                          "measuring ceilings...");
       ImGui::SameLine();
-      ImGui::TextDisabled("(copy, L2, shared memory, FMA, launch; CPU copy and FMA)");
+      ImGui::TextDisabled("(copy, L2, shared memory, FMA, launch, tensor cores; CPU copy and FMA)");
     } else {
       if (ImGui::Button("Measure again")) start_measuring(true);
       ImGui::SameLine();
@@ -142,6 +142,15 @@ void RooflineWindow::draw(Layout& layout, bool* open) {
             0, m_chart.cpu->measured_utc);
       ImGui::EndTable();
     }
+    if (m_chart.gpu) {
+      // The tensor-core ceilings: measured (what was run in the tooltip), or why they are absent.
+      const roofline::Ceilings& g = *m_chart.gpu;
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextDisabled("Tensor cores (best of cuBLAS, measured): %s",
+                          roofline::tensor_core_summary(g).c_str());
+      ImGui::PopTextWrapPos();
+      if (!g.tc_how.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", g.tc_how.c_str());
+    }
     if (!m_chart.gpu && !m_job.running())
       ImGui::TextDisabled("%s", m_env.device.available ? "GPU ceilings: see the message below"
                                                        : ("no GPU: " + m_env.device.reason).c_str());
@@ -172,7 +181,7 @@ void RooflineWindow::draw(Layout& layout, bool* open) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(fmt_fixed(p.gbs, p.gbs < 100 ? 2 : 0).c_str());
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(roof.valid() ? p.text().c_str() : "(no ceilings yet)");
+        ImGui::TextUnformatted(roof.valid() ? p.text().c_str() : roofline::roof_missing(m_chart, *it).c_str());
       }
       ImGui::EndTable();
     }

@@ -13,6 +13,7 @@
 #include "gpu/common/nvtx_range.h"
 #include "gpu/matmul/matmul.h"
 #include "gpu/matmul/matmul_kernels.cuh"
+#include "gpu/matmul/matmul_operands.h"
 
 namespace bs::matmul {
 
@@ -38,12 +39,9 @@ size_t free_device_bytes() {
 
 }  // namespace
 
-struct GpuRunner::Impl {
-  Problem p;
+struct GpuRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_operands.h)
+  explicit Impl(const Problem& problem) : MatmulOperands(problem) {}
   bool vec = false;  // K and N multiples of 4: the block-tile kernels use float4 loads and stores
-  DeviceInfo info;
-  DeviceBuffer<float> a, b, c;
-  Stream stream;
   EventTimer timer;
   cublasHandle_t blas = nullptr;
   std::optional<AutoChoice> auto_override;
@@ -148,18 +146,8 @@ struct GpuRunner::Impl {
   }
 };
 
-GpuRunner::GpuRunner(const Problem& p) : m(nullptr) {
-  if (auto err = validate(p)) throw InvalidRequest(*err);
-  DeviceInfo dev = query_device();
-  if (!dev.available) throw GpuError("no CUDA device: " + dev.reason, 100, false);
-  if (auto err = validate_memory(p, free_device_bytes())) throw InvalidRequest(*err);
-  m = std::make_unique<Impl>();
-  m->p = p;
-  m->info = std::move(dev);
+GpuRunner::GpuRunner(const Problem& p) : m(std::make_unique<Impl>(p)) {
   m->vec = p.k % 4 == 0 && p.n % 4 == 0;
-  m->a.resize(p.a_count());
-  m->b.resize(p.b_count());
-  m->c.resize(p.c_count());
   m->auto_default = choose_auto(p, m->info.sm_count);
 }
 
@@ -184,13 +172,7 @@ const DeviceInfo& GpuRunner::device() const {
 }
 
 void GpuRunner::set_inputs(std::span<const float> a, std::span<const float> b) {
-  if (a.size() != m->p.a_count() || b.size() != m->p.b_count())
-    throw InvalidRequest("input sizes do not match " + to_string(m->p) + ": A needs M*K values, B needs K*N");
-  BS_CUDA_CHECK(
-      cudaMemcpyAsync(m->a.data(), a.data(), m->a.bytes(), cudaMemcpyHostToDevice, m->stream.get()));
-  BS_CUDA_CHECK(
-      cudaMemcpyAsync(m->b.data(), b.data(), m->b.bytes(), cudaMemcpyHostToDevice, m->stream.get()));
-  m->stream.sync();
+  m->upload(a, b);
 }
 
 void GpuRunner::poison_c() {

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cpu_job.h"
 #include "core/stats.h"
 #include "gpu/common/device_info.h"
 #include "gpu/matmul/matmul.h"
@@ -138,7 +139,9 @@ struct TcBenchResult {
 // correctness run measured against `ref` (computed when empty: CPU OpenBLAS dgemm up to
 // k_cpu_reference_max_fmas, cuBLAS DGEMM above), then warm-up and timed runs (about `budget_s` s per rung, at
 // least 3). Rungs this device cannot run come back with `skipped` set. Throws GpuError without a device.
+// `ctl` (optional, e.g. the lab's worker): progress after each rung, cancel checked before each (JobCancelled).
 TcBenchResult bench_tc(const Problem& p, std::span<const float> a, std::span<const float> b, Reference& ref,
-                       std::span<const Rung> which, int repetitions = 10, double budget_s = 1.5);
+                       std::span<const Rung> which, int repetitions = 10, double budget_s = 1.5,
+                       JobControl* ctl = nullptr);
 
 }  // namespace bs::matmul::tc

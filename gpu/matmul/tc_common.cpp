@@ -146,7 +146,7 @@ std::optional<std::string> unavailable_reason(const RungInfo& r, const DeviceInf
 }
 
 TcBenchResult bench_tc(const Problem& p, std::span<const float> a, std::span<const float> b, Reference& ref,
-                       std::span<const Rung> which, int repetitions, double budget_s) {
+                       std::span<const Rung> which, int repetitions, double budget_s, JobControl* ctl) {
   TcBenchResult out;
   TcRunner runner(p);
   const DeviceInfo& dev = runner.device();
@@ -173,6 +173,10 @@ TcBenchResult bench_tc(const Problem& p, std::span<const float> a, std::span<con
       if (k_rungs[i].id == r || k_rungs[i].id == cublas_rung(info(r).precision)) want[i] = true;
 
   for (size_t i = 0; i < k_rungs.size(); ++i) {
+    if (ctl) {
+      if (ctl->cancelled()) throw JobCancelled{};
+      ctl->set_progress(static_cast<double>(i) / static_cast<double>(k_rungs.size()));
+    }
     if (!want[i]) continue;
     const RungInfo& ri = k_rungs[i];
     TcRow row;

@@ -2,22 +2,28 @@
 // plain host functions a test can check: the TMA boxes of the Hopper rungs (which boxes cover A and B, how much of
 // each edge box TMA fills with zeros, the 128-byte swizzle inside a box) and the schedule of a k-stage ring of
 // shared-memory stages (when each k-tile is loaded and multiplied, and where the tensor cores wait).
-// The box constants mirror gpu/matmul/tc_hopper.cu (BM, BK, COLS_PER_CHUNK, SWIZZLE_BYTES, the BNs and STAGES);
-// that file is the truth, this one only draws it.
+// The box constants come from gpu/matmul/tc_hopper_shape.h, which tc_hopper.cu checks its own against
+// (static_assert at its end): the pictures draw the kernels' shape.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "gpu/matmul/tc_hopper_shape.h"
+
 namespace bs::matmul::tc {
 
-inline constexpr int kTmaBM = 128;         // rows of A per box (one CTA tile's rows)
-inline constexpr int kTmaBK = 64;          // k per box: 64 bf16 = one 128-byte swizzled row
-inline constexpr int kTmaChunkCols = 64;   // columns of B per box (a BN-wide tile takes BN / 64 boxes)
-inline constexpr int kTmaSwizzleBytes = 128;
-inline constexpr int kTmaWgmmaBN = 128, kWarpSpecializedBN = 256;
-inline constexpr int kHopperStages = 4;    // every Hopper rung's ring
+inline constexpr int kTmaBM = hopper::shape::k_tile_m;  // rows of A per box (one CTA tile's rows)
+inline constexpr int kTmaBK = hopper::shape::k_tile_k;  // k per box: 64 bf16 = one 128-byte swizzled row
+// Columns of B per box (a BN-wide tile takes BN / 64 boxes).
+inline constexpr int kTmaChunkCols = hopper::shape::k_cols_per_chunk;
+inline constexpr int kTmaSwizzleBytes = hopper::shape::k_swizzle_bytes;
+inline constexpr int kTmaWgmmaBN = hopper::shape::k_tma_wgmma_bn, kWarpSpecializedBN = hopper::shape::k_ws_bn;
+// Every Hopper rung's ring (the pictures draw one ring for all of them).
+inline constexpr int kHopperStages = hopper::shape::k_ws_stages;
+static_assert(hopper::shape::k_tma_wgmma_stages == hopper::shape::k_ws_stages,
+              "the pipeline picture draws one ring depth for every Hopper rung");
 inline constexpr int kCpAsyncStages = 4;   // the mma.sync + cp.async rung's ring
 
 // The boxes that cover one matrix (`rows` x `cols` elements), `down` x `across` of them, each box_rows x box_cols.

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "gpu/common/device_buffer.h"
+#include "gpu/matmul/matmul_operands.h"
 #include "gpu/matmul/tc.h"
 #include "gpu/matmul/tc_kernels.cuh"
 
@@ -84,12 +85,9 @@ KernelLaunch kernel_for(Rung r) {
 
 }  // namespace
 
-struct TcRunner::Impl {
-  Problem p;
+struct TcRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_operands.h)
+  Impl(const Problem& problem, size_t reserve, const std::string& note) : MatmulOperands(problem, reserve, note) {}
   int64_t m_p = 0, n_p = 0, k_p = 0;  // padded sizes
-  DeviceInfo info;
-  DeviceBuffer<float> a, b, c;
-  Stream stream;
   Event start, stop;
   cublasHandle_t blas = nullptr;
   struct Converted {
@@ -222,27 +220,17 @@ struct TcRunner::Impl {
 };
 
 TcRunner::TcRunner(const Problem& p) {
-  if (auto err = validate(p)) throw InvalidRequest(*err);
-  DeviceInfo dev = query_device();
-  if (!dev.available) throw GpuError("no CUDA device: " + dev.reason, 100, false);
-  m = std::make_unique<Impl>();
-  m->p = p;
-  m->info = std::move(dev);
-  m->m_p = round_up(p.m, k_pad_mn);
-  m->n_p = round_up(p.n, k_pad_mn);
-  m->k_p = round_up(p.k, k_pad_k);
   // float32 A, B, C plus the padded copies of every precision once run (FP16 2 + BF16 2 + TF32 4 + 3xTF32 4
   // bytes per element) and the workspace of wgmma 3xTF32 (8 bytes per element of A), checked before any
-  // allocation.
-  const size_t padded = static_cast<size_t>(m->m_p * m->k_p + m->k_p * m->n_p) * 12 +
-                        static_cast<size_t>(m->m_p * m->k_p) * 8;
-  size_t free_b = 0, total_b = 0;
-  BS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  if (auto err = validate_memory(p, free_b > padded ? free_b - padded : 0))
-    throw InvalidRequest(*err + " (the tensor-core rungs also keep padded copies of A and B per precision)");
-  m->a.resize(p.a_count());
-  m->b.resize(p.b_count());
-  m->c.resize(p.c_count());
+  // allocation. An invalid problem is refused by MatmulOperands first.
+  const bool sane = !validate(p);
+  const int64_t m_p = sane ? round_up(p.m, k_pad_mn) : 0, n_p = sane ? round_up(p.n, k_pad_mn) : 0,
+                k_p = sane ? round_up(p.k, k_pad_k) : 0;
+  const size_t padded = static_cast<size_t>(m_p * k_p + k_p * n_p) * 12 + static_cast<size_t>(m_p * k_p) * 8;
+  m = std::make_unique<Impl>(p, padded, " (the tensor-core rungs also keep padded copies of A and B per precision)");
+  m->m_p = m_p;
+  m->n_p = n_p;
+  m->k_p = k_p;
 }
 
 TcRunner::~TcRunner() = default;
@@ -255,11 +243,7 @@ const DeviceInfo& TcRunner::device() const {
 }
 
 void TcRunner::set_inputs(std::span<const float> a, std::span<const float> b) {
-  if (a.size() != m->p.a_count() || b.size() != m->p.b_count())
-    throw InvalidRequest("input sizes do not match " + to_string(m->p) + ": A needs M*K values, B needs K*N");
-  BS_CUDA_CHECK(cudaMemcpyAsync(m->a.data(), a.data(), m->a.bytes(), cudaMemcpyHostToDevice, m->stream.get()));
-  BS_CUDA_CHECK(cudaMemcpyAsync(m->b.data(), b.data(), m->b.bytes(), cudaMemcpyHostToDevice, m->stream.get()));
-  m->stream.sync();
+  m->upload(a, b);
   for (auto& cv : m->conv)
     cv.ms = -1;
 }

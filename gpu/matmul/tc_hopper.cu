@@ -1194,3 +1194,19 @@ void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, f
 }
 
 }  // namespace bs::matmul::hopper
+
+// The plain header the lab's pictures draw from (tc_geometry.h) must state this file's tile shape.
+#include "gpu/matmul/tc_hopper_shape.h"
+static_assert(bs::matmul::hopper::BM == bs::matmul::hopper::shape::k_tile_m, "tc_hopper_shape.h: k_tile_m != BM");
+static_assert(bs::matmul::hopper::BK == bs::matmul::hopper::shape::k_tile_k, "tc_hopper_shape.h: k_tile_k != BK");
+static_assert(bs::matmul::hopper::SWIZZLE_BYTES == bs::matmul::hopper::shape::k_swizzle_bytes,
+              "tc_hopper_shape.h: k_swizzle_bytes != SWIZZLE_BYTES");
+static_assert(bs::matmul::hopper::COLS_PER_CHUNK == bs::matmul::hopper::shape::k_cols_per_chunk,
+              "tc_hopper_shape.h: k_cols_per_chunk != COLS_PER_CHUNK");
+static_assert(bs::matmul::hopper::TMA_WGMMA_BN == bs::matmul::hopper::shape::k_tma_wgmma_bn,
+              "tc_hopper_shape.h: k_tma_wgmma_bn != TMA_WGMMA_BN");
+static_assert(bs::matmul::hopper::TMA_WGMMA_STAGES == bs::matmul::hopper::shape::k_tma_wgmma_stages,
+              "tc_hopper_shape.h: k_tma_wgmma_stages != TMA_WGMMA_STAGES");
+static_assert(bs::matmul::hopper::WS_BN == bs::matmul::hopper::shape::k_ws_bn, "tc_hopper_shape.h: k_ws_bn != WS_BN");
+static_assert(bs::matmul::hopper::WS_STAGES == bs::matmul::hopper::shape::k_ws_stages,
+              "tc_hopper_shape.h: k_ws_stages != WS_STAGES");

@@ -2,8 +2,9 @@
 // device (name, UUID and driver for a GPU; model and threads for the CPU), with the date they were measured.
 // GPU: DRAM bandwidth (a float4 copy), L2 bandwidth (reads of a buffer a quarter of L2's size), shared-memory
 // bandwidth (float4 reads, conflict-free), FP32 FMA throughput (independent FMA chains) and launch overhead
-// (empty kernels back to back). CPU: memory bandwidth with all threads (a copy, OpenMP) and FP32 throughput
-// built with the CPU baselines' compiler flags. Datasheet figures for known GPUs sit beside them, labelled.
+// (empty kernels back to back); tensor cores, dense BF16, FP16 and TF32 (FP32 accumulate): the best of cuBLAS
+// (cublasGemmEx) at 4096^3 and 8192^3, absent with the reason on a GPU without them. CPU: memory bandwidth
+// with all threads (a copy, OpenMP) and FP32 throughput built with the CPU baselines' compiler flags. Datasheet figures for known GPUs sit beside them, labelled.
 // Pure C++ (no CUDA headers).
 #pragma once
 
@@ -12,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "core/work_model.h"
 
 namespace bs::roofline {
 
@@ -26,7 +29,28 @@ struct Ceilings {
   double fp32_gflops = 0;    // FP32 FLOP/s / 1e9, an FMA counting 2
   double launch_us = 0;      // GPU only: per launch, back to back
   std::string how;           // what was run, one line
+  // Tensor cores (GPU only), GFLOP/s of dense C = A x B with FP32 accumulation; 0: absent, and tc_absent says
+  // why (no tensor cores of that precision, or not measured). Measured, never taken from a datasheet.
+  double bf16_gflops = 0, fp16_gflops = 0, tf32_gflops = 0;
+  std::string tc_how;     // what was run for them, one line
+  std::string tc_absent;  // why some or all are absent ("" when all three were measured)
+  // Read from a cache written before blockscope measured tensor cores: get_ceilings measures them then.
+  bool tc_pending = false;
+
+  // The compute ceiling of `m` in GFLOP/s (FP32: fp32_gflops), 0 when absent.
+  double peak_gflops(work::Math m) const;
 };
+
+// The tensor-core precisions a GPU's ceilings may hold, in the order they are shown.
+inline constexpr work::Math k_tensor_maths[] = {work::Math::Bf16, work::Math::Fp16, work::Math::Tf32};
+// One line: "BF16 tensor cores 612 TFLOP/s, FP16 tensor cores 615 TFLOP/s, TF32 ...; absent: <why>", or
+// "none; absent: <why>".
+std::string tensor_core_summary(const Ceilings& c);
+
+// The tensor-core ceilings of the current GPU (device 0) written into `c`: each precision the GPU's compute
+// capability has (FP16 from 7.0, BF16 and TF32 from 8.0) timed, the others absent with the reason in
+// c.tc_absent. Throws bs::GpuError when CUDA or cuBLAS fails.
+void measure_tensor_cores(Ceilings& c);
 
 // Datasheet figures of known GPUs (matched by name), labelled as such wherever shown.
 struct Datasheet {

@@ -34,8 +34,29 @@ std::optional<Datasheet> datasheet_for(std::string_view name) {
   return std::nullopt;
 }
 
+double Ceilings::peak_gflops(work::Math m) const {
+  switch (m) {
+    case work::Math::Fp32: return fp32_gflops;
+    case work::Math::Tf32: return tf32_gflops;
+    case work::Math::Fp16: return fp16_gflops;
+    case work::Math::Bf16: return bf16_gflops;
+  }
+  return 0;
+}
+
+std::string tensor_core_summary(const Ceilings& c) {
+  std::string out;
+  for (const work::Math m : k_tensor_maths)
+    if (c.peak_gflops(m) > 0)
+      out += std::string(out.empty() ? "" : ", ") + work::to_string(m) + " " +
+             fmt_fixed(c.peak_gflops(m) / 1e3, 0) + " TFLOP/s";
+  if (out.empty()) out = "none";
+  if (!c.tc_absent.empty()) out += "; absent: " + c.tc_absent;
+  return out;
+}
+
 nlohmann::json to_json(const Ceilings& c) {
-  return {{"blockscope_ceilings", 1},
+  nlohmann::json j = {{"blockscope_ceilings", 1},
           {"gpu", c.gpu},
           {"device", c.device},
           {"key", c.key},
@@ -46,6 +67,13 @@ nlohmann::json to_json(const Ceilings& c) {
           {"fp32_gflops", c.fp32_gflops},
           {"launch_us", c.launch_us},
           {"how", c.how}};
+  if (c.gpu && !c.tc_pending)
+    j["tensor_cores"] = {{"bf16_gflops", c.bf16_gflops},
+                         {"fp16_gflops", c.fp16_gflops},
+                         {"tf32_gflops", c.tf32_gflops},
+                         {"how", c.tc_how},
+                         {"absent", c.tc_absent}};
+  return j;
 }
 
 Ceilings from_json(const nlohmann::json& j) {
@@ -75,6 +103,30 @@ Ceilings from_json(const nlohmann::json& j) {
   c.l2_gbs = num("l2_gbs", c.gpu);
   c.smem_gbs = num("smem_gbs", c.gpu);
   c.launch_us = num("launch_us", c.gpu);
+  if (!c.gpu) return c;
+  // Files written before the tensor-core ceilings have no "tensor_cores": measured when next asked for.
+  if (!j.contains("tensor_cores")) {
+    c.tc_pending = true;
+    c.tc_absent = "not measured yet (the cached ceilings predate tensor-core ceilings: Measure again)";
+    return c;
+  }
+  const nlohmann::json& t = j["tensor_cores"];
+  if (!t.is_object()) throw InvalidRequest("tensor_cores: not an object");
+  auto tc_num = [&](const char* f) {
+    if (!t.contains(f) || !t[f].is_number() || !(t[f].get<double>() >= 0))
+      throw InvalidRequest(std::string("tensor_cores.") + f + ": missing or not a number >= 0 (0: absent)");
+    return t[f].get<double>();
+  };
+  auto tc_str = [&](const char* f) {
+    if (!t.contains(f) || !t[f].is_string())
+      throw InvalidRequest(std::string("tensor_cores.") + f + ": missing or not text");
+    return t[f].get<std::string>();
+  };
+  c.bf16_gflops = tc_num("bf16_gflops");
+  c.fp16_gflops = tc_num("fp16_gflops");
+  c.tf32_gflops = tc_num("tf32_gflops");
+  c.tc_how = tc_str("how");
+  c.tc_absent = tc_str("absent");
   return c;
 }
 
@@ -128,6 +180,18 @@ Ceilings get_ceilings(bool gpu, const std::string& cache_dir, std::string* messa
   std::string why;
   if (!force) {
     CacheRead r = read_cache(path, key);
+    if (r.ceilings && r.ceilings->tc_pending) {
+      // Cached before blockscope measured tensor cores: those alone are measured now, the rest kept.
+      Ceilings c = *r.ceilings;
+      measure_tensor_cores(c);
+      c.tc_pending = false;
+      std::string err;
+      const bool saved = write_cache(path, c, &err);
+      if (message)
+        *message = "from the cache (" + path + "), measured " + c.measured_utc + "; tensor cores measured now" +
+                   (saved ? "" : " (not cached: " + err + ")");
+      return c;
+    }
     if (r.ceilings) {
       if (message) *message = "from the cache (" + path + "), measured " + r.ceilings->measured_utc;
       return *r.ceilings;

@@ -159,6 +159,87 @@ TEST(Ceilings, GpuMeasurementIsSane) {
   std::printf(
       "GPU ceilings: DRAM %.0f GB/s, L2 %.0f GB/s, shared %.0f GB/s, FP32 %.0f GFLOP/s, launch %.2f us\n",
       c.dram_gbs, c.l2_gbs, c.smem_gbs, c.fp32_gflops, c.launch_us);
+  // Tensor cores: on 8.0 and later all three measured, BF16/FP16 at least twice TF32 and everything far above
+  // the CUDA cores' FP32; before 7.0 none, with the reason.
+  std::printf("tensor cores: %s (%s)\n", roofline::tensor_core_summary(c).c_str(), c.tc_how.c_str());
+  if (d.cc_major >= 8) {
+    EXPECT_TRUE(c.tc_absent.empty()) << c.tc_absent;
+    EXPECT_GT(c.tf32_gflops, 2 * c.fp32_gflops);
+    EXPECT_GT(c.bf16_gflops, 1.5 * c.tf32_gflops);
+    EXPECT_GT(c.fp16_gflops, 1.5 * c.tf32_gflops);
+    EXPECT_NE(c.tc_how.find("cuBLAS"), std::string::npos);
+  } else if (d.cc_major < 7) {
+    EXPECT_EQ(c.bf16_gflops + c.fp16_gflops + c.tf32_gflops, 0);
+    EXPECT_NE(c.tc_absent.find("no tensor cores"), std::string::npos) << c.tc_absent;
+  }
+  EXPECT_FALSE(c.tc_pending);
+}
+
+// A cache written before tensor-core ceilings existed: the rest is kept, the tensor cores are measured and the
+// file rewritten with them.
+TEST(Ceilings, OldGpuCacheGetsTensorCoresMeasured) {
+  BS_REQUIRE_GPU();
+  const std::string dir = temp_dir("old_gpu_cache");
+  roofline::Ceilings old = fake_gpu();
+  old.key = roofline::gpu_key();
+  nlohmann::json j = roofline::to_json(old);
+  j.erase("tensor_cores");
+  const std::string path = roofline::cache_path(dir, old.key);
+  { std::ofstream(path) << j.dump(); }
+  std::string msg;
+  const roofline::Ceilings c = roofline::get_ceilings(true, dir, &msg);
+  EXPECT_NE(msg.find("tensor cores measured now"), std::string::npos) << msg;
+  EXPECT_DOUBLE_EQ(c.dram_gbs, 3000);  // the cached figures are kept
+  EXPECT_FALSE(c.tc_pending);
+  const roofline::CacheRead again = roofline::read_cache(path, old.key);
+  ASSERT_TRUE(again.ceilings) << again.message;
+  EXPECT_FALSE(again.ceilings->tc_pending);
+  EXPECT_DOUBLE_EQ(again.ceilings->bf16_gflops, c.bf16_gflops);
+}
+
+TEST(Ceilings, TensorCoreFieldsInTheCacheFile) {
+  roofline::Ceilings c = fake_gpu();
+  c.bf16_gflops = 600000;
+  c.fp16_gflops = 610000;
+  c.tf32_gflops = 0;
+  c.tc_absent = "TF32: test reason";
+  c.tc_how = "best of cuBLAS (test)";
+  const roofline::Ceilings back = roofline::from_json(roofline::to_json(c));
+  EXPECT_DOUBLE_EQ(back.bf16_gflops, 600000);
+  EXPECT_DOUBLE_EQ(back.fp16_gflops, 610000);
+  EXPECT_DOUBLE_EQ(back.tf32_gflops, 0);
+  EXPECT_EQ(back.tc_absent, "TF32: test reason");
+  EXPECT_EQ(back.tc_how, "best of cuBLAS (test)");
+  EXPECT_FALSE(back.tc_pending);
+  EXPECT_DOUBLE_EQ(back.peak_gflops(work::Math::Bf16), 600000);
+  EXPECT_DOUBLE_EQ(back.peak_gflops(work::Math::Fp32), 60000);
+  EXPECT_EQ(roofline::tensor_core_summary(back),
+            "BF16 tensor cores 600 TFLOP/s, FP16 tensor cores 610 TFLOP/s; absent: TF32: test reason");
+  // A file from before tensor-core ceilings: none, pending, and the reason says so.
+  nlohmann::json j = roofline::to_json(c);
+  j.erase("tensor_cores");
+  const roofline::Ceilings old = roofline::from_json(j);
+  EXPECT_TRUE(old.tc_pending);
+  EXPECT_EQ(old.peak_gflops(work::Math::Bf16), 0);
+  EXPECT_NE(old.tc_absent.find("not measured yet"), std::string::npos) << old.tc_absent;
+  // A bad figure is named by its field.
+  j = roofline::to_json(c);
+  j["tensor_cores"]["bf16_gflops"] = -1;
+  try {
+    roofline::from_json(j);
+    FAIL() << "a negative tensor-core ceiling was accepted";
+  } catch (const InvalidRequest& e) {
+    EXPECT_NE(std::string(e.what()).find("tensor_cores.bf16_gflops"), std::string::npos) << e.what();
+  }
+  // The CPU has no tensor-core fields at all.
+  roofline::Ceilings cpu;
+  cpu.device = "Test CPU";
+  cpu.key = "cpu";
+  cpu.measured_utc = "x";
+  cpu.how = "x";
+  cpu.dram_gbs = cpu.fp32_gflops = 1;
+  EXPECT_FALSE(roofline::to_json(cpu).contains("tensor_cores"));
+  EXPECT_FALSE(roofline::from_json(roofline::to_json(cpu)).tc_pending);
 }
 
 TEST(Ceilings, CacheWriteReadAndWrongDevice) {
@@ -270,6 +351,55 @@ TEST(RooflineFigure, CeilingsAndRunsAsSeries) {
   EXPECT_TRUE(datasheet);
   // Hover on the painted figure names the run.
   EXPECT_NE(fig::to_svg(f, 800, 500).find("Roofline"), std::string::npos);
+}
+
+// Tensor-core ceilings are roofs of their own, labelled with their precision; a run on tensor cores sits under
+// its precision's roof, and one whose roof is absent says why instead of borrowing another.
+TEST(RooflineFigure, TensorCoreRoofsAndRuns) {
+  roofline::Chart ch = sample_chart();
+  ch.gpu->bf16_gflops = 600000;
+  ch.gpu->tf32_gflops = 300000;
+  ch.gpu->tc_absent = "FP16: test reason";
+  work::RunRecord bf = run_of(2e12, 1e9, 1e-2);  // 200 TFLOP/s at 2000 FLOP/B: compute bound
+  bf.label = "matmul: mma_bf16_pipe";
+  bf.work.math = work::Math::Bf16;
+  work::RunRecord fp16 = bf;
+  fp16.label = "matmul: mma_fp16_pipe";
+  fp16.work.math = work::Math::Fp16;
+  ch.runs = {bf, fp16};
+  const roofline::Roof r = roofline::roof_for(ch, bf);
+  ASSERT_TRUE(r.valid());
+  EXPECT_DOUBLE_EQ(r.peak_gflops, 600000);
+  EXPECT_DOUBLE_EQ(r.gbs, 3000);
+  EXPECT_NEAR(roofline::place(r, bf).pct, 100.0 / 3, 1e-9);
+  EXPECT_FALSE(roofline::roof_for(ch, fp16).valid());
+  EXPECT_EQ(roofline::roof_missing(ch, fp16), "no FP16 tensor cores ceiling: FP16: test reason");
+  EXPECT_EQ(roofline::roof_missing(ch, bf), "");
+  const fig::Figure f = roofline::make_figure(ch);
+  const fig::Series* bf_roof = nullptr;
+  const fig::Series* tensor_runs = nullptr;
+  for (const auto& s : f.series) {
+    if (s.label.find("BF16 tensor cores") != std::string::npos) bf_roof = &s;
+    if (s.label.find("GPU tensor-core runs") == 0) tensor_runs = &s;
+    EXPECT_EQ(s.label.find("FP16 tensor cores"), std::string::npos) << "an absent roof was drawn: " << s.label;
+  }
+  ASSERT_TRUE(bf_roof && tensor_runs);
+  EXPECT_NE(bf_roof->label.find("measured"), std::string::npos) << bf_roof->label;
+  EXPECT_DOUBLE_EQ(bf_roof->y.back(), 600000);  // flat at its peak
+  ASSERT_EQ(tensor_runs->x.size(), 2u);
+  EXPECT_NE(tensor_runs->point_labels[0].find("[BF16 tensor cores]: 33%"), std::string::npos)
+      << tensor_runs->point_labels[0];
+  EXPECT_NE(tensor_runs->point_labels[1].find("no FP16 tensor cores ceiling"), std::string::npos)
+      << tensor_runs->point_labels[1];
+  EXPECT_NE(f.subtitle.find("tensor-core roofs: FP16: test reason"), std::string::npos) << f.subtitle;
+  const nlohmann::json j = roofline::to_json(ch);
+  EXPECT_EQ(j["runs"][0]["math"], "BF16 tensor cores");
+  EXPECT_NE(j["runs"][1]["no_ceiling"].get<std::string>().find("test reason"), std::string::npos);
+  EXPECT_NE(roofline::to_csv(ch).find("GPU BF16 tensor cores"), std::string::npos);
+  // A CPU run never gets a tensor-core roof.
+  work::RunRecord cpu = bf;
+  cpu.where = work::Where::Cpu;
+  EXPECT_FALSE(roofline::roof_for(ch, cpu).valid());
 }
 
 TEST(RooflineFigure, FilesWritten) {

@@ -57,6 +57,48 @@ TEST_F(TcViewsOnAFrame, SectionDrawsWithEverythingOpen) {
   EXPECT_FALSE(a.cancel_model);
 }
 
+// The "time the rungs" button: a click asks for the timing; without a GPU it is disabled (a click does nothing and
+// the reason shows); while timing, the same place cancels. The rows draw, a skipped one and one over its bound too.
+TEST_F(TcViewsOnAFrame, TimeTheRungsButton) {
+  bs::ui::TcPanelModel m;
+  bs::ui::TcPanelActions a;
+  ImVec2 o;
+  const auto body = [&] {
+    o = ImGui::GetCursorScreenPos();
+    bs::ui::draw_tc_timing(m, a);
+  };
+  const auto click = [&] {
+    a = {};
+    frame(ImVec2(-1, -1), body);
+    const ImVec2 at(o.x + 6, o.y + 6);
+    frame(at, body);
+    ImGui::GetIO().MouseDown[0] = true;
+    frame(at, body);
+    ImGui::GetIO().MouseDown[0] = false;
+    frame(at, body);
+  };
+  click();
+  EXPECT_TRUE(a.time_rungs);
+  m.time_unavailable = "no CUDA device: test";
+  click();
+  EXPECT_FALSE(a.time_rungs) << "a disabled button asked for the timing";
+  m.time_unavailable.clear();
+  m.timing = true;
+  m.timing_progress = 0.4;
+  click();
+  EXPECT_FALSE(a.time_rungs);
+  EXPECT_TRUE(a.cancel_timing);
+  m.timing = false;
+  m.timed.push_back({"mma_bf16_pipe", "bf16", "", 1.25, 10, 550.0, 91.0, 2e-3, 1.6e-2, true});
+  m.timed.push_back({"tf32x3", "3xtf32", "", 3.5, 10, 39.3, -1, 5e-6, 1e-6, false});
+  m.timed.push_back({"wgmma_tma", "bf16", "needs compute capability 9.0", 0, 0, 0, -1, 0, 0, false});
+  m.timed_problem = "4096x4096x4096 (M x N x K)";
+  m.timed_device = "Test GPU";
+  m.timed_reference = "float64 GPU (cuBLAS DGEMM)";
+  click();
+  EXPECT_TRUE(a.time_rungs);  // the rows are drawn below the button
+}
+
 TEST_F(TcViewsOnAFrame, HoveringTheTmaPictureFindsTheBox) {
   // The lab's 200 x 155 x 67 with BN 256: A is 2 x 2 boxes of 128 x 64, B 2 x 4 boxes of 64 x 64, the last
   // column of B's boxes wholly past n. The picture's scale: the boxes' extents fit the width and 10 text lines

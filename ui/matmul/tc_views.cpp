@@ -48,6 +48,54 @@ void model_lines(const TcPanelModel& m) {
   }
 }
 
+// "mma_bf16_pipe (bf16): 1.234 ms, 612.3 TFLOP/s, 97% of cuBLAS; rel error 2.1e-03 <= bound 1.6e-02".
+std::string timed_line(const TcTimedRow& r) {
+  if (!r.skipped.empty()) return r.name + " (" + r.precision + "): skipped: " + r.skipped;
+  char line[256];
+  std::snprintf(line, sizeof line, "%s (%s): %.3f ms, %.1f TFLOP/s", r.name.c_str(), r.precision.c_str(), r.ms,
+                r.tflops);
+  std::string out = line;
+  if (r.pct_cublas >= 0) {
+    std::snprintf(line, sizeof line, ", %.0f%% of cuBLAS", r.pct_cublas);
+    out += line;
+  }
+  std::snprintf(line, sizeof line, "; rel error %.2e %s bound %.2e", r.rel_error, r.within ? "<=" : "over", r.bound);
+  return out + line;
+}
+
+}  // namespace
+
+void draw_tc_timing(TcPanelModel& m, TcPanelActions& a) {
+  if (m.timing) {
+    if (ImGui::SmallButton("cancel##tc_time")) a.cancel_timing = true;
+    ImGui::SameLine();
+    ImGui::ProgressBar(static_cast<float>(m.timing_progress), ImVec2(-1, 0), "timing the rungs");
+  } else {
+    ImGui::BeginDisabled(!m.time_unavailable.empty());
+    if (ImGui::SmallButton("time the rungs##tc_time")) a.time_rungs = true;
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("Every rung this GPU runs, at the lab's size, on the lab's A and B: one checked run against "
+                        "float64, a warm-up, then the median of timed runs (CUDA events); cuBLAS at each precision "
+                        "in the same run. Each rung becomes a point of the Roofline window under its precision's "
+                        "roof.");
+    if (!m.time_unavailable.empty()) dim_text("Timing needs a GPU: " + m.time_unavailable);
+  }
+  if (!m.timing_status.empty()) dim_text(m.timing_status);
+  if (m.timed.empty()) return;
+  dim_text("Timed at " + m.timed_problem + " on " + m.timed_device + ", error against " + m.timed_reference + ":");
+  for (const auto& r : m.timed) {
+    if (!r.skipped.empty())
+      dim_text(timed_line(r));
+    else
+      wrapped_text(timed_line(r), tone_colour(r.within ? Tone::Pass : Tone::Error));
+    if (ImGui::IsItemHovered() && r.skipped.empty())
+      ImGui::SetTooltip("%s: median of %d timed runs", r.name.c_str(), r.runs);
+  }
+}
+
+namespace {
+
 bool mouse_in(ImVec2 a, ImVec2 b) {
   const ImVec2 p = ImGui::GetIO().MousePos;
   return p.x >= a.x && p.x < b.x && p.y >= a.y && p.y < b.y;
@@ -306,8 +354,9 @@ int draw_pipeline_view(int stages, float load_ratio, bool hopper, float width) {
 }
 
 void draw_tc_section(TcPanelModel& m, TcPanelActions& a) {
-  dim_text("After the FP32 ladder: tensor cores. Time them with `blockscope bench matmul --tensor-cores`; here: "
-           "which rungs this device runs, what each precision does to C, and how the data sits in the warp.");
+  dim_text("After the FP32 ladder: tensor cores: which rungs this device runs (time them below, or with "
+           "`blockscope bench matmul --tensor-cores`), what each precision does to C, and how the data sits in the "
+           "warp.");
   // One wrapped line per rung (hover: what it is and what changed). A reason every rung shares (no GPU, the CPU
   // path) is said once, above the list.
   bool shared = !m.rungs.empty() && !m.rungs.front().unavailable.empty();
@@ -326,6 +375,7 @@ void draw_tc_section(TcPanelModel& m, TcPanelActions& a) {
       dim_text(line);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", r.title.c_str(), r.description.c_str());
   }
+  draw_tc_timing(m, a);
   if (m.running) {
     if (ImGui::SmallButton("cancel##tc")) a.cancel_model = true;
     ImGui::SameLine();

@@ -23,6 +23,17 @@ struct TcPrecisionRow {
   bool within = false;
   std::string worst;  // "6.1e-02 at (272,284): 6.77 vs 6.83" or the non-finite count
 };
+// One rung timed on the GPU at the lab's size (the "time the rungs" button).
+struct TcTimedRow {
+  std::string name, precision;
+  std::string skipped;  // why it did not run here ("" when timed; nothing else is set then)
+  double ms = 0;        // median of the timed runs (CUDA events, after a warm-up)
+  int runs = 0;
+  double tflops = 0;
+  double pct_cublas = -1;  // % of cuBLAS at the rung's own precision; < 0 unknown
+  double rel_error = 0, bound = 0;  // against float64, and the bound its precision allows
+  bool within = false;
+};
 struct TcPanelModel {
   std::vector<TcRungView> rungs;
   std::vector<TcPrecisionRow> precision_rows;  // the CPU model at `model_problem`
@@ -39,13 +50,26 @@ struct TcPanelModel {
   int pipe_stages = 4;                      // the pipeline picture: stages in the ring
   float pipe_ratio = 0.5f;                  // load time / compute time of one k-tile
   bool pipe_hopper = true;                  // TMA + wgmma, or cp.async + mma.sync (labels only)
+  // Timing the rungs on the GPU at the lab's size (a job of the lab's): the button is disabled with
+  // `time_unavailable` as the reason where there is no GPU to time on.
+  std::string time_unavailable;
+  bool timing = false;
+  double timing_progress = 0;
+  std::string timing_status;
+  std::vector<TcTimedRow> timed;  // the last timing, at `timed_problem` on `timed_device`
+  std::string timed_problem, timed_device, timed_reference;
 };
 struct TcPanelActions {
   bool run_model = false;
   bool cancel_model = false;
+  bool time_rungs = false;
+  bool cancel_timing = false;
 };
 
 void draw_tc_section(TcPanelModel& m, TcPanelActions& a);
+// The timing part alone (the section draws it after the rung list): first the button (or cancel and the
+// progress), then one wrapped line per rung.
+void draw_tc_timing(TcPanelModel& m, TcPanelActions& a);
 // The pictures alone (draw lists; `width` 0 = the available width).
 void draw_fragment_view(int operand, int& hovered_lane, float width);
 void draw_swizzle_view(bool b_tile, float width);
