@@ -49,11 +49,16 @@ struct MatmulOptions {
   bool wide = false;
 };
 
-// The shape suite (issue 16): cubes, an awkward shape, small K, large K (split-k) and a skinny N.
-constexpr mm::Problem k_suite[] = {{256, 256, 256},    {512, 512, 512},    {1024, 1024, 1024},
-                                   {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
-                                   {1023, 517, 2049},  {4096, 4096, 128},  {128, 128, 16384},
-                                   {8192, 64, 8192}};
+// The shape suite. Issue 16: cubes, an awkward shape, small K, large K (split-k) and a skinny N. Issue 28:
+// sizes that are odd or not multiples of 4 (N odd: no 16-byte rows of B; K odd: rows of A at any address) and
+// matrix-vector shapes (M or N of 1 to 8, the other two large: bound by reading A or B once). 8192x3x1024
+// stands for the issue's 16384x3x1024, past the lab's M <= 8192.
+constexpr mm::Problem k_suite[] = {{256, 256, 256},    {512, 512, 512},     {1024, 1024, 1024},
+                                   {2048, 2048, 2048}, {4096, 4096, 4096},  {8192, 8192, 8192},
+                                   {1023, 517, 2049},  {4096, 4096, 128},   {128, 128, 16384},
+                                   {8192, 64, 8192},   {4095, 4097, 1023},  {1001, 999, 2003},
+                                   {4096, 4096, 4095}, {4096, 1, 4096},     {4096, 8, 4096},
+                                   {8192, 3, 1024},    {1, 4096, 4096},     {8, 8192, 8192}};
 
 // What the user asked to run, resolved against --device.
 struct Selection {
@@ -142,6 +147,7 @@ void scan_auto(const mm::Problem& p, std::span<const float> a, std::span<const f
   runner.set_inputs(a, b);
   const int sms = runner.device().sm_count;
   for (size_t ci = 0; ci < mm::auto_configs().size(); ++ci) {
+    if (!mm::auto_fits(mm::auto_configs()[ci], p)) continue;
     int last = 0;
     for (const int split : mm::auto_split_candidates()) {
       mm::AutoChoice c;

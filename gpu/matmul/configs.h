@@ -92,23 +92,56 @@ using Auto128x128k32 = AsyncTile<128, 128, 32, 64, 32, 8,  8, 3,     2>;
 using Auto128x128k32s2 = AsyncTile<128, 128, 32, 64, 32, 8, 8, 2,    2, true>;
 // clang-format on
 
+// auto's kernels for matrix-vector shapes (gpu/matmul/skinny_kernels.cuh): when M or N is 1 to 8 a tile
+// kernel computes mostly padding, and the problem is bound by reading its one big operand (B when M is small,
+// A when N is small) once. 256 threads per block.
+constexpr int k_skinny_threads = 256;
+// Small M (skinny_m<MC>): a block covers all MC rows of C and 32 columns; its 8 warps walk 32 rows of B (k)
+// per step, 4 per warp, a 128-byte segment of each.
+constexpr int k_skinny_m_cols = 32, k_skinny_m_kstep = 32;
+// Small N (skinny_n<NC, ROWS>): each of the 8 warps owns ROWS rows of A and walks the block's k-slice, 128 k
+// per step (a float4 per lane); the block stages its slice of B (at most skinny_n_kmax(NC) rows, 32 KB) in
+// shared memory.
+constexpr int k_skinny_n_kstep = 128;
+constexpr int skinny_n_rows(int nc) {
+  return nc >= 8 ? 4 : 8;  // ROWS x NC accumulators: 32 at most at NC 8 (registers), else 8 rows
+}
+constexpr int skinny_n_kmax(int nc) {
+  return 8192 / nc;
+}
+
+enum class AutoKind { Tile, SkinnyM, SkinnyN };
+
 // What the host (heuristic, geometry, UI) knows of an auto config; built from the types above so the two
 // never disagree.
 struct AutoConfig {
   const char* name;
   int bm, bn, bk, wm, wn, tm, tn, threads, stages, min_blocks;
-  bool vec_only;  // its speed comes from the float4 flavour (offset_copies): the heuristic skips it otherwise
-  constexpr size_t smem_bytes() const {  // A tile padded by 4 floats per k-row, as in async_tile
+  AutoKind kind = AutoKind::Tile;
+  int max_k_chunk = 0;  // longest k-slice the kernel takes (0: any)
+  constexpr size_t smem_bytes() const {  // dynamic shared memory: A tile padded by 4 floats per k-row, as in
+                                         // async_tile (the skinny kernels' is static)
+    if (kind != AutoKind::Tile) return 0;
     return static_cast<size_t>(stages) * static_cast<size_t>(bk) * static_cast<size_t>(bm + 4 + bn) * 4;
   }
 };
 template <class C>
 constexpr AutoConfig describe_auto(const char* name) {
-  return {name, C::bm, C::bn, C::bk, C::wm, C::wn, C::tm, C::tn, C::threads, C::stages, C::min_blocks,
-          C::offset_copies};
+  return {name, C::bm, C::bn, C::bk, C::wm, C::wn, C::tm, C::tn, C::threads, C::stages, C::min_blocks};
 }
-// Index = the kernel's place in kernels::auto_kernel_for.
-inline constexpr std::array<AutoConfig, 8> k_auto_configs{{
+// skinny_m<MC>: C tile MC x 32, 4 columns x MC rows per thread before the reduction.
+constexpr AutoConfig describe_skinny_m(const char* name, int mc) {
+  return {name, mc, k_skinny_m_cols, k_skinny_m_kstep, 0, 0, mc, 4, k_skinny_threads, 0, 1, AutoKind::SkinnyM, 0};
+}
+// skinny_n<NC>: C tile (8 warps x ROWS) x NC, ROWS x NC per thread before the reduction; B's slice in shared
+// memory (one stage).
+constexpr AutoConfig describe_skinny_n(const char* name, int nc) {
+  return {name, 8 * skinny_n_rows(nc), nc, k_skinny_n_kstep, 0, 0, skinny_n_rows(nc), nc, k_skinny_threads, 1, 1,
+          AutoKind::SkinnyN, skinny_n_kmax(nc)};
+}
+// Index = the kernel's place in kernels::auto_kernel_for. The skinny configs come last, each for M (or N)
+// from half its width + 1 to its width (skinny_m4: M = 3 or 4).
+inline constexpr std::array<AutoConfig, 16> k_auto_configs{{
     describe_auto<Auto128x128k8>("128x128x8"),
     describe_auto<Auto128x128k16>("128x128x16"),
     describe_auto<Auto128x128k16s4>("128x128x16s4"),
@@ -117,6 +150,14 @@ inline constexpr std::array<AutoConfig, 8> k_auto_configs{{
     describe_auto<Auto64x64k16>("64x64x16"),
     describe_auto<Auto128x128k32>("128x128x32"),
     describe_auto<Auto128x128k32s2>("128x128x32s2"),
+    describe_skinny_m("skinny_m1", 1),
+    describe_skinny_m("skinny_m2", 2),
+    describe_skinny_m("skinny_m4", 4),
+    describe_skinny_m("skinny_m8", 8),
+    describe_skinny_n("skinny_n1", 1),
+    describe_skinny_n("skinny_n2", 2),
+    describe_skinny_n("skinny_n4", 4),
+    describe_skinny_n("skinny_n8", 8),
 }};
 
 }  // namespace bs::matmul::cfg

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/cpu_job.h"
+#include "gpu/matmul/configs.h"
 #include "gpu/common/device_info.h"
 #include "core/launch.h"
 #include "core/stats.h"
@@ -99,6 +100,8 @@ struct TileGeometry {
   int threads = 0;                 // threads per block
   int stages = 0;                  // shared-memory buffers per operand (0 none, 1 single, 2 double-buffered,
                                    // 3+ a cp.async pipeline)
+  int k_threads = 1;               // threads sharing each output, K split across them (auto's skinny kernels:
+                                   // partial sums added by shuffles and shared memory)
   bool vector_loads = false;       // float4 global loads (used only when K and N are multiples of 4)
   bool a_transposed_smem = false;  // A tile stored k-major in shared memory
   bool known = true;               // false for cuBLAS: the library picks its own kernel
@@ -129,17 +132,33 @@ struct AutoChoice {
     return x.config == y.config && x.split_k == y.split_k && x.group == y.group;
   }
 };
+// Tile: the cp.async pipeline over block tiles. SkinnyM / SkinnyN: matrix-vector shapes (M, resp. N, from
+// half the config's width + 1 up to its width, 1 to 8): a kernel that reads the big operand once.
+using AutoKind = cfg::AutoKind;
 struct AutoConfigInfo {
-  const char* name;  // "128x128x8"
+  const char* name;  // "128x128x8", "skinny_m4"
   int bm, bn, bk, wm, wn, tm, tn, threads, stages, min_blocks;
   size_t smem_bytes;  // dynamic shared memory per block
-  bool vec_only;      // chosen only where K and N are multiples of 4 (its scalar flavour runs, but slower)
+  AutoKind kind;
+  int max_k_chunk;  // longest k-slice the kernel takes (0: any): auto_k_chunk never exceeds it
 };
 std::span<const AutoConfigInfo> auto_configs();
-// The heuristic (no measurement at run time): a cost model over every config and split count for the
-// device's SM count: waves of resident blocks (from each config's occupancy) times the block's work at the
+// Whether config `c` computes all of C at `p`: tile configs everywhere, skinny_m<W> where M <= W (and the
+// heuristic uses it only for M > W / 2), skinny_n likewise for N.
+bool auto_fits(const AutoConfigInfo& c, const Problem& p);
+// Whether auto's kernel of config `c` runs its float4 flavour at `p`: N a multiple of 4 for the tile kernels
+// and skinny_m (16-byte copies of B's rows, float4 stores of C; A is copied 4 bytes at a time, so K may be
+// odd), K a multiple of 4 for skinny_n (16-byte loads of A's rows).
+bool auto_float4(const AutoConfigInfo& c, const Problem& p);
+// Whether a run of config `c` at `p` first copies B into rows padded to a multiple of 4 floats (the tile
+// kernels where N is not a multiple of 4: their copies of B stay 16-byte cp.async; C is stored one float at a
+// time). The copy is part of the run (and of its time).
+bool auto_pads_b(const AutoConfigInfo& c, const Problem& p);
+// The heuristic (no measurement at run time): a cost model over every config that fits and split count for
+// the device's SM count: waves of resident blocks (from each config's occupancy) times the block's work at the
 // config's per-SM rate (rates measured once on an H100 and written into the table), plus the split-k reduction's
-// memory traffic and launch. See docs/PERFORMANCE.md for the measurements it was fitted to.
+// memory traffic and launch; for the skinny configs, the big operand's bytes at the memory bandwidth, scaled
+// down while there are too few blocks to fill the SMs. See docs/PERFORMANCE.md for the measurements.
 AutoChoice choose_auto(const Problem& p, int sm_count);
 // The model's time for `c` (its config, slices and k-chunk as auto_slices / auto_k_chunk give them).
 double auto_predict_ms(const AutoChoice& c, const Problem& p, int sm_count);

@@ -33,6 +33,12 @@ std::optional<CellMapping> matmul_mapping(matmul::Variant v, const matmul::Probl
       break;
     default:
       m.threads_known = false;
+      if (g.k_threads > 1) {  // auto's matrix-vector kernels
+        m.why_threads_unknown = std::string(matmul::info(v).name) + ": each output's K is split over " +
+                                std::to_string(g.k_threads) + " threads whose partial sums are added; only " +
+                                "blockIdx is drawn";
+        break;
+      }
       m.why_threads_unknown = std::string(matmul::info(v).name) + ": each thread owns " +
                               std::to_string(g.tm) + "x" + std::to_string(g.tn) +
                               " outputs in strided 4x4 pieces of its warp's tile; only blockIdx is drawn";

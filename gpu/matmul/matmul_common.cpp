@@ -112,8 +112,9 @@ constexpr std::array<VariantInfo, 16> k_variants{{
     {Variant::Auto, "auto", "auto: tile, pipeline and split-k chosen per shape",
      "The cp.async pipeline compiled for several block tiles (64x64 to 128x256), k-steps and pipeline depths; "
      "per problem a cost model picks the config and how many slices to split K into, so that small and "
-     "skinny problems still fill every SM. Split-k partial products are summed in a fixed order "
-     "(deterministic)."},
+     "skinny problems still fill every SM. Matrix-vector shapes (M or N of 1 to 8) get a GEMV-like kernel "
+     "(skinny_m / skinny_n) that reads the big operand once in coalesced 16-byte loads. Split-k partial "
+     "products are summed in a fixed order (deterministic)."},
     {Variant::Cublas, "cublas", "cuBLAS SGEMM (FP32, no TF32)",
      "NVIDIA's library: cublasGemmEx with CUBLAS_COMPUTE_32F and the default math mode, so no TF32 tensor "
      "cores. Row-major C = A B is computed as column-major C^T = B^T A^T, with no copies."},
@@ -288,7 +289,7 @@ constexpr std::array<AutoConfigInfo, cfg::k_auto_configs.size()> make_auto_infos
   for (size_t i = 0; i < out.size(); ++i) {
     const cfg::AutoConfig& c = cfg::k_auto_configs[i];
     out[i] = {c.name, c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.threads, c.stages, c.min_blocks,
-              c.smem_bytes(), c.vec_only};
+              c.smem_bytes(), c.kind, c.max_k_chunk};
   }
   return out;
 }
@@ -298,17 +299,28 @@ constexpr auto k_auto_infos = make_auto_infos();
 // each config's FP32 rate per SM in GFLOP/s with the SM full of its blocks (measured at 8192^3), in
 // cfg::k_auto_configs order; the others by a grid search that minimised the slowdown of the model's pick
 // against the scan's fastest over the suite's shapes. 128x128x32s2 (added later, not in that scan): 354 x its
-// measured speed-up over 128x128x16 at 8192^3 (23.62 -> 22.94 ms, the same run, 2026-11-27).
-constexpr std::array<double, cfg::k_auto_configs.size()> k_auto_rate_per_sm{341, 354, 354, 320,
-                                                                            333, 318, 348, 364};
-static_assert(std::ranges::all_of(k_auto_rate_per_sm, [](double r) { return r > 0; }),
-              "every auto config needs a rate (a missing one reads as 0 and the config is never chosen)");
+// measured speed-up over 128x128x16 at 8192^3 (23.62 -> 22.94 ms, the same run, 2026-11-27). The skinny
+// configs (0 here) have a bandwidth model instead (k_skinny_bytes_per_ms).
+constexpr std::array<double, cfg::k_auto_configs.size()> k_auto_rate_per_sm{341, 354, 354, 320, 333, 318, 348, 364,
+                                                                            0,   0,   0,   0,   0,   0,   0,   0};
+static_assert(
+    [] {
+      for (size_t i = 0; i < cfg::k_auto_configs.size(); ++i)
+        if ((cfg::k_auto_configs[i].kind == AutoKind::Tile) != (k_auto_rate_per_sm[i] > 0)) return false;
+      return true;
+    }(),
+    "every tile config needs a rate (a missing one reads as 0 and the config is never chosen)");
+// The skinny kernels: bytes of the big operand per ms once the SMs are full (an H100's HBM3 reads about 3.3
+// TB/s at best), and the blocks per SM that fill them (8 warps each, a few 16-byte loads in flight per lane).
+constexpr double k_skinny_bytes_per_ms = 3.0e9;
+constexpr double k_skinny_blocks_per_sm = 4.0;
 // A block alone on an SM (or fewer than fill it) runs faster than its share of a full SM, but not by the
 // full factor: an SM holding nb of its bps resident blocks is charged max(nb, k_partial_sm * bps) blocks.
 constexpr double k_partial_sm = 0.6;
 constexpr double k_launch_ms = 0.002;            // the GEMM kernel's launch and ramp, back to back
 constexpr double k_reduce_launch_ms = 0.001;     // the split-k reduction's launch
 constexpr double k_reduce_bytes_per_ms = 6.0e9;  // split-k workspace traffic (mostly in L2)
+constexpr int k_auto_min_k_2stage = 256;         // shortest k-slice of a split 2-stage config
 constexpr size_t k_auto_max_workspace = size_t{32} << 20;  // bytes of split-k partials at most
 constexpr int k_auto_splits[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 // Shared memory per SM (H100: 228 KB, 1 KB of it reserved per block).
@@ -324,28 +336,61 @@ int swizzle_group(const AutoConfigInfo& c, const Problem& p) {
   return ceil_div(p.m, c.bm) >= 16 && ceil_div(p.n, c.bn) >= 16 ? 8 : 1;
 }
 
+double reduce_ms(int slices, const Problem& p) {
+  if (slices <= 1) return 0;
+  // Partials written and read back, C written.
+  const double mn = static_cast<double>(p.m) * static_cast<double>(p.n);
+  return k_reduce_launch_ms + (2.0 * slices + 1.0) * mn * 4.0 / k_reduce_bytes_per_ms;
+}
+
 double predict_ms(const AutoConfigInfo& c, int index, int slices, int k_chunk, const Problem& p, int sms) {
   const double tiles = static_cast<double>(ceil_div(p.m, c.bm) * ceil_div(p.n, c.bn));
   const double blocks = tiles * slices;
+  if (c.kind != AutoKind::Tile) {
+    // The big operand read once (B for small M, A for small N), at the bandwidth the blocks can draw.
+    const double big = static_cast<double>(p.k) * static_cast<double>(c.kind == AutoKind::SkinnyM ? p.n : p.m);
+    const double fill = std::min(1.0, blocks / (k_skinny_blocks_per_sm * std::max(sms, 1)));
+    return k_launch_ms + big * 4.0 / (k_skinny_bytes_per_ms * fill) + reduce_ms(slices, p);
+  }
   const int bps = resident_blocks(c);
   const double per_sm = std::ceil(blocks / std::max(sms, 1));
   const double charged = std::max(per_sm, k_partial_sm * bps);
   // A block's work: its whole tile (edge tiles cost as much as interior ones) over its k-slice. (A term for
   // the pipeline's fill was fitted to zero: k_launch_ms absorbs it.)
   const double flops = 2.0 * c.bm * c.bn * k_chunk;
-  double ms = k_launch_ms + charged * flops / (k_auto_rate_per_sm[static_cast<size_t>(index)] * 1e6);
-  if (slices > 1) {
-    // Partials written and read back, C written.
-    const double mn = static_cast<double>(p.m) * static_cast<double>(p.n);
-    ms += k_reduce_launch_ms + (2.0 * slices + 1.0) * mn * 4.0 / k_reduce_bytes_per_ms;
-  }
-  return ms;
+  // B padded (read and written, then mostly read from L2) where N is not a multiple of 4.
+  const double pad_ms = auto_pads_b(c, p) ? k_reduce_launch_ms + 2.0 * static_cast<double>(p.k) *
+                                                                    static_cast<double>(ceil_div(p.n, 4) * 4) * 4.0 /
+                                                                    k_skinny_bytes_per_ms
+                                          : 0.0;
+  return k_launch_ms + charged * flops / (k_auto_rate_per_sm[static_cast<size_t>(index)] * 1e6) +
+         reduce_ms(slices, p) + pad_ms;
 }
 
 }  // namespace
 
 std::span<const AutoConfigInfo> auto_configs() {
   return k_auto_infos;
+}
+
+bool auto_fits(const AutoConfigInfo& c, const Problem& p) {
+  switch (c.kind) {
+    case AutoKind::Tile:
+      return true;
+    case AutoKind::SkinnyM:
+      return p.m <= c.tm;
+    case AutoKind::SkinnyN:
+      return p.n <= c.tn;
+  }
+  return false;
+}
+
+bool auto_float4(const AutoConfigInfo& c, const Problem& p) {
+  return c.kind == AutoKind::SkinnyN ? p.k % 4 == 0 : p.n % 4 == 0;
+}
+
+bool auto_pads_b(const AutoConfigInfo& c, const Problem& p) {
+  return c.kind == AutoKind::Tile && p.n % 4 != 0;
 }
 
 std::span<const int> auto_split_candidates() {
@@ -360,7 +405,8 @@ double auto_predict_ms(const AutoChoice& c, const Problem& p, int sm_count) {
 int auto_k_chunk(const AutoChoice& c, const Problem& p) {
   const AutoConfigInfo& ci = k_auto_infos[static_cast<size_t>(c.config)];
   const int64_t per = ceil_div(p.k, std::max(c.split_k, 1));
-  return static_cast<int>(ceil_div(per, ci.bk) * ci.bk);
+  const int64_t chunk = ceil_div(per, ci.bk) * ci.bk;
+  return static_cast<int>(ci.max_k_chunk > 0 ? std::min<int64_t>(chunk, ci.max_k_chunk) : chunk);
 }
 
 int auto_slices(const AutoChoice& c, const Problem& p) {
@@ -371,10 +417,12 @@ AutoChoice choose_auto(const Problem& p, int sm_count) {
   AutoChoice best;
   best.predicted_ms = std::numeric_limits<double>::infinity();
   const double mn_bytes = static_cast<double>(p.m) * static_cast<double>(p.n) * 4.0;
-  const bool vec = p.k % 4 == 0 && p.n % 4 == 0;  // the runner's float4 condition
   for (size_t i = 0; i < k_auto_infos.size(); ++i) {
     const AutoConfigInfo& ci = k_auto_infos[i];
-    if (ci.vec_only && !vec) continue;
+    if (!auto_fits(ci, p)) continue;
+    // Of the skinny configs only the narrowest that fits (skinny_m8 would do for M = 1, 8 times the math).
+    if (ci.kind == AutoKind::SkinnyM && 2 * p.m <= ci.tm) continue;
+    if (ci.kind == AutoKind::SkinnyN && 2 * p.n <= ci.tn) continue;
     int last_slices = 0;
     for (const int s : k_auto_splits) {
       AutoChoice c;
@@ -384,6 +432,10 @@ AutoChoice choose_auto(const Problem& p, int sm_count) {
       if (slices == last_slices) continue;  // K too short to split further
       last_slices = slices;
       if (slices > 1 && slices * mn_bytes > static_cast<double>(k_auto_max_workspace)) break;
+      // The 2-stage config keeps one k-tile in flight: its fill is hidden only over a long k loop. Split 13 of
+      // 1023x517x2049 (5 k-tiles a slice) ran at 61% of cuBLAS on the H100 (2026-11-28) where the model said
+      // 0.074 ms; split 4 of 1024^3 (8 k-tiles) runs at 98%.
+      if (slices > 1 && ci.stages == 2 && auto_k_chunk(c, p) < k_auto_min_k_2stage) continue;
       c.split_k = slices;
       c.group = swizzle_group(ci, p);
       c.predicted_ms = auto_predict_ms(c, p, sm_count);
@@ -396,6 +448,16 @@ AutoChoice choose_auto(const Problem& p, int sm_count) {
 std::string to_string(const AutoChoice& c, bool brief) {
   const AutoConfigInfo& ci = k_auto_infos[static_cast<size_t>(std::clamp<int>(c.config, 0, k_auto_infos.size() - 1))];
   char buf[160];
+  if (ci.kind != AutoKind::Tile) {
+    const bool m_small = ci.kind == AutoKind::SkinnyM;
+    if (brief)
+      std::snprintf(buf, sizeof buf, "%s k%d", ci.name, c.split_k);
+    else
+      std::snprintf(buf, sizeof buf, "%s (GEMV-like, %s <= %d: %s read once), %dx%d of C per block, %d thr, split-k %d",
+                    ci.name, m_small ? "M" : "N", m_small ? ci.tm : ci.tn, m_small ? "B" : "A", ci.bm, ci.bn,
+                    ci.threads, c.split_k);
+    return buf;
+  }
   if (brief)
     std::snprintf(buf, sizeof buf, "%dx%dx%d s%d k%d", ci.bm, ci.bn, ci.bk, ci.stages, c.split_k);
   else
@@ -418,7 +480,10 @@ TileGeometry tile_geometry(const AutoChoice& c) {
   g.threads = ci.threads;
   g.stages = ci.stages;
   g.vector_loads = true;
-  g.a_transposed_smem = true;
+  g.a_transposed_smem = ci.kind == AutoKind::Tile;
+  // The skinny kernels give each output's K to 32 threads (skinny_m: 8 warps x 4 lane groups; skinny_n: the
+  // 32 lanes of a warp).
+  g.k_threads = ci.kind == AutoKind::Tile ? 1 : 32;
   return g;
 }
 

@@ -47,14 +47,16 @@ struct GpuRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_o
   std::optional<AutoChoice> auto_override;
   AutoChoice auto_default;
   DeviceBuffer<float> workspace;  // split-k partial products (auto), grown on first need
+  DeviceBuffer<float> b_padded;   // auto's tile kernels where N is not a multiple of 4: B, rows padded to 4n
   std::array<bool, 2 * cfg::k_auto_configs.size()> auto_smem_set{};  // dynamic smem limit raised per kernel
 
   AutoChoice auto_choice() const { return auto_override ? *auto_override : auto_default; }
 
   kernels::AutoKernelFn auto_kernel(const AutoChoice& ch) {
-    const kernels::AutoKernelFn fn = kernels::auto_kernel_for(ch.config, vec);
+    const bool f4 = auto_float4(auto_configs()[static_cast<size_t>(ch.config)], p);
+    const kernels::AutoKernelFn fn = kernels::auto_kernel_for(ch.config, f4);
     if (!fn) throw InvalidRequest("auto: no config " + std::to_string(ch.config));
-    bool& set = auto_smem_set[static_cast<size_t>(ch.config) * 2 + (vec ? 1 : 0)];
+    bool& set = auto_smem_set[static_cast<size_t>(ch.config) * 2 + (f4 ? 1 : 0)];
     if (!set) {
       // Above 48 KB of dynamic shared memory a kernel must opt in.
       const int bytes = static_cast<int>(auto_configs()[static_cast<size_t>(ch.config)].smem_bytes);
@@ -81,12 +83,34 @@ struct GpuRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_o
     const LaunchShape s = launch_shape(ch, p);
     const dim3 grid(static_cast<unsigned>(s.grid.x), static_cast<unsigned>(s.grid.y),
                     static_cast<unsigned>(slices));
+    const float* bsrc = b.data();
+    int ldb = static_cast<int>(p.n);
+    if (auto_pads_b(ci, p)) {
+      // Every run copies B into rows of a multiple of 4 floats (zeros past N), so that the kernel's copies of
+      // B are 16-byte cp.async like at aligned sizes; the copy is part of auto's time.
+      ldb = static_cast<int>((p.n + 3) / 4 * 4);
+      const size_t count = static_cast<size_t>(p.k) * static_cast<size_t>(ldb);
+      if (b_padded.size() < count) {
+        const size_t bytes = count * sizeof(float);
+        if (bytes + k_device_reserve_bytes > free_device_bytes())
+          throw InvalidRequest("auto at " + to_string(p) + " needs " + std::to_string((bytes >> 20) + 1) +
+                               " MiB more device memory for a copy of B with rows padded to a multiple of 4 "
+                               "floats; choose sizes whose N is a multiple of 4, or smaller sizes");
+        b_padded.resize(count);
+      }
+      const int blocks = std::max(info.sm_count, 1) * 8;
+      kernels::pad_rows<<<blocks, 256, 0, stream.get()>>>(b.data(), b_padded.data(), static_cast<int>(p.k),
+                                                          static_cast<int>(p.n), ldb);
+      BS_CUDA_CHECK_LAUNCH();
+      bsrc = b_padded.data();
+    }
     const kernels::AutoArgs args{a.data(),
-                                 b.data(),
+                                 bsrc,
                                  out,
                                  static_cast<int>(p.m),
                                  static_cast<int>(p.n),
                                  static_cast<int>(p.k),
+                                 ldb,
                                  auto_k_chunk(ch, p),
                                  std::max(ch.group, 1)};
     fn<<<grid, static_cast<unsigned>(ci.threads), ci.smem_bytes, stream.get()>>>(args);
@@ -159,6 +183,9 @@ void GpuRunner::set_auto_choice(std::optional<AutoChoice> c) {
   if (c && (c->config < 0 || c->config >= static_cast<int>(auto_configs().size()) || c->split_k < 1))
     throw InvalidRequest("auto: config " + std::to_string(c->config) + " / split-k " +
                          std::to_string(c->split_k) + " does not exist");
+  if (c && !auto_fits(auto_configs()[static_cast<size_t>(c->config)], m->p))
+    throw InvalidRequest(std::string("auto: config ") + auto_configs()[static_cast<size_t>(c->config)].name +
+                         " computes matrix-vector shapes only (M or N up to its width), not " + to_string(m->p));
   m->auto_override = c;
 }
 
@@ -321,6 +348,7 @@ void GpuRunner::abandon() noexcept {
   m->b.abandon();
   m->c.abandon();
   m->workspace.abandon();
+  m->b_padded.abandon();
   m->stream.abandon();
   m->timer.abandon();
   m->blas = nullptr;

@@ -11,6 +11,7 @@
 #include "gpu/matmul/configs.h"
 #include "gpu/matmul/matmul_bodies.cuh"
 #include "gpu/matmul/matmul.h"
+#include "gpu/matmul/skinny_kernels.cuh"
 
 namespace bs::matmul::kernels {
 
@@ -365,8 +366,10 @@ __device__ __forceinline__ void cp_async_wait() {
 // Pipeline: STAGES buffers, tiles t+1 .. t+STAGES-1 in flight while tile t is computed (details at the loop).
 //
 // The body works on a k-slice: `k` is the slice's length (the guards and the tile count), `lda` the row
-// stride of A (the full K); `a` and `b` already point at the slice's first column of A and row of B. (bm, bn):
-// the block's C tile origin; `as` / `bs`: STAGES buffers in shared memory (static or dynamic).
+// stride of A (the full K), `ldb` B's (N, or with Vec a multiple of 4 above it: auto's row-padded copy of B
+// where N is not a multiple of 4, whose columns past N are zeros); `a` and `b` already point at the slice's
+// first column of A and row of B. (bm, bn): the block's C tile origin; `as` / `bs`: STAGES buffers in shared
+// memory (static or dynamic). VecC: float4 stores of C (N a multiple of 4).
 constexpr int k_async_pad = 4;  // floats of padding per k-row of the transposed A tile
 // The source offsets of offset copies (cfg::AsyncTile's OffsetCopies): A's per row pass, B's first and its
 // step between row passes; empty where a config doesn't use them.
@@ -377,9 +380,9 @@ struct CopyOffsets {
 };
 template <int APasses>
 struct CopyOffsets<APasses, false> {};
-template <class Cfg, bool Vec, bool FullTilePath>
+template <class Cfg, bool Vec, bool FullTilePath, bool VecC = Vec>
 __device__ __forceinline__ void async_tile_body(const float* __restrict__ a, const float* __restrict__ b,
-                                                float* __restrict__ c, int m, int n, int k, int lda, int bm,
+                                                float* __restrict__ c, int m, int n, int k, int lda, int ldb, int bm,
                                                 int bn, float (*as)[Cfg::bk][Cfg::bm + k_async_pad],
                                                 float (*bs)[Cfg::bk][Cfg::bn]) {
   constexpr int BM = Cfg::bm, BN = Cfg::bn, BK = Cfg::bk;
@@ -405,8 +408,8 @@ __device__ __forceinline__ void async_tile_body(const float* __restrict__ a, con
   auto a_drow = [](int i) { return (i * A_ROWS_PER_PASS) % BM; };
   auto a_dk = [](int i) { return 8 * ((i * A_ROWS_PER_PASS) / BM); };
   const int b_row0 = tid / (BN / 4), b_col0 = (tid % (BN / 4)) * 4;
-  // Vec: N is a multiple of 4, so the last whole float4 of a row starts at n - 4.
-  const int b_col = Vec ? min(bn + b_col0, n - 4) : bn + b_col0;
+  // Vec: ldb is a multiple of 4, so the last whole float4 of a row starts at ldb - 4.
+  const int b_col = Vec ? min(bn + b_col0, ldb - 4) : bn + b_col0;
 
   // `full` (a compile-time flag): the k-tile lies wholly inside K, so no copy needs the k clamp or zero-fill.
   // With FullTilePath every tile but the last takes that path (a few integer instructions fewer per copy; on
@@ -424,8 +427,8 @@ __device__ __forceinline__ void async_tile_body(const float* __restrict__ a, con
 #pragma unroll
     for (int r = 0; r < A_PASSES; ++r)
       offs.a_row[r] = min(bm + a_row0 + r * A_ROWS_PER_PASS, m - 1) * lda + a_k0;
-    offs.b0 = b_row0 * n + b_col;
-    offs.b_pass = B_ROWS_PER_PASS * n;
+    offs.b0 = b_row0 * ldb + b_col;
+    offs.b_pass = B_ROWS_PER_PASS * ldb;
   }
 
   // The clamped copies: every tile of the other configs, and the partial last tile of any.
@@ -441,7 +444,7 @@ __device__ __forceinline__ void async_tile_body(const float* __restrict__ a, con
 #pragma unroll
     for (int i = 0; i < B_F4; ++i) {
       const int kr = k0 + b_row0 + i * B_ROWS_PER_PASS;
-      const int off = (FULL ? kr : min(kr, k - 1)) * n;
+      const int off = (FULL ? kr : min(kr, k - 1)) * ldb;
       float* dst = &bs[s][b_row0 + i * B_ROWS_PER_PASS][b_col0];
       if constexpr (Vec) {
         cp_async_f4(dst, b + (off + b_col), FULL || kr < k);
@@ -461,7 +464,7 @@ __device__ __forceinline__ void async_tile_body(const float* __restrict__ a, con
               (a + static_cast<unsigned>(offs.a_row[a_drow(i) / A_ROWS_PER_PASS] + k0)) + a_dk(i);
           cp_async_f32(&as[s][a_k0 + a_dk(i)][a_row0 + a_drow(i)], src, true);
         }
-        const float* src = b + static_cast<unsigned>(offs.b0 + k0 * n);
+        const float* src = b + static_cast<unsigned>(offs.b0 + k0 * ldb);
 #pragma unroll
         for (int i = 0; i < B_F4; ++i, src += offs.b_pass)
           cp_async_f4(&bs[s][b_row0 + i * B_ROWS_PER_PASS][b_col0], src, true);
@@ -562,7 +565,7 @@ __device__ __forceinline__ void async_tile_body(const float* __restrict__ a, con
   }
   cp_async_wait<0>();  // (only empty groups remain) leave no copy in flight at exit
 
-  store_micro_tile<TM, TN, ROW_STEP, COL_STEP, Vec>(c, acc, bm + t_row0, bn + t_col0, m, n);
+  store_micro_tile<TM, TN, ROW_STEP, COL_STEP, VecC>(c, acc, bm + t_row0, bn + t_col0, m, n);
 }
 
 template <class Cfg, bool Vec>
@@ -571,25 +574,15 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
                int k) {
   __shared__ __align__(16) float as[Cfg::stages][Cfg::bk][Cfg::bm + k_async_pad];
   __shared__ __align__(16) float bs[Cfg::stages][Cfg::bk][Cfg::bn];
-  async_tile_body<Cfg, Vec, false>(a, b, c, m, n, k, k, blockIdx.y * Cfg::bm, blockIdx.x * Cfg::bn, as, bs);
+  async_tile_body<Cfg, Vec, false>(a, b, c, m, n, k, k, n, blockIdx.y * Cfg::bm, blockIdx.x * Cfg::bn, as, bs);
 }
 
 // --- 6. auto: the pipeline per shape, with split-k ------------------------------------------------------
 
-// One launch of an auto kernel. grid = (tiles along N, tiles along M, k-slices). Slice z covers k from
-// z * k_chunk (a multiple of BK; every slice is non-empty) and writes its partial C to out + z * m * n:
-// with one slice that is C itself, with more a workspace that splitk_reduce sums in slice order (a
-// deterministic reduction: the same bits every run, unlike atomics).
-struct AutoArgs {
-  const float* a;
-  const float* b;
-  float* out;
-  int m, n, k;
-  int k_chunk;
-  int group;  // block-order swizzle: consecutive blocks walk down `group` tile rows before moving right
-};
-
-template <class Cfg, bool Vec>
+// One launch: AutoArgs (gpu/matmul/auto_args.h). B is always copied in 16-byte pieces: from B itself where N
+// is a multiple of 4 (VecC: C stored as float4s too), else from the runner's copy of B with rows padded to
+// p.ldb (pad_rows below), C then stored one float at a time.
+template <class Cfg, bool VecC>
 __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks) auto_tile(AutoArgs p) {
   constexpr int BM = Cfg::bm, BN = Cfg::bn, BK = Cfg::bk;
 #if defined(BS_CUDA_EMU)
@@ -612,8 +605,22 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks) auto_tile(AutoA
   const int k0 = z * p.k_chunk;
   const int klen = min(p.k_chunk, p.k - k0);
   const size_t mn = static_cast<size_t>(p.m) * static_cast<size_t>(p.n);
-  async_tile_body<Cfg, Vec, true>(p.a + k0, p.b + static_cast<size_t>(k0) * p.n, p.out + z * mn, p.m, p.n, klen,
-                            p.k, tile_m * BM, tile_n * BN, as, bs);
+  async_tile_body<Cfg, true, true, VecC>(p.a + k0, p.b + static_cast<size_t>(k0) * p.ldb, p.out + z * mn, p.m, p.n,
+                                         klen, p.k, p.ldb, tile_m * BM, tile_n * BN, as, bs);
+}
+
+// out (rows x ldb, ldb a multiple of 4 above n) = in (rows x n) with zeros in columns n .. ldb-1: B's rows made
+// 16-byte aligned for auto's copies when N is not a multiple of 4. One float4 of out per thread and pass.
+__global__ void pad_rows(const float* __restrict__ in, float* __restrict__ out, int rows, int n, int ldb) {
+  const size_t q = static_cast<size_t>(ldb / 4), count = static_cast<size_t>(rows) * q;
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    const size_t r = i / q;
+    const int c = static_cast<int>(i % q) * 4;
+    const float* src = in + r * static_cast<size_t>(n);
+    reinterpret_cast<float4*>(out)[i] = make_float4(c + 0 < n ? src[c + 0] : 0.0f, c + 1 < n ? src[c + 1] : 0.0f,
+                                                    c + 2 < n ? src[c + 2] : 0.0f, c + 3 < n ? src[c + 3] : 0.0f);
+  }
 }
 
 // C = sum over the slices of the workspace, in slice order (deterministic). count4: m * n / 4 when m * n is a
@@ -646,7 +653,9 @@ __global__ void splitk_reduce(const float* __restrict__ ws, float* __restrict__ 
 }
 
 using AutoKernelFn = void (*)(AutoArgs);
-// The auto kernel of config `index` (cfg::k_auto_configs), float4 flavour when `vec`.
+// The auto kernel of config `index` (cfg::k_auto_configs), float4 flavour when `vec` (auto_float4: the tile
+// kernels and skinny_m need N a multiple of 4, skinny_n K; the tile kernels' other flavour reads the padded
+// copy of B).
 inline AutoKernelFn auto_kernel_for(int index, bool vec) {
   switch (index) {
     case 0:
@@ -665,6 +674,22 @@ inline AutoKernelFn auto_kernel_for(int index, bool vec) {
       return vec ? auto_tile<cfg::Auto128x128k32, true> : auto_tile<cfg::Auto128x128k32, false>;
     case 7:
       return vec ? auto_tile<cfg::Auto128x128k32s2, true> : auto_tile<cfg::Auto128x128k32s2, false>;
+    case 8:
+      return vec ? skinny_m<1, true> : skinny_m<1, false>;
+    case 9:
+      return vec ? skinny_m<2, true> : skinny_m<2, false>;
+    case 10:
+      return vec ? skinny_m<4, true> : skinny_m<4, false>;
+    case 11:
+      return vec ? skinny_m<8, true> : skinny_m<8, false>;
+    case 12:
+      return vec ? skinny_n<1, true> : skinny_n<1, false>;
+    case 13:
+      return vec ? skinny_n<2, true> : skinny_n<2, false>;
+    case 14:
+      return vec ? skinny_n<4, true> : skinny_n<4, false>;
+    case 15:
+      return vec ? skinny_n<8, true> : skinny_n<8, false>;
     default:
       return nullptr;
   }

@@ -143,6 +143,20 @@ TEST(OverlayMapping, MatmulTilesMatchLaunchShape) {
   }
 }
 
+// auto on a matrix-vector shape: its blocks cover C (one block column of 32 columns per block), and the
+// reason no thread is drawn names the split of K over threads.
+TEST(OverlayMapping, MatmulAutoSkinnyBlocks) {
+  const matmul::Problem p{3, 1000, 4096};
+  const auto m = matmul_mapping(matmul::Variant::Auto, p);
+  ASSERT_TRUE(m);
+  const CellOwner last = cell_owner(*m, p.n - 1, p.m - 1);
+  ASSERT_TRUE(last.covered);
+  EXPECT_EQ(last.block_linear, m->grid.count() - 1);
+  EXPECT_EQ(cell_owner(*m, 32, 0).bx, 1);
+  EXPECT_FALSE(m->threads_known);
+  EXPECT_NE(m->why_threads_unknown.find("split over 32 threads"), std::string::npos) << m->why_threads_unknown;
+}
+
 TEST(OverlayMapping, MatmulRegisterBlockedThreads) {
   const matmul::Problem p{256, 256, 16};
   // 1D register blocking (64x64 tile, TM 8): thread t owns column t % 64 and rows (t / 64) * 8 ...

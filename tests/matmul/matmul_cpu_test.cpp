@@ -104,7 +104,8 @@ TEST(MatmulVariants, NamesAreUniqueAndParse) {
 
 TEST(MatmulVariants, LaunchCoversEveryOutputAndMatchesGeometry) {
   for (const Problem p :
-       {Problem{1, 1, 1}, Problem{1000, 777, 333}, Problem{8192, 8192, 8192}, Problem{33, 65, 17}}) {
+       {Problem{1, 1, 1}, Problem{1000, 777, 333}, Problem{8192, 8192, 8192}, Problem{33, 65, 17}, Problem{3, 999, 100},
+        Problem{4096, 8, 4096}}) {
     for (const auto& vi : gpu_variants()) {
       SCOPED_TRACE(std::string(vi.name) + " at " + to_string(p));
       const TileGeometry g = tile_geometry(vi.id, p);
@@ -115,8 +116,8 @@ TEST(MatmulVariants, LaunchCoversEveryOutputAndMatchesGeometry) {
       }
       EXPECT_EQ(s.block.count(), g.threads);
       EXPECT_LE(s.block.count(), 1024);
-      EXPECT_EQ(static_cast<int64_t>(g.threads) * g.tm * g.tn, static_cast<int64_t>(g.bm) * g.bn)
-          << "threads x outputs per thread must equal the block tile";
+      EXPECT_EQ(static_cast<int64_t>(g.threads) * g.tm * g.tn, static_cast<int64_t>(g.bm) * g.bn * g.k_threads)
+          << "threads x outputs per thread must equal the block tile (times the threads sharing an output)";
       const bool rows_on_x = vi.id == Variant::NaiveUncoalesced;
       const int64_t rows_covered = (rows_on_x ? s.grid.x : s.grid.y) * g.bm;
       const int64_t cols_covered = (rows_on_x ? s.grid.y : s.grid.x) * g.bn;
@@ -354,6 +355,7 @@ TEST(MatmulAuto, ChoiceIsValidEverywhere) {
         const AutoChoice c = choose_auto(p, k_auto_default_sms);
         ASSERT_GE(c.config, 0);
         ASSERT_LT(c.config, static_cast<int>(auto_configs().size()));
+        EXPECT_TRUE(auto_fits(auto_configs()[static_cast<size_t>(c.config)], p)) << to_string(p);
         const int slices = auto_slices(c, p), chunk = auto_k_chunk(c, p);
         EXPECT_EQ(slices, c.split_k) << to_string(p);
         EXPECT_EQ(chunk % auto_configs()[static_cast<size_t>(c.config)].bk, 0);
@@ -375,9 +377,44 @@ TEST(MatmulAuto, SuiteShapesGetWhatTheyNeed) {
   EXPECT_EQ(big.split_k, 1);
   EXPECT_GE(auto_configs()[static_cast<size_t>(big.config)].bm * auto_configs()[static_cast<size_t>(big.config)].bn,
             128 * 128);
-  // A float4-only config (offset copies) is never picked where the runner takes the scalar path.
-  for (const Problem p : {Problem{1023, 517, 2049}, Problem{4096, 4095, 4096}, Problem{4096, 4096, 4093}})
-    EXPECT_FALSE(auto_configs()[static_cast<size_t>(choose_auto(p, 132).config)].vec_only) << to_string(p);
+  // Odd N: the tile kernels read a row-padded copy of B (16-byte copies, as at aligned sizes), so the pick is
+  // that of the aligned neighbour, and the model charges the copy.
+  for (const Problem p : {Problem{4095, 4097, 1023}, Problem{4096, 4095, 4096}}) {
+    const Problem aligned{p.m, p.n + 3 - (p.n + 3) % 4, p.k};
+    const AutoChoice c = choose_auto(p, 132), ca = choose_auto(aligned, 132);
+    EXPECT_TRUE(auto_pads_b(auto_configs()[static_cast<size_t>(c.config)], p)) << to_string(p);
+    EXPECT_FALSE(auto_pads_b(auto_configs()[static_cast<size_t>(ca.config)], aligned));
+    EXPECT_EQ(c.config, ca.config) << to_string(p);
+    EXPECT_GT(c.predicted_ms, ca.predicted_ms) << "the copy of B costs time";
+  }
+  // Odd K alone keeps B and C in place (A is copied 4 bytes at a time) and the 4096^3 config.
+  const AutoChoice odd_k = choose_auto({4096, 4096, 4095}, 132);
+  EXPECT_TRUE(auto_float4(auto_configs()[static_cast<size_t>(odd_k.config)], Problem{4096, 4096, 4095}));
+  EXPECT_EQ(odd_k.config, big.config) << "odd K: the same pick as 4096^3";
+  // Matrix-vector shapes: the narrowest skinny kernel that fits, named in the choice.
+  const struct {
+    Problem p;
+    const char* config;
+  } skinny[] = {{{4096, 1, 4096}, "skinny_n1"}, {{4096, 8, 4096}, "skinny_n8"}, {{8192, 3, 4096}, "skinny_n4"},
+                {{1, 4096, 4096}, "skinny_m1"}, {{8, 8192, 8192}, "skinny_m8"}, {{5, 999, 2003}, "skinny_m8"}};
+  for (const auto& [p, name] : skinny) {
+    const AutoChoice c = choose_auto(p, 132);
+    EXPECT_STREQ(auto_configs()[static_cast<size_t>(c.config)].name, name) << to_string(p);
+    EXPECT_NE(to_string(c).find("GEMV-like"), std::string::npos) << to_string(c);
+    // Enough blocks to fill the SMs (split-k where the columns or rows alone are too few).
+    const LaunchShape ls = launch_shape(c, p);
+    EXPECT_GE(ls.grid.x * ls.grid.y * auto_slices(c, p), 2 * 132) << to_string(p) << ": " << to_string(c);
+  }
+  // skinny_n's k-slices never exceed its shared-memory stage, whatever split is asked for.
+  for (const AutoConfigInfo& ci : auto_configs())
+    if (ci.kind == AutoKind::SkinnyN) {
+      const AutoChoice c{static_cast<int>(&ci - auto_configs().data()), 1, 1, 0};
+      EXPECT_LE(auto_k_chunk(c, {1000, 1, 16384}), ci.max_k_chunk) << ci.name;
+      EXPECT_GE(static_cast<int64_t>(auto_slices(c, {1000, 1, 16384})) * auto_k_chunk(c, {1000, 1, 16384}), 16384);
+    }
+  // Just past 8 (M or N of 9 to 16) the tile kernels take over.
+  EXPECT_EQ(auto_configs()[static_cast<size_t>(choose_auto({9, 4096, 4096}, 132).config)].kind, AutoKind::Tile);
+  EXPECT_EQ(auto_configs()[static_cast<size_t>(choose_auto({4096, 9, 4096}, 132).config)].kind, AutoKind::Tile);
   // Fewer SMs never call for more slices on the same problem.
   EXPECT_LE(choose_auto({128, 128, 16384}, 16).split_k, choose_auto({128, 128, 16384}, 132).split_k);
   // The choice is shown: the long form names tile, threads, stages and split.

@@ -70,6 +70,73 @@ TEST_P(MatmulEmu, HandWrittenKernelsMatchReference) {
   }
 }
 
+// An auto kernel over grid (x, y, slices) with `threads` std::threads per block, as emulate() above; the
+// slices' partial products (out + z * m * n) are then summed on the host in slice order, as splitk_reduce does.
+std::vector<float> emulate_auto(kernels::AutoKernelFn fn, const AutoChoice& ch, const Problem& p,
+                                const std::vector<float>& a, const std::vector<float>& b) {
+  const AutoConfigInfo& ci = auto_configs()[static_cast<size_t>(ch.config)];
+  const LaunchShape s = launch_shape(ch, p);
+  const int slices = auto_slices(ch, p);
+  const size_t mn = p.c_count();
+  std::vector<float> out(mn * static_cast<size_t>(slices), std::numeric_limits<float>::quiet_NaN());
+  const kernels::AutoArgs args{a.data(),          b.data(), out.data(), static_cast<int>(p.m), static_cast<int>(p.n),
+                               static_cast<int>(p.k), static_cast<int>(p.n), auto_k_chunk(ch, p), 1};
+  blockDim = {static_cast<unsigned>(ci.threads), 1, 1};
+  gridDim = {static_cast<unsigned>(s.grid.x), static_cast<unsigned>(s.grid.y), static_cast<unsigned>(slices)};
+  std::barrier<> bar(ci.threads);
+  bs_emu_barrier = &bar;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < ci.threads; ++t)
+    pool.emplace_back([&, t] {
+      threadIdx = {static_cast<unsigned>(t), 0, 0};
+      for (unsigned bz = 0; bz < gridDim.z; ++bz)
+        for (unsigned by = 0; by < gridDim.y; ++by)
+          for (unsigned bx = 0; bx < gridDim.x; ++bx) {
+            blockIdx = {bx, by, bz};
+            fn(args);
+            bar.arrive_and_wait();
+          }
+    });
+  for (auto& th : pool)
+    th.join();
+  std::vector<float> c(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(mn));
+  for (int z = 1; z < slices; ++z)
+    for (size_t i = 0; i < mn; ++i)
+      c[i] += out[static_cast<size_t>(z) * mn + i];
+  return c;
+}
+
+// auto's matrix-vector kernels (skinny_m, skinny_n: warp shuffles, shared-memory partials, clamped rows and
+// columns), both flavours, unsplit and in 3 slices (skinny_n's slices are also capped at its shared-memory
+// stage), at sizes with partial blocks and, for the 4-byte flavour, odd K and N.
+TEST(MatmulEmuAuto, SkinnyKernelsMatchReference) {
+  const Problem shapes[] = {{1, 37, 300},  {3, 68, 261},  {8, 33, 1030}, {5, 200, 132},
+                            {70, 1, 300},  {45, 3, 261},  {33, 8, 2052}, {300, 6, 133}};
+  int runs = 0;
+  for (const Problem& p : shapes) {
+    const auto a = make_matrix(p.m, p.k, 41), b = make_matrix(p.k, p.n, 42);
+    const auto ref = reference_cpu(a, b, p);
+    for (size_t ci = 0; ci < auto_configs().size(); ++ci) {
+      const AutoConfigInfo& info = auto_configs()[ci];
+      if (info.kind == AutoKind::Tile || !auto_fits(info, p)) continue;
+      for (const int split : {1, 3}) {
+        const AutoChoice ch{static_cast<int>(ci), split, 1, 0};
+        const bool f4 = auto_float4(info, p);
+        const kernels::AutoKernelFn fn = kernels::auto_kernel_for(ch.config, f4);
+        ASSERT_NE(fn, nullptr) << info.name;
+        std::vector<float> c;
+        auto done = std::async(std::launch::async, [&] { c = emulate_auto(fn, ch, p, a, b); });
+        ASSERT_EQ(done.wait_for(std::chrono::seconds(120)), std::future_status::ready) << info.name << " hung";
+        const CheckResult r = check_result(c, ref, p.k, "float64 CPU");
+        EXPECT_TRUE(r.pass) << to_string(ch) << " at " << to_string(p) << (f4 ? " (float4)" : " (4-byte loads)")
+                            << ": " << r.summary();
+        ++runs;
+      }
+    }
+  }
+  EXPECT_GE(runs, 8 * 2 * 2) << "every shape ran its fitting skinny configs";
+}
+
 std::string size_name(const ::testing::TestParamInfo<Problem>& info) {
   std::string s = "m";
   s += std::to_string(info.param.m);

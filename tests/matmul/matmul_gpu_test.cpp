@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 
@@ -192,22 +193,24 @@ TEST(MatmulGpuRunner, TimingAndEnqueue) {
   EXPECT_NE(runner.device_c(), nullptr);
 }
 
-// auto: every compiled config, unsplit (with the block-order swizzle on) and split into 3 and 7 k-slices (the
-// last slice partial), at sizes that are not multiples of any tile, on the scalar path (odd N or K) and the
-// float4 path. The heuristic's own choice runs in MatchesFloat64Reference above. Small sizes: this test also
-// runs under compute-sanitizer memcheck and racecheck.
-TEST(MatmulGpuAuto, EveryConfigAndSplitMatchesReference) {
-  BS_REQUIRE_GPU();
-  for (const Problem p : {Problem{257, 129, 511}, Problem{33, 65, 17}, Problem{260, 196, 132}, Problem{129, 68, 200}}) {
+// Runs every auto config of `kind` (tile or skinny) that fits each shape, unsplit (with the block-order swizzle
+// on) and split into 3 and 7 k-slices (the last slice partial), against the float64 reference; configs that do
+// not fit a shape are refused. Returns the runs.
+int check_auto_configs(std::initializer_list<Problem> shapes, bool skinny) {
+  int runs = 0;
+  for (const Problem p : shapes) {
     const Inputs& in = inputs_for(p);
     GpuRunner runner(p);
     runner.set_inputs(in.a, in.b);
-    for (size_t ci = 0; ci < auto_configs().size(); ++ci)
+    for (size_t ci = 0; ci < auto_configs().size(); ++ci) {
+      if ((auto_configs()[ci].kind != AutoKind::Tile) != skinny) continue;
       for (const int split : {1, 3, 7}) {
-        AutoChoice c;
-        c.config = static_cast<int>(ci);
-        c.split_k = split;
-        c.group = split == 1 ? 2 : 1;
+        const AutoChoice c{static_cast<int>(ci), split, split == 1 ? 2 : 1, 0};
+        if (!auto_fits(auto_configs()[ci], p)) {
+          EXPECT_THROW(runner.set_auto_choice(c), InvalidRequest)
+              << auto_configs()[ci].name << " does not fit " << to_string(p);
+          continue;
+        }
         runner.set_auto_choice(c);
         runner.run_once(Variant::Auto);
         const CheckResult r = check_result(runner.download_c(), in.ref, p.k, "float64 CPU (OpenBLAS dgemm)");
@@ -215,29 +218,64 @@ TEST(MatmulGpuAuto, EveryConfigAndSplitMatchesReference) {
                     r.summary().c_str());
         EXPECT_TRUE(r.pass) << to_string(c) << " at " << to_string(p) << ": " << r.summary();
         EXPECT_EQ(r.nan_count, 0u) << to_string(c) << ": cells never written";
+        ++runs;
       }
+    }
   }
+  return runs;
 }
 
-// The split-k reduction sums the slices in a fixed order: two runs give the same bits.
+// auto's tile configs at sizes that are not multiples of any tile: N not a multiple of 4 (B read from its
+// row-padded copy, C stored one float at a time), the float4 path, and odd K on the float4 path (130x132x203).
+// The heuristic's own choice runs in MatchesFloat64Reference above. Small sizes: this test also runs under
+// compute-sanitizer memcheck and racecheck.
+TEST(MatmulGpuAuto, EveryConfigAndSplitMatchesReference) {
+  BS_REQUIRE_GPU();
+  EXPECT_EQ(check_auto_configs({Problem{257, 129, 511}, Problem{33, 65, 17}, Problem{260, 196, 132},
+                                Problem{129, 68, 200}, Problem{130, 132, 203}},
+                               false),
+            5 * 8 * 3);
+}
+
+// The matrix-vector kernels (skinny_m, skinny_n) on M or N of 1 to 8 with partial blocks, odd K and N (their
+// 4-byte flavours), K up to 9001 (skinny_n's slices capped at its shared-memory stage); the configs that do
+// not fit a shape are refused. Also under memcheck and racecheck.
+TEST(MatmulGpuAuto, SkinnyConfigsMatchReference) {
+  BS_REQUIRE_GPU();
+  const int runs = check_auto_configs({Problem{1, 517, 1000}, Problem{3, 260, 2051}, Problem{8, 1024, 333},
+                                       Problem{6, 129, 4100}, Problem{777, 1, 1000}, Problem{1000, 3, 2051},
+                                       Problem{259, 8, 1028}, Problem{130, 5, 9001}},
+                                      true);
+  EXPECT_EQ(runs, (4 + 2 + 1 + 1 + 4 + 2 + 1 + 1) * 3) << "every shape ran the skinny configs that fit it";
+}
+
+// The split-k reduction sums the slices in a fixed order (and the skinny kernels their lanes and warps):
+// two runs give the same bits.
 TEST(MatmulGpuAuto, SplitKIsDeterministic) {
   BS_REQUIRE_GPU();
-  const Problem p{128, 128, 16384};
-  const auto a = make_matrix(p.m, p.k, 5), b = make_matrix(p.k, p.n, 6);
-  GpuRunner runner(p);
-  runner.set_inputs(a, b);
-  AutoChoice c;
-  c.config = static_cast<int>(auto_configs().size()) - 1;
-  c.split_k = 16;
-  runner.set_auto_choice(c);
-  runner.run_once(Variant::Auto);
-  const std::vector<float> first = runner.download_c();
-  for (int i = 0; i < 3; ++i) {
+  const struct {
+    Problem p;
+    const char* config;
+  } cases[] = {{{128, 128, 16384}, "128x128x32s2"}, {{5, 1000, 16384}, "skinny_m8"}, {{1000, 7, 16384}, "skinny_n8"}};
+  for (const auto& [p, name] : cases) {
+    const auto a = make_matrix(p.m, p.k, 5), b = make_matrix(p.k, p.n, 6);
+    GpuRunner runner(p);
+    runner.set_inputs(a, b);
+    AutoChoice c;
+    while (c.config < static_cast<int>(auto_configs().size()) && std::string(auto_configs()[static_cast<size_t>(c.config)].name) != name)
+      ++c.config;
+    ASSERT_LT(c.config, static_cast<int>(auto_configs().size())) << name;
+    c.split_k = 16;
+    runner.set_auto_choice(c);
     runner.run_once(Variant::Auto);
-    EXPECT_EQ(runner.download_c(), first) << "run " << i + 2 << " differs from the first";
+    const std::vector<float> first = runner.download_c();
+    for (int i = 0; i < 3; ++i) {
+      runner.run_once(Variant::Auto);
+      EXPECT_EQ(runner.download_c(), first) << name << ": run " << i + 2 << " differs from the first";
+    }
+    runner.set_auto_choice(std::nullopt);
+    EXPECT_EQ(runner.auto_choice(), choose_auto(p, runner.device().sm_count));
   }
-  runner.set_auto_choice(std::nullopt);
-  EXPECT_EQ(runner.auto_choice(), choose_auto(p, runner.device().sm_count));
 }
 
 TEST(MatmulGpuBench, RowsCarryEverything) {

@@ -120,6 +120,13 @@ std::string geometry_text(mm::Variant v, const mm::Problem& p) {
   if (!g.known) return "cuBLAS picks its own kernel and tiling";
   char buf[256];
   int n = std::snprintf(buf, sizeof buf, "block tile %dx%d", g.bm, g.bn);
+  if (g.k_threads > 1) {  // auto's matrix-vector kernels
+    std::snprintf(buf + n, sizeof buf - n,
+                  ", each output's K split over %d threads (partial sums added by shuffles%s), %dx%d partial "
+                  "outputs/thread, %d threads",
+                  g.k_threads, g.stages > 0 ? "; B's k-slice staged in smem" : ", then smem", g.tm, g.tn, g.threads);
+    return buf;
+  }
   if (g.bk > 0)
     n += std::snprintf(buf + n, sizeof buf - n, ", BK %d (%s)", g.bk,
                        g.stages >= 3   ? "multi-stage cp.async pipeline"
@@ -199,9 +206,7 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
                         static_cast<long long>(s.block.y));
   if (vi.id == mm::Variant::Auto) {  // the runner's model for an H100-sized GPU (the rung shows the real pick)
     const mm::AutoChoice c = mm::choose_auto(m.problem, mm::k_auto_default_sms);
-    const mm::AutoConfigInfo& ci = mm::auto_configs()[static_cast<size_t>(c.config)];
-    ImGui::TextDisabled("auto (%d SMs): %s, %d stages, split-k %d", mm::k_auto_default_sms, ci.name, ci.stages,
-                        c.split_k);
+    ImGui::TextDisabled("auto (%d SMs): %s", mm::k_auto_default_sms, mm::to_string(c).c_str());
   }
   const mm::TileGeometry g = mm::tile_geometry(vi.id, m.problem);
   if (g.known && g.bm > 0) {

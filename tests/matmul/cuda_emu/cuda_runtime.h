@@ -39,6 +39,19 @@ inline T __ldg(const T* p) {
   return *p;
 }
 
+// A warp shuffle (xor) for one-dimensional blocks of at most 1024 threads whose threads all take part in
+// every shuffle, in the same order (the skinny kernels): each thread posts its value, the block meets at the
+// barrier, each reads its partner's, and meets again before the slots are reused.
+inline float bs_emu_shfl_slot[1024];
+inline float __shfl_xor_sync(unsigned, float v, int lane_mask) {
+  const unsigned t = threadIdx.x;
+  bs_emu_shfl_slot[t] = v;
+  __syncthreads();
+  const float out = bs_emu_shfl_slot[t ^ static_cast<unsigned>(lane_mask)];
+  __syncthreads();
+  return out;
+}
+
 // cp.async as the hardware may behave at worst: a copy is only recorded when started, and lands when a wait
 // lets it (wait N: all but this thread's N most recent committed groups). A kernel that reads a buffer before
 // the right wait, or overwrites one still being read, sees stale data and fails the check. A null source
