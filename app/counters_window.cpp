@@ -57,12 +57,17 @@ std::vector<ui::CounterRow> counter_rows(const CounterTarget& t, const counters:
   std::optional<double> conflicts;
   if (v && (v->shared_ld_conflicts || v->shared_st_conflicts))
     conflicts = v->shared_ld_conflicts.value_or(0) + v->shared_st_conflicts.value_or(0);
-  rows.push_back({"shared-memory bank conflicts", measured_or(r, conflicts, 0),
+  rows.push_back({"shared-memory bank conflicts (L1TEX counter)", measured_or(r, conflicts, 0),
                   model_or(t.model_shared_conflicts, 0, am)});
   rows.push_back({"achieved occupancy", measured_or(r, v ? v->achieved_occupancy_pct : std::nullopt, 1, " %"),
                   "no model"});
   rows.push_back({"warp execution efficiency",
                   measured_or(r, v ? v->warp_efficiency_pct : std::nullopt, 1, " %"), "no model"});
+  // The exact definition: per shared warp instruction, the wavefronts beyond the one it needs. L1TEX's own
+  // conflict counter (the row above) also counts collisions with global traffic in flight on Hopper.
+  rows.push_back({"bank conflicts = shared wavefronts - instructions",
+                  measured_or(r, v ? v->shared_wavefront_conflicts() : std::nullopt, 0),
+                  model_or(t.model_shared_conflicts, 0, am)});
   for (ui::CounterRow& row : rows) row.simulated.assign(1, '-');  // (not = "-": GCC 12 -Wrestrict false alarm)
   if (sim) {
     const auto text = [&](const std::optional<double>& v, int decimals) -> std::string {
@@ -73,6 +78,7 @@ std::vector<ui::CounterRow> counter_rows(const CounterTarget& t, const counters:
     rows[2].simulated = text(sim->ld_sectors_per_request, 2);
     rows[3].simulated = text(sim->st_sectors_per_request, 2);
     rows[4].simulated = text(sim->shared_conflicts, 0);
+    rows[7].simulated = text(sim->shared_conflicts, 0);  // the simulator counts wavefronts - instructions
   }
   return rows;
 }

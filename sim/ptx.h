@@ -55,6 +55,10 @@ enum Mod : uint32_t {
   // An add/sub that contract_mul_add fused with the mul feeding it: it runs as fma(src0, src1, src2), rounded
   // once to nearest, with the product (x - a*b) or the addend (a*b - x) negated.
   M_CONTRACTED = 1u << 18, M_NEG_PRODUCT = 1u << 19, M_NEG_ADDEND = 1u << 20,
+  // A memory-model-qualified access (.relaxed/.acquire/.release/.acq_rel/.sc, as cuda::atomic_ref emits): on
+  // global memory a real host atomic, since other blocks run at the same time on other workers.
+  M_STRONG = 1u << 21,
+  M_SHIFTAMT = 1u << 22,  // bfind.shiftamt: the left shift that brings the found bit to the top (__ffs, __clz)
 };
 
 enum class Cmp : uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };

@@ -842,6 +842,8 @@ class Parser {
       else if (p == "uni") in->mods |= M_UNI;
       else if (p == "to") in->mods |= M_TO;
       else if (p == "volatile") in->mods |= M_VOLATILE;
+      else if (p == "shiftamt") in->mods |= M_SHIFTAMT;
+      else if (p == "relaxed" || p == "acquire" || p == "release" || p == "acq_rel" || p == "sc") in->mods |= M_STRONG;
       else if (p == "nc") in->mods |= M_NC;
       else if (p == "relu") in->mods |= M_RELU;
       else if (p == "global") in->space = Space::Global;

@@ -192,13 +192,19 @@ struct LaunchResult {
   std::vector<uint64_t> buffer_bytes;
 };
 
-// A launch's memory totals as the GPU's L1TEX counters count them (CUPTI / ncu:
-// l1tex__t_requests|sectors_pipe_lsu_mem_global_op_ld|st.sum, l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_
-// ld|st.sum): warp load and store instructions (atomics and reductions are other counters there) and their
-// sectors; the shared loads' and stores' extra wavefronts. A generic ld/st counts where its addresses went.
+// A launch's memory totals as the GPU's counters count them (CUPTI / ncu:
+// l1tex__t_requests|sectors_pipe_lsu_mem_global_op_ld|st.sum): warp load and store instructions (atomics and
+// reductions are other counters there) and their sectors. Shared memory: warp instructions with at least one
+// thread executing (smsp__sass_inst_executed_op_shared_ld|st.sum), wavefronts (per instruction, the most
+// distinct 4-byte words one bank must deliver: smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld|st.sum)
+// and bank conflicts = wavefronts - instructions (the extra wavefronts; a 16-byte access needs 4 at least, so
+// L1TEX's l1tex__data_bank_conflicts_... counter, which counts only wavefronts beyond the access's ideal, is lower
+// there, and on Hopper it and l1tex__data_pipe_..._wavefronts_... can count more where global traffic shares the
+// L1TEX data stage). A generic ld/st counts where its addresses went.
 struct MemoryCounts {
   uint64_t ld_requests = 0, ld_sectors = 0, st_requests = 0, st_sectors = 0;
   uint64_t shared_ld_requests = 0, shared_st_requests = 0, shared_ld_conflicts = 0, shared_st_conflicts = 0;
+  uint64_t shared_ld_wavefronts = 0, shared_st_wavefronts = 0;
 };
 MemoryCounts memory_counts(const Module& m, const LaunchResult& r);
 

@@ -134,6 +134,10 @@ struct Warp {
   uint32_t call_pc[32][k_max_call_depth] = {};
   uint64_t steps = 0;
   uint64_t full_steps = 0;  // steps with all present lanes active (per-thread counts)
+  // Waiting on another block (a spin on a flag in global memory, note_spin): the steps spent waiting while
+  // other blocks ran do not count against the budget.
+  uint64_t waited = 0, spin_mark = 0, spin_hash = 0;
+  uint32_t spin_pc = UINT32_MAX;
   uint32_t lane_steps[32] = {};
   uint32_t gread[32] = {}, gwrite[32] = {};
   uint8_t carry[32] = {};
@@ -160,6 +164,7 @@ class Worker {
   Dim3 m_ctaid;
   uint32_t m_epoch = 1;
   bool m_observe = false;
+  bool m_stalled = false;  // counted in E.stalled_workers
   uint64_t m_thread_instructions = 0, m_warp_instructions = 0;
   uint64_t m_scratch[32] = {};
   uint64_t m_addr[32] = {};
@@ -192,7 +197,17 @@ class Worker {
   uint64_t* dst(Warp& w, const Operand& o) { return w.regs.data() + static_cast<size_t>(o.reg) * 32; }
   void special(Warp& w, Special s, uint64_t* out);
 
+  struct AluOps {
+    Src a, b, c, d4;
+    uint64_t* d;
+    int nb;
+    bool sg;
+    uint64_t mk;
+    int bits;
+  };
+  AluOps alu_ops(Warp& w, const Instr& in, uint64_t (&t)[4][32]);
   void exec_alu(Warp& w, const Instr& in, uint32_t exec);
+  void exec_bits(Warp& w, const Instr& in, uint32_t exec);
   void exec_float(Warp& w, const Instr& in, uint32_t exec);
   void exec_cvt(Warp& w, const Instr& in, uint32_t exec);
   void exec_setp(Warp& w, const Instr& in, uint32_t exec);
@@ -222,6 +237,8 @@ class Worker {
   void note_output_write(const Warp& w, int lane, uint32_t pc, int buf, uint64_t addr, int bytes, bool atomic);
   bool shared_check(const Warp& w, int lane, uint32_t pc, uint64_t off, int bytes, bool write, bool atomic);
   void count_requests(const Instr& in, uint32_t pc, Space sp, uint32_t mask, int bytes);
+  void note_spin(Warp& w, uint32_t pc, uint64_t seen);
+  void set_stalled(bool s);
   // Tells the observer of one warp's access to space s (the lanes' addresses are in m_addr).
   void report_access(const Warp& w, Space s, uint32_t mask, Access access, int bytes);
 };
@@ -244,6 +261,8 @@ class Engine {
   uint32_t threads_per_block = 0, warps_per_block = 0;
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> next_block{0};
+  // Workers running a block, and those of them whose warp polls global memory that has not changed (note_spin).
+  std::atomic<int> active_workers{0}, stalled_workers{0};
   std::mutex mu;
   std::optional<Fatal> fatal;
   std::map<std::pair<int, int32_t>, size_t> diag_index;  // (kind, pc) -> diagnostics
@@ -252,6 +271,10 @@ class Engine {
   std::vector<uint64_t> sym_addr;  // global/const symbols: virtual address
 
   bool setup();
+  std::string check_shape();
+  std::string check_code();
+  std::string place_memory();
+  std::string pass_args();
   void run();
   void finish_outputs();
   void set_fatal(Fatal f) {
@@ -434,17 +457,26 @@ inline void Worker::advance(Warp& w) {
 
 // ---------------------------------------------------------------------------------------------------------
 // Integer and bit operations
+// An integer instruction's operands (up to four sources, the destination) and its type's width.
+Worker::AluOps Worker::alu_ops(Warp& w, const Instr& in, uint64_t (&t)[4][32]) {
+  const auto operand = [&](int k) { return in.nsrc > k ? src(w, in.src[k], t[k]) : Src{t[k], 0}; };
+  AluOps o{operand(0), operand(1), operand(2), operand(3), dst(w, in.dst[0]), 1, type_signed(in.type), 0, 0};
+  o.nb = std::max(1, type_bytes(in.type));
+  o.mk = in.type == Type::Pred ? 1 : mask_of(o.nb);
+  o.bits = o.nb * 8;
+  return o;
+}
+
+// Integer arithmetic: add/sub (saturating, with carry), mul/mad (wide, hi, 24-bit), sad, div/rem, abs, neg,
+// min/max.
 void Worker::exec_alu(Warp& w, const Instr& in, uint32_t exec) {
-  uint64_t t0[32], t1[32], t2[32], t3[32];
-  const Src a = in.nsrc > 0 ? src(w, in.src[0], t0) : Src{t0, 0};
-  const Src b = in.nsrc > 1 ? src(w, in.src[1], t1) : Src{t1, 0};
-  const Src c = in.nsrc > 2 ? src(w, in.src[2], t2) : Src{t2, 0};
-  const Src d4 = in.nsrc > 3 ? src(w, in.src[3], t3) : Src{t3, 0};
-  uint64_t* d = dst(w, in.dst[0]);
-  const int nb = std::max(1, type_bytes(in.type));
-  const bool sg = type_signed(in.type);
-  const uint64_t mk = in.type == Type::Pred ? 1 : mask_of(nb);
-  const int bits = nb * 8;
+  uint64_t t[4][32];
+  const AluOps o = alu_ops(w, in, t);
+  const Src a = o.a, b = o.b, c = o.c;
+  uint64_t* d = o.d;
+  const int nb = o.nb, bits = o.bits;
+  const bool sg = o.sg;
+  const uint64_t mk = o.mk;
   auto put = [&](int l, uint64_t v) { d[l] = v & mk; };
   switch (in.op) {
     case Op::Add:
@@ -567,6 +599,23 @@ void Worker::exec_alu(Warp& w, const Instr& in, uint32_t exec) {
       });
       return;
     }
+    default:
+      return;
+  }
+}
+
+// Bit operations and selects: and/or/xor/not/cnot/lop3, shifts and funnel shifts, popc/clz/brev/bfind,
+// bfe/bfi/prmt, selp/slct, copysign.
+void Worker::exec_bits(Warp& w, const Instr& in, uint32_t exec) {
+  uint64_t t[4][32];
+  const AluOps o = alu_ops(w, in, t);
+  const Src a = o.a, b = o.b, c = o.c, d4 = o.d4;
+  uint64_t* d = o.d;
+  const int nb = o.nb, bits = o.bits;
+  const bool sg = o.sg;
+  const uint64_t mk = o.mk;
+  auto put = [&](int l, uint64_t v) { d[l] = v & mk; };
+  switch (in.op) {
     case Op::And: for_lanes(exec, [&](int l) { put(l, a[l] & b[l]); }); return;
     case Op::Or: for_lanes(exec, [&](int l) { put(l, a[l] | b[l]); }); return;
     case Op::Xor: for_lanes(exec, [&](int l) { put(l, a[l] ^ b[l]); }); return;
@@ -625,7 +674,8 @@ void Worker::exec_alu(Warp& w, const Instr& in, uint32_t exec) {
       for_lanes(exec, [&](int l) {
         uint64_t x = a[l] & mk;
         if (sg && sext(x, nb) < 0) x = ~x & mk;
-        d[l] = x == 0 ? 0xffffffffu : static_cast<uint64_t>(63 - std::countl_zero(x));
+        const uint64_t pos = static_cast<uint64_t>(63 - std::countl_zero(x));
+        d[l] = x == 0 ? 0xffffffffu : (in.mods & M_SHIFTAMT) ? static_cast<uint64_t>(bits - 1) - pos : pos;
       });
       return;
     case Op::Bfe:
@@ -1127,6 +1177,19 @@ inline uint64_t load_bits(const uint8_t* p, int n) {
 }
 inline void store_bits(uint8_t* p, int n, uint64_t v) { std::memcpy(p, &v, static_cast<size_t>(n)); }
 
+// ld/st.relaxed|acquire|release|volatile on global memory: host atomics (aligned 4- and 8-byte words; the
+// alignment is checked before), since other blocks run at the same time on other workers.
+inline uint64_t strong_load(const uint8_t* p, int n) {
+  if (n == 8) return __atomic_load_n(reinterpret_cast<const uint64_t*>(p), __ATOMIC_ACQUIRE);
+  if (n == 4) return __atomic_load_n(reinterpret_cast<const uint32_t*>(p), __ATOMIC_ACQUIRE);
+  return load_bits(p, n);
+}
+inline void strong_store(uint8_t* p, int n, uint64_t v) {
+  if (n == 8) __atomic_store_n(reinterpret_cast<uint64_t*>(p), v, __ATOMIC_RELEASE);
+  else if (n == 4) __atomic_store_n(reinterpret_cast<uint32_t*>(p), static_cast<uint32_t>(v), __ATOMIC_RELEASE);
+  else store_bits(p, n, v);
+}
+
 // The value an atomic leaves in memory: `old` combined with the operand v (cas: compared with v, replaced
 // by c3), in the instruction's type of eb bytes.
 uint64_t atom_result(const Instr& in, int eb, uint64_t old, uint64_t v, uint64_t c3) {
@@ -1178,6 +1241,34 @@ uint64_t atomic_update(uint8_t* p, bool global, int eb, F update) {
   return old;
 }
 
+void Worker::set_stalled(bool s) {
+  if (s == m_stalled) return;
+  m_stalled = s;
+  if (s) E.stalled_workers.fetch_add(1, std::memory_order_relaxed);
+  else E.stalled_workers.fetch_sub(1, std::memory_order_relaxed);
+}
+
+// A strong global load (ld.relaxed/.acquire/.volatile: how a block reads another block's flag) at pc saw `seen`
+// (the lanes' values, hashed). Seeing the same as this warp's last look there, the warp is waiting on another
+// block: while some other worker runs a block that is not itself waiting, the steps since that look are
+// refunded from the budget (a legitimate spin, e.g. the decoupled look-back) and the host thread yields; when
+// every running block waits, nothing can change the value and the budget runs out as for any endless loop.
+void Worker::note_spin(Warp& w, uint32_t pc, uint64_t seen) {
+  if (pc != w.spin_pc || seen != w.spin_hash) {
+    w.spin_pc = pc;
+    w.spin_hash = seen;
+    w.spin_mark = w.steps;
+    set_stalled(false);
+    return;
+  }
+  set_stalled(true);
+  if (E.stalled_workers.load(std::memory_order_relaxed) < E.active_workers.load(std::memory_order_relaxed)) {
+    w.waited += w.steps - w.spin_mark;
+    std::this_thread::yield();
+  }
+  w.spin_mark = w.steps;
+}
+
 void Worker::report_access(const Warp& w, Space s, uint32_t mask, Access access, int bytes) {
   WarpAccess ev;
   ev.block = m_block;
@@ -1194,6 +1285,7 @@ void Worker::report_access(const Warp& w, Space s, uint32_t mask, Access access,
 void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
   const bool is_ld = in.op == Op::Ld, is_st = in.op == Op::St;
   const bool is_atom = in.op == Op::Atom || in.op == Op::Red;
+  const bool strong = (in.mods & (M_STRONG | M_VOLATILE)) != 0 && in.vec == 1;
   const int eb = std::max(1, type_bytes(in.type));
   const int vec = in.vec;
   const int bytes = eb * vec;
@@ -1321,7 +1413,7 @@ void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
       if (is_ld) {
         for (int i = 0; i < vec; ++i) {
           if (!dvec[i]) continue;
-          uint64_t v = p ? load_bits(p + i * eb, eb) : 0;
+          uint64_t v = p && strong && s == Space::Global ? strong_load(p, eb) : p ? load_bits(p + i * eb, eb) : 0;
           if (type_signed(in.type) && eb < 8 && dwide[i]) v = static_cast<uint64_t>(sext(v, eb));
           else if (type_signed(in.type) && eb < 4) v = static_cast<uint64_t>(sext(v, eb)) & 0xffffffffu;
           dvec[i][l] = v;
@@ -1330,6 +1422,10 @@ void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
       }
       if (is_st) {
         if (!p) return;
+        if (strong && s == Space::Global) {
+          strong_store(p, eb, vrow[0][l & static_cast<int>(vstride[0])]);
+          return;
+        }
         for (int i = 0; i < vec; ++i) store_bits(p + i * eb, eb, vrow[i][l & static_cast<int>(vstride[i])]);
         return;
       }
@@ -1345,6 +1441,11 @@ void Worker::exec_mem(Warp& w, const Instr& in, uint32_t exec) {
       if (in.op == Op::Atom && dvec[0]) dvec[0][l] = old;
     });
     if (stopped()) return;
+    if (is_ld && strong && s == Space::Global && dvec[0]) {
+      uint64_t seen = 0;
+      for_lanes(mask, [&](int l) { seen = (seen ^ dvec[0][l]) * 0x100000001b3ull + static_cast<uint64_t>(l); });
+      note_spin(w, w.pc, seen);
+    }
   }
 }
 
@@ -1548,11 +1649,13 @@ Worker::ExecFn Worker::exec_fn(const Instr& in) {
     case Op::Fma: case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Ex2: case Op::Lg2: case Op::Sin:
     case Op::Cos: case Op::Tanh:
       return &Worker::exec_float;
-    case Op::Mul24: case Op::Mad24: case Op::Sad: case Op::Rem: case Op::And: case Op::Or: case Op::Xor:
-    case Op::Not: case Op::Cnot: case Op::Lop3: case Op::Shl: case Op::Shr: case Op::Shf: case Op::Popc:
-    case Op::Clz: case Op::Brev: case Op::Bfe: case Op::Bfi: case Op::Prmt: case Op::Bfind: case Op::AddCC:
-    case Op::AddC: case Op::SubCC: case Op::SubC: case Op::Selp: case Op::Slct: case Op::Copysign:
+    case Op::Mul24: case Op::Mad24: case Op::Sad: case Op::Rem: case Op::AddCC: case Op::AddC: case Op::SubCC:
+    case Op::SubC:
       return &Worker::exec_alu;
+    case Op::And: case Op::Or: case Op::Xor: case Op::Not: case Op::Cnot: case Op::Lop3: case Op::Shl:
+    case Op::Shr: case Op::Shf: case Op::Popc: case Op::Clz: case Op::Brev: case Op::Bfe: case Op::Bfi:
+    case Op::Prmt: case Op::Bfind: case Op::Selp: case Op::Slct: case Op::Copysign:
+      return &Worker::exec_bits;
     case Op::Testp: return &Worker::exec_testp;
     case Op::Setp: case Op::Set: return &Worker::exec_setp;
     case Op::Cvt: return &Worker::exec_cvt;
@@ -1575,11 +1678,15 @@ void Worker::run_warp(Warp& w) {
     const Instr& in = code[pc];
     const uint32_t exec = guarded_lanes(w, in);
     ++w.steps;
-    if (w.steps > budget) {
+    if (w.steps - w.waited > budget) {
       fatal(w, std::countr_zero(w.active), pc,
-            "ran " + std::to_string(budget) +
-                " instructions without finishing: an endless loop? (the simulator's budget per thread; "
-                "raise it with --budget if the kernel really needs more)");
+            m_stalled
+                ? "waited " + std::to_string(budget) +
+                      " instructions for a value in global memory that no running block changes: a spin on a "
+                      "flag no thread sets? (every block that runs at the same time waits too)"
+                : "ran " + std::to_string(budget) +
+                      " instructions without finishing: an endless loop? (the simulator's budget per thread; "
+                      "raise it with --budget if the kernel really needs more)");
       return;
     }
     if (exec) count_step(w, istats[pc], pc, exec, steps);
@@ -1696,6 +1803,8 @@ void Worker::run_block(uint64_t b) {
     w.active = w.present;
     w.pc = f.first;
     w.steps = w.full_steps = 0;
+    w.waited = w.spin_mark = w.spin_hash = 0;
+    w.spin_pc = UINT32_MAX;
     std::fill(std::begin(w.lane_pc), std::end(w.lane_pc), f.first);
     std::fill(std::begin(w.depth), std::end(w.depth), uint8_t{0});
     std::fill(std::begin(w.lane_steps), std::end(w.lane_steps), 0u);
@@ -1776,31 +1885,36 @@ void Worker::run_block(uint64_t b) {
 
 // ---------------------------------------------------------------------------------------------------------
 // Before anything runs: the configuration, the arguments, the code reachable from the kernel.
-bool Engine::setup() {
-  auto fail = [&](const std::string& m) {
-    R.failure.message = m;
-    return false;
-  };
+// The launch's shape against the GPU's limits and the simulator's; empty: fine, else what is wrong.
+std::string Engine::check_shape() {
   const LaunchConfig& c = C;
-  if (c.grid.count() == 0 || c.block.count() == 0) return fail("the grid and the block must have at least one thread");
+  if (c.grid.count() == 0 || c.block.count() == 0)
+    return "the grid and the block must have at least one thread";
   if (c.block.count() > 1024 || c.block.z > 64)
-    return fail("block " + dim_text(c.block) + " has " + std::to_string(c.block.count()) +
-                " threads: a block has at most 1024 (and z at most 64)");
-  if (c.grid.y > 65535 || c.grid.z > 65535) return fail("grid " + dim_text(c.grid) + ": y and z are at most 65535");
+    return "block " + dim_text(c.block) + " has " + std::to_string(c.block.count()) +
+           " threads: a block has at most 1024 (and z at most 64)";
+  if (c.grid.y > 65535 || c.grid.z > 65535) return "grid " + dim_text(c.grid) + ": y and z are at most 65535";
   if (F.max_threads && c.block.count() > F.max_threads)
-    return fail("block " + dim_text(c.block) + " has " + std::to_string(c.block.count()) + " threads, more than the " +
-                std::to_string(F.max_threads) + " of the kernel's __launch_bounds__ (.maxntid)");
+    return "block " + dim_text(c.block) + " has " + std::to_string(c.block.count()) +
+           " threads, more than the " + std::to_string(F.max_threads) +
+           " of the kernel's __launch_bounds__ (.maxntid)";
   threads_per_block = static_cast<uint32_t>(c.block.count());
   warps_per_block = (threads_per_block + 31) / 32;
   // grid.count() < 2^64 (x < 2^32, y and z < 2^16): compared by division, the product never wraps.
   if (c.grid.count() > k_max_threads / threads_per_block)
-    return fail("grid " + dim_text(c.grid) + " of blocks " + dim_text(c.block) + " has " +
-                std::to_string(c.grid.count()) + " x " + std::to_string(threads_per_block) +
-                " threads: more than the simulator runs in one launch (" + std::to_string(k_max_threads) + ")");
+    return "grid " + dim_text(c.grid) + " of blocks " + dim_text(c.block) + " has " +
+           std::to_string(c.grid.count()) + " x " + std::to_string(threads_per_block) +
+           " threads: more than the simulator runs in one launch (" + std::to_string(k_max_threads) + ")";
   if (c.thread_stats && c.grid.count() * threads_per_block > k_max_stats_threads)
-    return fail("grid " + dim_text(c.grid) + " of blocks " + dim_text(c.block) + " has " +
-                std::to_string(c.grid.count() * threads_per_block) + " threads: per-thread counts are kept for at most " +
-                std::to_string(k_max_stats_threads) + " (run it without them)");
+    return "grid " + dim_text(c.grid) + " of blocks " + dim_text(c.block) + " has " +
+           std::to_string(c.grid.count() * threads_per_block) +
+           " threads: per-thread counts are kept for at most " + std::to_string(k_max_stats_threads) +
+           " (run it without them)";
+  return {};
+}
+
+// The code the kernel can reach: no unsupported instruction, external call or recursion.
+std::string Engine::check_code() {
   // reachable code: unsupported instructions, external calls, recursion
   std::vector<int> state(M.functions.size(), 0);  // 0 unseen, 1 on the stack, 2 done
   std::string err;
@@ -1810,20 +1924,25 @@ bool Engine::setup() {
     for (uint32_t pc = f.first; pc < f.end; ++pc) {
       const Instr& in = M.code[pc];
       if (in.op == Op::Unsupported) {
-        err = M.where(pc) + ": '" + M.text[pc] + "' is not supported by the simulator (it runs integer, float, "
-              "memory, atomic, barrier, shuffle and vote instructions; not cp.async, mma, ldmatrix, textures, "
-              "half-precision arithmetic, ...)";
+        err =
+            M.where(pc) + ": '" + M.text[pc] +
+            "' is not supported by the simulator (it runs integer, float, "
+            "memory, atomic, barrier, shuffle and vote instructions; not cp.async, mma, ldmatrix, textures, "
+            "half-precision arithmetic, ...)";
         return false;
       }
       if (in.op == Op::MadCC || in.op == Op::MadC) {
-        err = M.where(pc) + ": '" + M.text[pc] + "' (multiply-add with carry) is not supported by the simulator";
+        err = M.where(pc) + ": '" + M.text[pc] +
+              "' (multiply-add with carry) is not supported by the simulator";
         return false;
       }
       if (in.op != Op::Call) continue;
       const Function& g = M.functions[static_cast<size_t>(in.target)];
       if (!g.has_body) {
         err = M.where(pc) + ": calls '" + g.name + "'" +
-              (g.name == "vprintf" ? " (printf)" : g.name == "__assertfail" ? " (assert)" : "") +
+              (g.name == "vprintf"        ? " (printf)"
+               : g.name == "__assertfail" ? " (assert)"
+                                          : "") +
               ", which has no body in the PTX: the simulator cannot run it";
         return false;
       }
@@ -1836,25 +1955,32 @@ bool Engine::setup() {
     state[static_cast<size_t>(fi)] = 2;
     return true;
   };
-  if (!visit(static_cast<int>(&F - M.functions.data()))) return fail(err);
+  if (!visit(static_cast<int>(&F - M.functions.data()))) return err;
+  return {};
+}
+
+// Shared and local memory per block and thread; the buffers and the module's variables at virtual addresses.
+std::string Engine::place_memory() {
+  const LaunchConfig& c = C;
   // shared and local memory: the kernel's static part, then (at the module's one offset) the dynamic part
   static_shared = F.shared_bytes;
   dynamic_at = M.dynamic_shared_offset;
   shared_bytes = c.dynamic_shared_bytes ? dynamic_at + c.dynamic_shared_bytes : static_shared;
   if (static_shared + c.dynamic_shared_bytes > k_max_shared)
-    return fail("the kernel needs " + std::to_string(static_shared + c.dynamic_shared_bytes) +
-                " bytes of shared memory per block (" + std::to_string(static_shared) + " static + " +
-                std::to_string(c.dynamic_shared_bytes) + " dynamic): a block can have at most " +
-                std::to_string(k_max_shared) + " (227 KiB on sm_90)");
+    return "the kernel needs " + std::to_string(static_shared + c.dynamic_shared_bytes) +
+           " bytes of shared memory per block (" + std::to_string(static_shared) + " static + " +
+           std::to_string(c.dynamic_shared_bytes) + " dynamic): a block can have at most " +
+           std::to_string(k_max_shared) + " (227 KiB on sm_90)";
   local_bytes = M.local_bytes;
   if (local_bytes * threads_per_block > (uint64_t{256} << 20))
-    return fail("the kernel needs " + std::to_string(local_bytes) + " bytes of local memory per thread: too much to simulate");
+    return "the kernel needs " + std::to_string(local_bytes) +
+           " bytes of local memory per thread: too much to simulate";
   // buffers at virtual addresses, each with a guard zone as wide as itself (at least 1 MiB) around it
   uint64_t at = k_global_base;
   for (size_t i = 0; i < c.buffers.size(); ++i) {
     const Buffer& b = c.buffers[i];
-    if (!b.data && b.bytes) return fail("buffer " + std::to_string(i) + " ('" + b.name + "') has no memory");
-    if (b.elem_bytes == 0) return fail("buffer '" + b.name + "': elem_bytes must be at least 1");
+    if (!b.data && b.bytes) return "buffer " + std::to_string(i) + " ('" + b.name + "') has no memory";
+    if (b.elem_bytes == 0) return "buffer '" + b.name + "': elem_bytes must be at least 1";
     BufferRec r;
     r.guard = std::max<uint64_t>(uint64_t{1} << 20, (b.bytes + 4095) / 4096 * 4096);
     r.base = at + r.guard;
@@ -1894,10 +2020,16 @@ bool Engine::setup() {
     if ((s.space == Space::Global || s.space == Space::Const) && data_buf >= 0)
       sym_addr[i] = bufs[static_cast<size_t>(data_buf)].base + s.offset;
   }
+  return {};
+}
+
+// The kernel's parameter block from the launch's arguments.
+std::string Engine::pass_args() {
+  const LaunchConfig& c = C;
   // parameters
   if (c.args.size() != F.params.size())
-    return fail("kernel '" + F.name + "' takes " + std::to_string(F.params.size()) + " arguments, given " +
-                std::to_string(c.args.size()));
+    return "kernel '" + F.name + "' takes " + std::to_string(F.params.size()) + " arguments, given " +
+           std::to_string(c.args.size());
   uint64_t pbytes = 0;
   for (int32_t p : F.params) {
     const Symbol& s = M.symbols[static_cast<size_t>(p)];
@@ -1909,19 +2041,33 @@ bool Engine::setup() {
     const Arg& a = c.args[i];
     if (a.buffer >= 0) {
       if (static_cast<size_t>(a.buffer) >= c.buffers.size())
-        return fail("argument " + std::to_string(i) + " points to buffer " + std::to_string(a.buffer) + ", which does not exist");
+        return "argument " + std::to_string(i) + " points to buffer " + std::to_string(a.buffer) +
+               ", which does not exist";
       if (s.bytes != 8)
-        return fail("argument " + std::to_string(i) + " is a pointer, but parameter " + s.name + " has " +
-                    std::to_string(s.bytes) + " bytes");
+        return "argument " + std::to_string(i) + " is a pointer, but parameter " + s.name + " has " +
+               std::to_string(s.bytes) + " bytes";
       const uint64_t v = bufs[static_cast<size_t>(a.buffer)].base;
       std::memcpy(params.data() + s.offset, &v, 8);
     } else {
       if (a.bytes.size() != s.bytes)
-        return fail("argument " + std::to_string(i) + " has " + std::to_string(a.bytes.size()) +
-                    " bytes, but parameter " + s.name + " has " + std::to_string(s.bytes));
+        return "argument " + std::to_string(i) + " has " + std::to_string(a.bytes.size()) +
+               " bytes, but parameter " + s.name + " has " + std::to_string(s.bytes);
       std::memcpy(params.data() + s.offset, a.bytes.data(), a.bytes.size());
     }
   }
+  return {};
+}
+
+bool Engine::setup() {
+  for (std::string (Engine::*step)() :
+       {&Engine::check_shape, &Engine::check_code, &Engine::place_memory, &Engine::pass_args}) {
+    std::string err = (this->*step)();
+    if (!err.empty()) {
+      R.failure.message = std::move(err);
+      return false;
+    }
+  }
+  const LaunchConfig& c = C;
   R.buffer_base.clear();
   R.buffer_bytes.clear();
   for (size_t i = 0; i < c.buffers.size(); ++i) {
@@ -1984,7 +2130,10 @@ void Engine::run() {
       }
       const uint64_t b = next_block.fetch_add(1);
       if (b >= blocks) return;
+      active_workers.fetch_add(1, std::memory_order_relaxed);
       w.run_block(b);
+      w.set_stalled(false);
+      active_workers.fetch_sub(1, std::memory_order_relaxed);
     }
   };
   auto body = [&](int i) {
@@ -2067,6 +2216,7 @@ MemoryCounts memory_counts(const Module& m, const LaunchResult& r) {
     } else if (shared) {
       (load ? c.shared_ld_requests : c.shared_st_requests) += st.requests;
       (load ? c.shared_ld_conflicts : c.shared_st_conflicts) += st.conflicts;
+      (load ? c.shared_ld_wavefronts : c.shared_st_wavefronts) += st.wavefronts;
     }
   }
   return c;

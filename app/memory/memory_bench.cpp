@@ -76,8 +76,12 @@ void print_simulated_counts(const std::vector<std::pair<std::string, mem::Predic
                       same ? "= model" : "DIFFERS"});
   }
   std::printf(
-      "simulated counts per launch (the kernels' PTX through NVRTC in blockscope's simulator, no GPU; CUPTI: "
-      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / _st for the conflicts):\n");
+      "simulated counts per launch (the kernels' PTX through NVRTC in blockscope's simulator, no GPU). Bank "
+      "conflicts = shared wavefronts - shared warp instructions (per instruction, the most distinct 4-byte words "
+      "one bank delivers, minus one); on a GPU: smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum "
+      "- smsp__sass_inst_executed_op_shared_ld.sum (and _st; equal to the unit on an H100). L1TEX's "
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum can count more on Hopper (global traffic in flight "
+      "shares its data stage):\n");
   t.print(std::cout);
 }
 

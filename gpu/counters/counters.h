@@ -42,13 +42,22 @@ struct Values {
   int kernels = 0;  // kernels profiled (CUPTI ranges)
   std::optional<double> dram_read_bytes, dram_write_bytes;
   std::optional<double> ld_sectors, ld_requests, st_sectors, st_requests;  // global memory, L1TEX
-  std::optional<double> shared_ld_conflicts, shared_st_conflicts;          // extra shared wavefronts
+  std::optional<double> shared_ld_conflicts, shared_st_conflicts;          // extra shared wavefronts (L1TEX)
+  // Shared memory per warp instruction: executed instructions (SASS's count: none whose every thread is
+  // predicated off), their wavefronts as L1TEX counts them and as the SM counts them per executed instruction
+  // (smsp__sass_..., where offered).
+  std::optional<double> shared_ld_instructions, shared_st_instructions;
+  std::optional<double> shared_ld_wavefronts, shared_st_wavefronts;
+  std::optional<double> shared_ld_wavefronts_sm, shared_st_wavefronts_sm;
   std::optional<double> achieved_occupancy_pct;  // active warps / max warps per SM, % (cycle-weighted)
   std::optional<double> warp_efficiency_pct;     // active threads per executed instruction / 32, %
   std::vector<Stall> top_stalls;                 // largest first, at most 3
   std::optional<double> ld_sectors_per_request() const;
   std::optional<double> st_sectors_per_request() const;
   std::optional<double> dram_bytes() const;  // read + written
+  // Bank conflicts as wavefronts - instructions (loads and stores; the SM's wavefront count where offered,
+  // else L1TEX's): the definition the simulator and the access model count by (sim::MemoryCounts).
+  std::optional<double> shared_wavefront_conflicts() const;
 };
 
 // Raw metric values of one kernel (CUPTI range): name -> value, with metric_names()' names.

@@ -17,6 +17,19 @@ constexpr const char* k_st_sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st
 constexpr const char* k_st_requests = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
 constexpr const char* k_shared_ld_conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
 constexpr const char* k_shared_st_conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+// Shared-memory wavefronts and the warp instructions that made them: conflicts = wavefronts - instructions
+// (one wavefront per 4-byte-per-lane instruction is the ideal). The instructions are SASS's own count of
+// executed shared loads/stores (smsp__sass_inst_executed_...): a warp instruction whose every thread is
+// predicated off is not in it, where smsp__inst_executed_op_shared_* counts it (the tiled transpose on the H100:
+// 135 stores against 192). l1tex__data_pipe_...: counted by L1TEX, which on Hopper also serves global traffic in
+// flight (docs/PERFORMANCE.md measured an excess there); smsp__sass_l1tex_...: counted per executed instruction
+// at the SM, the access pattern's own count, where the chip offers it.
+constexpr const char* k_shared_ld_inst = "smsp__sass_inst_executed_op_shared_ld.sum";
+constexpr const char* k_shared_st_inst = "smsp__sass_inst_executed_op_shared_st.sum";
+constexpr const char* k_shared_ld_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+constexpr const char* k_shared_st_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+constexpr const char* k_shared_ld_wavefronts_sm = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+constexpr const char* k_shared_st_wavefronts_sm = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 constexpr const char* k_occupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
 constexpr const char* k_cycles = "sm__cycles_active.sum";
 constexpr const char* k_thread_inst = "smsp__thread_inst_executed.sum";
@@ -64,7 +77,9 @@ const char* to_string(Status s) {
 std::vector<std::string> metric_names() {
   std::vector<std::string> out = {k_dram_read,  k_dram_write,  k_ld_sectors,          k_ld_requests,
                                   k_st_sectors, k_st_requests, k_shared_ld_conflicts, k_shared_st_conflicts,
-                                  k_occupancy,  k_cycles,      k_thread_inst,         k_inst};
+                                  k_occupancy,  k_cycles,      k_thread_inst,         k_inst,
+                                  k_shared_ld_inst,          k_shared_st_inst,          k_shared_ld_wavefronts,
+                                  k_shared_st_wavefronts,    k_shared_ld_wavefronts_sm, k_shared_st_wavefronts_sm};
   for (const char* r : k_stall_reasons)
     out.push_back(std::string(k_stall_prefix) + r + k_stall_suffix);
   return out;
@@ -84,6 +99,13 @@ std::optional<double> Values::ld_sectors_per_request() const {
 std::optional<double> Values::st_sectors_per_request() const {
   if (!st_sectors || !st_requests || *st_requests <= 0) return std::nullopt;
   return *st_sectors / *st_requests;
+}
+std::optional<double> Values::shared_wavefront_conflicts() const {
+  const bool sm = shared_ld_wavefronts_sm && shared_st_wavefronts_sm;
+  const auto& ld = sm ? shared_ld_wavefronts_sm : shared_ld_wavefronts;
+  const auto& st = sm ? shared_st_wavefronts_sm : shared_st_wavefronts;
+  if (!ld || !st || !shared_ld_instructions || !shared_st_instructions) return std::nullopt;
+  return *ld + *st - *shared_ld_instructions - *shared_st_instructions;
 }
 std::optional<double> Values::dram_bytes() const {
   if (!dram_read_bytes || !dram_write_bytes) return std::nullopt;
@@ -106,6 +128,12 @@ Values derive(const std::vector<Raw>& kernels) {
     add(v.st_requests, find(raw, k_st_requests));
     add(v.shared_ld_conflicts, find(raw, k_shared_ld_conflicts));
     add(v.shared_st_conflicts, find(raw, k_shared_st_conflicts));
+    add(v.shared_ld_instructions, find(raw, k_shared_ld_inst));
+    add(v.shared_st_instructions, find(raw, k_shared_st_inst));
+    add(v.shared_ld_wavefronts, find(raw, k_shared_ld_wavefronts));
+    add(v.shared_st_wavefronts, find(raw, k_shared_st_wavefronts));
+    add(v.shared_ld_wavefronts_sm, find(raw, k_shared_ld_wavefronts_sm));
+    add(v.shared_st_wavefronts_sm, find(raw, k_shared_st_wavefronts_sm));
     const auto occ = find(raw, k_occupancy);
     const auto cyc = find(raw, k_cycles);
     if (occ) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 
 #include <sys/stat.h>
@@ -161,7 +162,13 @@ std::vector<std::string> nvrtc_options(const CompileRequest& r) {
   // Always: the prelude is pre-included, and ptxas reports resources. The toolkit's headers (cuda_fp16.h, ...)
   // are the one folder searched, where one was found (toolkit_headers.h).
   opts.push_back(std::string("--pre-include=") + k_prelude_name);
-  if (!toolkit_headers().dir.empty()) opts.push_back("--include-path=" + toolkit_headers().dir);
+  if (!toolkit_headers().dir.empty()) {
+    opts.push_back("--include-path=" + toolkit_headers().dir);
+    // CUDA 13 keeps libcu++ (<cuda/atomic>, <cuda/std/...>), CUB and Thrust in include/cccl.
+    std::error_code ec;
+    if (std::filesystem::is_directory(toolkit_headers().dir + "/cccl", ec))
+      opts.push_back("--include-path=" + toolkit_headers().dir + "/cccl");
+  }
   opts.push_back("--ptxas-options=-v");
   // NVRTC 12.9+ keeps its own compile cache where a driver is present; a compile it answers from there
   // gives no ptxas report (an empty log), so the kernel looked missing on the H100 machine. Our cache

@@ -21,6 +21,22 @@ bool under_another_profiler(const Result& r) {
   return r.status == Status::Failed && r.message.find("another profiler") != std::string::npos;
 }
 
+// Bank conflicts as wavefronts - instructions (the simulator's definition): from the SM's per-instruction
+// wavefront count where the chip offers it, else from L1TEX's; unknown when a count is missing.
+TEST(CountersDerive, BankConflictsAreWavefrontsMinusInstructions) {
+  Raw k = {{"smsp__sass_inst_executed_op_shared_ld.sum", 100},
+           {"smsp__sass_inst_executed_op_shared_st.sum", 50},
+           {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 3300},
+           {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 60}};
+  EXPECT_DOUBLE_EQ(*derive({k}).shared_wavefront_conflicts(), 3300 + 60 - 150);
+  k.push_back({"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 3200});
+  k.push_back({"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 50});
+  const Values v = derive({k, k});  // two kernels: summed
+  EXPECT_DOUBLE_EQ(*v.shared_wavefront_conflicts(), 2 * (3200 + 50 - 150));
+  k.erase(k.begin());  // no load instruction count
+  EXPECT_FALSE(derive({k}).shared_wavefront_conflicts().has_value());
+}
+
 TEST(CountersDerive, SumsCountsAndRatiosOfOneKernel) {
   const Raw k = {{"dram__bytes_read.sum", 800},
                  {"dram__bytes_write.sum", 400},

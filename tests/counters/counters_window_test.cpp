@@ -92,7 +92,7 @@ TEST(CountersWindow, MatmulShowsTheWorkModelsBytes) {
     app.frame();
   const auto& m = app.counters_window().model();
   EXPECT_NE(m.target.find("matmul: "), std::string::npos) << m.target;
-  ASSERT_EQ(m.rows.size(), 7u);
+  ASSERT_EQ(m.rows.size(), 8u);
   // The problem the lab shows ("M x N x K" ends the target): A and B read once, 4 * (M*K + K*N) bytes.
   long long mm = 0, nn = 0, kk = 0;
   ASSERT_EQ(std::sscanf(m.target.c_str() + m.target.rfind(", ") + 2, "%lldx%lldx%lld", &mm, &nn, &kk), 3)
@@ -114,7 +114,7 @@ TEST(CountersWindow, RowsPutMeasuredNextToModel) {
   t.model_ld_sectors_per_request = 4.0;
   t.access_model = "memory lab model";
   auto rows = counter_rows(t, nullptr);
-  ASSERT_EQ(rows.size(), 7u);
+  ASSERT_EQ(rows.size(), 8u);
   EXPECT_EQ(rows[0].measured, "-");
   EXPECT_EQ(rows[0].model, "8.00 MB (work model)");
   EXPECT_EQ(rows[2].model, "4.00 (memory lab model)");
@@ -153,6 +153,7 @@ TEST(CountersWindow, RowsPutTheSimulatorsCountsBesideThem) {
   EXPECT_EQ(rows[2].simulated, "4.00");
   EXPECT_EQ(rows[3].simulated, "32.00");
   EXPECT_EQ(rows[4].simulated, "9600");
+  EXPECT_EQ(rows[7].simulated, "9600");  // wavefronts - instructions: the simulator's own definition
   EXPECT_EQ(rows[0].simulated, "-");  // DRAM: the simulator has no caches
   SimulatedCounterValues none;
   none.note = "not simulated: too large";

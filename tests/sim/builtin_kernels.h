@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/memory/memory_sim.h"
+#include "assets/embedded.h"
 #include "gpu/kernel/builtin_source.h"
 #include "gpu/memory/memory.h"
 #include "gpu/memory/memory_index.h"
@@ -96,7 +97,7 @@ inline BuiltinCase memory_case(memory::Variant v, const memory::Params& p) {
 }
 
 // Every memory variant at sizes that are not multiples of the block: a 45 x 70 transpose (block 32 x 8),
-// 1001 elements strided by 3 and gathered, 501 particles, 300 threads on banks at strides 32 and 2.
+// 1001 elements strided by 3 and gathered, 501 particles, 300 threads on banks at strides 32, 2, 1, 8 and 31.
 struct MemoryCase {
   memory::Variant v;
   memory::Params p;
@@ -116,7 +117,7 @@ inline std::vector<MemoryCase> memory_case_params() {
                     Variant::Strided, Variant::Random, Variant::Aos, Variant::Soa})
     out.push_back({v, p});
   p.n = 300;
-  for (int s : {32, 2}) {
+  for (int s : {32, 2, 1, 8, 31}) {
     p.bank_stride = s;
     for (Variant v : {Variant::BanksPlain, Variant::BanksPadded}) out.push_back({v, p});
   }
@@ -267,6 +268,56 @@ BuiltinCase add_offsets_case(std::vector<T> out, int b, std::vector<T> offsets) 
   c.add("out", out);  // updated in place, tile 0 untouched: not an output the simulator checks for writes
   c.add("offsets", offsets);
   c.cfg.args = {Arg::pointer(0), Arg::value<long long>(n), Arg::pointer(1)};
+  return c;
+}
+
+// The decoupled look-back scan (gpu/reduce/reduce_kernels.cuh's lookback_body, as embedded: the lab's own text)
+// through NVRTC with the toolkit's libcu++ headers (<cuda/atomic>: cuda::atomic_ref's relaxed loads and stores
+// become ld/st.relaxed.gpu), wrapped as reduce_gpu.cu wraps it. Empty (and a test failure) where the embedded
+// file has lost its markers.
+inline std::string lookback_source() {
+  const std::string_view text = embedded::find("reduce_kernels.cuh");
+  const size_t a = text.find("// The decoupled look-back scan");
+  const size_t b = text.rfind("}  // namespace bs::reduce::kernels");
+  if (a == std::string_view::npos || b == std::string_view::npos || b < a) {
+    ADD_FAILURE() << "reduce_kernels.cuh: the look-back scan's text was not found";
+    return {};
+  }
+  return "#include <cuda/atomic>\n" + kernel::builtin_nvrtc_source("reduce_bodies.cuh") +
+         "namespace bs::reduce::kernels {\n" + std::string(text.substr(a, b - a)) +
+         R"(template <class T>
+__global__ void __launch_bounds__(1024)
+    k_lookback(const T* __restrict__ in, T* __restrict__ out, int64_t n, bool exclusive, bool transpose,
+               unsigned long long* __restrict__ state, unsigned* __restrict__ counter) {
+  lookback_body<T>(in, out, n, exclusive, transpose, state, counter);
+}
+template __global__ void k_lookback<int32_t>(const int32_t* __restrict__, int32_t* __restrict__, int64_t, bool,
+                                             bool, unsigned long long* __restrict__, unsigned* __restrict__);
+template __global__ void k_lookback<float>(const float* __restrict__, float* __restrict__, int64_t, bool, bool,
+                                           unsigned long long* __restrict__, unsigned* __restrict__);
+}
+)";
+}
+
+// One look-back launch as the runner launches it: a tile of b x k_items elements per block, the tiles' states
+// and the tile counter zeroed, shared memory for the transposed load where `transpose`.
+template <class T>
+BuiltinCase lookback_case(int64_t n, int b, bool exclusive, bool transpose) {
+  BuiltinCase c;
+  c.label = std::string("reduce look-back ") + type_code<T>() + (exclusive ? " exclusive" : " inclusive") +
+            (transpose ? " transposed" : "");
+  c.entry_parts = {"k_lookbackI" + type_code<T>() + "E"};
+  const int64_t tile = int64_t{b} * 32, tiles = (n + tile - 1) / tile;
+  c.cfg.grid = {static_cast<uint32_t>(tiles), 1, 1};
+  c.cfg.block = {static_cast<uint32_t>(b), 1, 1};
+  c.cfg.dynamic_shared_bytes = transpose ? static_cast<uint32_t>(reduce::tile_scan_smem_bytes(b)) : 0;
+  c.add("in", reduce_input<T>(n));
+  c.add("out", std::vector<T>(static_cast<size_t>(n), T(0)), true);
+  c.add("state", std::vector<uint32_t>(static_cast<size_t>(2 * tiles), 0u));  // unsigned long long per tile
+  c.add("counter", std::vector<uint32_t>(1, 0u));
+  c.cfg.args = {Arg::pointer(0),           Arg::pointer(1),           Arg::value<long long>(n),
+                Arg::value<bool>(exclusive), Arg::value<bool>(transpose), Arg::pointer(2),
+                Arg::pointer(3)};
   return c;
 }
 

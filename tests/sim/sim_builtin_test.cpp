@@ -11,6 +11,7 @@
 
 #include "builtin_kernels.h"
 #include "gpu/kernel/contracts.h"
+#include "gpu/kernel/toolkit_headers.h"
 #include "run_util.h"
 #include "sim_util.h"
 
@@ -122,6 +123,10 @@ TEST(SimBuiltin, TheMemoryLabsCountsEqualItsAccessModel) {
     EXPECT_EQ(got.st_sectors, static_cast<uint64_t>(want.st_sectors));
     EXPECT_EQ(got.shared_ld_conflicts, static_cast<uint64_t>(want.shared_ld_conflicts));
     EXPECT_EQ(got.shared_st_conflicts, static_cast<uint64_t>(want.shared_st_conflicts));
+    EXPECT_EQ(got.shared_ld_wavefronts, static_cast<uint64_t>(want.shared_ld_wavefronts));
+    EXPECT_EQ(got.shared_st_wavefronts, static_cast<uint64_t>(want.shared_st_wavefronts));
+    // conflicts = wavefronts - instructions, the definition CUPTI's counts are compared by (sim_gpu_tests)
+    EXPECT_EQ(got.shared_ld_conflicts, got.shared_ld_wavefronts - got.shared_ld_requests);
   }
 }
 
@@ -179,6 +184,36 @@ TEST(SimBuiltin, TheReduceLabsKernelsMatchTheCpuReference) {
     // The first pass alone is not the scan: the second pass is needed (the check can fail).
     EXPECT_FALSE(reduce::check_scan(c.as<int32_t>(1), reduce::ScanKind::Inclusive).passed);
   }
+}
+
+// The decoupled look-back scan (reduce_kernels.cuh's body, NVRTC with libcu++'s <cuda/atomic>): tiles come from
+// an atomic counter and warp 0 of each block spins on its predecessors' flags (ld.relaxed.gpu), so blocks must
+// run at the same time on host threads with real atomics between them. On 1 host thread (blocks in turn: a
+// tile's predecessors are done), 2 and 4, inclusive and exclusive, with and without the transposed load, at a
+// size that is not a multiple of the tile: the lab's reference scan, no diagnostic, every tile's flag P. The
+// budget is a few times one thread's own work, so only the refund of the steps spent waiting (note_spin)
+// keeps a long wait for another host thread from ending the launch.
+TEST(SimBuiltin, TheLookbackScanMatchesTheCpuReference) {
+  REQUIRE_NVRTC();
+  if (kernel::toolkit_headers().dir.empty()) GTEST_SKIP() << "no CUDA toolkit headers here (libcu++: <cuda/atomic>)";
+  const Module m = module_of(lookback_source());
+  for (int workers : {1, 2, 4})
+    for (bool exclusive : {false, true})
+      for (bool transpose : {false, true}) {
+        BuiltinCase c = lookback_case<int32_t>(70001, 128, exclusive, transpose);
+        SCOPED_TRACE(c.label + ", " + std::to_string(workers) + " host threads");
+        c.cfg.workers = workers;
+        c.cfg.budget = 4000;
+        run_clean(m, c);
+        const reduce::Check chk =
+            reduce::check_scan(c.as<int32_t>(1), exclusive ? reduce::ScanKind::Exclusive : reduce::ScanKind::Inclusive);
+        EXPECT_TRUE(chk.passed) << chk.text;
+        const std::vector<uint32_t> state = c.as<uint32_t>(2);
+        for (size_t t = 0; t < state.size() / 2; ++t) EXPECT_EQ(state[2 * t + 1], 2u) << "tile " << t << "'s flag";
+        EXPECT_EQ(c.as<uint32_t>(3)[0], state.size() / 2) << "tiles handed out";
+      }
+  BuiltinCase f = lookback_case<float>(70001, 128, false, true);
+  run_clean(m, f);
 }
 
 // `bench memory --counts` prints the simulator's counts beside the model's (no GPU needed) and says which

@@ -337,7 +337,8 @@ TEST(SimCalls, DeviceFunctionLocalArrayDoubleAnd64BitIntegers) {
     unsigned rev = 0;
     for (int b = 0; b < 32; ++b) rev |= ((static_cast<unsigned>(i) >> b) & 1u) << (31 - b);
     const long long ref = (static_cast<long long>(i) << 35) / 7 + std::popcount(static_cast<unsigned>(i)) +
-                          std::countl_zero(static_cast<unsigned>(i + 1)) + (rev >> 20);
+                          std::countl_zero(static_cast<unsigned>(i + 1)) + (rev >> 20) +
+                          100 * (i == 0 ? 0 : std::countr_zero(static_cast<unsigned>(i * 12)) + 1);  // __ffs
     EXPECT_EQ(lout[k], ref) << i;
   }
 }

@@ -96,7 +96,7 @@ extern "C" __global__ void misc(const float* in, float* out, double* dout, long 
   for (int k = 0; k < 8; ++k) window[k] = in[(i + k) % n];
   out[i] = weigh(window[i % 8], i % 5);
   dout[i] = (double)in[i] * 1.0000001 + (double)i / 3.0;
-  lout[i] = ((long long)i << 35) / 7 + __popc(i) + __clz(i + 1) + (__brev(i) >> 20);
+  lout[i] = ((long long)i << 35) / 7 + __popc(i) + __clz(i + 1) + (__brev(i) >> 20) + 100 * __ffs(i * 12);
 }
 )";
 

@@ -304,6 +304,34 @@ TEST(SimHostile, EndlessLoopStopsWithTheThreadBlockAndLine) {
   EXPECT_EQ(r.failure.line, 2);
 }
 
+// A spin on a flag in global memory that no block sets (a volatile load, as a hand-written look-back polls):
+// while every running block waits, the wait counts against the budget and ends with its own message, on one
+// host thread and on four, and never hangs.
+TEST(SimHostile, ASpinOnAFlagNoBlockSetsStopsWithItsOwnMessage) {
+  REQUIRE_NVRTC();
+  const Module m = module_of(R"(extern "C" __global__ void wait_for(volatile int* flag, int* out) {
+  while (flag[blockIdx.x + 1] == 0) { }  // block b waits for block b + 1, which waits too
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+})");
+  for (int workers : {1, 4}) {
+    SCOPED_TRACE(std::to_string(workers) + " host threads");
+    std::vector<int> flag(8, 0), out(4 * 64, 0);
+    LaunchConfig cfg;
+    cfg.grid = dim(4);
+    cfg.block = dim(64);
+    cfg.budget = 100000;
+    cfg.workers = workers;
+    cfg.buffers = {buffer("flag", flag), buffer("out", out, true)};
+    cfg.args = {Arg::pointer(0), Arg::pointer(1)};
+    const LaunchResult r = launch(m, "wait_for", cfg);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.failure.message.find("kernel.cu:2: waited 100000 instructions for a value in global memory that no "
+                                     "running block changes"),
+              std::string::npos)
+        << r.failure.message;
+  }
+}
+
 TEST(SimHostile, HugeSharedMemoryIsRefusedBeforeRunning) {
   REQUIRE_NVRTC();
   const Module m = module_of(R"(extern "C" __global__ void big(float* out) {
