@@ -481,8 +481,9 @@ void register_matmul_bench(CLI::App& bench, BenchContext& ctx) {
                 "the shape suite: cuBLAS vs auto per shape, auto's choice, geometric mean of % cuBLAS");
   sub->add_flag("--scan", opts->scan, "with --suite: also time every auto config and split per shape (CSV)");
   sub->add_flag("--tensor-cores", opts->tensor_cores,
-                "the tensor-core rungs (WMMA, mma.sync, cp.async pipeline, 3xTF32) against cuBLAS at each precision "
-                "and float64; --variant picks rungs");
+                "the tensor-core rungs (WMMA, mma.sync, cp.async pipeline, 3xTF32; on Hopper: TMA + wgmma BF16, "
+                "warp-specialized, persistent, TF32 and 3xTF32) against cuBLAS at each precision and float64; "
+                "--variant picks rungs");
   sub->add_flag("--precision", opts->precision,
                 "the CPU model: inputs rounded to BF16/FP16/TF32/3xTF32, accumulated in FP32, against float64 "
                 "(default size 1000x777x333)");
