@@ -241,6 +241,20 @@ BuiltinCase block_scan_case(bool blelloch, int n, bool exclusive) {
   return c;
 }
 
+// The launch shared by the tile scan and the look-back scan: one block of b threads per tile of b x 32
+// elements, shared memory for the transposed load where `transpose`, buffers "in" (0) and "out" (1). Returns the
+// number of tiles.
+template <class T>
+int64_t add_scan_tiles(BuiltinCase& c, int64_t n, int b, bool transpose) {
+  const int64_t tile = int64_t{b} * 32, tiles = (n + tile - 1) / tile;
+  c.cfg.grid = {static_cast<uint32_t>(tiles), 1, 1};
+  c.cfg.block = {static_cast<uint32_t>(b), 1, 1};
+  c.cfg.dynamic_shared_bytes = transpose ? static_cast<uint32_t>(reduce::tile_scan_smem_bytes(b)) : 0;
+  c.add("in", reduce_input<T>(n));
+  c.add("out", std::vector<T>(static_cast<size_t>(n), T(0)), true);
+  return tiles;
+}
+
 // The tile scan's first pass: each block scans its tile of blockDim.x * 32 elements and writes the tile's total
 // to sums (transpose: through shared memory, tile_scan_smem_bytes).
 template <class T>
@@ -252,12 +266,7 @@ BuiltinCase tile_scan_case(int64_t n, int b, bool exclusive, bool transpose) {
   // the v4 stores at +16...: on the GPU 3 requests (and 3/4 of the sectors) fewer per warp than in the PTX.
   c.ptxas_merges_stores = true;
   c.entry_parts = {"k_tile_scanI" + type_code<T>() + "E"};
-  const int64_t tile = int64_t{b} * 32, tiles = (n + tile - 1) / tile;
-  c.cfg.grid = {static_cast<uint32_t>(tiles), 1, 1};
-  c.cfg.block = {static_cast<uint32_t>(b), 1, 1};
-  c.cfg.dynamic_shared_bytes = transpose ? static_cast<uint32_t>(reduce::tile_scan_smem_bytes(b)) : 0;
-  c.add("in", reduce_input<T>(n));
-  c.add("out", std::vector<T>(static_cast<size_t>(n), T(0)), true);
+  const int64_t tiles = add_scan_tiles<T>(c, n, b, transpose);
   c.add("sums", std::vector<T>(static_cast<size_t>(tiles), T(0)), true);
   c.cfg.args = {Arg::pointer(0), Arg::pointer(1),       Arg::value<long long>(n),
                 Arg::pointer(2), Arg::value<bool>(exclusive), Arg::value<bool>(transpose)};
@@ -315,12 +324,7 @@ BuiltinCase lookback_case(int64_t n, int b, bool exclusive, bool transpose) {
   c.label = std::string("reduce look-back ") + type_code<T>() + (exclusive ? " exclusive" : " inclusive") +
             (transpose ? " transposed" : "");
   c.entry_parts = {"k_lookbackI" + type_code<T>() + "E"};
-  const int64_t tile = int64_t{b} * 32, tiles = (n + tile - 1) / tile;
-  c.cfg.grid = {static_cast<uint32_t>(tiles), 1, 1};
-  c.cfg.block = {static_cast<uint32_t>(b), 1, 1};
-  c.cfg.dynamic_shared_bytes = transpose ? static_cast<uint32_t>(reduce::tile_scan_smem_bytes(b)) : 0;
-  c.add("in", reduce_input<T>(n));
-  c.add("out", std::vector<T>(static_cast<size_t>(n), T(0)), true);
+  const int64_t tiles = add_scan_tiles<T>(c, n, b, transpose);
   c.add("state", std::vector<uint32_t>(static_cast<size_t>(2 * tiles), 0u));  // unsigned long long per tile
   c.add("counter", std::vector<uint32_t>(1, 0u));
   c.cfg.args = {Arg::pointer(0),           Arg::pointer(1),           Arg::value<long long>(n),
