@@ -68,6 +68,10 @@ struct RungInfo {
   void (*external)(const void* a, int lda, const void* b, int ldb, float* c, int m, int n, int k, void* workspace,
                    void* stream) = nullptr;
   int64_t (*workspace_bytes)(int64_t m, int64_t lda) = nullptr;
+  // An external rung that takes float32 inputs as they are (nothing rounded beforehand): it gets the user's
+  // own A and B (lda = K, ldb = N, nothing converted) where K and N are multiples of 4 (16-byte rows, as TMA
+  // needs), else the zero-padded float32 copies (a copy, timed as the conversion).
+  bool float32_inputs = false;
 };
 // Every rung, cuBLAS first (one per precision), then the hand-written ones in ladder order.
 std::span<const RungInfo> rungs();
@@ -100,6 +104,9 @@ class TcRunner {
   // (CUDA events, the second of two conversions so that loading the kernel is not counted; later calls return
   // the same figure without converting again). Called by run_once / time_runs as needed.
   double convert(Precision p);
+  // What rung `r` needs converted before it runs, converted (as convert), in ms; 0 when it reads the float32
+  // inputs as they are (cuBLAS FP32 and TF32; a float32_inputs rung where K and N are multiples of 4).
+  double convert_for(Rung r);
   // The converted operands as the GPU holds them, unpadded, as float values (tests compare them bit for bit
   // with round_to; 3xTF32 and FP32 hold the float32 values: 3xTF32 splits them in the kernel).
   std::vector<float> converted_a(Precision p);

@@ -13,8 +13,9 @@ namespace bs::matmul::tc {
 namespace {
 
 // The Hopper rungs: tc_hopper.h's steps, their names and texts as that header gives them, launched through
-// hopper::gemm_bf16 on the runner's padded BF16 operands, or hopper::gemm_tf32 on its padded float32 ones
-// (TF32: rounded to TF32 by the runner's conversion; 3xTF32: as they are, with a workspace for A's split).
+// hopper::gemm_bf16 on the runner's padded BF16 operands, or hopper::gemm_tf32 on the float32 inputs as they
+// are (float32_inputs: nothing rounded beforehand; TF32: the tensor core uses A's TF32 bits and the kernel rounds
+// B; 3xTF32: with a workspace for A's split).
 template <hopper::Step S>
 void launch_hopper(const void* a, int lda, const void* b, int ldb, float* c, int m, int n, int k, void* workspace,
                    void* stream) {
@@ -44,7 +45,8 @@ RungInfo hopper_rung(Rung id) {
                       false,
                       &hopper_unavailable,
                       &launch_hopper<S>,
-                      S == hopper::Step::Tf32x3 ? &hopper::tf32x3_workspace_bytes : nullptr};
+                      S == hopper::Step::Tf32x3 ? &hopper::tf32x3_workspace_bytes : nullptr,
+                      tf32};
   throw InvalidRequest("the Hopper rungs have no step " + std::to_string(static_cast<int>(S)));
 }
 
@@ -186,9 +188,7 @@ TcBenchResult bench_tc(const Problem& p, std::span<const float> a, std::span<con
       out.rows.push_back(std::move(row));
       continue;
     }
-    // cuBLAS FP32 and TF32 read the float32 inputs as they are: nothing to convert.
-    const bool converts = !(ri.library && (ri.precision == Precision::Fp32 || ri.precision == Precision::Tf32));
-    row.convert_ms = converts ? runner.convert(ri.precision) : 0.0;
+    row.convert_ms = runner.convert_for(ri.id);
     runner.run_once(ri.id);
     row.error = measure_error(runner.download_c(), ref.values, p.n, error_bound(ri.precision, p.k));
     const double first = runner.time_runs(ri.id, 0, 1).front();

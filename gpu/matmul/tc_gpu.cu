@@ -137,23 +137,41 @@ struct TcRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_op
                               &beta, c.data(), CUDA_R_32F, n, compute, CUBLAS_GEMM_DEFAULT));
   }
 
+  // The converted copies rung `ri` reads: none (nullopt) where it reads the float32 inputs as they are (cuBLAS
+  // FP32 and TF32; a float32_inputs rung where K and N are multiples of 4), the zero-padded float32 copy for such
+  // a rung otherwise, else its precision's.
+  std::optional<Precision> operands(const RungInfo& ri) const {
+    if (ri.library && (ri.precision == Precision::Fp32 || ri.precision == Precision::Tf32)) return std::nullopt;
+    if (ri.float32_inputs)
+      return p.k % 4 == 0 && p.n % 4 == 0 ? std::nullopt : std::optional<Precision>(Precision::Fp32);
+    return ri.precision;
+  }
+
+  double convert_for(const RungInfo& ri) {
+    const std::optional<Precision> q = operands(ri);
+    return q ? ensure_converted(*q) : 0.0;
+  }
+
   void launch(Rung r) {
     const RungInfo& ri = info_of(r);
-    if (ri.precision != Precision::Fp32 && r != Rung::CublasTf32) ensure_converted(ri.precision);
+    convert_for(ri);
     if (ri.library) {
       launch_cublas(r);
       return;
     }
     if (ri.external) {
-      const Converted& cv = converted(ri.precision);
+      const std::optional<Precision> q = operands(ri);
+      const void* ap = q ? converted(*q).a.data() : static_cast<const void*>(a.data());
+      const void* bp = q ? converted(*q).b.data() : static_cast<const void*>(b.data());
+      const int64_t lda = q ? k_p : p.k, ldb = q ? n_p : p.n;
       void* ws = nullptr;
       if (ri.workspace_bytes) {
-        const auto bytes = static_cast<size_t>(ri.workspace_bytes(p.m, k_p));
+        const auto bytes = static_cast<size_t>(ri.workspace_bytes(p.m, lda));
         if (workspace.size() < bytes) workspace.resize(bytes);
         ws = workspace.data();
       }
-      ri.external(cv.a.data(), static_cast<int>(k_p), cv.b.data(), static_cast<int>(n_p), c.data(),
-                  static_cast<int>(p.m), static_cast<int>(p.n), static_cast<int>(p.k), ws, stream.get());
+      ri.external(ap, static_cast<int>(lda), bp, static_cast<int>(ldb), c.data(), static_cast<int>(p.m),
+                  static_cast<int>(p.n), static_cast<int>(p.k), ws, stream.get());
       BS_CUDA_CHECK_LAUNCH();
       return;
     }
@@ -220,13 +238,13 @@ struct TcRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_op
 };
 
 TcRunner::TcRunner(const Problem& p) {
-  // float32 A, B, C plus the padded copies of every precision once run (FP16 2 + BF16 2 + TF32 4 + 3xTF32 4
-  // bytes per element) and the workspace of wgmma 3xTF32 (8 bytes per element of A), checked before any
+  // float32 A, B, C plus the padded copies of every precision once run (FP16 2 + BF16 2 + TF32 4 + 3xTF32 4,
+  // + the plain float32 copy 4 where a float32_inputs rung needs padding, bytes per element) and the workspace of wgmma 3xTF32 (8 bytes per element of A), checked before any
   // allocation. An invalid problem is refused by MatmulOperands first.
   const bool sane = !validate(p);
   const int64_t m_p = sane ? round_up(p.m, k_pad_mn) : 0, n_p = sane ? round_up(p.n, k_pad_mn) : 0,
                 k_p = sane ? round_up(p.k, k_pad_k) : 0;
-  const size_t padded = static_cast<size_t>(m_p * k_p + k_p * n_p) * 12 + static_cast<size_t>(m_p * k_p) * 8;
+  const size_t padded = static_cast<size_t>(m_p * k_p + k_p * n_p) * 16 + static_cast<size_t>(m_p * k_p) * 8;
   m = std::make_unique<Impl>(p, padded, " (the tensor-core rungs also keep padded copies of A and B per precision)");
   m->m_p = m_p;
   m->n_p = n_p;
@@ -250,6 +268,10 @@ void TcRunner::set_inputs(std::span<const float> a, std::span<const float> b) {
 
 double TcRunner::convert(Precision p) {
   return m->ensure_converted(p);
+}
+
+double TcRunner::convert_for(Rung r) {
+  return m->convert_for(tc::info(r));
 }
 
 std::vector<float> TcRunner::converted_a(Precision p) {

@@ -958,8 +958,9 @@ constexpr StepInfo TF32_STEPS[] = {
      "tensor-core rate). wgmma reads TF32 from shared memory only K-major, and B is N-major, so the kernel "
      "computes C^T = B^T A^T: A's tile (K-major as TMA brings it) is wgmma's shared-memory operand and B "
      "becomes the register operand, each thread loading its fragment with 8-byte loads from the swizzled "
-     "tile (the load is the transpose) and rounding it to TF32 on the way (cvt.rna). No transposed copy of B "
-     "is made; 128 x 256 tiles, four 48 KiB stages."},
+     "tile (the load is the transpose) and rounding it to TF32 on the way (cvt.rna). A goes to the tensor core "
+     "as the caller gave it, which uses its TF32 bits (the low 13 mantissa bits dropped): nothing is converted "
+     "or copied before the kernel. 128 x 256 tiles, four 48 KiB stages."},
     {Step::Tf32x3, "wgmma_tf32x3", "3xTF32 on wgmma (FP32 accuracy)",
      "FP32 accuracy on TF32 tensor cores: a pass splits A into TF32 hi and lo matrices (its time is part of "
      "the rung's), the kernel splits B in registers, and each k8 step runs three wgmma: A_hi B_hi + A_hi "

@@ -53,7 +53,7 @@ void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, f
 // elements (16 bytes), a and b 16-byte aligned, c 8-byte aligned; any m, n, k >= 1.
 //   Step::Tf32: B is rounded to TF32 (to nearest) in the kernel; A is read by the tensor core, which ignores
 //     the low 13 mantissa bits (truncation): pass A already rounded to TF32 for round-to-nearest (the ladder
-//     passes both operands rounded, the conversion every TF32 rung shares). workspace is unused.
+//     passes the float32 inputs as they are, as cuBLAS TF32 gets them). workspace is unused.
 //   Step::Tf32x3: A and B as they are; A is split into TF32 hi and lo matrices in `workspace`
 //     (tf32_workspace_bytes(m, lda) bytes, 16-byte aligned) by a pass on the same stream before the GEMM,
 //     B in the kernel. The result has about FP32's accuracy.

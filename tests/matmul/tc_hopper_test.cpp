@@ -237,8 +237,8 @@ TEST_P(HopperGpu, MatchesFloat64AtSpotsOf4096Cubed) {
   EXPECT_LE(worst, 1.0);
 }
 
-// float32 inputs uniform in [-1, 1] (padding zero) on the device, for gemm_tf32. TF32 gets A rounded to TF32
-// (to nearest, ties away, as the kernel rounds B), which gemm_tf32's contract asks for; 3xTF32 gets A raw.
+// float32 inputs uniform in [-1, 1] (padding zero) on the device, for gemm_tf32, both as they are: TF32's tensor
+// core uses A's TF32 bits (truncation, tf32_trunc) and the kernel rounds B (cvt.rna, tf32).
 struct F32Problem {
   int64_t m, n, k, lda, ldb;
   std::vector<float> a, b;
@@ -251,8 +251,15 @@ struct F32Problem {
     std::memcpy(&x, &u, 4);
     return x;
   }
+  static float tf32_trunc(float x) {  // the low 13 mantissa bits dropped, as the tensor core reads a float32
+    uint32_t u = 0;
+    std::memcpy(&u, &x, 4);
+    u &= ~0x1FFFu;
+    std::memcpy(&x, &u, 4);
+    return x;
+  }
 
-  F32Problem(hop::Step s, int64_t m_, int64_t n_, int64_t k_, int64_t pad, uint32_t seed)
+  F32Problem(int64_t m_, int64_t n_, int64_t k_, int64_t pad, uint32_t seed)
       : m(m_), n(n_), k(k_), lda((k_ + 3) / 4 * 4 + pad), ldb((n_ + 3) / 4 * 4 + pad) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(-1.f, 1.f);
@@ -260,7 +267,7 @@ struct F32Problem {
     b.assign(k * ldb, 0.f);
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < k; ++j)
-        a[i * lda + j] = s == hop::Step::Tf32 ? tf32(u(rng)) : u(rng);
+        a[i * lda + j] = u(rng);
     for (int64_t i = 0; i < k; ++i)
       for (int64_t j = 0; j < n; ++j)
         b[i * ldb + j] = u(rng);
@@ -281,16 +288,18 @@ struct F32Problem {
     return c;
   }
 
-  // |c - ref| / bound at (i, j). TF32: ref from the TF32 values (A as given, B rounded as the kernel does);
-  // products of TF32 values are exact in FP32, so the bound is FP32 accumulation's, 2 k u sum|a b|: a B left
-  // unrounded or rounded differently, a wrong fragment or a lost k-slice fail it. 3xTF32: ref from the raw
+  // |c - ref| / bound at (i, j). TF32: ref from the TF32 values (A truncated as the tensor core reads it, B
+  // rounded as the kernel does); products of TF32 values are exact in FP32, so the bound is FP32 accumulation's,
+  // 2 k u sum|a b|: A or B rounded otherwise (e.g. A to nearest: up to 2^-11 of an element at k = 1), a wrong
+  // fragment or a lost k-slice fail it. 3xTF32: ref from the raw
   // inputs, bound (2 k u + 2^-20) sum|a b| (hi + lo is within 2^-22 of each input; two inputs and the dropped
   // lo*lo term), 500 times tighter than TF32's input rounding.
   double error_over_bound(hop::Step s, const std::vector<float>& c, int64_t i, int64_t j) const {
     double ref = 0, mag = 0;
     for (int64_t q = 0; q < k; ++q) {
       const float bq = s == hop::Step::Tf32 ? tf32(b[q * ldb + j]) : b[q * ldb + j];
-      const double t = static_cast<double>(a[i * lda + q]) * bq;
+      const float aq = s == hop::Step::Tf32 ? tf32_trunc(a[i * lda + q]) : a[i * lda + q];
+      const double t = static_cast<double>(aq) * bq;
       ref += t;
       mag += std::fabs(t);
     }
@@ -311,7 +320,7 @@ TEST_P(HopperTf32Gpu, MatchesFloat64OnPartialTiles) {
   // an ldb with padding, k = 1, and more tiles than SMs (each persistent block walks several).
   for (const Size& s : {Size{1000, 777, 333, 0}, Size{129, 65, 40, 4}, Size{1, 1, 1, 0}, Size{257, 300, 520, 8},
                         Size{3, 1000, 37, 0}, Size{3000, 1500, 100, 0}}) {
-    F32Problem p(GetParam(), s.m, s.n, s.k, s.pad, static_cast<uint32_t>(s.m * 17 + s.k));
+    F32Problem p(s.m, s.n, s.k, s.pad, static_cast<uint32_t>(s.m * 17 + s.k));
     const auto c = p.run(GetParam());
     double worst = 0;
     for (int64_t i = 0; i < p.m; ++i)
@@ -326,7 +335,7 @@ TEST_P(HopperTf32Gpu, MatchesFloat64OnPartialTiles) {
 }
 
 TEST_P(HopperTf32Gpu, MatchesFloat64AtSpotsOf4096Cubed) {
-  F32Problem p(GetParam(), 4096, 4096, 4096, 0, 4096);
+  F32Problem p(4096, 4096, 4096, 0, 4096);
   const auto c = p.run(GetParam());
   std::mt19937_64 rng(11);
   double worst = 0;

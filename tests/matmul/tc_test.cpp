@@ -47,7 +47,10 @@ TEST(TcRungs, TableIsCompleteAndNamesAreUnique) {
     EXPECT_EQ(tc::info(r).min_cc, 90);
     EXPECT_NE(tc::info(r).external, nullptr);
     EXPECT_NE(tc::info(r).unavailable, nullptr);
+    EXPECT_TRUE(tc::info(r).float32_inputs) << "takes the float32 inputs as cuBLAS TF32 does, nothing rounded first";
   }
+  for (const auto r : {tc::Rung::WmmaTf32, tc::Rung::WmmaTf32Pipe, tc::Rung::Tf32x3, tc::Rung::WsTmaStore})
+    EXPECT_FALSE(tc::info(r).float32_inputs) << tc::info(r).name;
   EXPECT_EQ(tc::info(tc::Rung::WgmmaTf32).workspace_bytes, nullptr);
   ASSERT_NE(tc::info(tc::Rung::WgmmaTf32x3).workspace_bytes, nullptr);
   EXPECT_EQ(tc::info(tc::Rung::WgmmaTf32x3).workspace_bytes(100, 64), 2 * 100 * 64 * 4);
@@ -181,6 +184,31 @@ TEST(TcGpu, BenchReportsEveryRungAgainstItsOwnCublas) {
     EXPECT_GT(r.pct_cublas, 0.0);
     EXPECT_GT(r.convert_ms, 0.0);
     EXPECT_TRUE(r.error.within_bound) << r.error.summary();
+  }
+}
+
+TEST(TcGpu, Float32InputRungsConvertNothingWhereRowsAreWhole) {
+  BS_REQUIRE_GPU();
+  if (!available(tc::Rung::WgmmaTf32)) GTEST_SKIP() << *tc::unavailable_reason(tc::info(tc::Rung::WgmmaTf32), bs::test::device());
+  // K and N multiples of 4: the user's buffers themselves (16-byte rows); otherwise the padded float32 copy, timed.
+  for (const mm::Problem p : {mm::Problem{200, 136, 72}, mm::Problem{67, 45, 301}}) {
+    const bool whole = p.k % 4 == 0 && p.n % 4 == 0;
+    const auto a = mm::make_input(p.m, p.k, 21, {2.0, false}), b = mm::make_input(p.k, p.n, 22, {2.0, false});
+    const auto ref = mm::reference_cpu(a, b, p);
+    tc::TcRunner run(p);
+    run.set_inputs(a, b);
+    for (const auto r : {tc::Rung::WgmmaTf32, tc::Rung::WgmmaTf32x3}) {
+      const double ms = run.convert_for(r);
+      if (whole)
+        EXPECT_EQ(ms, 0.0) << tc::info(r).name << " at " << mm::to_string(p);
+      else
+        EXPECT_GT(ms, 0.0) << tc::info(r).name << " at " << mm::to_string(p);
+      run.run_once(r);
+      const auto e = mm::measure_error(run.download_c(), ref, p.n, mm::error_bound(tc::info(r).precision, p.k));
+      EXPECT_TRUE(e.within_bound) << tc::info(r).name << " at " << mm::to_string(p) << ": " << e.summary();
+    }
+    EXPECT_GT(run.convert_for(tc::Rung::WmmaTf32), 0.0) << "the portable TF32 rungs read rounded copies";
+    EXPECT_EQ(run.convert_for(tc::Rung::CublasTf32), 0.0);
   }
 }
 
