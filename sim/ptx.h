@@ -131,6 +131,9 @@ struct Instr {
   int32_t file = 0;     // .loc file number (0: none)
   int32_t line = 0;     // source line (0: none)
   int32_t ptx_line = 0; // line in the PTX text
+  // A global st that fuse_adjacent_stores groups: 4 for the first of four scalar stores ptxas writes as one
+  // 16-byte store (counted as one request of 16 bytes per lane), -1 for the other three (counted with it).
+  int8_t fused_stores = 0;
   // call: the caller's argument and return-value symbols, in order (the callee's are its parameters).
   std::vector<int32_t> call_args, call_rets;
 };
@@ -165,6 +168,7 @@ struct Module {
   uint64_t data_bytes = 0;     // .global and .const variables, laid out in one segment
   int version_major = 0, version_minor = 0, target_sm = 0;
   uint32_t contracted = 0;     // mul + add/sub pairs run as one fma (contract_mul_add)
+  uint32_t fused_stores = 0;   // groups of four scalar global stores counted as one (fuse_adjacent_stores)
 
   const Function* find(std::string_view name) const;  // a function by its name (entry or not)
   int find_index(std::string_view name) const;        // -1: none
@@ -172,7 +176,7 @@ struct Module {
   std::string where(uint32_t pc) const;
 };
 
-// Parses a whole PTX text (and applies contract_mul_add). Throws PtxError naming the PTX line for what it
+// Parses a whole PTX text (and applies contract_mul_add and fuse_adjacent_stores). Throws PtxError naming the PTX line for what it
 // cannot read.
 Module parse_ptx(std::string_view ptx);
 
@@ -186,5 +190,15 @@ Module parse_ptx(std::string_view ptx);
 // still runs, its result now unused). Explicit .rn/.rz/.rm/.rp on either keeps them apart, as on the GPU.
 // Returns the pairs fused (also Module::contracted); each fused add/sub's text says so.
 int contract_mul_add(Module& m);
+
+// ptxas's fusion of adjacent global stores, which the GPU's memory counters show (found on the H100: the tile
+// scan's four st.global.f32 at +0..+12 are one STG.128 there). Within a run of consecutive st.global with one
+// guard and no branch target inside (no register changes in such a run, every store has the same lanes): four
+// scalar 4-byte stores (not volatile or memory-model-qualified) at [r+o], [r+o+4], [r+o+8], [r+o+12] in that
+// order, where a 16-byte vector access [r+q] in the same run has q - o a multiple of 16 (a vector access is
+// aligned to its size, so r+o is a multiple of 16), are marked (Instr::fused_stores) to count as one request
+// of 16 bytes per lane. Only the counters change: every store still writes, is traced and is checked as PTX
+// wrote it. Returns the groups marked (also Module::fused_stores); each store's text says so.
+int fuse_adjacent_stores(Module& m);
 
 }  // namespace bs::sim

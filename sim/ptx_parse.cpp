@@ -1082,6 +1082,7 @@ Module parse_ptx(std::string_view ptx) {
   Parser p(ptx);
   Module m = p.run();
   contract_mul_add(m);
+  fuse_adjacent_stores(m);
   return m;
 }
 

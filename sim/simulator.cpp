@@ -1142,7 +1142,8 @@ int distinct(uint64_t* v, int n) {
 }  // namespace
 
 void Worker::count_requests(const Instr& in, uint32_t pc, Space sp, uint32_t mask, int bytes) {
-  (void)in;
+  if (in.fused_stores < 0) return;  // counted with the first store of its group (fuse_adjacent_stores)
+  if (in.fused_stores > 0) bytes *= in.fused_stores;
   InstrStats& st = m_instr[pc];
   ++st.requests;
   uint64_t tmp[128];

@@ -51,10 +51,6 @@ struct BuiltinCase {
   LaunchConfig cfg;
   std::vector<float> want;  // memory: the lab's CPU reference output
   double rel_tol = 0;       // 0: exact
-  // ptxas merges some of this kernel's adjacent 4-byte global stores into one 16-byte store (SASS), which the
-  // simulator, counting PTX instructions, does not model yet: its global store counts are not compared with
-  // CUPTI's (sim_gpu_tests prints both). Found on the H100 (docs/PERFORMANCE.md, 2026-11-28).
-  bool ptxas_merges_stores = false;
   BuiltinCase() = default;
   BuiltinCase(BuiltinCase&&) = default;
   BuiltinCase& operator=(BuiltinCase&&) = default;
@@ -261,10 +257,9 @@ template <class T>
 BuiltinCase tile_scan_case(int64_t n, int b, bool exclusive, bool transpose) {
   BuiltinCase c;
   c.label = std::string("reduce tile scan ") + type_code<T>() + (transpose ? " transposed" : "");
-  // NVRTC writes the first 16 bytes of each thread's vec4 stores as four st.global.u32 at +0..+12 of one
-  // register (the other seven as st.global.v4); ptxas makes them one STG.128, as it proves the alignment from
-  // the v4 stores at +16...: on the GPU 3 requests (and 3/4 of the sectors) fewer per warp than in the PTX.
-  c.ptxas_merges_stores = true;
+  // NVRTC writes the first 16 bytes of each thread's vec4 stores as four st.global.f32 at +0..+12 of one
+  // register (the other seven as st.global.v4); ptxas makes them one STG.128, as the v4 stores at +16...
+  // prove the alignment. The simulator counts them so (fuse_adjacent_stores), and the counts equal CUPTI's.
   c.entry_parts = {"k_tile_scanI" + type_code<T>() + "E"};
   const int64_t tiles = add_scan_tiles<T>(c, n, b, transpose);
   c.add("sums", std::vector<T>(static_cast<size_t>(tiles), T(0)), true);

@@ -92,6 +92,17 @@ TEST(SimBuiltin, TheTemplatesAndReduceKernelsHaveNoPairToContract) {
   EXPECT_EQ(module_of(reduce_source()).contracted, 0u);
 }
 
+// ptxas's store fusion (fuse_adjacent_stores) finds exactly the tile scan's four scalar stores, in its float and
+// int instantiations (on the H100 one STG.128 each), and nothing in the memory lab's kernels or the templates,
+// whose store counts already equal CUPTI's.
+TEST(SimBuiltin, OnlyTheTileScansAdjacentStoresAreFused) {
+  REQUIRE_NVRTC();
+  EXPECT_EQ(module_of(reduce_source()).fused_stores, 2u);
+  EXPECT_EQ(module_of(memory_source()).fused_stores, 0u);
+  for (const kernel::KernelTemplate& t : kernel::kernel_templates())
+    EXPECT_EQ(module_of(std::string(kernel::template_source(t))).fused_stores, 0u) << t.id;
+}
+
 // The check can fail: a transpose whose output is read back untransposed does not match.
 TEST(SimBuiltin, TheComparisonCatchesAWrongOutput) {
   REQUIRE_NVRTC();

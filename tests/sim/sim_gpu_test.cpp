@@ -403,15 +403,8 @@ void expect_counts_match(const std::string& src, std::vector<BuiltinCase> cases,
     };
     expect(v.ld_requests, sim.ld_requests, "global load requests");
     expect(v.ld_sectors, sim.ld_sectors, "global load sectors");
-    if (c.ptxas_merges_stores) {
-      std::printf("%-34s global stores not compared: ptxas merges four 4-byte stores into one 16-byte store "
-                  "(sim %llu requests / %llu sectors, GPU %lld / %lld)\n",
-                  c.label.c_str(), static_cast<unsigned long long>(sim.st_requests),
-                  static_cast<unsigned long long>(sim.st_sectors), num(v.st_requests), num(v.st_sectors));
-    } else {
-      expect(v.st_requests, sim.st_requests, "global store requests");
-      expect(v.st_sectors, sim.st_sectors, "global store sectors");
-    }
+    expect(v.st_requests, sim.st_requests, "global store requests");
+    expect(v.st_sectors, sim.st_sectors, "global store sectors");
     expect(v.shared_ld_instructions, sim.shared_ld_requests, "shared load instructions");
     expect(v.shared_st_instructions, sim.shared_st_requests, "shared store instructions");
     if (v.shared_ld_wavefronts_sm && v.shared_st_wavefronts_sm) {
