@@ -61,9 +61,11 @@ const std::array k_rungs{
              "tensor cores, accumulating in FP32",
              Precision::Tf32, 80, true},
     RungInfo{Rung::CublasFp16, "cublas_fp16", "cuBLAS, FP16 in, FP32 accumulate",
-             "cublasGemmEx on the FP16 copies of A and B, FP32 compute and output", Precision::Fp16, 70, true},
+             "cublasGemmEx on the FP16 copies of A and B (K padded to a multiple of 32 with zeros, as every FP16 "
+             "rung reads them), FP32 compute and output", Precision::Fp16, 70, true},
     RungInfo{Rung::CublasBf16, "cublas_bf16", "cuBLAS, BF16 in, FP32 accumulate",
-             "cublasGemmEx on the BF16 copies of A and B, FP32 compute and output", Precision::Bf16, 80, true},
+             "cublasGemmEx on the BF16 copies of A and B (K padded to a multiple of 32 with zeros, as every BF16 "
+             "rung reads them), FP32 compute and output", Precision::Bf16, 80, true},
     RungInfo{Rung::WmmaFp16, "wmma_fp16", "WMMA 16x16x16, FP16",
              "the first tensor-core kernel: each warp multiplies 16x16x16 tiles with one instruction (nvcuda::wmma) "
              "instead of 4096 FMAs on CUDA cores; shared-memory tiles of 128x128x32 as in the SIMT ladder, one stage",

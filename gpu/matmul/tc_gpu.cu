@@ -118,7 +118,8 @@ struct TcRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_op
   void launch_cublas(Rung r) {
     // Row-major C = A B computed as column-major C^T = B^T A^T (matmul_gpu.cu explains the trick).
     const float alpha = 1.0f, beta = 0.0f;
-    const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
+    const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
+    int k = static_cast<int>(p.k);
     const void *ap = a.data(), *bp = b.data();
     int lda = k, ldb = n;
     cudaDataType_t type = CUDA_R_32F;
@@ -131,6 +132,9 @@ struct TcRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_op
       bp = cv.b.data();
       lda = static_cast<int>(k_p);
       ldb = static_cast<int>(n_p);
+      // K as the padded copies have it (zeros past K change nothing): the same K the hand-written rungs
+      // multiply, so an odd K does not push cuBLAS off its aligned kernels while they read whole tiles.
+      k = static_cast<int>(k_p);
       type = r == Rung::CublasFp16 ? CUDA_R_16F : CUDA_R_16BF;
     }
     BS_TC_CUBLAS(cublasGemmEx(cublas(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, bp, type, ldb, ap, type, lda,

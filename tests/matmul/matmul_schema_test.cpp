@@ -101,6 +101,18 @@ TEST(MatmulSuite, NeedsAGpuAndSaysSo) {
   const test::RunResult scan = test::run_blockscope("bench matmul --scan");
   EXPECT_EQ(scan.exit_code, 2) << scan.output;
   EXPECT_NE(scan.output.find("--scan runs with --suite"), std::string::npos) << scan.output;
+  // The BF16 suite too; --scan and --variant belong to the FP32 suite and the single-shape table.
+  const test::RunResult tc = test::run_blockscope("bench matmul --tensor-cores --suite");
+  EXPECT_EQ(tc.exit_code, 1) << tc.output;
+  EXPECT_NE(tc.output.find("--tensor-cores --suite needs a GPU"), std::string::npos) << tc.output;
+  for (const char* extra : {" --scan", " --variant ws_tma_store"}) {
+    const test::RunResult bad = test::run_blockscope(std::string("bench matmul --tensor-cores --suite") + extra);
+    EXPECT_EQ(bad.exit_code, 2) << extra << ": " << bad.output;
+    EXPECT_NE(bad.output.find("not with --scan or --variant"), std::string::npos) << bad.output;
+  }
+  const test::RunResult prec = test::run_blockscope("bench matmul --precision --suite");
+  EXPECT_EQ(prec.exit_code, 2) << prec.output;
+  EXPECT_NE(prec.output.find("--precision does not run with --suite"), std::string::npos) << prec.output;
 }
 
 }  // namespace
