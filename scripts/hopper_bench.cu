@@ -36,7 +36,7 @@ struct Prob {
   std::vector<__nv_bfloat16> a, b;
   std::vector<float> af, bf;  // bf16-rounded values as float
   __nv_bfloat16 *da = nullptr, *db = nullptr;
-  float *dc = nullptr, *dref = nullptr;
+  float *dc = nullptr, *dref = nullptr, *dsplit = nullptr;  // dsplit: wgmma_splitk's partial tiles
 };
 
 int64_t up8(int64_t x) {
@@ -71,6 +71,7 @@ void make(Prob& p, int64_t m, int64_t n, int64_t k, int64_t extra_ld, uint32_t s
   CK(cudaMalloc(&p.db, p.b.size() * 2));
   CK(cudaMalloc(&p.dc, m * n * 4));
   CK(cudaMalloc(&p.dref, m * n * 4));
+  CK(cudaMalloc(&p.dsplit, std::max<int64_t>(16, splitk_workspace_bytes(m, n, k))));
   CK(cudaMemcpy(p.da, p.a.data(), p.a.size() * 2, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(p.db, p.b.data(), p.b.size() * 2, cudaMemcpyHostToDevice));
 }
@@ -79,6 +80,7 @@ void release(Prob& p) {
   cudaFree(p.db);
   cudaFree(p.dc);
   cudaFree(p.dref);
+  cudaFree(p.dsplit);
 }
 
 // Calls one(i, j) for every element when the problem is small (up to 2^31 multiply-adds), else for `samples`
@@ -154,7 +156,7 @@ void run(Prob& p, int which, float* c) {
   if (which < 0)
     run_cublas(p, c);
   else
-    gemm_bf16(steps()[which].id, p.da, p.lda, p.db, p.ldb, c, p.m, p.n, p.k, nullptr);
+    gemm_bf16(steps()[which].id, p.da, p.lda, p.db, p.ldb, c, p.m, p.n, p.k, nullptr, p.dsplit);
 }
 
 // Returns max err/bound over the checked elements (full when small, else `samples` random ones).

@@ -43,6 +43,7 @@ enum class Rung {
   WarpSpecialized,  // + a producer warpgroup feeding two consumer warpgroups (setmaxnreg), 128x256 tiles
   WsPersistent,     // + one block per SM walking its tiles in grouped order
   WsTmaStore,       // + the epilogue through swizzled shared memory and TMA stores
+  WgmmaSplitK,      // wgmma_tma's kernel over slices of K where C has few tiles (a workspace)
   // Hopper, float32 in (hopper::gemm_tf32): the warp-specialized persistent kernel in TF32, and 3xTF32 on it.
   WgmmaTf32,    // wgmma m64n256k8.tf32 on the transposed product (B through registers, rounded there)
   WgmmaTf32x3,  // 3xTF32 on wgmma: A split by a pass (timed with the rung), B in registers, 3 wgmma per k8
@@ -61,13 +62,13 @@ struct RungInfo {
   std::optional<std::string> (*unavailable)(const DeviceInfo& d) = nullptr;
   // A kernel launched from elsewhere (nullptr: one of tc_gpu.cu's own). It gets the operands converted to the
   // rung's precision, row-major and zero-padded (lda = K rounded up to k_pad_k, ldb = N rounded up to k_pad_mn,
-  // both multiples of 8), C as M x N float32 (ldc = N), a device workspace of workspace_bytes(M, lda) bytes
+  // both multiples of 8), C as M x N float32 (ldc = N), a device workspace of workspace_bytes(M, N, K, lda) bytes
   // (nullptr when that is nullptr), the problem's M, N, K and the runner's cudaStream_t as void*; it must only
   // enqueue, and what it enqueues is the rung's time. E.g. Hopper's bs::matmul::hopper::gemm_bf16(step, ...)
   // behind a small adapter.
   void (*external)(const void* a, int lda, const void* b, int ldb, float* c, int m, int n, int k, void* workspace,
                    void* stream) = nullptr;
-  int64_t (*workspace_bytes)(int64_t m, int64_t lda) = nullptr;
+  int64_t (*workspace_bytes)(int64_t m, int64_t n, int64_t k, int64_t lda) = nullptr;
   // An external rung that takes float32 inputs as they are (nothing rounded beforehand): it gets the user's
   // own A and B (lda = K, ldb = N, nothing converted) where K and N are multiples of 4 (16-byte rows, as TMA
   // needs), else the zero-padded float32 copies (a copy, timed as the conversion).

@@ -23,7 +23,14 @@ void launch_hopper(const void* a, int lda, const void* b, int ldb, float* c, int
     hopper::gemm_tf32(S, static_cast<const float*>(a), lda, static_cast<const float*>(b), ldb, c, m, n, k, workspace,
                       stream);
   else
-    hopper::gemm_bf16(S, a, lda, b, ldb, c, m, n, k, stream);
+    hopper::gemm_bf16(S, a, lda, b, ldb, c, m, n, k, stream, workspace);
+}
+
+int64_t tf32x3_workspace(int64_t m, int64_t, int64_t, int64_t lda) {
+  return hopper::tf32x3_workspace_bytes(m, lda);
+}
+int64_t splitk_workspace(int64_t m, int64_t n, int64_t k, int64_t) {
+  return hopper::splitk_workspace_bytes(m, n, k);
 }
 
 std::optional<std::string> hopper_unavailable(const DeviceInfo& d) {
@@ -45,7 +52,9 @@ RungInfo hopper_rung(Rung id) {
                       false,
                       &hopper_unavailable,
                       &launch_hopper<S>,
-                      S == hopper::Step::Tf32x3 ? &hopper::tf32x3_workspace_bytes : nullptr,
+                      S == hopper::Step::Tf32x3   ? &tf32x3_workspace
+                      : S == hopper::Step::SplitK ? &splitk_workspace
+                                                  : nullptr,
                       tf32};
   throw InvalidRequest("the Hopper rungs have no step " + std::to_string(static_cast<int>(S)));
 }
@@ -100,6 +109,7 @@ const std::array k_rungs{
     hopper_rung<hopper::Step::WarpSpecialized>(Rung::WarpSpecialized),
     hopper_rung<hopper::Step::Persistent>(Rung::WsPersistent),
     hopper_rung<hopper::Step::TmaStore>(Rung::WsTmaStore),
+    hopper_rung<hopper::Step::SplitK>(Rung::WgmmaSplitK),
     hopper_rung<hopper::Step::Tf32>(Rung::WgmmaTf32),
     hopper_rung<hopper::Step::Tf32x3>(Rung::WgmmaTf32x3),
 };

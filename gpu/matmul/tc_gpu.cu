@@ -170,7 +170,7 @@ struct TcRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_op
       const int64_t lda = q ? k_p : p.k, ldb = q ? n_p : p.n;
       void* ws = nullptr;
       if (ri.workspace_bytes) {
-        const auto bytes = static_cast<size_t>(ri.workspace_bytes(p.m, lda));
+        const auto bytes = static_cast<size_t>(ri.workspace_bytes(p.m, p.n, p.k, lda));
         if (workspace.size() < bytes) workspace.resize(bytes);
         ws = workspace.data();
       }

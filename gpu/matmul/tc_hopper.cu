@@ -357,7 +357,12 @@ __global__ void __launch_bounds__(128, 1)
   int tm = 0, tn = 0;
   tile_of(static_cast<int>(blockIdx.x), (m + BM - 1) / BM, (n + BN - 1) / BN, GROUP_M, tm, tn);
   const int m0 = tm * BM, n0 = tn * BN;
-  const int ktiles = (k + BK - 1) / BK;
+  // Split-K (gridDim.y slices, the wgmma_splitk rung): this block multiplies k-tiles kt0 .. kt0 + ktiles - 1
+  // and writes its partial tile to slice blockIdx.y of `c` (then a workspace of gridDim.y m x n floats).
+  const int all = (k + BK - 1) / BK, per = (all + static_cast<int>(gridDim.y) - 1) / static_cast<int>(gridDim.y);
+  const int kt0 = static_cast<int>(blockIdx.y) * per;
+  const int ktiles = max(0, min(all, kt0 + per) - kt0);
+  c += static_cast<size_t>(blockIdx.y) * static_cast<size_t>(m) * static_cast<size_t>(n);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s)
@@ -367,7 +372,7 @@ __global__ void __launch_bounds__(128, 1)
   __syncthreads();
   if (threadIdx.x == 0)
     for (int kt = 0; kt < min(STAGES, ktiles); ++kt)
-      load_stage<BN>(smem + kt * stage_bytes<BN>(), &full[kt], &ta, &tb, m0, n0, kt);
+      load_stage<BN>(smem + kt * stage_bytes<BN>(), &full[kt], &ta, &tb, m0, n0, kt0 + kt);
 
   float acc[2][BN / 2];
 #pragma unroll
@@ -392,11 +397,22 @@ __global__ void __launch_bounds__(128, 1)
     wgmma_wait<0>();
     __syncthreads();  // every warp is done reading the stage: it may be refilled
     if (threadIdx.x == 0 && kt + STAGES < ktiles)
-      load_stage<BN>(stage, &full[s], &ta, &tb, m0, n0, kt + STAGES);
+      load_stage<BN>(stage, &full[s], &ta, &tb, m0, n0, kt0 + kt + STAGES);
   }
 #pragma unroll
   for (int h = 0; h < 2; ++h)
     store_tile<BN>(acc[h], c, m, n, m0 + 64 * h, n0);
+}
+
+// Split-K's sum: c[i] = the slices' partial C added in slice order (deterministic).
+__global__ void splitk_sum_kernel(const float* __restrict__ ws, float* __restrict__ c, size_t mn, int slices) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < mn;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    float s = ws[i];
+    for (int z = 1; z < slices; ++z)
+      s += ws[z * mn + i];
+    c[i] = s;
+  }
 }
 
 // Rungs 2 to 4: warp specialization. Warpgroup 0 only produces: it gives most of its registers away
@@ -905,6 +921,12 @@ constexpr StepInfo STEPS[] = {
      "on to "
      "the next tile's wgmma while the stores drain. Needs n a multiple of 4 (TMA's 16-byte row rule); other "
      "widths run the previous rung."},
+    {Step::SplitK, "wgmma_splitk", "Split-K for few tiles (wgmma_tma's kernel over slices of K)",
+     "Where C has fewer 128x128 tiles than half the SMs (one tile for 128x128x16384, 32 for a matrix-vector "
+     "product), the tiled rungs leave most SMs idle while one block walks all of K. This rung splits K into "
+     "slices (at least two 64-deep k-tiles each, about one block per SM in all): each block runs wgmma_tma's "
+     "kernel on its slice and writes a partial tile to a workspace, and a second kernel adds the slices in "
+     "order (deterministic). Shapes with enough tiles run unsplit, as wgmma_tma."},
 };
 
 constexpr StepInfo TF32_STEPS[] = {
@@ -934,7 +956,8 @@ std::string size_text(int64_t m, int64_t n, int64_t k) {
 }
 
 bool is_bf16(Step s) {
-  return s == Step::TmaWgmma || s == Step::WarpSpecialized || s == Step::Persistent || s == Step::TmaStore;
+  return s == Step::TmaWgmma || s == Step::WarpSpecialized || s == Step::Persistent || s == Step::TmaStore ||
+         s == Step::SplitK;
 }
 
 // The rules every entry point shares. `fn` names it in the messages; `ld_multiple` is 16 bytes in elements
@@ -990,13 +1013,24 @@ int sm_count() {
   return sms;
 }
 
+// Split-K's slices for an m x n x k problem: 1 where C has at least half as many 128 x 128 tiles as the GPU has
+// SMs, or K is under four k-tiles; else enough slices for about one block per SM, each at least two k-tiles.
+int splitk_slices(int64_t m, int64_t n, int64_t k) {
+  const int64_t tiles = ((m + BM - 1) / BM) * ((n + TMA_WGMMA_BN - 1) / TMA_WGMMA_BN);
+  const int64_t ktiles = (k + BK - 1) / BK, sms = sm_count();
+  if (2 * tiles >= sms || ktiles < 4) return 1;
+  const int64_t want = std::min<int64_t>(ktiles / 2, (sms + tiles - 1) / tiles);
+  const int64_t per = (ktiles + want - 1) / want;
+  return static_cast<int>((ktiles + per - 1) / per);
+}
+
 #if BS_HOPPER_KERNELS
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, float*, int, int, int);
 
 // Launches `kernel` on tiles of BM x bn: one block per tile, or at most one per SM when `persistent`.
 void launch(KernelFn kernel, int bn, int smem, int threads, bool persistent, bool tma_store, const void* a,
             int64_t lda, const void* b, int64_t ldb, float* c, int64_t m, int64_t n, int64_t k,
-            cudaStream_t st) {
+            cudaStream_t st, int slices = 1) {
   const CUtensorMap ta = map_cache().get({a, m, k, lda, BM, 2});
   const CUtensorMap tb = map_cache().get({b, k, n, ldb, BK, 2});
   CUtensorMap tc{};  // only the TMA-store epilogue reads it
@@ -1004,8 +1038,9 @@ void launch(KernelFn kernel, int bn, int smem, int threads, bool persistent, boo
   BS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   int64_t blocks = ((m + BM - 1) / BM) * ((n + bn - 1) / bn);
   if (persistent) blocks = std::min<int64_t>(blocks, sm_count());
-  kernel<<<static_cast<unsigned>(blocks), threads, smem, st>>>(ta, tb, tc, c, static_cast<int>(m),
-                                                               static_cast<int>(n), static_cast<int>(k));
+  const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(slices));
+  kernel<<<grid, threads, smem, st>>>(ta, tb, tc, c, static_cast<int>(m), static_cast<int>(n),
+                                      static_cast<int>(k));
   BS_CUDA_CHECK_LAUNCH();
 }
 
@@ -1106,8 +1141,13 @@ std::optional<std::string> unavailable_reason(int device) {
   return std::nullopt;
 }
 
+int64_t splitk_workspace_bytes(int64_t m, int64_t n, int64_t k) {
+  const int slices = splitk_slices(m, n, k);
+  return slices > 1 ? slices * m * n * static_cast<int64_t>(sizeof(float)) : 0;
+}
+
 void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, float* c, int64_t m, int64_t n,
-               int64_t k, void* stream) {
+               int64_t k, void* stream, void* workspace) {
   if (!is_bf16(s))
     throw InvalidRequest("gemm_bf16: step " + std::to_string(static_cast<int>(s)) +
                          " is not a BF16 Hopper step (the TF32 steps run through gemm_tf32)");
@@ -1123,6 +1163,27 @@ void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, f
       launch(tma_wgmma_kernel, TMA_WGMMA_BN, smem_bytes<TMA_WGMMA_BN, TMA_WGMMA_STAGES>(), 128, false, false,
              a, lda, b, ldb, c, m, n, k, st);
       break;
+    case Step::SplitK: {
+      const int slices = splitk_slices(m, n, k);
+      float* out = c;
+      if (slices > 1) {
+        if (!workspace || reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
+          throw InvalidRequest("gemm_bf16: split-K over " + std::to_string(slices) + " slices at " +
+                               size_text(m, n, k) + " needs a 16-byte aligned device workspace of "
+                               "splitk_workspace_bytes(m, n, k) = " + std::to_string(splitk_workspace_bytes(m, n, k)) +
+                               " bytes");
+        out = static_cast<float*>(workspace);
+      }
+      launch(tma_wgmma_kernel, TMA_WGMMA_BN, smem_bytes<TMA_WGMMA_BN, TMA_WGMMA_STAGES>(), 128, false, false,
+             a, lda, b, ldb, out, m, n, k, st, slices);
+      if (slices > 1) {
+        const auto mn = static_cast<size_t>(m) * static_cast<size_t>(n);
+        const auto blocks = static_cast<unsigned>(std::min<size_t>((mn + 255) / 256, size_t{8} * sm_count()));
+        splitk_sum_kernel<<<blocks, 256, 0, st>>>(out, c, mn, slices);
+        BS_CUDA_CHECK_LAUNCH();
+      }
+      break;
+    }
     case Step::WarpSpecialized:
       launch(warp_specialized_kernel<false, false>, WS_BN, WS_SMEM, WS_THREADS, false, false, a, lda, b, ldb,
              c, m, n, k, st);
@@ -1146,6 +1207,7 @@ void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, f
   }
 #else
   (void)stream;
+  (void)workspace;
 #endif
 }
 

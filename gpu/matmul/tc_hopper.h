@@ -17,6 +17,7 @@ enum class Step {
   WarpSpecialized,
   Persistent,
   TmaStore,
+  SplitK,  // wgmma_tma's kernel over slices of K, for problems with fewer output tiles than SMs (a workspace)
   // float32 operands (gemm_tf32)
   Tf32,    // TF32 tensor cores: wgmma m64nNk8.tf32, the transposed product (see gemm_tf32)
   Tf32x3,  // 3xTF32: FP32 accuracy from three TF32 products
@@ -45,8 +46,14 @@ std::optional<std::string> unavailable_reason(int device);
 // nullptr is the legacy default stream). Throws std::runtime_error (bs::InvalidRequest for bad arguments,
 // bs::GpuError for a CUDA error or a device that cannot run the kernels) with a message that names the broken
 // rule.
+// Step::SplitK with more than one slice (splitk_workspace_bytes(m, n, k) > 0) needs `workspace`: that many
+// bytes, 16-byte aligned, not shared by calls in flight at the same time; the other steps ignore it.
 void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, float* c, int64_t m, int64_t n,
-               int64_t k, void* stream);
+               int64_t k, void* stream, void* workspace = nullptr);
+// Bytes of workspace gemm_bf16(Step::SplitK, ...) needs on the current device: one m x n float32 partial C per
+// slice of K, 0 where it runs unsplit (as many 128 x 128 tiles as half the SMs or more, or K of one 64-deep
+// k-tile).
+int64_t splitk_workspace_bytes(int64_t m, int64_t n, int64_t k);
 
 // C (float32, row-major m x n, leading dimension n) = A x B on TF32 tensor cores, FP32 accumulate. A: float32
 // row-major m x k (leading dimension lda), B: float32 row-major k x n (ldb); lda and ldb are multiples of 4

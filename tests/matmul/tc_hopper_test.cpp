@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -38,12 +39,14 @@ float from_bf16(uint16_t h) {
 
 TEST(HopperSteps, AreListedInLadderOrderWithWhatChanged) {
   const auto steps = hop::steps();
-  ASSERT_EQ(steps.size(), 4u);
+  ASSERT_EQ(steps.size(), 5u);
   EXPECT_EQ(steps[0].id, hop::Step::TmaWgmma);
   EXPECT_STREQ(steps[0].name, "wgmma_tma");
   EXPECT_EQ(steps[1].id, hop::Step::WarpSpecialized);
   EXPECT_EQ(steps[2].id, hop::Step::Persistent);
   EXPECT_EQ(steps[3].id, hop::Step::TmaStore);
+  EXPECT_EQ(steps[4].id, hop::Step::SplitK);
+  EXPECT_STREQ(steps[4].name, "wgmma_splitk");
   std::set<std::string> names;
   for (const auto& s : steps) {
     names.insert(s.name);
@@ -147,7 +150,7 @@ struct Problem {
   int64_t m, n, k, lda, ldb;
   std::vector<uint16_t> a, b;
   bs::CudaBuffer<uint16_t, bs::DeviceMemory> da, db;
-  bs::CudaBuffer<float, bs::DeviceMemory> dc;
+  bs::CudaBuffer<float, bs::DeviceMemory> dc, ws;
 
   Problem(int64_t m_, int64_t n_, int64_t k_, int64_t pad, uint32_t seed)
       : m(m_), n(n_), k(k_), lda((k_ + 7) / 8 * 8 + pad), ldb((n_ + 7) / 8 * 8 + pad) {
@@ -170,7 +173,8 @@ struct Problem {
 
   std::vector<float> run(hop::Step s) {
     BS_CUDA_CHECK(cudaMemset(dc.data(), 0xFF, dc.bytes()));  // NaN: an element never written fails
-    hop::gemm_bf16(s, da.data(), lda, db.data(), ldb, dc.data(), m, n, k, nullptr);
+    ws.resize(std::max<int64_t>(1, hop::splitk_workspace_bytes(m, n, k) / 4));  // split-K's partial tiles
+    hop::gemm_bf16(s, da.data(), lda, db.data(), ldb, dc.data(), m, n, k, nullptr, ws.data());
     BS_CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> c(m * n);
     BS_CUDA_CHECK(cudaMemcpy(c.data(), dc.data(), dc.bytes(), cudaMemcpyDeviceToHost));
@@ -354,9 +358,39 @@ INSTANTIATE_TEST_SUITE_P(Tf32Steps, HopperTf32Gpu, ::testing::Values(hop::Step::
                            return std::string(hop::tf32_steps()[info.param == hop::Step::Tf32 ? 0 : 1].name);
                          });
 
+// Split-K where C has few tiles: one tile over K = 4000 (21 slices on 132 SMs), a matrix-vector shape, and a
+// shape with enough tiles that it runs unsplit; each against float64, and the workspace it needs is asked for.
+TEST_F(HopperGpu, SplitKSlicesKWhereTheTilesAreFew) {
+  EXPECT_GT(hop::splitk_workspace_bytes(129, 65, 4000), 0);
+  EXPECT_GT(hop::splitk_workspace_bytes(1, 1000, 2048), 0);
+  EXPECT_EQ(hop::splitk_workspace_bytes(4096, 4096, 4096), 0) << "1024 tiles: no split";
+  EXPECT_EQ(hop::splitk_workspace_bytes(100, 100, 100), 0) << "two k-tiles: no split";
+  for (const auto& sz : {std::array<int64_t, 3>{129, 65, 4000}, std::array<int64_t, 3>{1, 1000, 2048},
+                         std::array<int64_t, 3>{8, 300, 1031}}) {
+    Problem p(sz[0], sz[1], sz[2], 0, static_cast<uint32_t>(sz[2]));
+    const auto c = p.run(hop::Step::SplitK);
+    double worst = 0;
+    for (int64_t i = 0; i < p.m; ++i)
+      for (int64_t j = 0; j < p.n; ++j)
+        worst = std::max(worst, p.error_over_bound(c, i, j));
+    std::printf("wgmma_splitk %lldx%lldx%lld (%lld workspace bytes): max error / bound %.3g\n",
+                static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
+                static_cast<long long>(hop::splitk_workspace_bytes(p.m, p.n, p.k)), worst);
+    EXPECT_LE(worst, 1.0) << sz[0] << "x" << sz[1] << "x" << sz[2];
+  }
+  // Without its workspace a split call is refused, naming the bytes it needs.
+  Problem p(129, 65, 4000, 0, 1);
+  try {
+    hop::gemm_bf16(hop::Step::SplitK, p.da.data(), p.lda, p.db.data(), p.ldb, p.dc.data(), p.m, p.n, p.k, nullptr);
+    ADD_FAILURE() << "a split call without its workspace ran";
+  } catch (const bs::InvalidRequest& e) {
+    EXPECT_NE(std::string(e.what()).find("splitk_workspace_bytes"), std::string::npos) << e.what();
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Steps, HopperGpu,
                          ::testing::Values(hop::Step::TmaWgmma, hop::Step::WarpSpecialized,
-                                           hop::Step::Persistent, hop::Step::TmaStore),
+                                           hop::Step::Persistent, hop::Step::TmaStore, hop::Step::SplitK),
                          [](const auto& info) {
                            return std::string(hop::steps()[static_cast<int>(info.param)].name);
                          });

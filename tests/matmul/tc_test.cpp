@@ -34,12 +34,15 @@ TEST(TcRungs, TableIsCompleteAndNamesAreUnique) {
   }
   EXPECT_FALSE(tc::parse_rung("wmma"));
   // The Hopper steps of tc_hopper.h are rungs of the ladder, BF16, each launched through gemm_bf16.
-  for (const auto r : {tc::Rung::WgmmaTma, tc::Rung::WarpSpecialized, tc::Rung::WsPersistent, tc::Rung::WsTmaStore}) {
+  for (const auto r : {tc::Rung::WgmmaTma, tc::Rung::WarpSpecialized, tc::Rung::WsPersistent, tc::Rung::WsTmaStore,
+                       tc::Rung::WgmmaSplitK}) {
     EXPECT_EQ(tc::info(r).precision, mm::Precision::Bf16);
     EXPECT_EQ(tc::info(r).min_cc, 90);
     EXPECT_NE(tc::info(r).external, nullptr);
   }
   EXPECT_EQ(tc::parse_rung("ws_tma_store"), tc::Rung::WsTmaStore);
+  EXPECT_EQ(tc::parse_rung("wgmma_splitk"), tc::Rung::WgmmaSplitK);
+  EXPECT_NE(tc::info(tc::Rung::WgmmaSplitK).workspace_bytes, nullptr) << "split-K's partial tiles";
   // The Hopper TF32 rungs: float32 in, compared with cuBLAS TF32 and strict SGEMM; 3xTF32 asks for a workspace.
   EXPECT_EQ(tc::info(tc::Rung::WgmmaTf32).precision, mm::Precision::Tf32);
   EXPECT_EQ(tc::info(tc::Rung::WgmmaTf32x3).precision, mm::Precision::Tf32x3);
@@ -53,7 +56,7 @@ TEST(TcRungs, TableIsCompleteAndNamesAreUnique) {
     EXPECT_FALSE(tc::info(r).float32_inputs) << tc::info(r).name;
   EXPECT_EQ(tc::info(tc::Rung::WgmmaTf32).workspace_bytes, nullptr);
   ASSERT_NE(tc::info(tc::Rung::WgmmaTf32x3).workspace_bytes, nullptr);
-  EXPECT_EQ(tc::info(tc::Rung::WgmmaTf32x3).workspace_bytes(100, 64), 2 * 100 * 64 * 4);
+  EXPECT_EQ(tc::info(tc::Rung::WgmmaTf32x3).workspace_bytes(100, 7, 9, 64), 2 * 100 * 64 * 4);
   EXPECT_EQ(tc::parse_rung("wgmma_tf32x3"), tc::Rung::WgmmaTf32x3);
   EXPECT_EQ(tc::cublas_rung(mm::Precision::Tf32x3), tc::Rung::CublasFp32);
 }
