@@ -275,6 +275,19 @@ __device__ __forceinline__ void load_stage(uint8_t* stage, uint64_t* full, const
     tma_load_2d(b + j * B_CHUNK_BYTES, tb, n0 + j * COLS_PER_CHUNK, kt * BK, full);
 }
 
+// Two neighbours of C's row `row`, columns col and col + 1: one float2 store where the caller knows the whole
+// pair is inside C and 8-byte aligned (`whole`), else each element that is inside.
+__device__ __forceinline__ void store_pair(float* c, int m, int n, int row, int col, float v0, float v1,
+                                           bool whole) {
+  float* p = c + static_cast<int64_t>(row) * n + col;
+  if (whole) {
+    *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
+  } else if (row < m) {
+    if (col < n) p[0] = v0;
+    if (col + 1 < n) p[1] = v1;
+  }
+}
+
 // Writes one warpgroup's 64 x N accumulator to C. wgmma's layout: thread t of the warpgroup holds rows
 // 16 * (t / 32) + (t % 32) / 4 (+ 8), and in each 8-column slice j the columns 8j + 2 (t % 4) (+ 1).
 template <int N>
@@ -288,16 +301,7 @@ __device__ __forceinline__ void store_tile(const float (&d)[N / 2], float* c, in
   for (int j = 0; j < N / 8; ++j) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const int row = r + 8 * h;
-      const int col = cbase + 8 * j;
-      const float v0 = d[4 * j + 2 * h], v1 = d[4 * j + 2 * h + 1];
-      float* p = c + static_cast<int64_t>(row) * n + col;
-      if (whole) {
-        *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
-      } else if (row < m) {
-        if (col < n) p[0] = v0;
-        if (col + 1 < n) p[1] = v1;
-      }
+      store_pair(c, m, n, r + 8 * h, cbase + 8 * j, d[4 * j + 2 * h], d[4 * j + 2 * h + 1], whole);
     }
   }
 }
@@ -633,15 +637,7 @@ __device__ __forceinline__ void tf_store(const float (&d)[BM_ / 2], float* c, in
   for (int j = 0; j < BM_ / 8; ++j) {
 #pragma unroll
     for (int e = 0; e < 2; ++e) {
-      const int row = m0 + 8 * j + 2 * t + e;
-      const float v0 = d[4 * j + e], v1 = d[4 * j + 2 + e];
-      float* p = c + static_cast<int64_t>(row) * n + ncol;
-      if (whole) {
-        *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
-      } else if (row < m) {
-        if (ncol < n) p[0] = v0;
-        if (ncol + 1 < n) p[1] = v1;
-      }
+      store_pair(c, m, n, m0 + 8 * j + 2 * t + e, ncol, d[4 * j + e], d[4 * j + 2 + e], whole);
     }
   }
 }
