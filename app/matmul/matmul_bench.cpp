@@ -396,8 +396,9 @@ int run_matmul_bench(MatmulOptions& o, BenchContext& ctx) {
   if (o.tensor_cores && o.precision)
     return print_error("--tensor-cores already shows the precisions (and the CPU model without a GPU): give one", 2);
   if (o.precision && o.suite) return print_error("--precision does not run with --suite", 2);
-  if (o.tensor_cores && o.suite && (o.scan || o.variant != "all"))
-    return print_error("--tensor-cores --suite times every BF16 rung at each shape: not with --scan or --variant", 2);
+  if (o.tensor_cores && o.suite && (o.scan || o.variant != "all" || o.wide || o.range != 1.0))
+    return print_error("--tensor-cores --suite times every BF16 rung at each shape on inputs in (-1, 1): not with "
+                       "--scan, --variant, --range or --wide", 2);
   if ((o.tensor_cores || o.precision) && ctx.counters)
     return print_error(std::string("--counters reads the FP32 ladder's kernels: not with ") +
                            (o.tensor_cores ? "--tensor-cores" : "--precision"),

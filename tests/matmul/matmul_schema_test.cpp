@@ -105,10 +105,10 @@ TEST(MatmulSuite, NeedsAGpuAndSaysSo) {
   const test::RunResult tc = test::run_blockscope("bench matmul --tensor-cores --suite");
   EXPECT_EQ(tc.exit_code, 1) << tc.output;
   EXPECT_NE(tc.output.find("--tensor-cores --suite needs a GPU"), std::string::npos) << tc.output;
-  for (const char* extra : {" --scan", " --variant ws_tma_store"}) {
+  for (const char* extra : {" --scan", " --variant ws_tma_store", " --range 2", " --wide"}) {
     const test::RunResult bad = test::run_blockscope(std::string("bench matmul --tensor-cores --suite") + extra);
     EXPECT_EQ(bad.exit_code, 2) << extra << ": " << bad.output;
-    EXPECT_NE(bad.output.find("not with --scan or --variant"), std::string::npos) << bad.output;
+    EXPECT_NE(bad.output.find("not with --scan, --variant, --range or --wide"), std::string::npos) << bad.output;
   }
   const test::RunResult prec = test::run_blockscope("bench matmul --precision --suite");
   EXPECT_EQ(prec.exit_code, 2) << prec.output;
