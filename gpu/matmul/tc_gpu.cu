@@ -243,8 +243,9 @@ struct TcRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_op
 
 TcRunner::TcRunner(const Problem& p) {
   // float32 A, B, C plus the padded copies of every precision once run (FP16 2 + BF16 2 + TF32 4 + 3xTF32 4,
-  // + the plain float32 copy 4 where a float32_inputs rung needs padding, bytes per element) and the workspace of wgmma 3xTF32 (8 bytes per element of A), checked before any
-  // allocation. An invalid problem is refused by MatmulOperands first.
+  // + the plain float32 copy 4 where a float32_inputs rung needs padding, bytes per element) and the workspace
+  // of wgmma 3xTF32 (8 bytes per element of A), checked before any allocation. An invalid problem is refused by
+  // MatmulOperands first.
   const bool sane = !validate(p);
   const int64_t m_p = sane ? round_up(p.m, k_pad_mn) : 0, n_p = sane ? round_up(p.n, k_pad_mn) : 0,
                 k_p = sane ? round_up(p.k, k_pad_k) : 0;
