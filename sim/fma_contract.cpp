@@ -58,6 +58,16 @@ bool fusable(const Instr& mul, const Instr& add) {
 
 }  // namespace
 
+std::vector<bool> branch_targets(const Module& m, const Function& f) {
+  std::vector<bool> target(f.end - f.first + 1, false);
+  for (uint32_t pc = f.first; pc < f.end; ++pc) {
+    const Instr& in = m.code[pc];
+    if (in.op == Op::Bra && in.target >= static_cast<int32_t>(f.first) && in.target < static_cast<int32_t>(f.end))
+      target[static_cast<size_t>(in.target) - f.first] = true;
+  }
+  return target;
+}
+
 int contract_mul_add(Module& m) {
   int fused = 0;
   std::vector<int32_t> uses(m.num_regs), defs(m.num_regs), def_pc(m.num_regs);
@@ -65,7 +75,7 @@ int contract_mul_add(Module& m) {
     if (!f.has_body || f.end <= f.first) continue;
     std::fill(uses.begin(), uses.end(), 0);
     std::fill(defs.begin(), defs.end(), 0);
-    std::vector<bool> target(f.end - f.first + 1, false);  // a branch lands here: a basic block starts
+    const std::vector<bool> target = branch_targets(m, f);
     for (uint32_t pc = f.first; pc < f.end; ++pc) {
       const Instr& in = m.code[pc];
       for_uses(in, [&](int32_t r) { ++uses[static_cast<size_t>(r)]; });
@@ -73,8 +83,6 @@ int contract_mul_add(Module& m) {
         ++defs[static_cast<size_t>(r)];
         def_pc[static_cast<size_t>(r)] = static_cast<int32_t>(pc);
       });
-      if (in.op == Op::Bra && in.target >= static_cast<int32_t>(f.first) && in.target < static_cast<int32_t>(f.end))
-        target[static_cast<size_t>(in.target) - f.first] = true;
     }
     for (uint32_t j = f.first; j < f.end; ++j) {
       Instr& add = m.code[j];

@@ -180,6 +180,10 @@ struct Module {
 // cannot read.
 Module parse_ptx(std::string_view ptx);
 
+// The pcs of function f a branch of f lands on, where basic blocks start: index pc - f.first, with one more
+// entry (false) for f.end. The passes below use it to keep to one basic block.
+std::vector<bool> branch_targets(const Module& m, const Function& f);
+
 // ptxas's floating-point contraction, which the GPU's results depend on: PTX's mul/add/sub.f32/.f64 WITHOUT a
 // rounding modifier may be fused by the assembler into an fma (PTX ISA, add.f32: "mul/add sequences with no
 // rounding modifiers may be optimized to use fused-multiply-add instructions on the target device"), and

@@ -28,12 +28,7 @@ int fuse_adjacent_stores(Module& m) {
   int groups = 0;
   for (const Function& f : m.functions) {
     if (!f.has_body || f.end <= f.first) continue;
-    std::vector<bool> target(f.end - f.first, false);  // a branch lands here: a basic block starts
-    for (uint32_t pc = f.first; pc < f.end; ++pc) {
-      const Instr& in = m.code[pc];
-      if (in.op == Op::Bra && in.target >= static_cast<int32_t>(f.first) && in.target < static_cast<int32_t>(f.end))
-        target[static_cast<size_t>(in.target) - f.first] = true;
-    }
+    const std::vector<bool> target = branch_targets(m, f);
     // Runs of consecutive global stores with one guard and no label inside: no register changes within a run
     // (a store defines none) and every store of it runs with the same lanes.
     uint32_t pc = f.first;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <vector>
 
 #include "core/error.h"
 #include "gpu/common/device_buffer.h"
@@ -96,6 +97,9 @@ struct TcRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_op
   };
   std::array<Converted, 5> conv;
   DeviceBuffer<unsigned char> workspace;  // for external rungs that ask for one (3xTF32 on wgmma: A's split)
+  // Per rung, the workspace bytes it asked for (-1: not asked yet): the problem is fixed, and split-K's answer
+  // costs a device query, which should not run inside the timed loop.
+  std::vector<int64_t> workspace_need = std::vector<int64_t>(tc::rungs().size(), -1);
   std::array<bool, 16> smem_set{};
 
   ~Impl() {
@@ -170,7 +174,11 @@ struct TcRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_op
       const int64_t lda = q ? k_p : p.k, ldb = q ? n_p : p.n;
       void* ws = nullptr;
       if (ri.workspace_bytes) {
-        const auto bytes = static_cast<size_t>(ri.workspace_bytes(p.m, p.n, p.k, lda));
+        const auto slot = static_cast<size_t>(r);
+        int64_t need = slot < workspace_need.size() ? workspace_need[slot] : -1;
+        if (need < 0) need = ri.workspace_bytes(p.m, p.n, p.k, lda);
+        if (slot < workspace_need.size()) workspace_need[slot] = need;
+        const auto bytes = static_cast<size_t>(need);
         if (workspace.size() < bytes) workspace.resize(bytes);
         ws = workspace.data();
       }
@@ -241,15 +249,35 @@ struct TcRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_op
   }
 };
 
+namespace {
+
+// The largest workspace an external rung asks for on this problem (the runner keeps one, grown to the
+// largest): wgmma 3xTF32's split of A (8 bytes per element of the padded A), split-K's partial C (at most
+// about 1.5 x SMs x 64 KiB). 0 where the rungs cannot tell (no device to ask: MatmulOperands then refuses).
+size_t largest_workspace(const Problem& p, int64_t k_p) {
+  int64_t most = 0;
+  for (const RungInfo& ri : tc::rungs()) {
+    if (!ri.workspace_bytes) continue;
+    try {
+      most = std::max(most, ri.workspace_bytes(p.m, p.n, p.k, k_p));
+    } catch (const GpuError&) {
+      cudaGetLastError();
+    }
+  }
+  return static_cast<size_t>(most);
+}
+
+}  // namespace
+
 TcRunner::TcRunner(const Problem& p) {
   // float32 A, B, C plus the padded copies of every precision once run (FP16 2 + BF16 2 + TF32 4 + 3xTF32 4,
-  // + the plain float32 copy 4 where a float32_inputs rung needs padding, bytes per element) and the workspace
-  // of wgmma 3xTF32 (8 bytes per element of A), checked before any allocation. An invalid problem is refused by
+  // + the plain float32 copy 4 where a float32_inputs rung needs padding, bytes per element) and the largest
+  // workspace of the external rungs, checked before any allocation. An invalid problem is refused by
   // MatmulOperands first.
   const bool sane = !validate(p);
   const int64_t m_p = sane ? round_up(p.m, k_pad_mn) : 0, n_p = sane ? round_up(p.n, k_pad_mn) : 0,
                 k_p = sane ? round_up(p.k, k_pad_k) : 0;
-  const size_t padded = static_cast<size_t>(m_p * k_p + k_p * n_p) * 16 + static_cast<size_t>(m_p * k_p) * 8;
+  const size_t padded = static_cast<size_t>(m_p * k_p + k_p * n_p) * 16 + (sane ? largest_workspace(p, k_p) : 0);
   m = std::make_unique<Impl>(p, padded, " (the tensor-core rungs also keep padded copies of A and B per precision)");
   m->m_p = m_p;
   m->n_p = n_p;
