@@ -460,12 +460,12 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
   if (wg == 0) {
     regs_dealloc<40>();
     if (threadIdx.x == 0) {
-      int it = 0;  // k-tiles loaded so far over all tiles: the ring position and phase
+      unsigned it = 0;  // k-tiles loaded so far over all tiles: the ring position and phase
       for (int w = first; w < work; w += stride) {
         int tm = 0, tn = 0;
         tile_of(w, m_tiles, n_tiles, GROUP_M, tm, tn);
         for (int kt = 0; kt < ktiles; ++kt, ++it) {
-          const int s = it % STAGES;
+          const unsigned s = it % STAGES;
           if (it >= STAGES) mbar_wait(&empty[s], ((it / STAGES) + 1) & 1);
           load_stage<BN>(smem + s * stage_bytes<BN>(), &full[s], &ta, &tb, tm * BM, tn * BN, kt);
         }
@@ -478,7 +478,9 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     auto release = [](uint64_t* bar) {
       if (threadIdx.x % 32 == 0) mbar_arrive(bar);
     };
-    int it = 0;
+    unsigned it = 0;  // unsigned: the ring position and phase are a mask and a shift
+    const uint64_t da0 = desc_a(smem_addr(smem) + cw * 64 * SWIZZLE_BYTES, 0);
+    const uint64_t db0 = desc_b(smem_addr(smem) + A_STAGE_BYTES, 0);
     for (int w = first; w < work; w += stride) {
       int tm = 0, tn = 0;
       tile_of(w, m_tiles, n_tiles, GROUP_M, tm, tn);
@@ -488,14 +490,16 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
       for (int i = 0; i < BN / 2; ++i)
         acc[i] = 0.0f;
       for (int kt = 0; kt < ktiles; ++kt, ++it) {
-        const int s = it % STAGES;
-        uint8_t* stage = smem + s * stage_bytes<BN>();
+        const unsigned s = it % STAGES;
         mbar_wait(&full[s], (it / STAGES) & 1);
-        const uint32_t a = smem_addr(stage) + cw * 64 * SWIZZLE_BYTES, b = smem_addr(stage + A_STAGE_BYTES);
+        // The stage's descriptors are the first stage's with the start address (in 16-byte units, the low 14
+        // bits, which shared memory addresses never overflow) further on, and so are the k-slices': a few
+        // integer adds per k-tile instead of building each descriptor from its address.
+        const uint64_t da = da0 + s * (stage_bytes<BN>() >> 4), db = db0 + s * (stage_bytes<BN>() >> 4);
         wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < BK / 16; ++kk)
-          wgmma_tile<BN>(acc, desc_a(a, kk), desc_b(b, kk));
+          wgmma_tile<BN>(acc, da + kk * (32 >> 4), db + kk * ((16 * SWIZZLE_BYTES) >> 4));
         wgmma_commit();
         wgmma_wait<1>();  // the batch of the k-tile before is done: its stage can be refilled
         if (kt > 0) release(&empty[(it - 1) % STAGES]);
