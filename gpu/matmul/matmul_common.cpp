@@ -336,11 +336,20 @@ int swizzle_group(const AutoConfigInfo& c, const Problem& p) {
   return ceil_div(p.m, c.bm) >= 16 && ceil_div(p.n, c.bn) >= 16 ? 8 : 1;
 }
 
-double reduce_ms(int slices, const Problem& p) {
+// The skinny configs fold split-k's reduction into the kernel (auto_folds). The tile configs do not: on the H200
+// (2026-11-28) a fold there (the last block of each 64x64 tile adding its 8 slices alone, at the end of the run)
+// made 1023x517x2049 64x64x16 split 8 take 0.0999 ms, against 0.0807 ms with the separate launch, which spreads
+// the same traffic over every SM.
+bool folds(const AutoConfigInfo& c, int slices) {
+  return slices > 1 && c.kind != AutoKind::Tile;
+}
+
+double reduce_ms(const AutoConfigInfo& c, int slices, const Problem& p) {
   if (slices <= 1) return 0;
   // Partials written and read back, C written.
   const double mn = static_cast<double>(p.m) * static_cast<double>(p.n);
-  return k_reduce_launch_ms + (2.0 * slices + 1.0) * mn * 4.0 / k_reduce_bytes_per_ms;
+  const double traffic = (2.0 * slices + 1.0) * mn * 4.0 / k_reduce_bytes_per_ms;
+  return folds(c, slices) ? traffic : k_reduce_launch_ms + traffic;  // folded: no launch
 }
 
 double predict_ms(const AutoConfigInfo& c, int index, int slices, int k_chunk, const Problem& p, int sms) {
@@ -350,7 +359,7 @@ double predict_ms(const AutoConfigInfo& c, int index, int slices, int k_chunk, c
     // The big operand read once (B for small M, A for small N), at the bandwidth the blocks can draw.
     const double big = static_cast<double>(p.k) * static_cast<double>(c.kind == AutoKind::SkinnyM ? p.n : p.m);
     const double fill = std::min(1.0, blocks / (k_skinny_blocks_per_sm * std::max(sms, 1)));
-    return k_launch_ms + big * 4.0 / (k_skinny_bytes_per_ms * fill) + reduce_ms(slices, p);
+    return k_launch_ms + big * 4.0 / (k_skinny_bytes_per_ms * fill) + reduce_ms(c, slices, p);
   }
   const int bps = resident_blocks(c);
   const double per_sm = std::ceil(blocks / std::max(sms, 1));
@@ -364,7 +373,7 @@ double predict_ms(const AutoConfigInfo& c, int index, int slices, int k_chunk, c
                                                                     k_skinny_bytes_per_ms
                                           : 0.0;
   return k_launch_ms + charged * flops / (k_auto_rate_per_sm[static_cast<size_t>(index)] * 1e6) +
-         reduce_ms(slices, p) + pad_ms;
+         reduce_ms(c, slices, p) + pad_ms;
 }
 
 }  // namespace
@@ -391,6 +400,10 @@ bool auto_float4(const AutoConfigInfo& c, const Problem& p) {
 
 bool auto_pads_b(const AutoConfigInfo& c, const Problem& p) {
   return c.kind == AutoKind::Tile && p.n % 4 != 0;
+}
+
+bool auto_folds(const AutoChoice& c, const Problem& p) {
+  return folds(k_auto_infos[static_cast<size_t>(c.config)], auto_slices(c, p));
 }
 
 std::span<const int> auto_split_candidates() {
