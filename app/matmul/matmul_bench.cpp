@@ -578,8 +578,9 @@ void register_matmul_bench(CLI::App& bench, BenchContext& ctx) {
                 "the shape suite: cuBLAS vs auto per shape, auto's choice, geometric mean of % cuBLAS (with "
                 "--tensor-cores: cuBLAS BF16 vs our fastest BF16 rung per shape)");
   sub->add_flag("--scan", opts->scan, "with --suite: also time every auto config and split per shape (CSV)");
-  sub->add_option("--shapes", opts->shapes,
-                  "with --suite: only these of its shapes, comma-separated MxNxK (e.g. 1023x517x2049,1001x999x2003)");
+  sub->add_option(
+      "--shapes", opts->shapes,
+      "with --suite: only these of its shapes, comma-separated MxNxK (e.g. 1023x517x2049,1001x999x2003)");
   sub->add_flag("--tensor-cores", opts->tensor_cores,
                 "the tensor-core rungs (WMMA, mma.sync, cp.async pipeline, 3xTF32; on Hopper: TMA + wgmma BF16, "
                 "warp-specialized, persistent, TF32 and 3xTF32) against cuBLAS at each precision and float64; "

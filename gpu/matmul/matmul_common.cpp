@@ -344,10 +344,10 @@ int swizzle_group(const AutoConfigInfo& c, const Problem& p) {
   return ceil_div(p.m, c.bm) >= 16 && ceil_div(p.n, c.bn) >= 16 ? 8 : 1;
 }
 
-// The skinny configs fold split-k's reduction into the kernel (auto_folds). The tile configs do not: on the H200
-// (2026-11-28) a fold there (the last block of each 64x64 tile adding its 8 slices alone, at the end of the run)
-// made 1023x517x2049 64x64x16 split 8 take 0.0999 ms, against 0.0807 ms with the separate launch, which spreads
-// the same traffic over every SM.
+// The skinny configs fold split-k's reduction into the kernel (auto_folds). The tile configs do not: on the
+// H200 (2026-11-28) a fold there (the last block of each 64x64 tile adding its 8 slices alone, at the end of
+// the run) made 1023x517x2049 64x64x16 split 8 take 0.0999 ms, against 0.0807 ms with the separate (float4)
+// launch, which spreads the same traffic over every SM.
 bool folds(const AutoConfigInfo& c, int slices) {
   return slices > 1 && c.kind != AutoKind::Tile;
 }

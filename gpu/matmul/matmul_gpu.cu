@@ -105,8 +105,8 @@ struct GpuRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_o
       // A block per row of B (at most 16 per SM, grid-stride beyond), a thread per float4 of the row.
       const int blocks = static_cast<int>(std::min<int64_t>(p.k, std::max(info.sm_count, 1) * 16));
       const int threads = std::min(256, (ldb / 4 + 31) / 32 * 32);
-      kernels::pad_rows<<<blocks, threads, 0, stream.get()>>>(b.data(), b_padded.data(), static_cast<int>(p.k),
-                                                              static_cast<int>(p.n), ldb);
+      kernels::pad_rows<<<blocks, threads, 0, stream.get()>>>(
+          b.data(), b_padded.data(), static_cast<int>(p.k), static_cast<int>(p.n), ldb);
       BS_CUDA_CHECK_LAUNCH();
       bsrc = b_padded.data();
     }
@@ -136,11 +136,12 @@ struct GpuRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_o
     fn<<<grid, static_cast<unsigned>(ci.threads), ci.smem_bytes, stream.get()>>>(args);
     BS_CUDA_CHECK_LAUNCH();
     if (slices > 1 && !fold) {
-      // A float4 per thread and pass; blocks of 64 threads where 256 would leave SMs idle (small C, many slices).
+      // A float4 per thread and pass; 64-thread blocks where 256 would leave SMs idle (small C, many slices).
       const size_t items = slice / 4, sms = static_cast<size_t>(std::max(info.sm_count, 1));
       const int threads = items >= 256 * 2 * sms ? 256 : 64;
       const int blocks = static_cast<int>(std::min<size_t>((items + threads - 1) / threads, sms * 32));
-      kernels::splitk_reduce<<<blocks, threads, 0, stream.get()>>>(workspace.data(), c.data(), mn, slice, slices);
+      kernels::splitk_reduce<<<blocks, threads, 0, stream.get()>>>(workspace.data(), c.data(), mn, slice,
+                                                                   slices);
       BS_CUDA_CHECK_LAUNCH();
     }
   }

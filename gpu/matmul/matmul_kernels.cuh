@@ -604,12 +604,12 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks) auto_tile(AutoA
   const int z = static_cast<int>(blockIdx.z);
   const int k0 = z * p.k_chunk;
   const int klen = min(p.k_chunk, p.k - k0);
-  async_tile_body<Cfg, true, true, VecC>(p.a + k0, p.b + static_cast<size_t>(k0) * p.ldb, p.out + z * p.slice, p.m, p.n,
-                                         klen, p.k, p.ldb, tile_m * BM, tile_n * BN, as, bs);
+  async_tile_body<Cfg, true, true, VecC>(p.a + k0, p.b + static_cast<size_t>(k0) * p.ldb, p.out + z * p.slice,
+                                         p.m, p.n, klen, p.k, p.ldb, tile_m * BM, tile_n * BN, as, bs);
 }
 
-// out (rows x ldb, ldb a multiple of 4 above n) = in (rows x n) with zeros in columns n .. ldb-1: B's rows made
-// 16-byte aligned for auto's copies when N is not a multiple of 4. A block per row (grid-stride over the
+// out (rows x ldb, ldb a multiple of 4 above n) = in (rows x n) with zeros in columns n .. ldb-1: B's rows
+// made 16-byte aligned for auto's copies when N is not a multiple of 4. A block per row (grid-stride over the
 // rows), a float4 of out per thread: 32-bit column arithmetic, no division per element.
 __global__ void pad_rows(const float* __restrict__ in, float* __restrict__ out, int rows, int n, int ldb) {
   const int q = ldb / 4;
@@ -627,8 +627,8 @@ __global__ void pad_rows(const float* __restrict__ in, float* __restrict__ out, 
 // C (count floats) = the sum over the slices of the workspace, in slice order (deterministic). The slices lie
 // `stride` floats apart, a multiple of 4 (count rounded up), so every slice's float4s are 16-byte aligned
 // whatever m * n is: the quads are added as float4s, the last count % 4 floats one by one.
-__global__ void splitk_reduce(const float* __restrict__ ws, float* __restrict__ c, size_t count, size_t stride,
-                              int slices) {
+__global__ void splitk_reduce(const float* __restrict__ ws, float* __restrict__ c, size_t count,
+                              size_t stride, int slices) {
   const size_t step = static_cast<size_t>(gridDim.x) * blockDim.x;
   const size_t first = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   const size_t n4 = count / 4, s4 = stride / 4;

@@ -3,8 +3,8 @@
 // problem is bound by reading its one big operand once: B (K x N) when M is small, A (M x K) when N is small,
 // like a matrix-vector product. These kernels read that operand exactly once, in coalesced 16-byte loads
 // (float4 flavour) or 4-byte ones (any size), keep the small operand in L1 (small M) or shared memory
-// (small N), and split K over lanes, warps and blocks (split-k slices, summed in slice order by the last block
-// of each tile of C to finish: splitk_fold.cuh).
+// (small N), and split K over lanes, warps and blocks (split-k slices, summed in slice order by the last
+// block of each tile of C to finish: splitk_fold.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -217,7 +217,8 @@ __global__ void __launch_bounds__(cfg::k_skinny_threads) skinny_n(AutoArgs p) {
   for (int i = 0; i < HELD; ++i) {
     const int idx = HELD * lane / SHARED + i;
     const int row = row0 + idx / NC, j = idx % NC;
-    if (lane % SHARED == 0 && row < p.m && j < p.n) p.out[z * slice + static_cast<size_t>(row * p.n + j)] = acc[i];
+    if (lane % SHARED == 0 && row < p.m && j < p.n)
+      p.out[z * slice + static_cast<size_t>(row * p.n + j)] = acc[i];
   }
   // Split: the last slice to finish this block's rows adds the slices (each lane the outputs it stored).
   if (!p.counters || !splitk_fold_last(p.counters + blockIdx.y, gridDim.z)) return;
@@ -226,7 +227,8 @@ __global__ void __launch_bounds__(cfg::k_skinny_threads) skinny_n(AutoArgs p) {
     const int idx = HELD * lane / SHARED + i;
     const int row = row0 + idx / NC, j = idx % NC;
     const size_t o = static_cast<size_t>(row * p.n + j);
-    if (lane % SHARED == 0 && row < p.m && j < p.n) p.c[o] = splitk_fold_sum(p.out, o, slice, static_cast<int>(gridDim.z));
+    if (lane % SHARED == 0 && row < p.m && j < p.n)
+      p.c[o] = splitk_fold_sum(p.out, o, slice, static_cast<int>(gridDim.z));
   }
 }
 

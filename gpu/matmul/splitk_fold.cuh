@@ -1,9 +1,8 @@
-// splitk_fold.cuh: split-k's reduction folded into auto's kernels (device code; included by matmul_kernels.cuh).
-// Each block writes its slice's partial tile of C to the workspace, then counts itself in its tile's counter;
-// the last of the tile's slices to arrive adds the tile's partials in slice order, 0 .. slices-1, and writes C.
-// Which block is last varies from run to run, the order of the additions does not: the result is the same
-// bits every run, as with the separate splitk_reduce launch, which this saves (one launch and the tail of a
-// whole-grid pass over the workspace).
+// splitk_fold.cuh: split-k's reduction folded into auto's skinny kernels (device code; included by
+// skinny_kernels.cuh). Each block writes its slice's partial tile of C to the workspace, then counts itself
+// in its tile's counter; the last of the tile's slices to arrive adds the tile's partials in slice order,
+// 0 .. slices-1, and writes C. Which block is last varies from run to run, the order of the additions does
+// not: the result is the same bits every run, as with the separate splitk_reduce launch, which this saves.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -31,8 +30,8 @@ __device__ __forceinline__ bool splitk_fold_last(unsigned* counter, unsigned sli
   return last;
 }
 
-// The sum over the slices of element i of the workspace (slices `stride` floats apart), in slice order. __ldcg: from L2
-// (the other blocks' partials never sat in this SM's L1, but never risk a stale line).
+// The sum over the slices of element i of the workspace (slices `stride` floats apart), in slice order.
+// __ldcg: from L2 (the other blocks' partials never sat in this SM's L1, but never risk a stale line).
 __device__ __forceinline__ float splitk_fold_sum(const float* ws, size_t i, size_t stride, int slices) {
   float s = __ldcg(ws + i);
   for (int z = 1; z < slices; ++z)

@@ -72,8 +72,8 @@ TEST_P(MatmulEmu, HandWrittenKernelsMatchReference) {
 }
 
 // An auto kernel over grid (x, y, slices) with `threads` std::threads per block, as emulate() above. Split
-// runs that fold (auto_folds) sum their slices in the kernel, as on the GPU: the stand-in runs the slices of a
-// tile in z order, so the last block is always slice `slices - 1` (one of the GPU's arrival orders); the
+// runs that fold (auto_folds) sum their slices in the kernel, as on the GPU: the stand-in runs the slices of
+// a tile in z order, so the last block is always slice `slices - 1` (one of the GPU's arrival orders); the
 // others' partial products (out + z * slice) are summed on the host in slice order, as splitk_reduce does.
 // `b` holds B with row stride `ldb` (the tile kernels' padded copy where N is not a multiple of 4).
 std::vector<float> emulate_auto(kernels::AutoKernelFn fn, const AutoChoice& ch, const Problem& p,
@@ -119,7 +119,8 @@ std::vector<float> emulate_auto(kernels::AutoKernelFn fn, const AutoChoice& ch, 
   // Every last block set its counter back to 0 for the next launch.
   for (const unsigned n : counters)
     EXPECT_EQ(n, 0u) << to_string(ch) << " at " << to_string(p) << ": a tile counter was left set";
-  if (fold || slices == 1) return slices == 1 ? std::vector<float>(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(mn)) : c;
+  if (fold || slices == 1)
+    return slices == 1 ? std::vector<float>(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(mn)) : c;
   c.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(mn));
   for (int z = 1; z < slices; ++z)
     for (size_t i = 0; i < mn; ++i)
@@ -128,8 +129,9 @@ std::vector<float> emulate_auto(kernels::AutoKernelFn fn, const AutoChoice& ch, 
 }
 
 // auto's matrix-vector kernels (skinny_m, skinny_n: warp shuffles, shared-memory partials, clamped rows and
-// columns), both flavours, unsplit and in 3 slices (summed in the kernel: the fold; skinny_n's slices are also
-// capped at its shared-memory stage), at sizes with partial blocks and, for the 4-byte flavour, odd K and N.
+// columns), both flavours, unsplit and in 3 slices (summed in the kernel: the fold; skinny_n's slices are
+// also capped at its shared-memory stage), at sizes with partial blocks and, for the 4-byte flavour, odd K
+// and N.
 TEST(MatmulEmuAuto, SkinnyKernelsMatchReference) {
   const Problem shapes[] = {{1, 37, 300},  {3, 68, 261},  {8, 33, 1030}, {5, 200, 132},
                             {70, 1, 300},  {45, 3, 261},  {33, 8, 2052}, {300, 6, 133}};
@@ -146,7 +148,8 @@ TEST(MatmulEmuAuto, SkinnyKernelsMatchReference) {
         const kernels::AutoKernelFn fn = kernels::auto_kernel_for(ch.config, f4);
         ASSERT_NE(fn, nullptr) << info.name;
         std::vector<float> c;
-        auto done = std::async(std::launch::async, [&] { c = emulate_auto(fn, ch, p, a, b, static_cast<int>(p.n)); });
+        auto done =
+            std::async(std::launch::async, [&] { c = emulate_auto(fn, ch, p, a, b, static_cast<int>(p.n)); });
         ASSERT_EQ(done.wait_for(std::chrono::seconds(120)), std::future_status::ready) << info.name << " hung";
         const CheckResult r = check_result(c, ref, p.k, "float64 CPU");
         EXPECT_TRUE(r.pass) << to_string(ch) << " at " << to_string(p) << (f4 ? " (float4)" : " (4-byte loads)")
