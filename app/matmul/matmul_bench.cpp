@@ -15,6 +15,8 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 #include "app/bench.h"
 #include "app/counters_bench.h"
@@ -44,6 +46,7 @@ struct MatmulOptions {
   int reps = 10;
   bool suite = false;
   bool scan = false;
+  std::string shapes;  // --shapes: some of the suite's shapes (comma-separated MxNxK), empty: all
   bool tensor_cores = false;
   bool precision = false;
   double range = 1.0;
@@ -177,6 +180,21 @@ void scan_auto(const mm::Problem& p, std::span<const float> a, std::span<const f
   }
 }
 
+// "MxNxK" (as --shapes names a suite shape) and the comma-separated entries of a --shapes list.
+std::string shape_key(const mm::Problem& p) {
+  return std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
+}
+std::vector<std::string> split_list(std::string_view list) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at <= list.size()) {
+    const size_t end = std::min(list.find(',', at), list.size());
+    out.emplace_back(list.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
+}
+
 // `--suite`: per shape, cuBLAS (before and after, the faster counts) and auto, each checked against a float64
 // reference; then the geometric mean of auto's % cuBLAS.
 int run_suite(const MatmulOptions& o) {
@@ -191,7 +209,9 @@ int run_suite(const MatmulOptions& o) {
               "auto config",   "rel error", "pass"};
   double log_sum = 0;
   int failures = 0, count = 0;
+  const std::vector<std::string> only = split_list(o.shapes);
   for (const mm::Problem& p : k_suite) {
+    if (!o.shapes.empty() && std::ranges::find(only, shape_key(p)) == only.end()) continue;
     std::cerr << "suite: " << shape_name(p) << " ...\n";
     const auto a = mm::make_matrix(p.m, p.k, 1), b = mm::make_matrix(p.k, p.n, 2);
     mm::Reference ref;
@@ -393,6 +413,12 @@ int run_tc_suite(const MatmulOptions& o) {
 int run_matmul_bench(MatmulOptions& o, BenchContext& ctx) {
   if (auto err = o.flags->read()) return print_error(*err, 2);
   if (o.scan && !o.suite) return print_error("--scan runs with --suite", 2);
+  if (!o.shapes.empty()) {
+    if (!o.suite || o.tensor_cores) return print_error("--shapes picks shapes of the FP32 --suite", 2);
+    for (const std::string& item : split_list(o.shapes))
+      if (std::ranges::none_of(k_suite, [&](const mm::Problem& p) { return shape_key(p) == item; }))
+        return print_error("--shapes: '" + item + "' is not a suite shape (MxNxK, e.g. 1001x999x2003)", 2);
+  }
   if (o.tensor_cores && o.precision)
     return print_error("--tensor-cores already shows the precisions (and the CPU model without a GPU): give one", 2);
   if (o.precision && o.suite) return print_error("--precision does not run with --suite", 2);
@@ -552,6 +578,9 @@ void register_matmul_bench(CLI::App& bench, BenchContext& ctx) {
                 "the shape suite: cuBLAS vs auto per shape, auto's choice, geometric mean of % cuBLAS (with "
                 "--tensor-cores: cuBLAS BF16 vs our fastest BF16 rung per shape)");
   sub->add_flag("--scan", opts->scan, "with --suite: also time every auto config and split per shape (CSV)");
+  sub->add_option(
+      "--shapes", opts->shapes,
+      "with --suite: only these of its shapes, comma-separated MxNxK (e.g. 1023x517x2049,1001x999x2003)");
   sub->add_flag("--tensor-cores", opts->tensor_cores,
                 "the tensor-core rungs (WMMA, mma.sync, cp.async pipeline, 3xTF32; on Hopper: TMA + wgmma BF16, "
                 "warp-specialized, persistent, TF32 and 3xTF32) against cuBLAS at each precision and float64; "

@@ -5,8 +5,10 @@ namespace bs::matmul::kernels {
 
 // One launch of an auto kernel. grid = (tiles along N, tiles along M, k-slices). Slice z covers k from
 // z * k_chunk (a multiple of the config's k-step; every slice is non-empty) and writes its partial C to
-// out + z * m * n: with one slice that is C itself, with more a workspace that splitk_reduce sums in slice
-// order (a deterministic reduction: the same bits every run, unlike atomics).
+// out + z * slice: with one slice that is C itself, with more a workspace. The slices are then summed in
+// slice order (a deterministic reduction: the same bits every run, unlike atomics into C), either by a
+// separate splitk_reduce launch (counters null; the tile kernels) or inside the kernel (counters set,
+// auto_folds: the skinny kernels): the last block to finish a tile of C adds that tile's slices and writes C.
 struct AutoArgs {
   const float* a;
   const float* b;
@@ -15,6 +17,11 @@ struct AutoArgs {
   int ldb;  // B's row stride: n, or (tile kernels, N not a multiple of 4) that of the row-padded copy of B
   int k_chunk;
   int group;  // block-order swizzle: consecutive blocks walk down `group` tile rows before moving right
+  // Floats from one slice's partial C to the next: m * n rounded up to a multiple of 4 (aligned float4s).
+  size_t slice;
+  float* c = nullptr;  // C, where the kernel folds the slices itself
+  // One per tile of C (gridDim.x * gridDim.y), 0 between launches; null: no fold.
+  unsigned* counters = nullptr;
 };
 
 }  // namespace bs::matmul::kernels

@@ -154,6 +154,10 @@ bool auto_float4(const AutoConfigInfo& c, const Problem& p);
 // kernels where N is not a multiple of 4: their copies of B stay 16-byte cp.async; C is stored one float at a
 // time). The copy is part of the run (and of its time).
 bool auto_pads_b(const AutoConfigInfo& c, const Problem& p);
+// Whether a split run of `c` at `p` sums its slices inside the kernel (the last block of each tile of C to
+// finish adds the tile's slices, splitk_fold.cuh) instead of in a separate splitk_reduce launch: the skinny
+// configs (a tile of at most 8 x 32 floats per slice). Either way the slices are added in slice order.
+bool auto_folds(const AutoChoice& c, const Problem& p);
 // The heuristic (no measurement at run time): a cost model over every config that fits and split count for
 // the device's SM count: waves of resident blocks (from each config's occupancy) times the block's work at the
 // config's per-SM rate (rates measured once on an H100 and written into the table), plus the split-k reduction's

@@ -319,7 +319,15 @@ constexpr double k_skinny_blocks_per_sm = 4.0;
 constexpr double k_partial_sm = 0.6;
 constexpr double k_launch_ms = 0.002;            // the GEMM kernel's launch and ramp, back to back
 constexpr double k_reduce_launch_ms = 0.001;     // the split-k reduction's launch
-constexpr double k_reduce_bytes_per_ms = 6.0e9;  // split-k workspace traffic (mostly in L2)
+// Split-k workspace traffic (mostly in L2). Refitted on the H200 scan (2026-11-28, below): 6.0e9 undercharged
+// each extra slice of the mid-size shapes (1001x999x2003 at split 4 ran slower than at split 2).
+constexpr double k_reduce_bytes_per_ms = 3.0e9;
+// Where B is padded (N not a multiple of 4), the 128-row tile configs ran 10-35% slower than the model on the
+// H200 scan of 1023x517x2049 and 1001x999x2003 (2026-11-28, `bench matmul --suite --scan`), 64x64x16 within
+// 2-10%, while at aligned sizes both track it; the cause is not known. Their math is charged this factor
+// there: the model then picks 64x64x16 (split 6: 86.2% of cuBLAS, split 2: 85.5%) where it picked
+// 128x128x32s2 (75.6%, 79.0%), and still 128x128x32s2 for 4095x4097x1023 (91.2%, many waves).
+constexpr double k_padded_tall_tile_slowdown = 1.1;
 constexpr int k_auto_min_k_2stage = 256;         // shortest k-slice of a split 2-stage config
 constexpr size_t k_auto_max_workspace = size_t{32} << 20;  // bytes of split-k partials at most
 constexpr int k_auto_splits[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
@@ -336,11 +344,20 @@ int swizzle_group(const AutoConfigInfo& c, const Problem& p) {
   return ceil_div(p.m, c.bm) >= 16 && ceil_div(p.n, c.bn) >= 16 ? 8 : 1;
 }
 
-double reduce_ms(int slices, const Problem& p) {
+// The skinny configs fold split-k's reduction into the kernel (auto_folds). The tile configs do not: on the
+// H200 (2026-11-28) a fold there (the last block of each 64x64 tile adding its 8 slices alone, at the end of
+// the run) made 1023x517x2049 64x64x16 split 8 take 0.0999 ms, against 0.0807 ms with the separate (float4)
+// launch, which spreads the same traffic over every SM.
+bool folds(const AutoConfigInfo& c, int slices) {
+  return slices > 1 && c.kind != AutoKind::Tile;
+}
+
+double reduce_ms(const AutoConfigInfo& c, int slices, const Problem& p) {
   if (slices <= 1) return 0;
   // Partials written and read back, C written.
   const double mn = static_cast<double>(p.m) * static_cast<double>(p.n);
-  return k_reduce_launch_ms + (2.0 * slices + 1.0) * mn * 4.0 / k_reduce_bytes_per_ms;
+  const double traffic = (2.0 * slices + 1.0) * mn * 4.0 / k_reduce_bytes_per_ms;
+  return folds(c, slices) ? traffic : k_reduce_launch_ms + traffic;  // folded: no launch
 }
 
 double predict_ms(const AutoConfigInfo& c, int index, int slices, int k_chunk, const Problem& p, int sms) {
@@ -350,7 +367,7 @@ double predict_ms(const AutoConfigInfo& c, int index, int slices, int k_chunk, c
     // The big operand read once (B for small M, A for small N), at the bandwidth the blocks can draw.
     const double big = static_cast<double>(p.k) * static_cast<double>(c.kind == AutoKind::SkinnyM ? p.n : p.m);
     const double fill = std::min(1.0, blocks / (k_skinny_blocks_per_sm * std::max(sms, 1)));
-    return k_launch_ms + big * 4.0 / (k_skinny_bytes_per_ms * fill) + reduce_ms(slices, p);
+    return k_launch_ms + big * 4.0 / (k_skinny_bytes_per_ms * fill) + reduce_ms(c, slices, p);
   }
   const int bps = resident_blocks(c);
   const double per_sm = std::ceil(blocks / std::max(sms, 1));
@@ -363,8 +380,9 @@ double predict_ms(const AutoConfigInfo& c, int index, int slices, int k_chunk, c
                                                                     static_cast<double>(ceil_div(p.n, 4) * 4) * 4.0 /
                                                                     k_skinny_bytes_per_ms
                                           : 0.0;
-  return k_launch_ms + charged * flops / (k_auto_rate_per_sm[static_cast<size_t>(index)] * 1e6) +
-         reduce_ms(slices, p) + pad_ms;
+  const double slowdown = auto_pads_b(c, p) && c.bm >= 128 ? k_padded_tall_tile_slowdown : 1.0;
+  return k_launch_ms + slowdown * charged * flops / (k_auto_rate_per_sm[static_cast<size_t>(index)] * 1e6) +
+         reduce_ms(c, slices, p) + pad_ms;
 }
 
 }  // namespace
@@ -391,6 +409,10 @@ bool auto_float4(const AutoConfigInfo& c, const Problem& p) {
 
 bool auto_pads_b(const AutoConfigInfo& c, const Problem& p) {
   return c.kind == AutoKind::Tile && p.n % 4 != 0;
+}
+
+bool auto_folds(const AutoChoice& c, const Problem& p) {
+  return folds(k_auto_infos[static_cast<size_t>(c.config)], auto_slices(c, p));
 }
 
 std::span<const int> auto_split_candidates() {

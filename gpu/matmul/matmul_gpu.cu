@@ -48,6 +48,9 @@ struct GpuRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_o
   AutoChoice auto_default;
   DeviceBuffer<float> workspace;  // split-k partial products (auto), grown on first need
   DeviceBuffer<float> b_padded;   // auto's tile kernels where N is not a multiple of 4: B, rows padded to 4n
+  // Split-k's fold (auto_folds): one arrival counter per tile of C, zeroed once when allocated; each launch's
+  // last block of a tile sets it back to 0.
+  DeviceBuffer<unsigned> tile_counters;
   std::array<bool, 2 * cfg::k_auto_configs.size()> auto_smem_set{};  // dynamic smem limit raised per kernel
 
   AutoChoice auto_choice() const { return auto_override ? *auto_override : auto_default; }
@@ -72,11 +75,12 @@ struct GpuRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_o
     const AutoConfigInfo& ci = auto_configs()[static_cast<size_t>(ch.config)];
     const int slices = auto_slices(ch, p);
     const size_t mn = p.c_count();
+    const size_t slice = (mn + 3) / 4 * 4;  // each slice's partial C 16-byte aligned in the workspace
     float* out = c.data();
     if (slices > 1) {
-      if (workspace.size() < mn * static_cast<size_t>(slices)) {
+      if (workspace.size() < slice * static_cast<size_t>(slices)) {
         workspace = DeviceBuffer<float>();  // free the old one first
-        workspace.resize(mn * static_cast<size_t>(slices));
+        workspace.resize(slice * static_cast<size_t>(slices));
       }
       out = workspace.data();
     }
@@ -98,11 +102,24 @@ struct GpuRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_o
                                "floats; choose sizes whose N is a multiple of 4, or smaller sizes");
         b_padded.resize(count);
       }
-      const int blocks = std::max(info.sm_count, 1) * 8;
-      kernels::pad_rows<<<blocks, 256, 0, stream.get()>>>(b.data(), b_padded.data(), static_cast<int>(p.k),
-                                                          static_cast<int>(p.n), ldb);
+      // A block per row of B (at most 16 per SM, grid-stride beyond), a thread per float4 of the row.
+      const int blocks = static_cast<int>(std::min<int64_t>(p.k, std::max(info.sm_count, 1) * 16));
+      const int threads = std::min(256, (ldb / 4 + 31) / 32 * 32);
+      kernels::pad_rows<<<blocks, threads, 0, stream.get()>>>(
+          b.data(), b_padded.data(), static_cast<int>(p.k), static_cast<int>(p.n), ldb);
       BS_CUDA_CHECK_LAUNCH();
       bsrc = b_padded.data();
+    }
+    const bool fold = slices > 1 && auto_folds(ch, p);
+    unsigned* counters = nullptr;
+    if (fold) {
+      const size_t tiles = static_cast<size_t>(s.grid.x) * static_cast<size_t>(s.grid.y);
+      if (tile_counters.size() < tiles) {
+        tile_counters = DeviceBuffer<unsigned>();
+        tile_counters.resize(tiles);
+        BS_CUDA_CHECK(cudaMemsetAsync(tile_counters.data(), 0, tiles * sizeof(unsigned), stream.get()));
+      }
+      counters = tile_counters.data();
     }
     const kernels::AutoArgs args{a.data(),
                                  bsrc,
@@ -112,14 +129,19 @@ struct GpuRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_o
                                  static_cast<int>(p.k),
                                  ldb,
                                  auto_k_chunk(ch, p),
-                                 std::max(ch.group, 1)};
+                                 std::max(ch.group, 1),
+                                 slice,
+                                 c.data(),
+                                 counters};
     fn<<<grid, static_cast<unsigned>(ci.threads), ci.smem_bytes, stream.get()>>>(args);
     BS_CUDA_CHECK_LAUNCH();
-    if (slices > 1) {
-      const size_t items = mn % 4 == 0 ? mn / 4 : mn;
-      const int blocks =
-          static_cast<int>(std::min<size_t>((items + 255) / 256, static_cast<size_t>(std::max(info.sm_count, 1)) * 8));
-      kernels::splitk_reduce<<<blocks, 256, 0, stream.get()>>>(workspace.data(), c.data(), mn, slices);
+    if (slices > 1 && !fold) {
+      // A float4 per thread and pass; 64-thread blocks where 256 would leave SMs idle (small C, many slices).
+      const size_t items = slice / 4, sms = static_cast<size_t>(std::max(info.sm_count, 1));
+      const int threads = items >= 256 * 2 * sms ? 256 : 64;
+      const int blocks = static_cast<int>(std::min<size_t>((items + threads - 1) / threads, sms * 32));
+      kernels::splitk_reduce<<<blocks, threads, 0, stream.get()>>>(workspace.data(), c.data(), mn, slice,
+                                                                   slices);
       BS_CUDA_CHECK_LAUNCH();
     }
   }
@@ -349,6 +371,7 @@ void GpuRunner::abandon() noexcept {
   m->c.abandon();
   m->workspace.abandon();
   m->b_padded.abandon();
+  m->tile_counters.abandon();
   m->stream.abandon();
   m->timer.abandon();
   m->blas = nullptr;

@@ -604,51 +604,68 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks) auto_tile(AutoA
   const int z = static_cast<int>(blockIdx.z);
   const int k0 = z * p.k_chunk;
   const int klen = min(p.k_chunk, p.k - k0);
-  const size_t mn = static_cast<size_t>(p.m) * static_cast<size_t>(p.n);
-  async_tile_body<Cfg, true, true, VecC>(p.a + k0, p.b + static_cast<size_t>(k0) * p.ldb, p.out + z * mn, p.m, p.n,
-                                         klen, p.k, p.ldb, tile_m * BM, tile_n * BN, as, bs);
+  async_tile_body<Cfg, true, true, VecC>(p.a + k0, p.b + static_cast<size_t>(k0) * p.ldb, p.out + z * p.slice,
+                                         p.m, p.n, klen, p.k, p.ldb, tile_m * BM, tile_n * BN, as, bs);
 }
 
-// out (rows x ldb, ldb a multiple of 4 above n) = in (rows x n) with zeros in columns n .. ldb-1: B's rows made
-// 16-byte aligned for auto's copies when N is not a multiple of 4. One float4 of out per thread and pass.
+// out (rows x ldb, ldb a multiple of 4 above n) = in (rows x n) with zeros in columns n .. ldb-1: B's rows
+// made 16-byte aligned for auto's copies when N is not a multiple of 4. A block per row (grid-stride over the
+// rows), a float4 of out per thread: 32-bit column arithmetic, no division per element.
 __global__ void pad_rows(const float* __restrict__ in, float* __restrict__ out, int rows, int n, int ldb) {
-  const size_t q = static_cast<size_t>(ldb / 4), count = static_cast<size_t>(rows) * q;
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    const size_t r = i / q;
-    const int c = static_cast<int>(i % q) * 4;
-    const float* src = in + r * static_cast<size_t>(n);
-    reinterpret_cast<float4*>(out)[i] = make_float4(c + 0 < n ? src[c + 0] : 0.0f, c + 1 < n ? src[c + 1] : 0.0f,
-                                                    c + 2 < n ? src[c + 2] : 0.0f, c + 3 < n ? src[c + 3] : 0.0f);
+  const int q = ldb / 4;
+  for (int r = static_cast<int>(blockIdx.x); r < rows; r += static_cast<int>(gridDim.x)) {
+    const float* src = in + static_cast<size_t>(r) * static_cast<size_t>(n);
+    float4* dst = reinterpret_cast<float4*>(out + static_cast<size_t>(r) * static_cast<size_t>(ldb));
+    for (int i = static_cast<int>(threadIdx.x); i < q; i += static_cast<int>(blockDim.x)) {
+      const int c = 4 * i;
+      dst[i] = make_float4(c + 0 < n ? __ldg(src + c) : 0.0f, c + 1 < n ? __ldg(src + c + 1) : 0.0f,
+                           c + 2 < n ? __ldg(src + c + 2) : 0.0f, c + 3 < n ? __ldg(src + c + 3) : 0.0f);
+    }
   }
 }
 
-// C = sum over the slices of the workspace, in slice order (deterministic). count4: m * n / 4 when m * n is a
-// multiple of 4 (float4 path), else 0 and `count` scalars.
-__global__ void splitk_reduce(const float* __restrict__ ws, float* __restrict__ c, size_t count, int slices) {
-  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+// C (count floats) = the sum over the slices of the workspace, in slice order (deterministic). The slices lie
+// `stride` floats apart, a multiple of 4 (count rounded up), so every slice's float4s are 16-byte aligned
+// whatever m * n is: the quads are added as float4s, the last count % 4 floats one by one.
+__global__ void splitk_reduce(const float* __restrict__ ws, float* __restrict__ c, size_t count,
+                              size_t stride, int slices) {
+  const size_t step = static_cast<size_t>(gridDim.x) * blockDim.x;
   const size_t first = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
-  if (count % 4 == 0) {
-    const size_t n4 = count / 4;
-    const float4* w = reinterpret_cast<const float4*>(ws);
-    for (size_t i = first; i < n4; i += stride) {
-      float4 s = w[i];
-      for (int z = 1; z < slices; ++z) {
-        const float4 v = w[z * n4 + i];
-        s.x += v.x;
-        s.y += v.y;
-        s.z += v.z;
-        s.w += v.w;
+  const size_t n4 = count / 4, s4 = stride / 4;
+  const float4* w = reinterpret_cast<const float4*>(ws);
+  // Slices U at a time, all U loaded before the first is added: U loads in flight per thread instead of one
+  // (128x128x16384 adds 64 slices over only 4096 float4s), the additions still in slice order.
+  constexpr int U = 8;
+  for (size_t i = first; i < n4; i += step) {
+    float4 s = w[i];
+    int z = 1;
+    for (; z + U <= slices; z += U) {
+      float4 v[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        v[u] = w[(z + u) * s4 + i];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        s.x += v[u].x;
+        s.y += v[u].y;
+        s.z += v[u].z;
+        s.w += v[u].w;
       }
-      reinterpret_cast<float4*>(c)[i] = s;
     }
-  } else {
-    for (size_t i = first; i < count; i += stride) {
-      float s = ws[i];
-      for (int z = 1; z < slices; ++z)
-        s += ws[z * count + i];
-      c[i] = s;
+    for (; z < slices; ++z) {
+      const float4 v = w[z * s4 + i];
+      s.x += v.x;
+      s.y += v.y;
+      s.z += v.z;
+      s.w += v.w;
     }
+    reinterpret_cast<float4*>(c)[i] = s;
+  }
+  for (size_t i = 4 * n4 + first; i < count; i += step) {
+    float s = ws[i];
+    for (int z = 1; z < slices; ++z)
+      s += ws[z * stride + i];
+    c[i] = s;
   }
 }
 

@@ -3,13 +3,15 @@
 // problem is bound by reading its one big operand once: B (K x N) when M is small, A (M x K) when N is small,
 // like a matrix-vector product. These kernels read that operand exactly once, in coalesced 16-byte loads
 // (float4 flavour) or 4-byte ones (any size), keep the small operand in L1 (small M) or shared memory
-// (small N), and split K over lanes, warps and blocks (split-k slices, summed by splitk_reduce in slice order).
+// (small N), and split K over lanes, warps and blocks (split-k slices, summed in slice order by the last
+// block of each tile of C to finish: splitk_fold.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include "gpu/matmul/auto_args.h"
 #include "gpu/matmul/configs.h"
+#include "gpu/matmul/splitk_fold.cuh"
 
 namespace bs::matmul::kernels {
 
@@ -119,14 +121,21 @@ __global__ void __launch_bounds__(cfg::k_skinny_threads) skinny_m(AutoArgs p) {
     red[warp][i * COLS + (Vec ? 4 * grp + c : grp + 8 * c)] = acc[q];
   }
   __syncthreads();
-  const size_t mn = static_cast<size_t>(p.m) * static_cast<size_t>(p.n);
+  const size_t slice = p.slice;
   for (int t = static_cast<int>(threadIdx.x); t < MC * COLS; t += cfg::k_skinny_threads) {
     float s = red[0][t];
 #pragma unroll
     for (int w = 1; w < WARPS; ++w)
       s += red[w][t];
     const int i = t / COLS, col = col_base + t % COLS;
-    if (i < p.m && col < p.n) p.out[z * mn + static_cast<size_t>(i * p.n + col)] = s;
+    if (i < p.m && col < p.n) p.out[z * slice + static_cast<size_t>(i * p.n + col)] = s;
+  }
+  // Split: the last slice to finish this block's columns adds the slices (each thread the outputs it stored).
+  if (!p.counters || !splitk_fold_last(p.counters + blockIdx.x, gridDim.z)) return;
+  for (int t = static_cast<int>(threadIdx.x); t < MC * COLS; t += cfg::k_skinny_threads) {
+    const int i = t / COLS, col = col_base + t % COLS;
+    const size_t idx = static_cast<size_t>(i * p.n + col);
+    if (i < p.m && col < p.n) p.c[idx] = splitk_fold_sum(p.out, idx, slice, static_cast<int>(gridDim.z));
   }
 }
 
@@ -201,14 +210,25 @@ __global__ void __launch_bounds__(cfg::k_skinny_threads) skinny_n(AutoArgs p) {
   }
 
   spread_sum<V, 16, 1>(acc, lane);
-  const size_t mn = static_cast<size_t>(p.m) * static_cast<size_t>(p.n);
+  const size_t slice = p.slice;
   constexpr int HELD = V >= 32 ? V / 32 : 1;   // totals per lane
   constexpr int SHARED = V >= 32 ? 1 : 32 / V;  // lanes holding each total
 #pragma unroll
   for (int i = 0; i < HELD; ++i) {
     const int idx = HELD * lane / SHARED + i;
     const int row = row0 + idx / NC, j = idx % NC;
-    if (lane % SHARED == 0 && row < p.m && j < p.n) p.out[z * mn + static_cast<size_t>(row * p.n + j)] = acc[i];
+    if (lane % SHARED == 0 && row < p.m && j < p.n)
+      p.out[z * slice + static_cast<size_t>(row * p.n + j)] = acc[i];
+  }
+  // Split: the last slice to finish this block's rows adds the slices (each lane the outputs it stored).
+  if (!p.counters || !splitk_fold_last(p.counters + blockIdx.y, gridDim.z)) return;
+#pragma unroll
+  for (int i = 0; i < HELD; ++i) {
+    const int idx = HELD * lane / SHARED + i;
+    const int row = row0 + idx / NC, j = idx % NC;
+    const size_t o = static_cast<size_t>(row * p.n + j);
+    if (lane % SHARED == 0 && row < p.m && j < p.n)
+      p.c[o] = splitk_fold_sum(p.out, o, slice, static_cast<int>(gridDim.z));
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <future>
+#include <string>
 #include <limits>
 #include <thread>
 #include <vector>
@@ -70,17 +71,33 @@ TEST_P(MatmulEmu, HandWrittenKernelsMatchReference) {
   }
 }
 
-// An auto kernel over grid (x, y, slices) with `threads` std::threads per block, as emulate() above; the
-// slices' partial products (out + z * m * n) are then summed on the host in slice order, as splitk_reduce does.
+// An auto kernel over grid (x, y, slices) with `threads` std::threads per block, as emulate() above. Split
+// runs that fold (auto_folds) sum their slices in the kernel, as on the GPU: the stand-in runs the slices of
+// a tile in z order, so the last block is always slice `slices - 1` (one of the GPU's arrival orders); the
+// others' partial products (out + z * slice) are summed on the host in slice order, as splitk_reduce does.
+// `b` holds B with row stride `ldb` (the tile kernels' padded copy where N is not a multiple of 4).
 std::vector<float> emulate_auto(kernels::AutoKernelFn fn, const AutoChoice& ch, const Problem& p,
-                                const std::vector<float>& a, const std::vector<float>& b) {
+                                const std::vector<float>& a, const std::vector<float>& b, int ldb) {
   const AutoConfigInfo& ci = auto_configs()[static_cast<size_t>(ch.config)];
   const LaunchShape s = launch_shape(ch, p);
   const int slices = auto_slices(ch, p);
-  const size_t mn = p.c_count();
-  std::vector<float> out(mn * static_cast<size_t>(slices), std::numeric_limits<float>::quiet_NaN());
-  const kernels::AutoArgs args{a.data(),          b.data(), out.data(), static_cast<int>(p.m), static_cast<int>(p.n),
-                               static_cast<int>(p.k), static_cast<int>(p.n), auto_k_chunk(ch, p), 1};
+  const bool fold = slices > 1 && auto_folds(ch, p);
+  const size_t mn = p.c_count(), slice = (mn + 3) / 4 * 4;  // as the runner lays out the workspace
+  std::vector<float> out(slice * static_cast<size_t>(slices), std::numeric_limits<float>::quiet_NaN());
+  std::vector<float> c(mn, std::numeric_limits<float>::quiet_NaN());
+  std::vector<unsigned> counters(static_cast<size_t>(s.grid.x * s.grid.y), 0u);
+  const kernels::AutoArgs args{a.data(),
+                               b.data(),
+                               out.data(),
+                               static_cast<int>(p.m),
+                               static_cast<int>(p.n),
+                               static_cast<int>(p.k),
+                               ldb,
+                               auto_k_chunk(ch, p),
+                               std::max(ch.group, 1),
+                               slice,
+                               c.data(),
+                               fold ? counters.data() : nullptr};
   blockDim = {static_cast<unsigned>(ci.threads), 1, 1};
   gridDim = {static_cast<unsigned>(s.grid.x), static_cast<unsigned>(s.grid.y), static_cast<unsigned>(slices)};
   std::barrier<> bar(ci.threads);
@@ -99,16 +116,22 @@ std::vector<float> emulate_auto(kernels::AutoKernelFn fn, const AutoChoice& ch, 
     });
   for (auto& th : pool)
     th.join();
-  std::vector<float> c(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(mn));
+  // Every last block set its counter back to 0 for the next launch.
+  for (const unsigned n : counters)
+    EXPECT_EQ(n, 0u) << to_string(ch) << " at " << to_string(p) << ": a tile counter was left set";
+  if (fold || slices == 1)
+    return slices == 1 ? std::vector<float>(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(mn)) : c;
+  c.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(mn));
   for (int z = 1; z < slices; ++z)
     for (size_t i = 0; i < mn; ++i)
-      c[i] += out[static_cast<size_t>(z) * mn + i];
+      c[i] += out[static_cast<size_t>(z) * slice + i];
   return c;
 }
 
 // auto's matrix-vector kernels (skinny_m, skinny_n: warp shuffles, shared-memory partials, clamped rows and
-// columns), both flavours, unsplit and in 3 slices (skinny_n's slices are also capped at its shared-memory
-// stage), at sizes with partial blocks and, for the 4-byte flavour, odd K and N.
+// columns), both flavours, unsplit and in 3 slices (summed in the kernel: the fold; skinny_n's slices are
+// also capped at its shared-memory stage), at sizes with partial blocks and, for the 4-byte flavour, odd K
+// and N.
 TEST(MatmulEmuAuto, SkinnyKernelsMatchReference) {
   const Problem shapes[] = {{1, 37, 300},  {3, 68, 261},  {8, 33, 1030}, {5, 200, 132},
                             {70, 1, 300},  {45, 3, 261},  {33, 8, 2052}, {300, 6, 133}};
@@ -125,7 +148,8 @@ TEST(MatmulEmuAuto, SkinnyKernelsMatchReference) {
         const kernels::AutoKernelFn fn = kernels::auto_kernel_for(ch.config, f4);
         ASSERT_NE(fn, nullptr) << info.name;
         std::vector<float> c;
-        auto done = std::async(std::launch::async, [&] { c = emulate_auto(fn, ch, p, a, b); });
+        auto done =
+            std::async(std::launch::async, [&] { c = emulate_auto(fn, ch, p, a, b, static_cast<int>(p.n)); });
         ASSERT_EQ(done.wait_for(std::chrono::seconds(120)), std::future_status::ready) << info.name << " hung";
         const CheckResult r = check_result(c, ref, p.k, "float64 CPU");
         EXPECT_TRUE(r.pass) << to_string(ch) << " at " << to_string(p) << (f4 ? " (float4)" : " (4-byte loads)")
@@ -135,6 +159,41 @@ TEST(MatmulEmuAuto, SkinnyKernelsMatchReference) {
     }
   }
   EXPECT_GE(runs, 8 * 2 * 2) << "every shape ran its fitting skinny configs";
+}
+
+// auto's tile kernels (the cp.async pipeline over a k-slice, B read in 16-byte copies: from B where N is a
+// multiple of 4, else from its copy with padded rows; C stored as float4s, resp. floats), unsplit and in 3
+// slices (summed on the host as splitk_reduce does), at sizes with partial tiles on every edge.
+TEST(MatmulEmuAuto, TileKernelsMatchReference) {
+  const Problem shapes[] = {{70, 36, 300}, {67, 33, 261}};
+  const char* names[] = {"64x64x16", "128x128x32s2", "128x64x8"};
+  for (const Problem& p : shapes) {
+    const auto a = make_matrix(p.m, p.k, 43), b = make_matrix(p.k, p.n, 44);
+    const auto ref = reference_cpu(a, b, p);
+    // B with rows padded to a multiple of 4 floats, zeros past N (the runner's pad_rows).
+    const int ldb = static_cast<int>((p.n + 3) / 4 * 4);
+    std::vector<float> bp(static_cast<size_t>(p.k) * static_cast<size_t>(ldb), 0.0f);
+    for (int64_t r = 0; r < p.k; ++r)
+      for (int64_t j = 0; j < p.n; ++j)
+        bp[static_cast<size_t>(r * ldb + j)] = b[static_cast<size_t>(r * p.n + j)];
+    for (const char* name : names) {
+      int config = 0;
+      while (std::string(auto_configs()[static_cast<size_t>(config)].name) != name)
+        ++config;
+      for (const int split : {1, 3}) {
+        const AutoChoice ch{config, split, 1, 0};
+        const int slices = auto_slices(ch, p);
+        ASSERT_EQ(slices, split) << name << " at " << to_string(p);
+        EXPECT_FALSE(auto_folds(ch, p)) << name << ": the tile configs add their slices in splitk_reduce";
+        const kernels::AutoKernelFn fn = kernels::auto_kernel_for(config, p.n % 4 == 0);
+        std::vector<float> c;
+        auto done = std::async(std::launch::async, [&] { c = emulate_auto(fn, ch, p, a, bp, ldb); });
+        ASSERT_EQ(done.wait_for(std::chrono::seconds(300)), std::future_status::ready) << name << " hung";
+        const CheckResult r = check_result(c, ref, p.k, "float64 CPU");
+        EXPECT_TRUE(r.pass) << to_string(ch) << " at " << to_string(p) << ": " << r.summary();
+      }
+    }
+  }
 }
 
 std::string size_name(const ::testing::TestParamInfo<Problem>& info) {

@@ -250,13 +250,18 @@ TEST(MatmulGpuAuto, SkinnyConfigsMatchReference) {
 }
 
 // The split-k reduction sums the slices in a fixed order (and the skinny kernels their lanes and warps):
-// two runs give the same bits.
+// two runs give the same bits, whether a separate launch adds the slices (the tile configs; 64x64x16 with N
+// odd: the reduction's 4-byte path) or the last block of each tile does (the skinny configs' fold), whichever
+// block arrives last.
 TEST(MatmulGpuAuto, SplitKIsDeterministic) {
   BS_REQUIRE_GPU();
   const struct {
     Problem p;
     const char* config;
-  } cases[] = {{{128, 128, 16384}, "128x128x32s2"}, {{5, 1000, 16384}, "skinny_m8"}, {{1000, 7, 16384}, "skinny_n8"}};
+  } cases[] = {{{128, 128, 16384}, "128x128x32s2"},
+               {{5, 1000, 16384}, "skinny_m8"},
+               {{1000, 7, 16384}, "skinny_n8"},
+               {{1001, 999, 2003}, "64x64x16"}};
   for (const auto& [p, name] : cases) {
     const auto a = make_matrix(p.m, p.k, 5), b = make_matrix(p.k, p.n, 6);
     GpuRunner runner(p);
@@ -266,6 +271,7 @@ TEST(MatmulGpuAuto, SplitKIsDeterministic) {
       ++c.config;
     ASSERT_LT(c.config, static_cast<int>(auto_configs().size())) << name;
     c.split_k = 16;
+    EXPECT_EQ(auto_folds(c, p), auto_configs()[static_cast<size_t>(c.config)].kind != AutoKind::Tile) << name;
     runner.set_auto_choice(c);
     runner.run_once(Variant::Auto);
     const std::vector<float> first = runner.download_c();

@@ -2,9 +2,11 @@
 // kernels on the CPU (matmul_emu_test.cpp). Blocks run one after another; the threads of a block are
 // std::threads, __shared__ becomes `static` (one copy, shared by the block's threads), __syncthreads a
 // std::barrier. This checks indexing, edge guards and barrier placement on machines without a GPU; it says
-// nothing about speed, warps or the GPU memory model.
+// nothing about speed, warps or the GPU memory model (split-k's fold: the last block of a tile is the last
+// z in launch order here, one arrival order of the many the GPU has).
 #pragma once
 
+#include <atomic>
 #include <barrier>
 #include <cmath>
 #include <cstddef>
@@ -34,9 +36,25 @@ inline void __syncthreads() {
 inline int min(int a, int b) {
   return a < b ? a : b;
 }
+inline int max(int a, int b) {
+  return a > b ? a : b;
+}
 template <class T>
 inline T __ldg(const T* p) {
   return *p;
+}
+template <class T>
+inline T __ldcg(const T* p) {
+  return *p;
+}
+
+// Blocks run one after another, so device-wide ordering is already sequential: a fence only has to order
+// this host thread's own memory operations, and an atomic only has to be atomic among the block's threads.
+inline void __threadfence() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+inline unsigned atomicAdd(unsigned* p, unsigned v) {
+  return std::atomic_ref<unsigned>(*p).fetch_add(v);
 }
 
 // A warp shuffle (xor) for one-dimensional blocks of at most 1024 threads whose threads all take part in
