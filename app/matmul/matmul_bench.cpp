@@ -195,6 +195,21 @@ std::vector<std::string> split_list(std::string_view list) {
   return out;
 }
 
+// The end of a suite: its table, the geometric mean of `what` over the `count` shapes that gave a figure (the
+// sum of their logs), and exit status 1 with `failed` said when any shape failed.
+int finish_suite(const Table& t, double log_sum, int count, const char* what, int failures, const char* failed) {
+  std::cout << "\n";
+  t.print(std::cout);
+  if (count > 0)
+    std::cout << "\ngeometric mean of " << what << " over " << count << " shapes: "
+              << fmt_fixed(std::exp(log_sum / count), 1) << "%\n";
+  if (failures > 0) {
+    std::cerr << "blockscope: " << failures << " shape(s) " << failed << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 // `--suite`: per shape, cuBLAS (before and after, the faster counts) and auto, each checked against a float64
 // reference; then the geometric mean of auto's % cuBLAS.
 int run_suite(const MatmulOptions& o) {
@@ -228,15 +243,7 @@ int run_suite(const MatmulOptions& o) {
                       fmt_fixed(au.gflops / 1e3, 2), fmt_fixed(au.pct_cublas, 1), au.choice,
                       fmt_sci(au.check.rel_error), pass ? "pass" : "FAIL"});
   }
-  std::cout << "\n";
-  t.print(std::cout);
-  std::cout << "\ngeometric mean of auto's % cuBLAS over " << count << " shapes: "
-            << fmt_fixed(std::exp(log_sum / count), 1) << "%\n";
-  if (failures > 0) {
-    std::cerr << "blockscope: " << failures << " shape(s) FAILED the correctness check\n";
-    return 1;
-  }
-  return 0;
+  return finish_suite(t, log_sum, count, "auto's % cuBLAS", failures, "FAILED the correctness check");
 }
 
 void print_bound_line(const mm::InputRange& in) {
@@ -398,16 +405,8 @@ int run_tc_suite(const MatmulOptions& o) {
                       fmt_fixed(best->tflops, 1), fmt_fixed(pct, 1), best->rung->name,
                       fmt_ms(best->convert_ms), fmt_sci(best->error.rel_frobenius), "pass"});
   }
-  std::cout << "\n";
-  t.print(std::cout);
-  if (count > 0)
-    std::cout << "\ngeometric mean of our BF16 % cuBLAS BF16 over " << count << " shapes: "
-              << fmt_fixed(std::exp(log_sum / count), 1) << "%\n";
-  if (failures > 0) {
-    std::cerr << "blockscope: " << failures << " shape(s) FAILED (no result within the error bound)\n";
-    return 1;
-  }
-  return 0;
+  return finish_suite(t, log_sum, count, "our BF16 % cuBLAS BF16", failures,
+                      "FAILED (no result within the error bound)");
 }
 
 int run_matmul_bench(MatmulOptions& o, BenchContext& ctx) {

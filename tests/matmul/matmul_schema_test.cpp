@@ -110,6 +110,13 @@ TEST(MatmulSuite, NeedsAGpuAndSaysSo) {
     EXPECT_EQ(bad.exit_code, 2) << extra << ": " << bad.output;
     EXPECT_NE(bad.output.find("not with --scan, --variant, --range or --wide"), std::string::npos) << bad.output;
   }
+  // --shapes names shapes of the FP32 suite, and only those.
+  const test::RunResult alone = test::run_blockscope("bench matmul --shapes 1001x999x2003");
+  EXPECT_EQ(alone.exit_code, 2) << alone.output;
+  EXPECT_NE(alone.output.find("--shapes picks shapes of the FP32 --suite"), std::string::npos) << alone.output;
+  const test::RunResult other = test::run_blockscope("bench matmul --suite --shapes 1001x999x2003,3x3x3");
+  EXPECT_EQ(other.exit_code, 2) << other.output;
+  EXPECT_NE(other.output.find("'3x3x3' is not a suite shape"), std::string::npos) << other.output;
   const test::RunResult prec = test::run_blockscope("bench matmul --precision --suite");
   EXPECT_EQ(prec.exit_code, 2) << prec.output;
   EXPECT_NE(prec.output.find("--precision does not run with --suite"), std::string::npos) << prec.output;
