@@ -1,5 +1,11 @@
-// auto_args.h: the arguments of every `auto` kernel launch (matmul_kernels.cuh, skinny_kernels.cuh). Plain C++.
+// auto_args.h: the arguments of every `auto` kernel launch (matmul_kernels.cuh, skinny_kernels.cuh), and how the
+// runner (and the CPU stand-in of the tests) fill them in. Plain C++.
 #pragma once
+
+#include <algorithm>
+#include <cstddef>
+
+#include "gpu/matmul/matmul.h"
 
 namespace bs::matmul::kernels {
 
@@ -23,5 +29,28 @@ struct AutoArgs {
   // One per tile of C (gridDim.x * gridDim.y), 0 between launches; null: no fold.
   unsigned* counters = nullptr;
 };
+
+// Floats from one slice's partial C to the next in the workspace: M x N rounded up to 4 (16-byte aligned).
+inline size_t auto_slice_floats(const Problem& p) {
+  return (p.c_count() + 3) / 4 * 4;
+}
+
+// The arguments of choice `ch` on `p`: A, B (row stride ldb), where the slices go (C itself unsplit, else the
+// workspace), C and the fold's counters (null: no fold).
+inline AutoArgs auto_args(const AutoChoice& ch, const Problem& p, const float* a, const float* b, int ldb, float* out,
+                          float* c, unsigned* counters) {
+  return AutoArgs{a,
+                  b,
+                  out,
+                  static_cast<int>(p.m),
+                  static_cast<int>(p.n),
+                  static_cast<int>(p.k),
+                  ldb,
+                  auto_k_chunk(ch, p),
+                  std::max(ch.group, 1),
+                  auto_slice_floats(p),
+                  c,
+                  counters};
+}
 
 }  // namespace bs::matmul::kernels

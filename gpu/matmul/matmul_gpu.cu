@@ -75,7 +75,7 @@ struct GpuRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_o
     const AutoConfigInfo& ci = auto_configs()[static_cast<size_t>(ch.config)];
     const int slices = auto_slices(ch, p);
     const size_t mn = p.c_count();
-    const size_t slice = (mn + 3) / 4 * 4;  // each slice's partial C 16-byte aligned in the workspace
+    const size_t slice = kernels::auto_slice_floats(p);
     float* out = c.data();
     if (slices > 1) {
       if (workspace.size() < slice * static_cast<size_t>(slices)) {
@@ -121,18 +121,7 @@ struct GpuRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_o
       }
       counters = tile_counters.data();
     }
-    const kernels::AutoArgs args{a.data(),
-                                 bsrc,
-                                 out,
-                                 static_cast<int>(p.m),
-                                 static_cast<int>(p.n),
-                                 static_cast<int>(p.k),
-                                 ldb,
-                                 auto_k_chunk(ch, p),
-                                 std::max(ch.group, 1),
-                                 slice,
-                                 c.data(),
-                                 counters};
+    const kernels::AutoArgs args = kernels::auto_args(ch, p, a.data(), bsrc, ldb, out, c.data(), counters);
     fn<<<grid, static_cast<unsigned>(ci.threads), ci.smem_bytes, stream.get()>>>(args);
     BS_CUDA_CHECK_LAUNCH();
     if (slices > 1 && !fold) {

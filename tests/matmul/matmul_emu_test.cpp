@@ -82,22 +82,12 @@ std::vector<float> emulate_auto(kernels::AutoKernelFn fn, const AutoChoice& ch, 
   const LaunchShape s = launch_shape(ch, p);
   const int slices = auto_slices(ch, p);
   const bool fold = slices > 1 && auto_folds(ch, p);
-  const size_t mn = p.c_count(), slice = (mn + 3) / 4 * 4;  // as the runner lays out the workspace
+  const size_t mn = p.c_count(), slice = kernels::auto_slice_floats(p);  // as the runner lays out the workspace
   std::vector<float> out(slice * static_cast<size_t>(slices), std::numeric_limits<float>::quiet_NaN());
   std::vector<float> c(mn, std::numeric_limits<float>::quiet_NaN());
   std::vector<unsigned> counters(static_cast<size_t>(s.grid.x * s.grid.y), 0u);
-  const kernels::AutoArgs args{a.data(),
-                               b.data(),
-                               out.data(),
-                               static_cast<int>(p.m),
-                               static_cast<int>(p.n),
-                               static_cast<int>(p.k),
-                               ldb,
-                               auto_k_chunk(ch, p),
-                               std::max(ch.group, 1),
-                               slice,
-                               c.data(),
-                               fold ? counters.data() : nullptr};
+  const kernels::AutoArgs args =
+      kernels::auto_args(ch, p, a.data(), b.data(), ldb, out.data(), c.data(), fold ? counters.data() : nullptr);
   blockDim = {static_cast<unsigned>(ci.threads), 1, 1};
   gridDim = {static_cast<unsigned>(s.grid.x), static_cast<unsigned>(s.grid.y), static_cast<unsigned>(slices)};
   std::barrier<> bar(ci.threads);
