@@ -174,10 +174,9 @@ struct TcRunner::Impl : MatmulOperands {  // p, info, a, b, c, stream (matmul_op
       const int64_t lda = q ? k_p : p.k, ldb = q ? n_p : p.n;
       void* ws = nullptr;
       if (ri.workspace_bytes) {
-        const auto slot = static_cast<size_t>(r);
-        int64_t need = slot < workspace_need.size() ? workspace_need[slot] : -1;
+        // rungs() lists every Rung, so each has its slot.
+        int64_t& need = workspace_need.at(static_cast<size_t>(r));
         if (need < 0) need = ri.workspace_bytes(p.m, p.n, p.k, lda);
-        if (slot < workspace_need.size()) workspace_need[slot] = need;
         const auto bytes = static_cast<size_t>(need);
         if (workspace.size() < bytes) workspace.resize(bytes);
         ws = workspace.data();

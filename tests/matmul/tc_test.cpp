@@ -23,7 +23,10 @@ namespace tc = bs::matmul::tc;
 
 TEST(TcRungs, TableIsCompleteAndNamesAreUnique) {
   std::set<std::string> names;
+  size_t index = 0;
   for (const auto& r : tc::rungs()) {
+    // In enum order, every Rung once: the runner keeps per-rung state indexed by the enum's value.
+    EXPECT_EQ(static_cast<size_t>(r.id), index++) << r.name;
     EXPECT_TRUE(names.insert(r.name).second) << r.name;
     EXPECT_GT(std::string(r.title).size(), 5u);
     EXPECT_GT(std::string(r.description).size(), 40u) << r.name;
