@@ -41,7 +41,7 @@ constexpr int COLS_PER_CHUNK = SWIZZLE_BYTES / 2;            // 64 bf16 columns 
 [[maybe_unused]] constexpr int A_STAGE_BYTES = BM * BK * 2;  // 16 KiB
 [[maybe_unused]] constexpr int B_CHUNK_BYTES = BK * COLS_PER_CHUNK * 2;  // 8 KiB: BK rows of B, 64 columns
 [[maybe_unused]] constexpr int GROUP_M = 8;  // tiles of M walked together for L2 reuse
-// The same for the warp-specialized 128 x 256 tiles. With 8, the 132 blocks in flight cover 8 tiles of M and
+// The same for the warp-specialized 128 x 256 tiles. With 8, the ~130 blocks in flight cover 8 tiles of M and
 // every tile of N, so each wave reads all of B (at 4096^3: 187 MB from DRAM, ncu on the H200); with 16 they
 // cover 16 x ~8, a squarer patch: 148 MB, and ws_tma_store 0.3-0.6% faster at 4096^3 and 8192^3 (H200,
 // 2026-11-28; 32 was slower).
@@ -70,6 +70,9 @@ constexpr int TMA_WGMMA_BN = 128;
 [[maybe_unused]] constexpr int WS_BN = 256;
 [[maybe_unused]] constexpr int WS_STAGES = 4;
 [[maybe_unused]] constexpr int WS_THREADS = 384;  // producer warpgroup + 2 consumer warpgroups (64 rows each)
+// How many k-tiles consumer 1 starts after consumer 0 (see ws_consume). At 4096^3 on the H200 (2026-11-28):
+// 0: 100.1-100.3% of cuBLAS, 1: 100.4-100.6%, 2: 100.5-100.7%, 3: 100.4-100.6%.
+[[maybe_unused]] constexpr unsigned WS_CONSUMER_LAG = 2;
 
 #if BS_HOPPER_KERNELS
 // ---------------------------------------------------------------------------------------------------------
@@ -97,19 +100,17 @@ __device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
 }
 
-// Spins until the barrier's phase with parity `parity` has completed.
+// Spins until the barrier's phase with parity `parity` has completed. The loop is inside the asm: a retry is
+// the try_wait and a branch, nothing recomputed (a C++ loop around try_wait re-derived the barrier's address
+// on every retry: 15 instructions per retry, a third of the consumers' instructions at 4096^3).
 __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
-  const uint32_t addr = smem_addr(bar);
-  uint32_t done = 0;
-  do {
-    asm volatile(
-        "{\n.reg .pred p;\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(addr), "r"(parity)
-        : "memory");
-  } while (!done);
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "WAIT:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra WAIT;\n}\n" ::"r"(smem_addr(bar)),
+      "r"(parity)
+      : "memory");
 }
 
 // One 2D box of the tensor map, global -> shared, completing `bar`'s transaction count. Out-of-bounds
@@ -201,27 +202,27 @@ __device__ __forceinline__ void bulk_wait() {
 
 // wgmma's accumulators as asm operands: 64 floats of `d` from d[o] as "+f" outputs, and the register lists
 // %0 .. %63 and %64 .. %127 they bind to; the BF16 and TF32 wrappers below share them.
-#define BS_WGMMA_D64(d, o)                                                                                            \
-  "+f"(d[o + 0]), "+f"(d[o + 1]), "+f"(d[o + 2]), "+f"(d[o + 3]), "+f"(d[o + 4]), "+f"(d[o + 5]),                     \
-  "+f"(d[o + 6]), "+f"(d[o + 7]), "+f"(d[o + 8]), "+f"(d[o + 9]), "+f"(d[o + 10]), "+f"(d[o + 11]),                   \
-  "+f"(d[o + 12]), "+f"(d[o + 13]), "+f"(d[o + 14]), "+f"(d[o + 15]), "+f"(d[o + 16]), "+f"(d[o + 17]),               \
-  "+f"(d[o + 18]), "+f"(d[o + 19]), "+f"(d[o + 20]), "+f"(d[o + 21]), "+f"(d[o + 22]), "+f"(d[o + 23]),               \
-  "+f"(d[o + 24]), "+f"(d[o + 25]), "+f"(d[o + 26]), "+f"(d[o + 27]), "+f"(d[o + 28]), "+f"(d[o + 29]),               \
-  "+f"(d[o + 30]), "+f"(d[o + 31]), "+f"(d[o + 32]), "+f"(d[o + 33]), "+f"(d[o + 34]), "+f"(d[o + 35]),               \
-  "+f"(d[o + 36]), "+f"(d[o + 37]), "+f"(d[o + 38]), "+f"(d[o + 39]), "+f"(d[o + 40]), "+f"(d[o + 41]),               \
-  "+f"(d[o + 42]), "+f"(d[o + 43]), "+f"(d[o + 44]), "+f"(d[o + 45]), "+f"(d[o + 46]), "+f"(d[o + 47]),               \
-  "+f"(d[o + 48]), "+f"(d[o + 49]), "+f"(d[o + 50]), "+f"(d[o + 51]), "+f"(d[o + 52]), "+f"(d[o + 53]),               \
-  "+f"(d[o + 54]), "+f"(d[o + 55]), "+f"(d[o + 56]), "+f"(d[o + 57]), "+f"(d[o + 58]), "+f"(d[o + 59]),               \
-  "+f"(d[o + 60]), "+f"(d[o + 61]), "+f"(d[o + 62]), "+f"(d[o + 63])
-#define BS_WGMMA_REGS_0_63                                                                                            \
-  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, "              \
-  "%22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, "              \
-  "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "              \
+#define BS_WGMMA_D64(d, o)                                                                                  \
+  "+f"(d[o + 0]), "+f"(d[o + 1]), "+f"(d[o + 2]), "+f"(d[o + 3]), "+f"(d[o + 4]), "+f"(d[o + 5]),           \
+      "+f"(d[o + 6]), "+f"(d[o + 7]), "+f"(d[o + 8]), "+f"(d[o + 9]), "+f"(d[o + 10]), "+f"(d[o + 11]),     \
+      "+f"(d[o + 12]), "+f"(d[o + 13]), "+f"(d[o + 14]), "+f"(d[o + 15]), "+f"(d[o + 16]), "+f"(d[o + 17]), \
+      "+f"(d[o + 18]), "+f"(d[o + 19]), "+f"(d[o + 20]), "+f"(d[o + 21]), "+f"(d[o + 22]), "+f"(d[o + 23]), \
+      "+f"(d[o + 24]), "+f"(d[o + 25]), "+f"(d[o + 26]), "+f"(d[o + 27]), "+f"(d[o + 28]), "+f"(d[o + 29]), \
+      "+f"(d[o + 30]), "+f"(d[o + 31]), "+f"(d[o + 32]), "+f"(d[o + 33]), "+f"(d[o + 34]), "+f"(d[o + 35]), \
+      "+f"(d[o + 36]), "+f"(d[o + 37]), "+f"(d[o + 38]), "+f"(d[o + 39]), "+f"(d[o + 40]), "+f"(d[o + 41]), \
+      "+f"(d[o + 42]), "+f"(d[o + 43]), "+f"(d[o + 44]), "+f"(d[o + 45]), "+f"(d[o + 46]), "+f"(d[o + 47]), \
+      "+f"(d[o + 48]), "+f"(d[o + 49]), "+f"(d[o + 50]), "+f"(d[o + 51]), "+f"(d[o + 52]), "+f"(d[o + 53]), \
+      "+f"(d[o + 54]), "+f"(d[o + 55]), "+f"(d[o + 56]), "+f"(d[o + 57]), "+f"(d[o + 58]), "+f"(d[o + 59]), \
+      "+f"(d[o + 60]), "+f"(d[o + 61]), "+f"(d[o + 62]), "+f"(d[o + 63])
+#define BS_WGMMA_REGS_0_63                                                                               \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, " \
+  "%22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, " \
+  "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, " \
   "%62, %63"
-#define BS_WGMMA_REGS_64_127                                                                                          \
-  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, "              \
-  "%84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, "                \
-  "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, "                  \
+#define BS_WGMMA_REGS_64_127                                                                             \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, " \
+  "%84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, "   \
+  "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, "     \
   "%119, %120, %121, %122, %123, %124, %125, %126, %127"
 
 // D(64x128, f32) += A(64x16, K-major) x B(16x128, N-major: imm-trans-b 1); both from shared memory.
@@ -229,9 +230,7 @@ __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], uint64_t desc_a
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
-      "{"
-      BS_WGMMA_REGS_0_63
-      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+      "{" BS_WGMMA_REGS_0_63 "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
       : BS_WGMMA_D64(d, 0)
       : "l"(desc_a), "l"(desc_b), "r"(1));
 }
@@ -241,11 +240,25 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t desc_
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
-      "{"
-      BS_WGMMA_REGS_0_63 ", " BS_WGMMA_REGS_64_127
-      "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
+      "{" BS_WGMMA_REGS_0_63 ", " BS_WGMMA_REGS_64_127 "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
       : BS_WGMMA_D64(d, 0), BS_WGMMA_D64(d, 64)
       : "l"(desc_a), "l"(desc_b), "r"(1));
+}
+
+// The same from the descriptors' low words: the high word of every descriptor here is the same (stride offset
+// 1024 bytes, 128B swizzle), so a k-slice or a stage is a 32-bit add to the low word (start address in
+// 16-byte units and the leading offset), and the compiler keeps no 64-bit descriptor arithmetic in the loop.
+constexpr uint32_t DESC_HI = (1024 >> 4) | (1u << 30);
+__device__ __forceinline__ void wgmma_m64n256k16_lo(float (&d)[128], uint32_t a_lo, uint32_t b_lo) {
+  asm volatile(
+      "{\n.reg .pred p;\n.reg .b64 da, db;\n"
+      "setp.ne.b32 p, %130, 0;\n"
+      "mov.b64 da, {%128, %131};\n"
+      "mov.b64 db, {%129, %131};\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+      "{" BS_WGMMA_REGS_0_63 ", " BS_WGMMA_REGS_64_127 "}, da, db, p, 1, 1, 0, 1;\n}\n"
+      : BS_WGMMA_D64(d, 0), BS_WGMMA_D64(d, 64)
+      : "r"(a_lo), "r"(b_lo), "r"(1), "r"(DESC_HI));
 }
 
 template <int N>
@@ -368,7 +381,8 @@ __global__ void __launch_bounds__(128, 1)
   const int m0 = tm * BM, n0 = tn * BN;
   // Split-K (gridDim.y slices, the wgmma_splitk rung): this block multiplies k-tiles kt0 .. kt0 + ktiles - 1
   // and writes its partial tile to slice blockIdx.y of `c` (then a workspace of gridDim.y m x n floats).
-  const int all = (k + BK - 1) / BK, per = (all + static_cast<int>(gridDim.y) - 1) / static_cast<int>(gridDim.y);
+  const int all = (k + BK - 1) / BK,
+            per = (all + static_cast<int>(gridDim.y) - 1) / static_cast<int>(gridDim.y);
   const int kt0 = static_cast<int>(blockIdx.y) * per;
   const int ktiles = max(0, min(all, kt0 + per) - kt0);
   c += static_cast<size_t>(blockIdx.y) * static_cast<size_t>(m) * static_cast<size_t>(n);
@@ -414,7 +428,8 @@ __global__ void __launch_bounds__(128, 1)
 }
 
 // Split-K's sum: c[i] = the slices' partial C added in slice order (deterministic).
-__global__ void splitk_sum_kernel(const float* __restrict__ ws, float* __restrict__ c, size_t mn, int slices) {
+__global__ void splitk_sum_kernel(const float* __restrict__ ws, float* __restrict__ c, size_t mn,
+                                  int slices) {
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < mn;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     float s = ws[i];
@@ -424,13 +439,75 @@ __global__ void splitk_sum_kernel(const float* __restrict__ ws, float* __restric
   }
 }
 
+// The consumer side of the warp-specialized kernels (below): consumer CW's 64 rows of each 128 x 256 tile.
+template <bool TMA_STORE, int CW>
+__device__ __forceinline__ void ws_consume(uint8_t* smem, uint64_t* full, uint64_t* empty, uint8_t* epilogue,
+                                           const CUtensorMap* tc, float* c, int m, int n, int first,
+                                           int stride, int ktiles) {
+  constexpr int BN = WS_BN, STAGES = WS_STAGES;
+  const int m_tiles = (m + BM - 1) / BM, n_tiles = (n + BN - 1) / BN, work = m_tiles * n_tiles;
+  // Lane 0 of each consumer warp tells the producer that stage s may be refilled.
+  auto release = [](uint64_t* bar) {
+    if (threadIdx.x % 32 == 0) mbar_arrive(bar);
+  };
+  // The first stage's descriptor low words (see wgmma_m64n256k16_lo): A's rows 64 CW of the stage (leading
+  // offset 16 bytes, unused), B's chunks 8 KiB apart. A stage is stage_bytes further, a k16 slice 32 bytes
+  // further in A and 16 rows of 128 bytes further in B.
+  const uint32_t base = smem_addr(smem);
+  const uint32_t a_lo0 = ((base + CW * 64 * SWIZZLE_BYTES) >> 4) | ((16 >> 4) << 16);
+  const uint32_t b_lo0 = ((base + A_STAGE_BYTES) >> 4) | ((B_CHUNK_BYTES >> 4) << 16);
+  unsigned it = 0;  // unsigned: the ring position and phase are a mask and a shift
+  // Consumer 1 starts WS_CONSUMER_LAG k-tiles after consumer 0 (named barrier 3): at the end of a tile
+  // consumer 0 stores its rows while consumer 1 still multiplies, and consumer 1 stores while consumer 0 has
+  // begun the next tile, so the tensor cores idle less during the epilogues. The shared ring keeps the lag
+  // (consumer 0 can run at most STAGES k-tiles ahead).
+  bool signalled = CW == 1;
+  if (CW == 1) asm volatile("bar.sync 3, 256;\n" ::: "memory");
+  for (int w = first; w < work; w += stride) {
+    int tm = 0, tn = 0;
+    tile_of(w, m_tiles, n_tiles, WS_GROUP_M, tm, tn);
+    const int m0 = tm * BM, n0 = tn * BN;
+    float acc[BN / 2];
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i)
+      acc[i] = 0.0f;
+    for (int kt = 0; kt < ktiles; ++kt, ++it) {
+      const unsigned s = it % STAGES;
+      mbar_wait(&full[s], (it / STAGES) & 1);
+      const uint32_t a_lo = a_lo0 + s * (stage_bytes<BN>() >> 4), b_lo = b_lo0 + s * (stage_bytes<BN>() >> 4);
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < BK / 16; ++kk)
+        wgmma_m64n256k16_lo(acc, a_lo + kk * (32 >> 4), b_lo + kk * ((16 * SWIZZLE_BYTES) >> 4));
+      wgmma_commit();
+      wgmma_wait<1>();  // the batch of the k-tile before is done: its stage can be refilled
+      if (kt > 0) release(&empty[(it - 1) % STAGES]);
+      if (!signalled && it + 1 == WS_CONSUMER_LAG) {
+        asm volatile("bar.arrive 3, 256;\n" ::: "memory");
+        signalled = true;
+      }
+    }
+    wgmma_wait<0>();
+    release(&empty[(it - 1) % STAGES]);
+    if constexpr (TMA_STORE)
+      store_tile_tma<BN>(acc, tc, epilogue + CW * 2 * EPI_BOX_BYTES, m0 + 64 * CW, n0, 1 + CW);
+    else
+      store_tile<BN>(acc, c, m, n, m0 + 64 * CW, n0);
+  }
+  if (!signalled)
+    asm volatile("bar.arrive 3, 256;\n" ::: "memory");  // a block with fewer k-tiles than the lag
+  if constexpr (TMA_STORE)
+    if (threadIdx.x % 128 == 0) bulk_wait<0>();  // shared memory must outlive the last stores' reads
+}
+
 // Rungs 2 to 4: warp specialization. Warpgroup 0 only produces: it gives most of its registers away
 // (setmaxnreg) and one thread streams k-tiles into a ring of STAGES buffers, each guarded by a `full` barrier
 // (TMA bytes landed) and an `empty` barrier (every consumer warp finished reading). Warpgroups 1 and 2 only
 // consume: each owns 64 rows of a 128 x 256 tile, keeps 128 accumulator registers per thread (hence
 // setmaxnreg.inc), and keeps one batch of wgmma in flight while it releases the stage before. Loads,
 // tensor-core work and barrier waits overlap, and the 256-wide B tile halves the shared-memory traffic per
-// flop against 128. PERSISTENT (rung 3) launches one block per SM that walks its tiles: the ring's position
+// flop against 128. PERSISTENT (rung 3) launches at most one block per SM (persistent_blocks) that walks its
+// tiles: the ring's position
 // carries over from tile to tile, so the producer already fills the stages of the next tile while the
 // consumers store this one, and no block pays for launch, barrier set-up and an empty pipeline more than
 // once. TMA_STORE (rung 4) writes C through shared memory and TMA stores (store_tile_tma) instead of from
@@ -478,46 +555,12 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     }
   } else {
     regs_alloc<232>();
-    const int cw = wg - 1;  // consumer 0 or 1: rows 64 * cw of the tile
-    // Lane 0 of each consumer warp tells the producer that stage s may be refilled.
-    auto release = [](uint64_t* bar) {
-      if (threadIdx.x % 32 == 0) mbar_arrive(bar);
-    };
-    unsigned it = 0;  // unsigned: the ring position and phase are a mask and a shift
-    const uint64_t da0 = desc_a(smem_addr(smem) + cw * 64 * SWIZZLE_BYTES, 0);
-    const uint64_t db0 = desc_b(smem_addr(smem) + A_STAGE_BYTES, 0);
-    for (int w = first; w < work; w += stride) {
-      int tm = 0, tn = 0;
-      tile_of(w, m_tiles, n_tiles, WS_GROUP_M, tm, tn);
-      const int m0 = tm * BM, n0 = tn * BN;
-      float acc[BN / 2];
-#pragma unroll
-      for (int i = 0; i < BN / 2; ++i)
-        acc[i] = 0.0f;
-      for (int kt = 0; kt < ktiles; ++kt, ++it) {
-        const unsigned s = it % STAGES;
-        mbar_wait(&full[s], (it / STAGES) & 1);
-        // The stage's descriptors are the first stage's with the start address (in 16-byte units, the low 14
-        // bits, which shared memory addresses never overflow) further on, and so are the k-slices': a few
-        // integer adds per k-tile instead of building each descriptor from its address.
-        const uint64_t da = da0 + s * (stage_bytes<BN>() >> 4), db = db0 + s * (stage_bytes<BN>() >> 4);
-        wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < BK / 16; ++kk)
-          wgmma_tile<BN>(acc, da + kk * (32 >> 4), db + kk * ((16 * SWIZZLE_BYTES) >> 4));
-        wgmma_commit();
-        wgmma_wait<1>();  // the batch of the k-tile before is done: its stage can be refilled
-        if (kt > 0) release(&empty[(it - 1) % STAGES]);
-      }
-      wgmma_wait<0>();
-      release(&empty[(it - 1) % STAGES]);
-      if constexpr (TMA_STORE)
-        store_tile_tma<BN>(acc, &tc, epilogue + cw * 2 * EPI_BOX_BYTES, m0 + 64 * cw, n0, 1 + cw);
-      else
-        store_tile<BN>(acc, c, m, n, m0 + 64 * cw, n0);
-    }
-    if constexpr (TMA_STORE)
-      if (threadIdx.x % 128 == 0) bulk_wait<0>();  // shared memory must outlive the last stores' reads
+    // Consumer 0 or 1 (rows 64 * cw of the tile) as a template argument: then every address the loop computes
+    // is the same for all threads of the warp, and the compiler keeps it in uniform registers.
+    if (wg == 1)
+      ws_consume<TMA_STORE, 0>(smem, full, empty, epilogue, &tc, c, m, n, first, stride, ktiles);
+    else
+      ws_consume<TMA_STORE, 1>(smem, full, empty, epilogue, &tc, c, m, n, first, stride, ktiles);
   }
 }
 
@@ -535,9 +578,9 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
 //
 // Which n a fragment row stands for is ours to choose, as long as the epilogue agrees: thread (g = lane / 4,
 // t = lane % 4) of a warp holds fragment rows g and g + 8 at k = t and t + 4, and we make those rows the
-// neighbours n and n + 1, so one 8-byte load gives both. The 8 pairs of a warp sit in 16-byte chunks {0, 1, 4,
-// 5} (even warps) or {2, 3, 6, 7} (odd) of a 128-byte swizzled row: the swizzle XORs the chunk with the row
-// (k mod 8), so the 4 rows one load instruction reads hit every bank exactly twice (2 wavefronts for 256
+// neighbours n and n + 1, so one 8-byte load gives both. The 8 pairs of a warp sit in 16-byte chunks {0, 1,
+// 4, 5} (even warps) or {2, 3, 6, 7} (odd) of a 128-byte swizzled row: the swizzle XORs the chunk with the
+// row (k mod 8), so the 4 rows one load instruction reads hit every bank exactly twice (2 wavefronts for 256
 // bytes, no conflict), and so do the epilogue's float2 stores, 32 bytes per row segment.
 constexpr int TF_BK = SWIZZLE_BYTES / 4;  // 32 floats: one 128-byte swizzled row
 constexpr int TF_BN = 128;                // n per block: two consumer warpgroups x 64
@@ -566,33 +609,29 @@ __host__ __device__ constexpr int tf_smem_bytes() {
 #if BS_HOPPER_KERNELS
 // D(64x128, f32) += A(64x8, tf32, registers) x B(8x128, tf32, K-major in shared memory).
 __device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], const uint32_t (&a)[4], uint64_t desc_b,
-                                                    int scale_d) {
+                                                     int scale_d) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
-      "{"
-      BS_WGMMA_REGS_0_63
-      "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+      "{" BS_WGMMA_REGS_0_63 "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
       : BS_WGMMA_D64(d, 0)
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
 }
 
 // D(64x256, f32) += A(64x8, tf32, registers) x B(8x256, tf32, K-major in shared memory).
 __device__ __forceinline__ void wgmma_m64n256k8_tf32(float (&d)[128], const uint32_t (&a)[4], uint64_t desc_b,
-                                                    int scale_d) {
+                                                     int scale_d) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
-      "{"
-      BS_WGMMA_REGS_0_63 ", " BS_WGMMA_REGS_64_127
-      "}, {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
+      "{" BS_WGMMA_REGS_0_63 ", " BS_WGMMA_REGS_64_127 "}, {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
       : BS_WGMMA_D64(d, 0), BS_WGMMA_D64(d, 64)
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
 }
 
-
 template <int N>
-__device__ __forceinline__ void wgmma_tf32(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t db, int scale_d) {
+__device__ __forceinline__ void wgmma_tf32(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t db,
+                                           int scale_d) {
   if constexpr (N == 256)
     wgmma_m64n256k8_tf32(d, a, db, scale_d);
   else
@@ -639,7 +678,8 @@ __device__ __forceinline__ void tf_load_stage(uint8_t* stage, uint64_t* full, co
 // One consumer warpgroup's accumulator (64 n x BM m of C^T) written to C: element 4j + 2h + e is
 // C[m0 + 8j + 2t + e][n + h] with n this thread's pair, so h = 0, 1 go out as one float2.
 template <int BM_>
-__device__ __forceinline__ void tf_store(const float (&d)[BM_ / 2], float* c, int m, int n, int m0, int ncol) {
+__device__ __forceinline__ void tf_store(const float (&d)[BM_ / 2], float* c, int m, int n, int m0,
+                                         int ncol) {
   const int t = threadIdx.x % 4;
   const bool whole = m0 + BM_ <= m && ncol + 2 <= n && n % 2 == 0;
 #pragma unroll
@@ -709,7 +749,8 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     const int chunk = 2 * cw + warp / 2;  // which 32-column chunk of the B tile holds this warp's n
     // Byte offsets of this thread's pair at k = t and k = t + 4 of a k8 slice (the swizzle XORs the 16-byte
     // chunk with the row mod 8, and the slices are 8 rows = 1024 bytes apart, so it is the same in each).
-    const uint32_t off_lo = chunk * TF_B_CHUNK_BYTES + t * SWIZZLE_BYTES + (((pair >> 2) ^ t) << 4) + (pair & 3) * 4;
+    const uint32_t off_lo =
+        chunk * TF_B_CHUNK_BYTES + t * SWIZZLE_BYTES + (((pair >> 2) ^ t) << 4) + (pair & 3) * 4;
     const uint32_t off_hi =
         chunk * TF_B_CHUNK_BYTES + (t + 4) * SWIZZLE_BYTES + (((pair >> 2) ^ (t + 4)) << 4) + (pair & 3) * 4;
     auto release = [](uint64_t* bar) {
@@ -780,8 +821,8 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
 // 3xTF32's A split into TF32 hi and lo matrices (hi = tf32(a), lo = tf32(a - hi)), as the tensor core reads A
 // from shared memory without rounding it. count4 = m * lda / 4 (lda is a multiple of 4, the pointers 16-byte
 // aligned).
-__global__ void split_tf32_kernel(const float4* __restrict__ a, float4* __restrict__ hi, float4* __restrict__ lo,
-                                  int64_t count4) {
+__global__ void split_tf32_kernel(const float4* __restrict__ a, float4* __restrict__ hi,
+                                  float4* __restrict__ lo, int64_t count4) {
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count4;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const float4 x = a[i];
@@ -907,11 +948,14 @@ constexpr StepInfo STEPS[] = {
      "loading, "
      "multiplying and releasing overlap, and each consumer keeps one batch of wgmma in flight while it frees "
      "the "
-     "stage before. The wider tile halves the shared-memory reads per flop."},
+     "stage before. The wider tile halves the shared-memory reads per flop. The second consumer starts two "
+     "k-tiles after the first, so at a tile's end one consumer writes its rows out while the other still "
+     "multiplies."},
     {Step::Persistent, "ws_persistent", "Persistent blocks (one per SM walking its tiles)",
-     "The same producer and consumers, but launched once per SM: each block walks a list of tiles (grouped "
-     "by 8 "
-     "tiles of M so that blocks running together share A rows and B columns in L2). The ring of stages "
+     "The same producer and consumers, but launched at most once per SM: each block walks a list of tiles "
+     "(grouped by 16 tiles of M so that blocks running together share A rows and B columns in L2), and only "
+     "as many blocks start as the rounds of tiles need, so each gets the same number (at 4096^3, 128 blocks "
+     "of 4 tiles: the 4 idle SMs let the others clock higher under the power limit). The ring of stages "
      "carries "
      "over from tile to tile, so the producer already loads the next tile while the consumers write this one "
      "out, and launch, barrier set-up and the empty pipeline at a tile's start are paid once per SM instead "
@@ -940,14 +984,17 @@ constexpr StepInfo TF32_STEPS[] = {
      "tensor-core rate). wgmma reads TF32 from shared memory only K-major, and B is N-major, so the kernel "
      "computes C^T = B^T A^T: A's tile (K-major as TMA brings it) is wgmma's shared-memory operand and B "
      "becomes the register operand, each thread loading its fragment with 8-byte loads from the swizzled "
-     "tile (the load is the transpose) and rounding it to TF32 on the way (cvt.rna). A goes to the tensor core "
-     "as the caller gave it, which uses its TF32 bits (the low 13 mantissa bits dropped): nothing is converted "
+     "tile (the load is the transpose) and rounding it to TF32 on the way (cvt.rna). A goes to the tensor "
+     "core "
+     "as the caller gave it, which uses its TF32 bits (the low 13 mantissa bits dropped): nothing is "
+     "converted "
      "or copied before the kernel. 128 x 256 tiles, four 48 KiB stages."},
     {Step::Tf32x3, "wgmma_tf32x3", "3xTF32 on wgmma (FP32 accuracy)",
      "FP32 accuracy on TF32 tensor cores: a pass splits A into TF32 hi and lo matrices (its time is part of "
      "the rung's), the kernel splits B in registers, and each k8 step runs three wgmma: A_hi B_hi + A_hi "
      "B_lo + A_lo B_hi (A_lo B_lo, about 2^-22 of the product, is left out). The tensor core's accumulation "
-     "truncates, so each 32-deep k-tile is summed from zero in a second accumulator and added to the total on "
+     "truncates, so each 32-deep k-tile is summed from zero in a second accumulator and added to the total "
+     "on "
      "the CUDA cores; 128 x 128 tiles."},
 };
 
@@ -978,9 +1025,11 @@ void validate(const char* fn, int64_t ld_multiple, const void* a, int64_t lda, c
   const std::string rule = ") and a multiple of " + std::to_string(ld_multiple) +
                            " elements (16 bytes, TMA's rule for row strides)";
   if (lda % ld_multiple != 0 || lda < k)
-    throw InvalidRequest(f + "lda (" + std::to_string(lda) + ") must be at least k (" + std::to_string(k) + rule);
+    throw InvalidRequest(f + "lda (" + std::to_string(lda) + ") must be at least k (" + std::to_string(k) +
+                         rule);
   if (ldb % ld_multiple != 0 || ldb < n)
-    throw InvalidRequest(f + "ldb (" + std::to_string(ldb) + ") must be at least n (" + std::to_string(n) + rule);
+    throw InvalidRequest(f + "ldb (" + std::to_string(ldb) + ") must be at least n (" + std::to_string(n) +
+                         rule);
   if (!a || !b || !c) throw InvalidRequest(f + "a, b and c must be device pointers, not null");
   if (reinterpret_cast<uintptr_t>(a) % 16 != 0 || reinterpret_cast<uintptr_t>(b) % 16 != 0)
     throw InvalidRequest(f + "a and b must be 16-byte aligned (TMA's rule for global addresses)");
@@ -1018,8 +1067,9 @@ int sm_count() {
   return sms;
 }
 
-// Split-K's slices for an m x n x k problem: 1 where C has at least half as many 128 x 128 tiles as the GPU has
-// SMs, or K is under four k-tiles; else enough slices for about one block per SM, each at least two k-tiles.
+// Split-K's slices for an m x n x k problem: 1 where C has at least half as many 128 x 128 tiles as the GPU
+// has SMs, or K is under four k-tiles; else enough slices for about one block per SM, each at least two
+// k-tiles.
 int splitk_slices(int64_t m, int64_t n, int64_t k) {
   const int64_t tiles = ((m + BM - 1) / BM) * ((n + TMA_WGMMA_BN - 1) / TMA_WGMMA_BN);
   const int64_t ktiles = (k + BK - 1) / BK, sms = sm_count();
@@ -1042,7 +1092,7 @@ void launch(KernelFn kernel, int bn, int smem, int threads, bool persistent, boo
   if (tma_store) tc = map_cache().get({c, m, n, n, 64, 4});
   BS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   int64_t blocks = ((m + BM - 1) / BM) * ((n + bn - 1) / bn);
-  if (persistent) blocks = std::min<int64_t>(blocks, sm_count());
+  if (persistent) blocks = persistent_blocks(blocks, sm_count());
   const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(slices));
   kernel<<<grid, threads, smem, st>>>(ta, tb, tc, c, static_cast<int>(m), static_cast<int>(n),
                                       static_cast<int>(k));
@@ -1050,8 +1100,8 @@ void launch(KernelFn kernel, int bn, int smem, int threads, bool persistent, boo
 }
 
 // The TF32 kernel (a_lo == nullptr) or 3xTF32 on A's hi and lo parts, one block per SM at most.
-void launch_tf32(const float* a, const float* a_lo, int64_t lda, const float* b, int64_t ldb, float* c, int64_t m,
-                 int64_t n, int64_t k, cudaStream_t st) {
+void launch_tf32(const float* a, const float* a_lo, int64_t lda, const float* b, int64_t ldb, float* c,
+                 int64_t m, int64_t n, int64_t k, cudaStream_t st) {
   const bool x3 = a_lo != nullptr;
   const int bm = x3 ? tf_bm<true>() : tf_bm<false>();
   const CUtensorMap ta = map_cache().get({a, m, k, lda, bm, 4});
@@ -1061,7 +1111,7 @@ void launch_tf32(const float* a, const float* a_lo, int64_t lda, const float* b,
   const int smem = x3 ? tf_smem_bytes<true>() : tf_smem_bytes<false>();
   BS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   const int64_t tiles = ((m + bm - 1) / bm) * ((n + TF_BN - 1) / TF_BN);
-  const auto blocks = static_cast<unsigned>(std::min<int64_t>(tiles, sm_count()));
+  const auto blocks = static_cast<unsigned>(persistent_blocks(tiles, sm_count()));
   kernel<<<blocks, WS_THREADS, smem, st>>>(ta, ta_lo, tb, c, static_cast<int>(m), static_cast<int>(n),
                                            static_cast<int>(k));
   BS_CUDA_CHECK_LAUNCH();
@@ -1069,11 +1119,11 @@ void launch_tf32(const float* a, const float* a_lo, int64_t lda, const float* b,
 
 void split_tf32(const float* a, float* hi, float* lo, int64_t count, cudaStream_t st) {
   split_tf32_kernel<<<static_cast<unsigned>(sm_count() * 4), 256, 0, st>>>(
-      reinterpret_cast<const float4*>(a), reinterpret_cast<float4*>(hi), reinterpret_cast<float4*>(lo), count / 4);
+      reinterpret_cast<const float4*>(a), reinterpret_cast<float4*>(hi), reinterpret_cast<float4*>(lo),
+      count / 4);
   BS_CUDA_CHECK_LAUNCH();
 }
 #endif
-
 
 }  // namespace
 
@@ -1089,16 +1139,18 @@ int64_t tf32x3_workspace_bytes(int64_t m, int64_t lda) {
   return 2 * m * lda * static_cast<int64_t>(sizeof(float));
 }
 
-void gemm_tf32(Step s, const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t m, int64_t n,
-               int64_t k, void* workspace, void* stream) {
+void gemm_tf32(Step s, const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t m,
+               int64_t n, int64_t k, void* workspace, void* stream) {
   if (s != Step::Tf32 && s != Step::Tf32x3)
     throw InvalidRequest("gemm_tf32: step " + std::to_string(static_cast<int>(s)) +
                          " is not a TF32 Hopper step (the BF16 steps run through gemm_bf16)");
   const bool x3 = s == Step::Tf32x3;
   validate("gemm_tf32", 4, a, lda, b, ldb, c, m, n, k, x3 ? tf_bm<true>() : tf_bm<false>(), TF_BN);
   if (x3 && (!workspace || reinterpret_cast<uintptr_t>(workspace) % 16 != 0))
-    throw InvalidRequest("gemm_tf32: 3xTF32 needs a 16-byte aligned device workspace of tf32x3_workspace_bytes(m, "
-                         "lda) = " + std::to_string(tf32x3_workspace_bytes(m, lda)) + " bytes for A's hi and lo parts");
+    throw InvalidRequest(
+        "gemm_tf32: 3xTF32 needs a 16-byte aligned device workspace of tf32x3_workspace_bytes(m, "
+        "lda) = " +
+        std::to_string(tf32x3_workspace_bytes(m, lda)) + " bytes for A's hi and lo parts");
   require_hopper("gemm_tf32");
 #if BS_HOPPER_KERNELS
   const auto st = static_cast<cudaStream_t>(stream);
@@ -1146,6 +1198,11 @@ std::optional<std::string> unavailable_reason(int device) {
   return std::nullopt;
 }
 
+int64_t persistent_blocks(int64_t tiles, int64_t sms) {
+  const int64_t rounds = (tiles + sms - 1) / sms;
+  return rounds < 1 ? 1 : (tiles + rounds - 1) / rounds;
+}
+
 int64_t splitk_workspace_bytes(int64_t m, int64_t n, int64_t k) {
   const int slices = splitk_slices(m, n, k);
   return slices > 1 ? slices * m * n * static_cast<int64_t>(sizeof(float)) : 0;
@@ -1174,9 +1231,10 @@ void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, f
       if (slices > 1) {
         if (!workspace || reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
           throw InvalidRequest("gemm_bf16: split-K over " + std::to_string(slices) + " slices at " +
-                               size_text(m, n, k) + " needs a 16-byte aligned device workspace of "
-                               "splitk_workspace_bytes(m, n, k) = " + std::to_string(splitk_workspace_bytes(m, n, k)) +
-                               " bytes");
+                               size_text(m, n, k) +
+                               " needs a 16-byte aligned device workspace of "
+                               "splitk_workspace_bytes(m, n, k) = " +
+                               std::to_string(splitk_workspace_bytes(m, n, k)) + " bytes");
         out = static_cast<float*>(workspace);
       }
       launch(tma_wgmma_kernel, TMA_WGMMA_BN, smem_bytes<TMA_WGMMA_BN, TMA_WGMMA_STAGES>(), 128, false, false,
@@ -1220,8 +1278,10 @@ void gemm_bf16(Step s, const void* a, int64_t lda, const void* b, int64_t ldb, f
 
 // The plain header the lab's pictures draw from (tc_geometry.h) must state this file's tile shape.
 #include "gpu/matmul/tc_hopper_shape.h"
-static_assert(bs::matmul::hopper::BM == bs::matmul::hopper::shape::k_tile_m, "tc_hopper_shape.h: k_tile_m != BM");
-static_assert(bs::matmul::hopper::BK == bs::matmul::hopper::shape::k_tile_k, "tc_hopper_shape.h: k_tile_k != BK");
+static_assert(bs::matmul::hopper::BM == bs::matmul::hopper::shape::k_tile_m,
+              "tc_hopper_shape.h: k_tile_m != BM");
+static_assert(bs::matmul::hopper::BK == bs::matmul::hopper::shape::k_tile_k,
+              "tc_hopper_shape.h: k_tile_k != BK");
 static_assert(bs::matmul::hopper::SWIZZLE_BYTES == bs::matmul::hopper::shape::k_swizzle_bytes,
               "tc_hopper_shape.h: k_swizzle_bytes != SWIZZLE_BYTES");
 static_assert(bs::matmul::hopper::COLS_PER_CHUNK == bs::matmul::hopper::shape::k_cols_per_chunk,
@@ -1230,6 +1290,7 @@ static_assert(bs::matmul::hopper::TMA_WGMMA_BN == bs::matmul::hopper::shape::k_t
               "tc_hopper_shape.h: k_tma_wgmma_bn != TMA_WGMMA_BN");
 static_assert(bs::matmul::hopper::TMA_WGMMA_STAGES == bs::matmul::hopper::shape::k_tma_wgmma_stages,
               "tc_hopper_shape.h: k_tma_wgmma_stages != TMA_WGMMA_STAGES");
-static_assert(bs::matmul::hopper::WS_BN == bs::matmul::hopper::shape::k_ws_bn, "tc_hopper_shape.h: k_ws_bn != WS_BN");
+static_assert(bs::matmul::hopper::WS_BN == bs::matmul::hopper::shape::k_ws_bn,
+              "tc_hopper_shape.h: k_ws_bn != WS_BN");
 static_assert(bs::matmul::hopper::WS_STAGES == bs::matmul::hopper::shape::k_ws_stages,
               "tc_hopper_shape.h: k_ws_stages != WS_STAGES");

@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -122,13 +123,37 @@ TEST(HopperArgs, BadArgumentsThrowNamingTheRule) {
   // gemm_tf32: float32 rows are 16 bytes per 4 elements; 3xTF32 needs its workspace.
   const auto* f = reinterpret_cast<const float*>(fake);
   const auto t = hop::Step::Tf32;
-  expect_throw([&] { hop::gemm_tf32(hop::Step::TmaStore, f, 4, f, 4, c, 1, 1, 4, nullptr, nullptr); }, "gemm_bf16");
+  expect_throw([&] { hop::gemm_tf32(hop::Step::TmaStore, f, 4, f, 4, c, 1, 1, 4, nullptr, nullptr); },
+               "gemm_bf16");
   expect_throw([&] { hop::gemm_tf32(t, f, 6, f, 4, c, 1, 1, 4, nullptr, nullptr); },
                "lda (6) must be at least k (4) and a multiple of 4");
-  expect_throw([&] { hop::gemm_tf32(t, f, 4, f, 4, c, 1, 5, 4, nullptr, nullptr); }, "ldb (4) must be at least n (5)");
+  expect_throw([&] { hop::gemm_tf32(t, f, 4, f, 4, c, 1, 5, 4, nullptr, nullptr); },
+               "ldb (4) must be at least n (5)");
   expect_throw([&] { hop::gemm_tf32(t, f, 4, f, 4, c, 1, 1, 0, nullptr, nullptr); }, "at least 1");
   expect_throw([&] { hop::gemm_tf32(t, f + 1, 4, f, 4, c, 1, 1, 4, nullptr, nullptr); }, "16-byte aligned");
-  expect_throw([&] { hop::gemm_tf32(hop::Step::Tf32x3, f, 4, f, 4, c, 1, 1, 4, nullptr, nullptr); }, "workspace");
+  expect_throw([&] { hop::gemm_tf32(hop::Step::Tf32x3, f, 4, f, 4, c, 1, 1, 4, nullptr, nullptr); },
+               "workspace");
+}
+
+// The persistent grid: never more blocks than SMs or tiles, the same number of rounds as one block per SM,
+// and the tiles spread evenly (no block has more than one tile more than another).
+TEST(HopperPersistentGrid, SameRoundsFewestBlocksEvenShares) {
+  EXPECT_EQ(hop::persistent_blocks(512, 132), 128);   // 4096^3: 4 tiles each, not 132 with 16 idle at the end
+  EXPECT_EQ(hop::persistent_blocks(2048, 132), 128);  // 8192^3: 16 each
+  EXPECT_EQ(hop::persistent_blocks(264, 132), 132);
+  EXPECT_EQ(hop::persistent_blocks(133, 132), 67);
+  EXPECT_EQ(hop::persistent_blocks(100, 132), 100);
+  EXPECT_EQ(hop::persistent_blocks(1, 132), 1);
+  for (const int64_t sms : {1, 7, 114, 132}) {
+    for (int64_t tiles = 1; tiles <= 3000; ++tiles) {
+      const int64_t blocks = hop::persistent_blocks(tiles, sms);
+      ASSERT_GE(blocks, 1);
+      ASSERT_LE(blocks, std::min(tiles, sms)) << tiles << " tiles on " << sms << " SMs";
+      const int64_t rounds = (tiles + sms - 1) / sms;
+      ASSERT_EQ((tiles + blocks - 1) / blocks, rounds) << tiles << " tiles on " << sms << " SMs";
+      ASSERT_GE(tiles / blocks, rounds - 1) << tiles << " tiles on " << sms << " SMs";
+    }
+  }
 }
 
 TEST(HopperNoHopper, GemmThrowsTheReasonInsteadOfLaunching) {
@@ -241,8 +266,8 @@ TEST_P(HopperGpu, MatchesFloat64AtSpotsOf4096Cubed) {
   EXPECT_LE(worst, 1.0);
 }
 
-// float32 inputs uniform in [-1, 1] (padding zero) on the device, for gemm_tf32, both as they are: TF32's tensor
-// core uses A's TF32 bits (truncation, tf32_trunc) and the kernel rounds B (cvt.rna, tf32).
+// float32 inputs uniform in [-1, 1] (padding zero) on the device, for gemm_tf32, both as they are: TF32's
+// tensor core uses A's TF32 bits (truncation, tf32_trunc) and the kernel rounds B (cvt.rna, tf32).
 struct F32Problem {
   int64_t m, n, k, lda, ldb;
   std::vector<float> a, b;
@@ -293,11 +318,11 @@ struct F32Problem {
   }
 
   // |c - ref| / bound at (i, j). TF32: ref from the TF32 values (A truncated as the tensor core reads it, B
-  // rounded as the kernel does); products of TF32 values are exact in FP32, so the bound is FP32 accumulation's,
-  // 2 k u sum|a b|: A or B rounded otherwise (e.g. A to nearest: up to 2^-11 of an element at k = 1), a wrong
-  // fragment or a lost k-slice fail it. 3xTF32: ref from the raw
-  // inputs, bound (2 k u + 2^-20) sum|a b| (hi + lo is within 2^-22 of each input; two inputs and the dropped
-  // lo*lo term), 500 times tighter than TF32's input rounding.
+  // rounded as the kernel does); products of TF32 values are exact in FP32, so the bound is FP32
+  // accumulation's, 2 k u sum|a b|: A or B rounded otherwise (e.g. A to nearest: up to 2^-11 of an element at
+  // k = 1), a wrong fragment or a lost k-slice fail it. 3xTF32: ref from the raw inputs, bound (2 k u +
+  // 2^-20) sum|a b| (hi + lo is within 2^-22 of each input; two inputs and the dropped lo*lo term), 500 times
+  // tighter than TF32's input rounding.
   double error_over_bound(hop::Step s, const std::vector<float>& c, int64_t i, int64_t j) const {
     double ref = 0, mag = 0;
     for (int64_t q = 0; q < k; ++q) {
@@ -308,7 +333,8 @@ struct F32Problem {
       mag += std::fabs(t);
     }
     const double u = std::ldexp(1.0, -24);
-    const double bound = (2.0 * static_cast<double>(k) * u + (s == hop::Step::Tf32 ? 0.0 : std::ldexp(1.0, -20))) * mag;
+    const double bound =
+        (2.0 * static_cast<double>(k) * u + (s == hop::Step::Tf32 ? 0.0 : std::ldexp(1.0, -20))) * mag;
     const double e = std::fabs(static_cast<double>(c[i * n + j]) - ref) / (bound + 1e-30);
     return std::isnan(e) ? INFINITY : e;
   }
@@ -322,8 +348,8 @@ TEST_P(HopperTf32Gpu, MatchesFloat64OnPartialTiles) {
   };
   // Partial tiles in every direction (the TF32 tile is 256 (m) x 128 (n) x 32 (k), 3xTF32's 128 x 128 x 32),
   // an ldb with padding, k = 1, and more tiles than SMs (each persistent block walks several).
-  for (const Size& s : {Size{1000, 777, 333, 0}, Size{129, 65, 40, 4}, Size{1, 1, 1, 0}, Size{257, 300, 520, 8},
-                        Size{3, 1000, 37, 0}, Size{3000, 1500, 100, 0}}) {
+  for (const Size& s : {Size{1000, 777, 333, 0}, Size{129, 65, 40, 4}, Size{1, 1, 1, 0},
+                        Size{257, 300, 520, 8}, Size{3, 1000, 37, 0}, Size{3000, 1500, 100, 0}}) {
     F32Problem p(s.m, s.n, s.k, s.pad, static_cast<uint32_t>(s.m * 17 + s.k));
     const auto c = p.run(GetParam());
     double worst = 0;
@@ -359,7 +385,8 @@ INSTANTIATE_TEST_SUITE_P(Tf32Steps, HopperTf32Gpu, ::testing::Values(hop::Step::
                          });
 
 // Split-K where C has few tiles: one tile over K = 4000 (21 slices on 132 SMs), a matrix-vector shape, and a
-// shape with enough tiles that it runs unsplit; each against float64, and the workspace it needs is asked for.
+// shape with enough tiles that it runs unsplit; each against float64, and the workspace it needs is asked
+// for.
 TEST_F(HopperGpu, SplitKSlicesKWhereTheTilesAreFew) {
   EXPECT_GT(hop::splitk_workspace_bytes(129, 65, 4000), 0);
   EXPECT_GT(hop::splitk_workspace_bytes(1, 1000, 2048), 0);
@@ -381,7 +408,8 @@ TEST_F(HopperGpu, SplitKSlicesKWhereTheTilesAreFew) {
   // Without its workspace a split call is refused, naming the bytes it needs.
   Problem p(129, 65, 4000, 0, 1);
   try {
-    hop::gemm_bf16(hop::Step::SplitK, p.da.data(), p.lda, p.db.data(), p.ldb, p.dc.data(), p.m, p.n, p.k, nullptr);
+    hop::gemm_bf16(hop::Step::SplitK, p.da.data(), p.lda, p.db.data(), p.ldb, p.dc.data(), p.m, p.n, p.k,
+                   nullptr);
     ADD_FAILURE() << "a split call without its workspace ran";
   } catch (const bs::InvalidRequest& e) {
     EXPECT_NE(std::string(e.what()).find("splitk_workspace_bytes"), std::string::npos) << e.what();
