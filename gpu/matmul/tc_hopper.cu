@@ -235,21 +235,11 @@ __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], uint64_t desc_a
       : "l"(desc_a), "l"(desc_b), "r"(1));
 }
 
-// D(64x256, f32) += A(64x16, K-major) x B(16x256, N-major: imm-trans-b 1); both from shared memory.
-__device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t desc_a, uint64_t desc_b) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
-      "{" BS_WGMMA_REGS_0_63 ", " BS_WGMMA_REGS_64_127 "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
-      : BS_WGMMA_D64(d, 0), BS_WGMMA_D64(d, 64)
-      : "l"(desc_a), "l"(desc_b), "r"(1));
-}
-
-// The same from the descriptors' low words: the high word of every descriptor here is the same (stride offset
-// 1024 bytes, 128B swizzle), so a k-slice or a stage is a 32-bit add to the low word (start address in
-// 16-byte units and the leading offset), and the compiler keeps no 64-bit descriptor arithmetic in the loop.
-constexpr uint32_t DESC_HI = (1024 >> 4) | (1u << 30);
-__device__ __forceinline__ void wgmma_m64n256k16_lo(float (&d)[128], uint32_t a_lo, uint32_t b_lo) {
+// D(64x256, f32) += A(64x16, K-major) x B(16x256, N-major: imm-trans-b 1); both from shared memory, their
+// descriptors given as low words and the high word they share (desc_a's and desc_b's: stride offset 1024
+// bytes, 128B swizzle). A k-slice or a stage is then a 32-bit add to a low word (the start address in 16-byte
+// units), and the compiler keeps no 64-bit descriptor arithmetic in the loop.
+__device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint32_t a_lo, uint32_t b_lo, uint32_t hi) {
   asm volatile(
       "{\n.reg .pred p;\n.reg .b64 da, db;\n"
       "setp.ne.b32 p, %130, 0;\n"
@@ -258,15 +248,7 @@ __device__ __forceinline__ void wgmma_m64n256k16_lo(float (&d)[128], uint32_t a_
       "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
       "{" BS_WGMMA_REGS_0_63 ", " BS_WGMMA_REGS_64_127 "}, da, db, p, 1, 1, 0, 1;\n}\n"
       : BS_WGMMA_D64(d, 0), BS_WGMMA_D64(d, 64)
-      : "r"(a_lo), "r"(b_lo), "r"(1), "r"(DESC_HI));
-}
-
-template <int N>
-__device__ __forceinline__ void wgmma_tile(float (&d)[N / 2], uint64_t da, uint64_t db) {
-  if constexpr (N == 256)
-    wgmma_m64n256k16(d, da, db);
-  else
-    wgmma_m64n128k16(d, da, db);
+      : "r"(a_lo), "r"(b_lo), "r"(1), "r"(hi));
 }
 
 // Tile (tm, tn) of work item `id` on a rows x cols grid of tiles. Consecutive items walk `group` tiles of M
@@ -414,7 +396,7 @@ __global__ void __launch_bounds__(128, 1)
     for (int kk = 0; kk < BK / 16; ++kk) {
 #pragma unroll
       for (int h = 0; h < 2; ++h)
-        wgmma_tile<BN>(acc[h], desc_a(a + h * 64 * SWIZZLE_BYTES, kk), desc_b(b, kk));
+        wgmma_m64n128k16(acc[h], desc_a(a + h * 64 * SWIZZLE_BYTES, kk), desc_b(b, kk));
     }
     wgmma_commit();
     wgmma_wait<0>();
@@ -450,12 +432,12 @@ __device__ __forceinline__ void ws_consume(uint8_t* smem, uint64_t* full, uint64
   auto release = [](uint64_t* bar) {
     if (threadIdx.x % 32 == 0) mbar_arrive(bar);
   };
-  // The first stage's descriptor low words (see wgmma_m64n256k16_lo): A's rows 64 CW of the stage (leading
-  // offset 16 bytes, unused), B's chunks 8 KiB apart. A stage is stage_bytes further, a k16 slice 32 bytes
-  // further in A and 16 rows of 128 bytes further in B.
-  const uint32_t base = smem_addr(smem);
-  const uint32_t a_lo0 = ((base + CW * 64 * SWIZZLE_BYTES) >> 4) | ((16 >> 4) << 16);
-  const uint32_t b_lo0 = ((base + A_STAGE_BYTES) >> 4) | ((B_CHUNK_BYTES >> 4) << 16);
+  // The first stage's descriptors (see wgmma_m64n256k16): A's rows 64 CW of the stage, B's chunks. A stage is
+  // stage_bytes further, a k16 slice 32 bytes further in A and 16 rows of 128 bytes further in B.
+  const uint64_t da0 = desc_a(smem_addr(smem) + CW * 64 * SWIZZLE_BYTES, 0);
+  const uint64_t db0 = desc_b(smem_addr(smem) + A_STAGE_BYTES, 0);
+  const uint32_t a_lo0 = static_cast<uint32_t>(da0), b_lo0 = static_cast<uint32_t>(db0);
+  const uint32_t hi = static_cast<uint32_t>(da0 >> 32);  // db0's too
   unsigned it = 0;  // unsigned: the ring position and phase are a mask and a shift
   // Consumer 1 starts WS_CONSUMER_LAG k-tiles after consumer 0 (named barrier 3): at the end of a tile
   // consumer 0 stores its rows while consumer 1 still multiplies, and consumer 1 stores while consumer 0 has
@@ -478,7 +460,7 @@ __device__ __forceinline__ void ws_consume(uint8_t* smem, uint64_t* full, uint64
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < BK / 16; ++kk)
-        wgmma_m64n256k16_lo(acc, a_lo + kk * (32 >> 4), b_lo + kk * ((16 * SWIZZLE_BYTES) >> 4));
+        wgmma_m64n256k16(acc, a_lo + kk * (32 >> 4), b_lo + kk * ((16 * SWIZZLE_BYTES) >> 4), hi);
       wgmma_commit();
       wgmma_wait<1>();  // the batch of the k-tile before is done: its stage can be refilled
       if (kt > 0) release(&empty[(it - 1) % STAGES]);
