@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (see scripts/make-devbin.sh): GPU tests, compute-sanitizer, benchmarks, screenshots.
 # Everything goes to one log, $OUT/gpu-check.log (or /tmp when OUT is unset); screenshots to $OUT/shots.
-#   bash scripts/gpu-check.sh tests sanitize bench labs shots scenes fault     (default: all but scenes)
+#   bash scripts/gpu-check.sh tests sanitize bench labs shots scenes fault tc  (default: all but scenes, tc)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/gpu-check}
@@ -140,6 +140,17 @@ for s in "${steps[@]}"; do
       run "$bin/blockscope" anatomy heat --size 1024 --block 32x8 --out "$out/anatomy/heat"
       run "$bin/blockscope" anatomy matmul --size 2048 --variant smem_tile32 --out "$out/anatomy/matmul"
       run "$bin/blockscope" anatomy matmul --m 1000 --n 777 --k 333 --variant naive_uncoalesced --out "$out/anatomy/matmul_odd" ;;
+    tc)
+      # Every figure and check of the tensor-core issue (28) in one call: the ladder at 4096^3 and 8192^3, the
+      # BF16 and FP32 shape suites, the rung tests, and the Hopper rungs under memcheck and racecheck.
+      run "$bin/matmul_hopper_tests" --gtest_brief=1
+      run "$bin/matmul_tests" --gtest_brief=1 '--gtest_filter=Tc*:Precision*:Matmul*:-*Large*'
+      run "$bin/blockscope" bench matmul --tensor-cores --size 4096
+      run "$bin/blockscope" bench matmul --tensor-cores --size 8192 --variant ws_tma_store,wgmma_tf32,wgmma_tf32x3
+      run "$bin/blockscope" bench matmul --tensor-cores --suite
+      run "$bin/blockscope" bench matmul --suite
+      run compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/matmul_hopper_tests" --gtest_brief=1 '--gtest_filter=*PartialTiles*'
+      run compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/matmul_hopper_tests" --gtest_brief=1 '--gtest_filter=*HopperGpu.MatchesFloat64OnPartialTiles/w*' ;;
     *) "$bin/blockscope" "$@" ;;
   esac
 done
