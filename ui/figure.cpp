@@ -112,13 +112,16 @@ std::string hit_line(const std::string& label, const std::string& fallback, doub
 }
 
 // ---- Lines ----
-// A legend entry: line sample with the series' marker, then the label (y is the entry's middle).
-void legend_entry(Canvas& c, float x, float y, const Series& s, int shape, const Theme& t) {
+// A legend entry: line sample with the series' marker, then the label (y is the entry's middle), shortened
+// to `label_w` where given.
+void legend_entry(Canvas& c, float x, float y, const Series& s, int shape, const Theme& t,
+                  float label_w = -1.0f) {
   const float fh = c.font_size(TextStyle::Body);
   const uint32_t rgba = readable_on(s.rgba, t.background);
   if (!s.points_only) c.line(Pt{x, y}, Pt{x + fh * 1.8f, y}, rgba, 2.2f);
   c.marker(Pt{x + fh * 0.9f, y}, shape, fh * 0.27f, rgba, t.background);
-  c.text(Pt{x + fh * 2.3f, y}, s.label, TextStyle::Body, t.text);
+  c.text(Pt{x + fh * 2.3f, y}, label_w < 0 ? s.label : fit_text(c, s.label, TextStyle::Body, label_w),
+         TextStyle::Body, t.text);
 }
 
 // The range of the points that are drawn: NaN, inf, and <= 0 on a log axis are skipped. Markers do not widen
@@ -179,12 +182,14 @@ LinesLegend paint_lines_top(const Figure& f, Canvas& c, const Box& b, const Them
   const float area = f.compact ? 0.3f : 0.12f, side = f.compact ? 0.62f : 0.45f;
   if (lg.w * lg.h > area * pw * ph || lg.h > side * ph || lg.w > side * pw) {
     lg.inside = false;
-    const float x0 = b.x0 + fh * (f.compact ? m : 1.0f);
+    const float x0 = b.x0 + fh * (f.compact ? m : 1.0f), x1 = b.x1 - fh * (f.compact ? m : 1.0f);
     float lx = row_x0, ly = top + lg.row * 0.5f;
     for (size_t i : lg.listed) {
       const float ew = c.text_width(f.series[i].label, TextStyle::Body) + fh * 3.6f;
-      if (lx > x0 && lx + ew > b.x1 - fh * (f.compact ? m : 1.0f)) lx = x0, ly += lg.row;
-      legend_entry(c, lx, ly, f.series[i], static_cast<int>(i % 4), t);
+      if (lx > x0 && lx + ew > x1) lx = x0, ly += lg.row;
+      // An entry wider than a whole row (a long label in a narrow panel, or a wider fallback font) is
+      // shortened to the row instead of running past the figure's edge.
+      legend_entry(c, lx, ly, f.series[i], static_cast<int>(i % 4), t, x1 - lx - fh * 2.3f);
       lx += ew;
     }
     lg.top_after = ly + lg.row * 0.5f + fh * 0.2f;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 #include "ui/widgets.h"
@@ -70,10 +71,14 @@ void Presenter::build_fonts() {
   io.Fonts->Clear();
   const float px = font_px(m_scale, m_content);
   const float big = big_font_px(m_scale, m_content);
-  const bool have_ttf = std::filesystem::exists(k_font_file);
+  // $BLOCKSCOPE_FONT: another TrueType file, or "builtin" for ImGui's own font (what a machine without DejaVu
+  // gets; the layout tests run with it too).
+  const char* env = std::getenv("BLOCKSCOPE_FONT");
+  const std::string file = env && *env ? env : k_font_file;
+  const bool have_ttf = file != "builtin" && std::filesystem::exists(file);
   if (have_ttf) {
-    io.Fonts->AddFontFromFileTTF(k_font_file, px);
-    m_big = io.Fonts->AddFontFromFileTTF(k_font_file, big, nullptr, k_big_ranges);
+    io.Fonts->AddFontFromFileTTF(file.c_str(), px);
+    m_big = io.Fonts->AddFontFromFileTTF(file.c_str(), big, nullptr, k_big_ranges);
   } else {
     // ImGui's built-in bitmap font is 13 px; it is rasterized at the requested size all the same.
     ImFontConfig cfg;

@@ -23,6 +23,7 @@ namespace {
 // Key codes as the GLFW backend fills io.KeysDown (GLFW_KEY_O / GLFW_KEY_A are their ASCII capitals).
 constexpr int k_key_overlay = 'O';
 constexpr int k_key_window = 'A';
+constexpr const char* k_anatomy_button = "Anatomy... (A)";
 
 const std::array<uint32_t, 256>& time_ramp() {
   // viridis when embedded, else the first colormap: block time is continuous, so a perceptual ramp.
@@ -311,7 +312,7 @@ void AnatomyWindow::array_mode_combo(const char* label) {
 }
 
 void AnatomyWindow::anatomy_button() {
-  if (ImGui::Button("Anatomy... (A)")) {
+  if (ImGui::Button(k_anatomy_button)) {
     m_open = !m_open;
     if (m_open && !m_record && gpu()) m_record_requested = true;
   }
@@ -333,7 +334,7 @@ void AnatomyWindow::draw_legend(bool categorical, int period, bool needs_record)
 void AnatomyWindow::draw_array_controls() {
   ui::section_title("Anatomy: which block takes which elements");
   array_mode_combo("colour by (O)");
-  ImGui::SameLine();
+  ui::same_line_if_fits(ui::button_width(k_anatomy_button));
   anatomy_button();
   if (m_array_shape) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -365,7 +366,7 @@ void AnatomyWindow::draw_controls() {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
   if (ImGui::Combo("overlay (O)", &mode, names, anatomy::k_overlay_mode_count))
     set_mode(static_cast<anatomy::OverlayMode>(mode));
-  ImGui::SameLine();
+  ui::same_line_if_fits(ui::button_width(k_anatomy_button));  // presenter mode at 1280 px: the next line
   anatomy_button();
   if (m_mode == anatomy::OverlayMode::Off) return;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);

@@ -15,6 +15,11 @@ std::string MenuBar::draw(const ui::PathView& pv, const std::string& active,
   const ImGuiStyle& st = ImGui::GetStyle();
   const auto item_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + st.ItemSpacing.x * 2; };
   const float bar_w = ImGui::GetMainViewport()->Size.x;
+  // Level 2 and 3 name only the active lab in one menu: its title, or (3) its short title.
+  std::string lab_title = active, lab_short = active;
+  for (const LabEntry& e : lab_entries())
+    if (active == e.id) lab_title = e.title, lab_short = e.short_title;
+  const std::string lab_label[2] = {"Lab: " + lab_title, "Lab: " + lab_short};
   const auto needed = [&](int level) {
     float w = st.WindowPadding.x * 2 + item_w("Session") + item_w("Edit") + item_w("View") + item_w("Sweep") + item_w("Help") +
               ui::path_status_min_width(pv);
@@ -23,11 +28,11 @@ std::string MenuBar::draw(const ui::PathView& pv, const std::string& active,
       for (const LabEntry& e : lab_entries())
         if (e.make) w += item_w(level == 0 ? e.title : e.short_title);
     } else {
-      w += item_w("Lab: Monte Carlo");
+      w += item_w(lab_label[level - 2].c_str());
     }
     return w;
   };
-  m_level = needed(0) <= bar_w ? 0 : needed(1) <= bar_w ? 1 : 2;
+  m_level = needed(0) <= bar_w ? 0 : needed(1) <= bar_w ? 1 : needed(2) <= bar_w ? 2 : 3;
   m_overflow = 0;
   std::string picked;
   if (!ImGui::BeginMainMenuBar()) return picked;
@@ -38,10 +43,7 @@ std::string MenuBar::draw(const ui::PathView& pv, const std::string& active,
       if (e.make && ImGui::MenuItem(m_level == 0 ? e.title : e.short_title, nullptr, active == e.id))
         picked = e.id;
   } else {
-    const char* title = active.c_str();
-    for (const LabEntry& e : lab_entries())
-      if (active == e.id) title = e.title;
-    const std::string label = std::string("Lab: ") + title + "###labmenu";
+    const std::string label = lab_label[m_level - 2] + "###labmenu";
     if (ImGui::BeginMenu(label.c_str())) {
       for (const LabEntry& e : lab_entries())
         if (e.make && ImGui::MenuItem(e.title, nullptr, active == e.id)) picked = e.id;

@@ -26,13 +26,17 @@ class NullCanvas final : public fig::Canvas {
   }
   void band(const std::vector<fig::Pt>&, const std::vector<fig::Pt>&, uint32_t) override {}
   void marker(fig::Pt, int, float, uint32_t, uint32_t) override {}
-  void text(fig::Pt, const std::string& s, fig::TextStyle, uint32_t, fig::Anchor, float,
+  void text(fig::Pt p, const std::string& s, fig::TextStyle st, uint32_t, fig::Anchor a, float angle,
             const char*) override {
     texts.push_back(s);
+    // Where an unrotated text ends on the right (rotated ones: their anchor).
+    const float w = angle == 0 ? text_width(s, st) : 0.0f;
+    text_right.push_back(a == fig::Anchor::Start ? p.x + w : a == fig::Anchor::Middle ? p.x + w / 2 : p.x);
   }
   int polylines = 0;
   std::vector<uint32_t> polyline_colors;
   std::vector<std::string> texts;
+  std::vector<float> text_right;  // per text, as above
 };
 
 // Time against problem size, log-log, GPU vs two CPU baselines with p10-p90 bands and a crossover marker.

@@ -252,6 +252,29 @@ TEST(PlotFigure, NonFiniteValuesAreSkipped) {
   EXPECT_FALSE(paint(bs::ui::live_figure(axes(false, false), none), 640, 300).layout.has_axes);
 }
 
+// A legend entry wider than the panel (a long label, or the wider built-in font where DejaVu is missing) is
+// shortened with "..." to the panel's width instead of running past its edge.
+TEST(PlotFigure, ALongLegendLabelIsShortenedToThePanel) {
+  const Data d;
+  const std::string label = "ms/step (median of 15 batches, p10-p90 band), the GPU stencil at 1024x1024";
+  const std::vector<PlotSeries> s = {{label, d.x, d.gpu}, {"CPU", d.x, d.cpu}};
+  for (float w : {260.0f, 420.0f, 900.0f}) {
+    SCOPED_TRACE(w);
+    bs::test::NullCanvas c;
+    bs::fig::paint(bs::ui::live_figure(axes(false, false), s), c, 0, 0, w, 200, bs::fig::dark_theme());
+    bool shortened = false;
+    for (size_t i = 0; i < c.texts.size(); ++i) {
+      EXPECT_LE(c.text_right[i], w + 0.5f) << '"' << c.texts[i] << "\" ends at " << c.text_right[i];
+      const std::string& t = c.texts[i];
+      if (t.size() > 3 && t.ends_with("...") && label.starts_with(t.substr(0, t.size() - 3)))
+        shortened = true;
+    }
+    if (w < 600) {
+      EXPECT_TRUE(shortened);  // 76 characters of 9 units do not fit a row of these widths
+    }
+  }
+}
+
 // y_from_zero (the PlotAxes default) keeps zero on a linear axis of times; off, the axis fits the data.
 TEST(PlotFigure, YFromZeroIsHonoured) {
   const std::vector<double> x = {1, 2, 3}, y = {10, 11, 12};

@@ -30,8 +30,11 @@ OffscreenImage::Scope OffscreenImage::begin(int w, int h) {
   if (!m_fbo) glGenFramebuffers(1, &m_fbo);
   glBindFramebuffer(GL_FRAMEBUFFER, m_fbo);
   if (w != m_w || h != m_h || !m_tex) {
-    if (m_tex) glDeleteTextures(1, &m_tex);
-    glGenTextures(1, &m_tex);
+    // A new size re-specifies the same texture rather than deleting it and making another: this frame's draw
+    // list may already name the texture (the view drew it before the image was rendered), and a deleted name
+    // can go to the next texture made (the font atlas, rebuilt when presenter mode changes the UI's scale),
+    // which that frame would then show in the view.
+    if (!m_tex) glGenTextures(1, &m_tex);
     glBindTexture(GL_TEXTURE_2D, m_tex);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);

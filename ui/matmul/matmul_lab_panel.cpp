@@ -182,7 +182,11 @@ void variant_section(MatmulPanelModel& m, MatmulPanelActions& a) {
   const auto vars = mm::gpu_variants();
   m.variant = std::clamp(m.variant, 0, static_cast<int>(vars.size()) - 1);
   const mm::VariantInfo& vi = vars[static_cast<size_t>(m.variant)];
-  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
+  // The combo takes the row but for its label and the two arrow buttons after it (measured: the built-in
+  // font, used where DejaVu is missing, is wider than DejaVu).
+  const ImGuiStyle& st = ImGui::GetStyle();
+  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("variant").x + st.ItemInnerSpacing.x +
+                            2 * (ImGui::GetFrameHeight() + st.ItemSpacing.x)));
   if (ImGui::BeginCombo("variant", vi.title)) {
     for (size_t i = 0; i < vars.size(); ++i) {
       char label[160];

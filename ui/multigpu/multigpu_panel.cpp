@@ -174,6 +174,13 @@ void draw_scaling(PanelModel& m, Actions& a) {
 }  // namespace
 
 void draw_multigpu_panel(PanelModel& m, Actions& a) {
+  // The fields end where the widest of their labels still fits on the right (ImGui's default width, 65% of
+  // the window, leaves too little room for them in presenter mode or with the wider built-in font).
+  float label_w = 0;
+  for (const char* l : {"transport", "shares (GPUs)", "field (cells)", "halo rows", "steps per frame",
+                        "paths", "steps per path"})
+    label_w = std::max(label_w, ImGui::CalcTextSize(l).x);
+  ImGui::PushItemWidth(-(label_w + ImGui::GetStyle().ItemInnerSpacing.x));
   draw_picker(m, a);
   if (!m.notice.empty()) advice_text(m.notice);
   if (!m.transport_text.empty()) ImGui::TextWrapped("transport: %s", m.transport_text.c_str());
@@ -206,7 +213,8 @@ void draw_multigpu_panel(PanelModel& m, Actions& a) {
       m.ny = std::clamp<int64_t>(size[1], 64, k_mg_max_live_size);
       a.params_changed = true;
     }
-    if (ImGui::SliderInt("halo rows", &m.halo, 0, 16, m.halo == 0 ? "0: model" : "%d")) a.params_changed = true;
+    if (ImGui::SliderInt("halo rows", &m.halo, 0, 16, m.halo == 0 ? "0: model" : "%d"))
+      a.params_changed = true;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "rows of each neighbour a slab keeps = steps between exchanges: wider halos send fewer, "
@@ -220,9 +228,10 @@ void draw_multigpu_panel(PanelModel& m, Actions& a) {
     if (ImGui::Button(m.paused ? "Run" : "Pause")) a.toggle_pause = true;
     same_line_if_fits(button_width("Reset"));
     if (ImGui::Button("Reset")) a.reset = true;
-    ImGui::SameLine();
-    ImGui::Text("%lld steps, %s ms/step", static_cast<long long>(m.steps_done),
-                fmt_fixed(m.ms_per_step, 4).c_str());
+    const std::string steps =
+        std::to_string(m.steps_done) + " steps, " + fmt_fixed(m.ms_per_step, 4) + " ms/step";
+    same_line_if_text_fits(steps);
+    ImGui::TextWrapped("%s", steps.c_str());
     if (!m.slabs.empty() && m.no_gpu.empty()) {
       section_title("Per GPU");
       draw_slab_bars(m);
@@ -265,6 +274,7 @@ void draw_multigpu_panel(PanelModel& m, Actions& a) {
   }
   if (!m.error.empty()) error_text(m.error);
   draw_scaling(m, a);
+  ImGui::PopItemWidth();
 }
 
 void draw_multigpu_view(PanelModel& m, Actions& a) {
