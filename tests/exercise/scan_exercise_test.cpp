@@ -6,6 +6,9 @@
 // the four-tile test at the first element of the second tile.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <utility>
+
 #include "gpu/exercise/export.h"
 #include "gpu/exercise/runner.h"
 #include "gpu/kernel/nvrtc_loader.h"
@@ -14,15 +17,19 @@
 namespace bs::exercise {
 namespace {
 
-Exercise scan_exercise() {
-  const LoadResult r = load_exercise(std::string(BS_SOURCE_DIR) + "/assets/exercises/20_scan");
-  EXPECT_TRUE(r.exercise) << r.error;
-  return r.exercise ? *r.exercise : Exercise{};
+// The exercise, or nothing with the loader's message as a failure: each test then stops (ASSERT) instead of
+// running on an empty exercise (which crashed the binary where the pack was missing).
+std::optional<Exercise> scan_exercise() {
+  LoadResult r = load_exercise(std::string(BS_SOURCE_DIR) + "/assets/exercises/20_scan");
+  if (!r.exercise) ADD_FAILURE() << r.error;
+  return std::move(r.exercise);
 }
 
 TEST(ScanExercise, TheReferencePassesWithOneAndWithTwoWorkers) {
   REQUIRE_NVRTC();
-  const Exercise e = scan_exercise();
+  const std::optional<Exercise> loaded = scan_exercise();
+  ASSERT_TRUE(loaded);
+  const Exercise& e = *loaded;
   for (int workers : {1, 2}) {
     SCOPED_TRACE(workers);
     RunOptions o;
@@ -38,7 +45,9 @@ TEST(ScanExercise, TheReferencePassesWithOneAndWithTwoWorkers) {
 
 TEST(ScanExercise, TheStarterFailsOnTheUnpublishedSumAndAnUnchainedScanAtTheSecondTile) {
   REQUIRE_NVRTC();
-  const Exercise e = scan_exercise();
+  const std::optional<Exercise> loaded = scan_exercise();
+  ASSERT_TRUE(loaded);
+  const Exercise& e = *loaded;
   const CheckResult r = check_source(e, e.starter, "starter.cu");
   ASSERT_TRUE(r.compiled.ok) << r.compiled.message;
   ASSERT_EQ(r.first_failure, 0);
@@ -71,7 +80,9 @@ TEST(ScanExercise, TheStarterFailsOnTheUnpublishedSumAndAnUnchainedScanAtTheSeco
 // The CuPy snippet sizes the tile sums with ceil_div(n, 256): ceil_div is defined before the first buffer
 // uses it (on the H100 the snippet stopped with "NameError: name 'ceil_div' is not defined").
 TEST(ScanExercise, TheCupySnippetDefinesCeilDivBeforeTheBuffersUseIt) {
-  const Exercise e = scan_exercise();
+  const std::optional<Exercise> loaded = scan_exercise();
+  ASSERT_TRUE(loaded);
+  const Exercise& e = *loaded;
   const Export x = export_exercise(e, e.reference);
   ASSERT_EQ(x.error, "");
   const size_t def = x.cupy.find("ceil_div = lambda");
@@ -88,7 +99,9 @@ TEST(ScanExercise, TheCupySnippetDefinesCeilDivBeforeTheBuffersUseIt) {
 // simulated sum of a negative int widened without its sign).
 TEST(ScanExercise, TheSimulatedReferenceEqualsAPrefixSumComputedOnTheHost) {
   REQUIRE_NVRTC();
-  const Exercise e = scan_exercise();
+  const std::optional<Exercise> loaded = scan_exercise();
+  ASSERT_TRUE(loaded);
+  const Exercise& e = *loaded;
   const Compiled ref = compile_source(e, e.reference, "reference.cu");
   ASSERT_TRUE(ref.ok) << ref.message;
   for (const TestCase& t : e.tests) {
