@@ -2,8 +2,9 @@
 // and the render path's status at the right end. The bar shortens itself to fit (presenter mode, 720p):
 // level 0 has everything, level 1 drops the brand and uses short lab names, level 2 gathers the labs into
 // one "Lab" menu named by the open lab, level 3 names it by the lab's short name (a narrow window, or the
-// wider built-in font where DejaVu is missing). The path status always stays; left of it, the active lab's roofline read-out (its newest
-// run's % of the nearer ceiling, app/shell/ceiling_readout.h) where there is room.
+// wider built-in font where DejaVu is missing). The path status always stays; left of it, the active lab's
+// roofline read-out (its newest run's % of the nearer ceiling, app/shell/ceiling_readout.h) where there is
+// room.
 #pragma once
 
 #include <functional>
