@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <string_view>
 
 #include "ui/widgets.h"
 
@@ -21,6 +24,36 @@ constexpr ImWchar k_big_ranges[] = {0x0020, 0x00FF, 0x2212, 0x2212, 0};
 
 const char* to_string(Theme t) {
   return k_theme_names.c_name(t);
+}
+
+bool looks_like_font_file(const std::string& path, std::string* why) {
+  const auto fail = [&](const std::string& reason) {
+    if (why) *why = reason;
+    return false;
+  };
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return fail("not a regular file");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return fail("cannot be read (" + ec.message() + ")");
+  if (size < 1024 || size > (uintmax_t{64} << 20)) return fail("not a font file's size (1 KB to 64 MB)");
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  if (!in.read(magic, 4)) return fail("cannot be read");
+  const std::string_view m(magic, 4);
+  if (m != std::string_view("\0\1\0\0", 4) && m != "true" && m != "OTTO" && m != "ttcf")
+    return fail("not a TrueType or OpenType font");
+  return true;
+}
+
+std::string ui_font_file(const char* env, std::string* note) {
+  if (note) note->clear();
+  if (env && *env) {
+    if (std::string_view(env) == "builtin") return "";
+    std::string why;
+    if (looks_like_font_file(env, &why)) return env;
+    if (note) *note = std::string("BLOCKSCOPE_FONT=") + env + ": " + why + "; using the default font";
+  }
+  return looks_like_font_file(k_font_file, nullptr) ? k_font_file : "";
 }
 
 float clamp_ui_scale(float s) {
@@ -72,23 +105,35 @@ void Presenter::build_fonts() {
   const float px = font_px(m_scale, m_content);
   const float big = big_font_px(m_scale, m_content);
   // $BLOCKSCOPE_FONT: another TrueType file, or "builtin" for ImGui's own font (what a machine without DejaVu
-  // gets; the layout tests run with it too).
-  const char* env = std::getenv("BLOCKSCOPE_FONT");
-  const std::string file = env && *env ? env : k_font_file;
-  const bool have_ttf = file != "builtin" && std::filesystem::exists(file);
-  if (have_ttf) {
-    io.Fonts->AddFontFromFileTTF(file.c_str(), px);
-    m_big = io.Fonts->AddFontFromFileTTF(file.c_str(), big, nullptr, k_big_ranges);
-  } else {
+  // gets; the layout tests run with it too). A file that is not a font is refused once, with the reason.
+  std::string note;
+  const std::string file = ui_font_file(std::getenv("BLOCKSCOPE_FONT"), &note);
+  if (!note.empty() && note != m_font_note) std::fprintf(stderr, "blockscope: %s\n", note.c_str());
+  m_font_note = note;
+  const auto builtin = [&] {
     // ImGui's built-in bitmap font is 13 px; it is rasterized at the requested size all the same.
+    io.Fonts->Clear();
     ImFontConfig cfg;
     cfg.SizePixels = px;
     io.Fonts->AddFontDefault(&cfg);
     ImFontConfig big_cfg;
     big_cfg.SizePixels = big;
     m_big = io.Fonts->AddFontDefault(&big_cfg);
+  };
+  if (file.empty()) {
+    builtin();
+  } else {
+    io.Fonts->AddFontFromFileTTF(file.c_str(), px);
+    m_big = io.Fonts->AddFontFromFileTTF(file.c_str(), big, nullptr, k_big_ranges);
+    if (!m_big) builtin();
   }
-  io.Fonts->Build();
+  // A file with a font's header but tables stb_truetype cannot read fails here: the built-in font instead.
+  if (!io.Fonts->Build()) {
+    std::fprintf(stderr, "blockscope: %s: not a font this build can read; using the built-in font\n",
+                 file.c_str());
+    builtin();
+    io.Fonts->Build();
+  }
 }
 
 bool Presenter::apply_pending() {

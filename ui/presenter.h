@@ -55,6 +55,13 @@ float clamp_ui_scale(float s);
 // Text font size in pixels for a UI scale and the monitor's content scale.
 float font_px(float ui_scale, float content_scale);
 float big_font_px(float ui_scale, float content_scale);
+// Whether `path` is a regular file of 1 KB to 64 MB that starts the way a TrueType or OpenType font (or a
+// collection) does; else false and why not. Nothing else is read, so a FIFO or a directory never blocks.
+bool looks_like_font_file(const std::string& path, std::string* why);
+// The TrueType file the UI's fonts come from: $BLOCKSCOPE_FONT (`env`, may be null) where it names a usable
+// font file, "" for ImGui's built-in font ("builtin"); otherwise DejaVu Sans where installed, else "". `note`
+// says why a $BLOCKSCOPE_FONT was not used (empty when it was, or was not set).
+std::string ui_font_file(const char* env, std::string* note);
 
 class Presenter {
  public:
@@ -114,7 +121,8 @@ class Presenter {
   bool m_style_dirty = false;
   ReadoutGrid m_grid;  // chosen by fit_readouts for this frame
   ImFont* m_big = nullptr;
-  ImGuiStyle m_base;  // unscaled, dark colours: every rebuild scales from it, so scales never compound
+  std::string m_font_note;  // why $BLOCKSCOPE_FONT was refused, said once
+  ImGuiStyle m_base;        // unscaled, dark colours: every rebuild scales from it, so scales never compound
 };
 
 }  // namespace bs::ui
