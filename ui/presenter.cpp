@@ -105,11 +105,10 @@ void Presenter::build_fonts() {
   const float px = font_px(m_scale, m_content);
   const float big = big_font_px(m_scale, m_content);
   // $BLOCKSCOPE_FONT: another TrueType file, or "builtin" for ImGui's own font (what a machine without DejaVu
-  // gets; the layout tests run with it too). A file that is not a font is refused once, with the reason.
+  // gets; the layout tests run with it too). A file that is not a font is refused with the reason, said once
+  // (not again at each rebuild).
   std::string note;
   const std::string file = ui_font_file(std::getenv("BLOCKSCOPE_FONT"), &note);
-  if (!note.empty() && note != m_font_note) std::fprintf(stderr, "blockscope: %s\n", note.c_str());
-  m_font_note = note;
   const auto builtin = [&] {
     // ImGui's built-in bitmap font is 13 px; it is rasterized at the requested size all the same.
     io.Fonts->Clear();
@@ -129,11 +128,12 @@ void Presenter::build_fonts() {
   }
   // A file with a font's header but tables stb_truetype cannot read fails here: the built-in font instead.
   if (!io.Fonts->Build()) {
-    std::fprintf(stderr, "blockscope: %s: not a font this build can read; using the built-in font\n",
-                 file.c_str());
+    note = file + ": not a font this build can read; using the built-in font";
     builtin();
     io.Fonts->Build();
   }
+  if (!note.empty() && note != m_font_note) std::fprintf(stderr, "blockscope: %s\n", note.c_str());
+  m_font_note = note;
 }
 
 bool Presenter::apply_pending() {

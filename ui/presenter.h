@@ -121,7 +121,7 @@ class Presenter {
   bool m_style_dirty = false;
   ReadoutGrid m_grid;  // chosen by fit_readouts for this frame
   ImFont* m_big = nullptr;
-  std::string m_font_note;  // why $BLOCKSCOPE_FONT was refused, said once
+  std::string m_font_note;  // why the font file was refused, said once
   ImGuiStyle m_base;        // unscaled, dark colours: every rebuild scales from it, so scales never compound
 };
 
