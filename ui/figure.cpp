@@ -8,6 +8,8 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/text_fit.h"
+
 namespace bs::fig {
 
 namespace {
@@ -73,16 +75,7 @@ float max_width(Canvas& c, const std::vector<std::string>& labels, TextStyle st)
 
 // `s` shortened with "..." to at most max_w wide (whole UTF-8 characters only).
 std::string fit_text(Canvas& c, const std::string& s, TextStyle st, float max_w) {
-  if (c.text_width(s, st) <= max_w) return s;
-  std::string cut = s;
-  while (!cut.empty()) {
-    // Drop one character: its UTF-8 continuation bytes, then its first byte.
-    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xc0) == 0x80)
-      cut.pop_back();
-    if (!cut.empty()) cut.pop_back();
-    if (c.text_width(cut + "...", st) <= max_w) return cut + "...";
-  }
-  return "...";
+  return ui::fit_text_with(s, max_w, [&](const std::string& t) { return c.text_width(t, st); });
 }
 
 std::vector<std::string> tick_labels(const std::vector<double>& ticks) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ui/colormap.h"
+#include "ui/text_fit.h"
 
 namespace bs::ui {
 
@@ -131,6 +132,10 @@ void wrap_at_window_edge() {
 
 void same_line_if_text_fits(const std::string& text) {
   same_line_if_fits(std::min(ImGui::CalcTextSize(text.c_str()).x, ImGui::GetFontSize() * 8));
+}
+
+std::string fit_text(const std::string& s, float max_w) {
+  return fit_text_with(s, max_w, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
 }
 
 float button_width(const char* label) {

@@ -61,6 +61,9 @@ float labelled_width(float field_width, const char* label);
 // Before a text that follows on the same line: it stays there where it fits, or where at least 8 em are left
 // (a longer text wraps at its spaces within them), else it starts the next line. A word is never cut.
 void same_line_if_text_fits(const std::string& text);
+// `s` shortened with "..." to at most max_w wide in the current font (whole UTF-8 characters only): a label
+// drawn on a picture, where it cannot wrap.
+std::string fit_text(const std::string& s, float max_w);
 // Pushes a text wrap position at the current window's right edge (not a table column's: a column sized to
 // its contents would shrink around wrapped numbers, frame after frame). Pop with ImGui::PopTextWrapPos().
 void wrap_at_window_edge();

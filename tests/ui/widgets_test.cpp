@@ -193,6 +193,38 @@ TEST(ReadoutHints, WrapAtSpacesNeverSplitsANumber) {
   EXPECT_TRUE(bs::ui::wrap_at_spaces("", 100, measure).empty());
 }
 
+// A label drawn on a picture (the multi-GPU lab's slab captions) is shortened to the picture's width in the
+// font in force: whole UTF-8 characters and "...", never wider than asked where "..." itself fits.
+TEST_F(CommitField, FitTextShortensToTheWidthInTheCurrentFont) {
+  ImGui::NewFrame();
+  const std::string label =
+      "slab 3 (one GPU's share), rows 1536-2047 \xc2\xb0"
+      "C";
+  const auto width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
+  EXPECT_EQ(bs::ui::fit_text(label, width(label)), label);
+  EXPECT_EQ(bs::ui::fit_text(label, width(label) + 100), label);
+  for (float w = width("..."); w < width(label); w += 3) {
+    const std::string fit = bs::ui::fit_text(label, w);
+    EXPECT_LE(width(fit), w) << fit;
+    ASSERT_GE(fit.size(), 3u);
+    EXPECT_EQ(fit.substr(fit.size() - 3), "...");
+    EXPECT_EQ(label.compare(0, fit.size() - 3, fit, 0, fit.size() - 3), 0)
+        << "not a head of the label: " << fit;
+    // A head one character longer would not have fitted: the label is cut no shorter than it must be.
+    const std::string head = fit.substr(0, fit.size() - 3);
+    if (head.size() < label.size() - 4) {
+      EXPECT_GT(width(label.substr(0, head.size() + 1) + "..."), w) << fit;
+    }
+  }
+  // The degree sign (two bytes) is kept whole or dropped whole.
+  for (float w = width(label) - 40; w < width(label); w += 1) {
+    const std::string fit = bs::ui::fit_text(label, w);
+    EXPECT_EQ(fit.find("\xc2..."), std::string::npos) << "half a character at width " << w;
+  }
+  EXPECT_EQ(bs::ui::fit_text(label, 1), "...");
+  ImGui::EndFrame();
+}
+
 // A figure drawn in the UI follows View > Theme: on the light theme its background is the light figure theme's.
 TEST_F(CommitField, FiguresFollowTheTheme) {
   bs::fig::Figure f;

@@ -344,14 +344,17 @@ void draw_multigpu_view(PanelModel& m, Actions& a) {
     dl->AddRect(ImVec2(origin.x + 1, origin.y + b.owned_y0 + 1),
                 ImVec2(origin.x + w - 1, origin.y + b.owned_y1 - 1), c);
     const SlabStat& s = m.slabs[i];
-    char label[96];
-    if (s.device >= 0)
-      std::snprintf(label, sizeof label, "slab %d: GPU %d, rows %lld-%lld", s.slab.index, s.device,
-                    static_cast<long long>(s.slab.row0), static_cast<long long>(s.slab.row1() - 1));
-    else  // the CPU computes the whole field; the slab shows one GPU's share
-      std::snprintf(label, sizeof label, "slab %d (one GPU's share), rows %lld-%lld", s.slab.index,
-                    static_cast<long long>(s.slab.row0), static_cast<long long>(s.slab.row1() - 1));
-    dl->AddText(ImVec2(origin.x + 6, origin.y + b.owned_y0 + 4), c, label);
+    // The whole caption where it fits on the image, else the short one (the rows kept), shortened to fit.
+    const std::string rows = "rows " + std::to_string(s.slab.row0) + "-" + std::to_string(s.slab.row1() - 1);
+    const std::string slab = "slab " + std::to_string(s.slab.index);
+    // The CPU computes the whole field; a slab then shows one GPU's share.
+    const std::string label = s.device >= 0 ? slab + ": GPU " + std::to_string(s.device) + ", " + rows
+                                            : slab + " (one GPU's share), " + rows;
+    const std::string short_label = (s.device >= 0 ? "GPU " + std::to_string(s.device) : slab) + ": " + rows;
+    const float room = w - 12;
+    const std::string shown =
+        ImGui::CalcTextSize(label.c_str()).x <= room ? label : fit_text(short_label, room);
+    dl->AddText(ImVec2(origin.x + 6, origin.y + b.owned_y0 + 4), c, shown.c_str());
   }
   if (r.hovered && r.cell_y) {
     const int64_t row = static_cast<int64_t>(*r.cell_y);
