@@ -31,6 +31,9 @@ void HeatLab::sync_user_kernel() {
         m_env.device.available ? std::string("this lab runs on the CPU path") : m_env.device.reason;
     if (!m_env.user_kernels || !m_env.user_kernels->has(kernel::Target::Heat))
       status = "no heat_step yet: write one in the Kernel editor (F9); the CPU step runs";
+    else if (std::string f = m_env.user_kernels->fault_status(kernel::Target::Heat, "the CPU step runs");
+             !f.empty())
+      status = std::move(f);  // it faulted on the GPU (which this lab then lost): not stepped here either
     else if (auto e = check_settings(kernel::Target::Heat, ss))
       status = "no GPU here (" + why + ") and " + *e + ": the CPU step runs";
     else {

@@ -121,6 +121,35 @@ TEST(SimulatedHeatStep, TheTemplateStepsTheFieldSimulatedAndPasses) {
   expect_no_timing(r);
 }
 
+// A heat_step that faulted on the GPU, where the app's recovery then lost the GPU (the device stayed
+// unavailable, the lab went to the CPU): the simulator does not step the field with it (its first step would
+// fail and halt the lab); the CPU step runs and the lab says why, until a new kernel is published, which the
+// simulator then runs. (Found on the H200: UserKernelFaultGpu.AnOutOfBoundsHeatStep... left the lab halted.)
+TEST(SimulatedHeatStep, AKernelThatFaultedOnTheGpuIsNotSteppedTheCpuStepRuns) {
+  REQUIRE_NVRTC_AND_NO_GPU();
+  App app(headless_cpu("heat", {{"size", {100, 70}}, {"paused", true}}));
+  ASSERT_TRUE(app.frame());
+  publish(app.user_kernels(), kernel::Target::Heat);
+  UserKernels& uk = app.user_kernels();
+  uk.note_fault(kernel::Target::Heat, uk.generation(kernel::Target::Heat),
+                "user kernel heat_step (test): cudaErrorIllegalAddress");
+  ASSERT_FALSE(app.apply_session(lab_session("heat", {{"kernel", "user"}, {"paused", false}})));
+  ASSERT_TRUE(frames_until(app, [&] { return heat_of(app).steps_done() >= 3; }))
+      << "the lab does not step: " << heat_of(app).model().user_kernel_status;
+  EXPECT_FALSE(heat_of(app).model().user_kernel_running);
+  EXPECT_FALSE(heat_of(app).model().user_sim.has);
+  const std::string status = heat_of(app).model().user_kernel_status;
+  EXPECT_NE(status.find("your heat_step faulted"), std::string::npos) << status;
+  EXPECT_NE(status.find("the CPU step runs until you compile a fixed one"), std::string::npos) << status;
+  // A new compile: the simulator steps the field with it.
+  publish(app.user_kernels(), kernel::Target::Heat);
+  ASSERT_TRUE(frames_until(app, [&] { return heat_of(app).model().user_sim.has; }))
+      << heat_of(app).model().user_kernel_status;
+  EXPECT_TRUE(heat_of(app).model().user_kernel_running);
+  EXPECT_NE(heat_of(app).model().user_kernel_status.find("PTX simulator"), std::string::npos)
+      << heat_of(app).model().user_kernel_status;
+}
+
 TEST(SimulatedHeatStep, AKernelSkippingTheLastColumnFailsAndTheFieldMarksThoseCells) {
   REQUIRE_NVRTC_AND_NO_GPU();
   App app(headless_cpu("heat", {{"size", {100, 70}}, {"paused", true}}));
